@@ -1,0 +1,90 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// Version is the calico-pilot version, set at build time with -ldflags "-X ...cmd.Version=v1.2.3".
+var Version = "v0.1.0-dev"
+
+// Exit codes shared by all subcommands.
+const (
+	// ExitOK means the command did what was asked and found nothing wrong.
+	ExitOK = 0
+	// ExitFindings means the command ran but the input is invalid or a check failed
+	// (validation errors, unresolved bump conflicts).
+	ExitFindings = 1
+	// ExitUsage means bad usage or unreadable input.
+	ExitUsage = 2
+)
+
+// ExitError carries an exit code out of a command's RunE. Its message, if any, is printed
+// as one line on stderr.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit status %d", e.Code)
+	}
+	return e.Err.Error()
+}
+
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// IO bundles the streams a command reads and writes, so tests can run commands in-process.
+type IO struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+}
+
+// NewRootCommand builds the calico-pilot command tree.
+func NewRootCommand(streams IO) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "calico-pilot",
+		Short:         "Deploy and lifecycle-manage Calico networking on Kubernetes",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       Version,
+	}
+	root.SetIn(streams.In)
+	root.SetOut(streams.Out)
+	root.SetErr(streams.ErrOut)
+	for _, add := range subcommands {
+		root.AddCommand(add(streams))
+	}
+	return root
+}
+
+// subcommands lists the constructors of calico-pilot's subcommands, explicitly (no init()
+// registration): one line per subcommand.
+var subcommands = []func(IO) *cobra.Command{
+}
+
+// Execute runs calico-pilot with args and returns the process exit code.
+func Execute(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int {
+	root := NewRootCommand(IO{In: in, Out: out, ErrOut: errOut})
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	var exitErr *ExitError
+	if errors.As(err, &exitErr) {
+		if exitErr.Err != nil {
+			fmt.Fprintf(errOut, "error: %v\n", exitErr.Err)
+		}
+		return exitErr.Code
+	}
+	// Anything cobra itself rejects (unknown flag, missing argument) is bad usage.
+	fmt.Fprintf(errOut, "error: %v\n", err)
+	return ExitUsage
+}
