@@ -1,0 +1,7 @@
+// Package v1beta1 is the small, wire-compatible subset of Gardener's core.gardener.cloud/v1beta1
+// Shoot that the Calico networking extension reads. Fields it does not use are not modelled, so
+// Shoots are decoded leniently; only the embedded providerConfig is decoded strictly.
+//
+// +kubebuilder:object:generate=true
+// +groupName=core.gardener.cloud
+package v1beta1
