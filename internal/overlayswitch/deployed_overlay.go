@@ -1,0 +1,72 @@
+package overlayswitch
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+)
+
+// calicoNodeDaemonSet is the name of the DaemonSet whose env tells whether the overlay is on.
+const calicoNodeDaemonSet = "calico-node"
+
+// OverlayFromManifests finds out whether a deployed manifest has the overlay on, by reading the
+// calico-node DaemonSet's env (FELIX_IPINIPENABLED or FELIX_VXLANENABLED set to "true"). It exists
+// for Networks last reconciled by the reference extension, which records nothing in its provider
+// status; our own Networks carry the answer in status.providerStatus. data is the content of the
+// ManagedResource secrets (key -> YAML-or-JSON stream). It returns nil when no calico-node DaemonSet
+// is found, which the caller treats as "nothing deployed".
+func OverlayFromManifests(data map[string][]byte) (*bool, error) {
+	keys := make([]string, 0, len(data))
+	for k := range data {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		ds, err := findCalicoNode(data[key])
+		if err != nil {
+			return nil, fmt.Errorf("reading deployed manifest key %q: %w", key, err)
+		}
+		if ds == nil {
+			continue
+		}
+		on := false
+		for _, c := range ds.Spec.Template.Spec.Containers {
+			for _, env := range c.Env {
+				if (env.Name == "FELIX_IPINIPENABLED" || env.Name == "FELIX_VXLANENABLED") && env.Value == "true" {
+					on = true
+				}
+			}
+		}
+		return &on, nil
+	}
+	return nil, nil
+}
+
+// findCalicoNode decodes a YAML-or-JSON stream and returns the apps/v1 DaemonSet calico-node, if any.
+func findCalicoNode(stream []byte) (*appsv1.DaemonSet, error) {
+	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(stream), 4096)
+	for {
+		var u unstructured.Unstructured
+		if err := dec.Decode(&u.Object); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil, nil
+			}
+			return nil, fmt.Errorf("decoding document: %w", err)
+		}
+		if u.Object == nil || u.GetAPIVersion() != "apps/v1" || u.GetKind() != "DaemonSet" || u.GetName() != calicoNodeDaemonSet {
+			continue
+		}
+		var ds appsv1.DaemonSet
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &ds); err != nil {
+			return nil, fmt.Errorf("decoding DaemonSet %s: %w", calicoNodeDaemonSet, err)
+		}
+		return &ds, nil
+	}
+}

@@ -1,0 +1,71 @@
+package overlayswitch
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const dsIPIPOn = `{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"calico-node","namespace":"kube-system"},"spec":{"selector":{},"template":{"spec":{"containers":[{"name":"calico-node","env":[{"name":"FELIX_IPINIPENABLED","value":"true"}]}]}}}}`
+
+const dsVXLANOnYAML = `---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: calico-config
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: calico-node
+spec:
+  template:
+    spec:
+      containers:
+      - name: calico-node
+        env:
+        - name: FELIX_VXLANENABLED
+          value: "true"
+`
+
+const dsOff = `apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: calico-node
+spec:
+  template:
+    spec:
+      containers:
+      - name: calico-node
+        env:
+        - name: FELIX_IPINIPENABLED
+          value: "false"
+`
+
+func TestOverlayFromManifests(t *testing.T) {
+	on, off := true, false
+	tests := []struct {
+		name    string
+		data    map[string][]byte
+		want    *bool
+		wantErr bool
+	}{
+		{name: "json stream, ipip on", data: map[string][]byte{"config.yaml": []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x"}}` + "\n" + dsIPIPOn)}, want: &on},
+		{name: "yaml stream, vxlan on", data: map[string][]byte{"config.yaml": []byte(dsVXLANOnYAML)}, want: &on},
+		{name: "overlay off", data: map[string][]byte{"config.yaml": []byte(dsOff)}, want: &off},
+		{name: "no daemonset", data: map[string][]byte{"config.yaml": []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: calico-config\n")}, want: nil},
+		{name: "empty", data: map[string][]byte{}, want: nil},
+		{name: "garbage", data: map[string][]byte{"config.yaml": []byte("{not json")}, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := OverlayFromManifests(tt.data)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("error = %v, want error %v", err, tt.wantErr)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}

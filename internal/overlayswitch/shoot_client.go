@@ -1,0 +1,74 @@
+package overlayswitch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// Names of the secrets in a shoot's control-plane namespace that hold a kubeconfig for the shoot:
+// the internal one (in-cluster kube-apiserver address) is preferred, the external one is the fallback.
+const (
+	shootAccessSecretInternal = "gardener-internal"
+	shootAccessSecretExternal = "gardener"
+	shootAccessKubeconfigKey  = "kubeconfig"
+)
+
+// ShootRESTConfig reads the shoot's kubeconfig from Secret gardener-internal (falling back to
+// gardener) in the control-plane namespace and returns a REST config for it. Kubeconfigs that run
+// programs or impersonate (exec, auth-provider, impersonation) are refused.
+func ShootRESTConfig(ctx context.Context, seed client.Reader, namespace string) (*rest.Config, error) {
+	var secret corev1.Secret
+	name := shootAccessSecretInternal
+	err := seed.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, &secret)
+	if apierrors.IsNotFound(err) {
+		name = shootAccessSecretExternal
+		err = seed.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, &secret)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading shoot access secret %s/%s (or %s): %w", namespace, shootAccessSecretInternal, shootAccessSecretExternal, err)
+	}
+	data, ok := secret.Data[shootAccessKubeconfigKey]
+	if !ok || len(data) == 0 {
+		return nil, fmt.Errorf("shoot access secret %s/%s has no %q key", namespace, name, shootAccessKubeconfigKey)
+	}
+	cfg, err := clientcmd.Load(data)
+	if err != nil {
+		return nil, fmt.Errorf("parsing kubeconfig of secret %s/%s: %w", namespace, name, err)
+	}
+	for user, auth := range cfg.AuthInfos {
+		if auth.Exec != nil || auth.AuthProvider != nil || auth.Impersonate != "" || len(auth.ImpersonateGroups) > 0 || auth.ImpersonateUID != "" {
+			return nil, fmt.Errorf("kubeconfig of secret %s/%s: user %q uses exec, auth-provider or impersonation, which are not allowed", namespace, name, user)
+		}
+	}
+	restCfg, err := clientcmd.NewDefaultClientConfig(*cfg, &clientcmd.ConfigOverrides{}).ClientConfig()
+	if err != nil {
+		return nil, fmt.Errorf("building client config from secret %s/%s: %w", namespace, name, err)
+	}
+	return restCfg, nil
+}
+
+// NewShootClient returns a client for the shoot of the control-plane namespace, built from its access
+// secret, with the given scheme and user agent.
+func NewShootClient(ctx context.Context, seed client.Reader, namespace string, scheme *runtime.Scheme, userAgent string) (client.Client, error) {
+	cfg, err := ShootRESTConfig(ctx, seed, namespace)
+	if err != nil {
+		return nil, err
+	}
+	if scheme == nil {
+		return nil, errors.New("building shoot client: no scheme")
+	}
+	cfg.UserAgent = userAgent
+	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		return nil, fmt.Errorf("building shoot client for %s: %w", namespace, err)
+	}
+	return c, nil
+}
