@@ -72,8 +72,8 @@ ipam:
 			wantErrs: field.ErrorList{field.Forbidden(field.NewPath("ipam", "typah"), `unknown field "typah", did you mean "type"?; known fields of ipam: cidr, type`)},
 		},
 		{
-			name: "unknown nested field inside a shoot",
-			input: `{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":"NetworkConfig","ipam":{"typah":"x"}}`,
+			name:    "unknown nested field inside a shoot",
+			input:   `{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":"NetworkConfig","ipam":{"typah":"x"}}`,
 			fldPath: field.NewPath("spec", "networking", "providerConfig"),
 			wantErrs: field.ErrorList{field.Forbidden(field.NewPath("spec", "networking", "providerConfig", "ipam", "typah"),
 				`unknown field "typah", did you mean "type"?; known fields of spec.networking.providerConfig.ipam: cidr, type`)},
@@ -128,19 +128,19 @@ autoScaling:
 			wantErrs: field.ErrorList{field.Invalid(field.NewPath("autoScaling", "resources", "typha").Key("memory"), "lots", "must be a resource quantity such as 250m, 1 or 100Mi")},
 		},
 		{
-			name: "duplicate key in JSON",
-			input: `{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":"NetworkConfig","vethMTU":"1","vethMTU":"2"}`,
+			name:     "duplicate key in JSON",
+			input:    `{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":"NetworkConfig","vethMTU":"1","vethMTU":"2"}`,
 			wantErrs: field.ErrorList{field.Duplicate(field.NewPath("vethMTU"), "vethMTU")},
 		},
 		{
-			name:  "wrong apiVersion",
-			input: `{"apiVersion":"calico.networking.extensions.gardener.cloud/v1","kind":"NetworkConfig","bogus":1}`,
+			name:     "wrong apiVersion",
+			input:    `{"apiVersion":"calico.networking.extensions.gardener.cloud/v1","kind":"NetworkConfig","bogus":1}`,
 			wantErrs: field.ErrorList{field.NotSupported(field.NewPath("apiVersion"), "calico.networking.extensions.gardener.cloud/v1", []string{"calico.networking.extensions.gardener.cloud/v1alpha1"})},
 		},
 		{
-			name:    "wrong kind inside a shoot",
-			input:   `{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":"NetworkStatus"}`,
-			fldPath: field.NewPath("spec", "networking", "providerConfig"),
+			name:     "wrong kind inside a shoot",
+			input:    `{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":"NetworkStatus"}`,
+			fldPath:  field.NewPath("spec", "networking", "providerConfig"),
 			wantErrs: field.ErrorList{field.NotSupported(field.NewPath("spec", "networking", "providerConfig", "kind"), "NetworkStatus", []string{"NetworkConfig"})},
 		},
 		{
@@ -152,8 +152,8 @@ autoScaling:
 			},
 		},
 		{
-			name:  "kind of the wrong type",
-			input: `{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":7}`,
+			name:     "kind of the wrong type",
+			input:    `{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":7}`,
 			wantErrs: field.ErrorList{field.TypeInvalid(field.NewPath("kind"), int64(7), `must be the string "NetworkConfig"`)},
 		},
 		{
