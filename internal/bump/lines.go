@@ -1,0 +1,207 @@
+package bump
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// line is one line of a (masked) input with its structural identity.
+type line struct {
+	// text is the masked line without its newline.
+	text string
+	// doc identifies the YAML document: kind/namespace/name, or a positional name.
+	doc string
+	// path is the key path of the node that starts on this line (".spec.template...",
+	// list items as [name=x], [key=x], [=scalar] or []). Empty for comments, blank lines and
+	// the continuation lines of multi-line scalars.
+	path string
+}
+
+// isComment reports whether the line is a whole-line YAML comment.
+func (l line) isComment() bool {
+	return strings.HasPrefix(strings.TrimLeft(l.text, " \t"), "#")
+}
+
+// isBlank reports whether the line holds only whitespace.
+func (l line) isBlank() bool { return strings.TrimSpace(l.text) == "" }
+
+// document is the parsed form of one input.
+type document struct {
+	name  string // for error messages: the file name the user gave
+	lines []line
+	// trailingNewline records whether the input ended with a newline.
+	trailingNewline bool
+}
+
+// InputError is returned for input that cannot be read as YAML after masking.
+type InputError struct {
+	File   string
+	Line   int
+	Reason string
+}
+
+func (e *InputError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Reason)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Reason)
+}
+
+var (
+	docSeparator = regexp.MustCompile(`^---(\s|$)`)
+	yamlErrLine  = regexp.MustCompile(`line ([0-9]+): (.*)`)
+)
+
+// splitLines splits text into lines without their newline characters.
+func splitLines(text string) ([]string, bool) {
+	if text == "" {
+		return nil, false
+	}
+	trailing := strings.HasSuffix(text, "\n")
+	if trailing {
+		text = text[:len(text)-1]
+	}
+	return strings.Split(text, "\n"), trailing
+}
+
+// parseDocument splits masked text into YAML documents and gives every line its identity.
+func parseDocument(name, masked string) (*document, error) {
+	texts, trailing := splitLines(masked)
+	d := &document{name: name, lines: make([]line, len(texts)), trailingNewline: trailing}
+	for i, t := range texts {
+		d.lines[i].text = t
+	}
+	seen := map[string]int{}
+	start := 0
+	anon := 0
+	for start < len(texts) {
+		end := start + 1
+		for end < len(texts) && !docSeparator.MatchString(texts[end]) {
+			end++
+		}
+		chunk := strings.Join(texts[start:end], "\n")
+		var root yaml.Node
+		if err := yaml.Unmarshal([]byte(chunk), &root); err != nil {
+			return nil, yamlInputError(name, start, err)
+		}
+		id := documentID(&root)
+		if id == "" {
+			if start == 0 && !docSeparator.MatchString(texts[0]) {
+				id = "(preamble)"
+			} else {
+				anon++
+				id = "(document " + strconv.Itoa(anon) + ")"
+			}
+		}
+		seen[id]++
+		if seen[id] > 1 {
+			id += "#" + strconv.Itoa(seen[id])
+		}
+		for i := start; i < end; i++ {
+			d.lines[i].doc = id
+		}
+		if len(root.Content) > 0 {
+			assignPaths(d.lines[start:end], root.Content[0], "")
+		}
+		start = end
+	}
+	return d, nil
+}
+
+func yamlInputError(name string, chunkStart int, err error) error {
+	msg := err.Error()
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
+		n, convErr := strconv.Atoi(m[1])
+		if convErr == nil {
+			return &InputError{File: name, Line: chunkStart + n, Reason: "not valid YAML (after masking templates): " + m[2]}
+		}
+	}
+	return &InputError{File: name, Line: chunkStart + 1, Reason: "not valid YAML (after masking templates): " + msg}
+}
+
+// documentID names a document by kind, namespace and name.
+func documentID(root *yaml.Node) string {
+	if len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
+		return ""
+	}
+	top := root.Content[0]
+	kind := scalarField(top, "kind")
+	var ns, name string
+	if meta := mappingField(top, "metadata"); meta != nil {
+		ns = scalarField(meta, "namespace")
+		name = scalarField(meta, "name")
+	}
+	if kind == "" && name == "" {
+		return ""
+	}
+	if ns != "" {
+		return kind + "/" + ns + "/" + name
+	}
+	return kind + "/" + name
+}
+
+func mappingField(m *yaml.Node, key string) *yaml.Node {
+	if m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+func scalarField(m *yaml.Node, key string) string {
+	if v := mappingField(m, key); v != nil && v.Kind == yaml.ScalarNode {
+		return v.Value
+	}
+	return ""
+}
+
+// itemSegment names a sequence item by its identifying field, so list items keep their identity
+// when upstream inserts or removes siblings.
+func itemSegment(item *yaml.Node) string {
+	switch item.Kind {
+	case yaml.MappingNode:
+		for _, k := range []string{"name", "key"} {
+			if v := scalarField(item, k); v != "" {
+				return "[" + k + "=" + v + "]"
+			}
+		}
+	case yaml.ScalarNode:
+		return "[=" + item.Value + "]"
+	}
+	return "[]"
+}
+
+// assignPaths records, for each line, the path of the outermost node that starts on it.
+// Node line numbers are 1-based within the chunk.
+func assignPaths(lines []line, n *yaml.Node, path string) {
+	set := func(l int, p string) {
+		if l >= 1 && l <= len(lines) && lines[l-1].path == "" {
+			lines[l-1].path = p
+		}
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			p := path + "." + k.Value
+			set(k.Line, p)
+			assignPaths(lines, v, p)
+		}
+	case yaml.SequenceNode:
+		for _, item := range n.Content {
+			p := path + itemSegment(item)
+			set(item.Line, p)
+			assignPaths(lines, item, p)
+		}
+	case yaml.AliasNode, yaml.ScalarNode, yaml.DocumentNode:
+	}
+}

@@ -1,0 +1,150 @@
+package bump
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Masker replaces template expressions with YAML-safe tokens and restores them byte for byte.
+// One Masker is shared by all inputs of a bump, so a token means the same text everywhere.
+type Masker struct {
+	prefix    string
+	originals []string
+	tokenRe   *regexp.Regexp
+}
+
+// NewMasker returns a Masker whose token prefix occurs in none of inputs, so Unmask can never
+// mistake input text for a token.
+func NewMasker(inputs ...[]byte) *Masker {
+	prefix := "CPMASK"
+	for n := 0; ; n++ {
+		candidate := prefix
+		if n > 0 {
+			candidate = prefix + strconv.Itoa(n)
+		}
+		clash := false
+		for _, in := range inputs {
+			if strings.Contains(string(in), candidate) {
+				clash = true
+				break
+			}
+		}
+		if !clash {
+			prefix = candidate
+			break
+		}
+	}
+	q := regexp.QuoteMeta(prefix)
+	return &Masker{prefix: prefix, tokenRe: regexp.MustCompile(`#` + q + `_c([0-9]+)_|` + q + `_([0-9]+)_`)}
+}
+
+// Masked reports how many template pieces have been masked so far.
+func (m *Masker) Masked() int { return len(m.originals) }
+
+func (m *Masker) token(original string) string {
+	m.originals = append(m.originals, original)
+	return fmt.Sprintf("%s_%d_", m.prefix, len(m.originals)-1)
+}
+
+// commentToken masks original as a YAML comment. The leading '#' is part of the token (the "c"
+// marks it), so Unmask removes it again.
+func (m *Masker) commentToken(original string) string {
+	m.originals = append(m.originals, original)
+	return fmt.Sprintf("#%s_c%d_", m.prefix, len(m.originals)-1)
+}
+
+// Mask returns text with every template construct replaced by tokens. A construct that spans
+// lines is masked one line piece at a time, so line numbers stay the same. Statement and comment
+// constructs that start a line (`{% ... %}`, `{# ... #}`) and a leading `#!` renderer line become
+// YAML comments; expressions become plain scalars.
+func (m *Masker) Mask(text string) string {
+	var b strings.Builder
+	b.Grow(len(text))
+	i := 0
+	if strings.HasPrefix(text, "#!") {
+		end := strings.IndexByte(text, '\n')
+		if end < 0 {
+			end = len(text)
+		}
+		b.WriteString(m.commentToken(text[:end]))
+		i = end
+	}
+	for i < len(text) {
+		c := text[i]
+		if c == '{' && i+1 < len(text) && (text[i+1] == '{' || text[i+1] == '%' || text[i+1] == '#') {
+			closer := "}}"
+			switch text[i+1] {
+			case '%':
+				closer = "%}"
+			case '#':
+				closer = "#}"
+			}
+			end := strings.Index(text[i+2:], closer)
+			if end >= 0 {
+				end = i + 2 + end + len(closer)
+				lineStart := strings.LastIndexByte(text[:i], '\n') + 1
+				startsLine := strings.TrimLeft(text[lineStart:i], " \t") == ""
+				comment := text[i+1] != '{' && startsLine
+				m.maskPieces(&b, text[i:end], comment)
+				i = end
+				continue
+			}
+		}
+		if c == '_' && strings.HasPrefix(text[i:], "__slot__:") {
+			end := strings.IndexByte(text[i:], '\n')
+			if end < 0 {
+				end = len(text)
+			} else {
+				end += i
+			}
+			if i > 0 && (text[i-1] == '"' || text[i-1] == '\'') {
+				if q := strings.IndexByte(text[i:end], text[i-1]); q >= 0 {
+					end = i + q
+				}
+			}
+			b.WriteString(m.token(text[i:end]))
+			i = end
+			continue
+		}
+		b.WriteByte(c)
+		i++
+	}
+	return b.String()
+}
+
+func (m *Masker) maskPieces(b *strings.Builder, construct string, comment bool) {
+	for k, piece := range strings.Split(construct, "\n") {
+		if k > 0 {
+			b.WriteByte('\n')
+		}
+		if piece == "" {
+			continue
+		}
+		if comment && k == 0 {
+			b.WriteString(m.commentToken(piece))
+			continue
+		}
+		b.WriteString(m.token(piece))
+	}
+}
+
+// Unmask restores every token in text to the original it stands for.
+func (m *Masker) Unmask(text string) string {
+	if !strings.Contains(text, m.prefix) {
+		return text
+	}
+	return m.tokenRe.ReplaceAllStringFunc(text, func(tok string) string {
+		sub := m.tokenRe.FindStringSubmatch(tok)
+		digits := sub[1]
+		if digits == "" {
+			digits = sub[2]
+		}
+		n, err := strconv.Atoi(digits)
+		if err != nil || n >= len(m.originals) {
+			return tok
+		}
+		return m.originals[n]
+	})
+}

@@ -1,0 +1,460 @@
+package bump
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Input is one file given to Merge.
+type Input struct {
+	// Name is how the file is called in errors and the report (usually its path).
+	Name string
+	Data []byte
+}
+
+// CountCheck asks that exactly Count output lines match Pattern.
+type CountCheck struct {
+	Pattern *regexp.Regexp
+	Count   int
+}
+
+// Options tunes a merge. The zero value infers versions from the upstream image tags.
+type Options struct {
+	// FromVersion and ToVersion override the versions inferred from upstream image tags.
+	FromVersion string
+	ToVersion   string
+	// ExpectAbsent patterns must match no output line.
+	ExpectAbsent []*regexp.Regexp
+	// ExpectCount patterns must match exactly the given number of output lines.
+	ExpectCount []CountCheck
+}
+
+// Result is the merged downstream and its report.
+type Result struct {
+	Output []byte
+	Report Report
+}
+
+// Conflict markers written into the output. A file with them is not valid YAML, so it cannot be
+// applied by mistake.
+const (
+	conflictStart = "<<<<<<< downstream"
+	conflictMid   = "======= new upstream"
+	conflictEnd   = ">>>>>>> end of conflict"
+)
+
+// Merge carries the patches of oldDown (relative to oldUp) onto newUp.
+func Merge(oldUp, oldDown, newUp Input, opts Options) (*Result, error) {
+	masker := NewMasker(oldUp.Data, oldDown.Data, newUp.Data)
+	docs := make([]*document, 3)
+	for i, in := range []Input{oldUp, oldDown, newUp} {
+		d, err := parseDocument(in.Name, masker.Mask(string(in.Data)))
+		if err != nil {
+			return nil, err
+		}
+		docs[i] = d
+	}
+	m := &merger{o: docs[0], a: docs[1], b: docs[2], masker: masker}
+	m.report = Report{OldUpstream: oldUp.Name, OldDownstream: oldDown.Name, NewUpstream: newUp.Name}
+	m.resolveVersions(opts)
+	keys := keyTable{}
+	m.oa = align(m.o, m.a, keys, true)
+	m.ob = align(m.o, m.b, keys, false)
+	m.findHunks()
+	m.walk()
+	m.finishConflict()
+
+	text := make([]string, len(m.out))
+	for i, l := range m.out {
+		text[i] = l.text
+	}
+	joined := strings.Join(text, "\n")
+	if m.a.trailingNewline && len(text) > 0 {
+		joined += "\n"
+	}
+	output := masker.Unmask(joined)
+
+	m.report.MaskedTemplates = masker.Masked()
+	m.report.Patches = m.patchReports()
+	m.report.Checks = append(m.report.Checks, m.imageCheck(output))
+	m.report.Checks = append(m.report.Checks, expectationChecks(output, opts)...)
+	return &Result{Output: []byte(output), Report: m.report}, nil
+}
+
+type outLine struct {
+	text string
+	hunk int // -1 for upstream text
+}
+
+type hunk struct {
+	id         int
+	aLines     []int
+	oLines     []int
+	modified   int
+	commented  int
+	notes      []string
+	conflict   string
+	outLines   LineRange
+	overridden bool
+}
+
+type pendingConflict struct {
+	hunk   int
+	reason string
+	down   []string
+	up     []string
+}
+
+type merger struct {
+	o, a, b *document
+	masker  *Masker
+	oa, ob  alignment
+
+	hunks   []*hunk
+	hunkOfA []int
+	hunkOfO []int
+
+	fromVersion, toVersion string
+	versionRe              *regexp.Regexp
+
+	out      []outLine
+	conflict *pendingConflict
+	// commented is set while the previous base line was commented out by the downstream.
+	commented *commentState
+	report    Report
+}
+
+type commentState struct {
+	col    int
+	marker string
+}
+
+// findHunks groups the downstream changes into patches: maximal runs of inserted, removed and
+// changed lines between lines the downstream left alone.
+func (m *merger) findHunks() {
+	m.hunkOfA = fill(len(m.a.lines), -1)
+	m.hunkOfO = fill(len(m.o.lines), -1)
+	cur := (*hunk)(nil)
+	open := func() *hunk {
+		if cur == nil {
+			cur = &hunk{id: len(m.hunks) + 1}
+			m.hunks = append(m.hunks, cur)
+		}
+		return cur
+	}
+	j := 0
+	for i := 0; i <= len(m.o.lines); i++ {
+		target := len(m.a.lines)
+		if i < len(m.o.lines) {
+			target = m.oa.partner[i]
+		}
+		if target >= 0 {
+			for ; j < target; j++ {
+				h := open()
+				h.aLines = append(h.aLines, j)
+				m.hunkOfA[j] = h.id
+			}
+		}
+		if i == len(m.o.lines) {
+			break
+		}
+		ai := m.oa.partner[i]
+		switch {
+		case ai < 0:
+			h := open()
+			h.oLines = append(h.oLines, i)
+			m.hunkOfO[i] = h.id
+		case m.a.lines[ai].text != m.o.lines[i].text:
+			h := open()
+			h.oLines = append(h.oLines, i)
+			h.aLines = append(h.aLines, ai)
+			h.modified++
+			if _, _, ok := commentedOut(m.a.lines[ai].text, m.o.lines[i].text); ok {
+				h.commented++
+			}
+			m.hunkOfO[i] = h.id
+			m.hunkOfA[ai] = h.id
+			j = ai + 1
+		default:
+			cur = nil
+			j = ai + 1
+		}
+	}
+}
+
+func fill(n, v int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
+}
+
+// walk decides every line of the old upstream in order and emits the output.
+func (m *merger) walk() {
+	pa, pb := 0, 0
+	n := len(m.o.lines)
+	for i := 0; i <= n; i++ {
+		ai, bi := len(m.a.lines), len(m.b.lines)
+		if i < n {
+			ai, bi = m.oa.partner[i], m.ob.partner[i]
+		}
+		var aIns, bIns []int
+		if ai >= 0 {
+			aIns = seq(pa, ai)
+			pa = ai + 1
+		}
+		if bi >= 0 {
+			bIns = seq(pb, bi)
+			pb = bi + 1
+		}
+		nextCommented := (*commentState)(nil)
+		if i < n && ai >= 0 {
+			if col, marker, ok := commentedOut(m.a.lines[ai].text, m.o.lines[i].text); ok {
+				nextCommented = &commentState{col: col, marker: marker}
+			}
+		}
+		m.emitInsertions(aIns, bIns, nextCommented)
+		if i < n {
+			m.decide(i, ai, bi, nextCommented)
+		}
+	}
+}
+
+func seq(from, to int) []int {
+	if to <= from {
+		return nil
+	}
+	s := make([]int, 0, to-from)
+	for k := from; k < to; k++ {
+		s = append(s, k)
+	}
+	return s
+}
+
+// emitInsertions writes the lines both sides inserted before the same base line. Downstream
+// lines come first (they were added after the previous line), except a downstream run that ends
+// in comments: those comments describe the next line and stay right above it.
+func (m *merger) emitInsertions(aIns, bIns []int, next *commentState) {
+	if len(aIns) == 0 && len(bIns) == 0 {
+		return
+	}
+	split := len(aIns)
+	for split > 0 && m.a.lines[aIns[split-1]].isComment() {
+		split--
+	}
+	for _, j := range aIns[:split] {
+		m.emitDown(j)
+	}
+	for _, j := range bIns {
+		text := m.b.lines[j].text
+		if c := m.commented; c != nil && (next != nil && next.col == c.col || indentOf(text) > c.col) {
+			text = commentOut(text, c.col, c.marker)
+		}
+		m.emit(text, -1)
+	}
+	for _, j := range aIns[split:] {
+		m.emitDown(j)
+	}
+}
+
+// decide emits the merged form of base line i.
+func (m *merger) decide(i, ai, bi int, commented *commentState) {
+	o := m.o.lines[i]
+	m.commented = nil
+	switch {
+	case ai >= 0 && m.a.lines[ai].text == o.text:
+		if bi >= 0 {
+			m.emit(m.b.lines[bi].text, -1)
+		}
+	case ai >= 0:
+		h := m.hunks[m.hunkOfA[ai]-1]
+		switch {
+		case bi < 0:
+			m.addConflict(h, "the new upstream no longer has the line this patch changes ("+describe(o)+")",
+				[]string{m.downText(ai, h)}, nil)
+		case m.b.lines[bi].text == o.text:
+			m.emitDown(ai)
+		case commented != nil:
+			m.emit(commentOut(m.b.lines[bi].text, commented.col, commented.marker), h.id)
+			m.commented = commented
+			h.overridden = true
+			h.addNote("commented-out copy updated to the new upstream text")
+		default:
+			m.emitDown(ai)
+			h.overridden = true
+			h.addNote(fmt.Sprintf("upstream changed %q to %q; the downstream replacement was kept",
+				strings.TrimSpace(m.masker.Unmask(o.text)), strings.TrimSpace(m.masker.Unmask(m.b.lines[bi].text))))
+		}
+	default: // the downstream removed the line
+		if bi >= 0 && m.b.lines[bi].text != o.text {
+			h := m.hunks[m.hunkOfO[i]-1]
+			m.addConflict(h, "the downstream removed a line the new upstream changed ("+describe(o)+")",
+				nil, []string{m.b.lines[bi].text})
+		}
+	}
+}
+
+func describe(l line) string {
+	if l.path != "" {
+		return l.doc + " " + l.path
+	}
+	return l.doc + " line " + strings.TrimSpace(l.text)
+}
+
+func (h *hunk) addNote(n string) {
+	for _, existing := range h.notes {
+		if existing == n {
+			return
+		}
+	}
+	h.notes = append(h.notes, n)
+}
+
+// downText returns downstream line j with old-version strings moved to the new version.
+func (m *merger) downText(j int, h *hunk) string {
+	text := m.a.lines[j].text
+	if m.versionRe == nil {
+		return text
+	}
+	updated := m.versionRe.ReplaceAllStringFunc(text, func(s string) string {
+		if calicoURLVersion.MatchString(s) {
+			return calicoURLVersion.ReplaceAllString(s, "${1}"+m.toVersion)
+		}
+		return strings.Replace(s, m.fromVersion, m.toVersion, 1)
+	})
+	if updated != text && h != nil {
+		h.addNote(fmt.Sprintf("version in %q updated to %s", strings.TrimSpace(m.masker.Unmask(text)), m.toVersion))
+	}
+	return updated
+}
+
+func (m *merger) emitDown(j int) {
+	h := (*hunk)(nil)
+	if id := m.hunkOfA[j]; id > 0 {
+		h = m.hunks[id-1]
+	}
+	id := -1
+	if h != nil {
+		id = h.id
+	}
+	m.emit(m.downText(j, h), id)
+}
+
+func (m *merger) emit(text string, hunkID int) {
+	m.finishConflict()
+	m.out = append(m.out, outLine{text: text, hunk: hunkID})
+	if hunkID > 0 {
+		m.hunks[hunkID-1].outLines.add(len(m.out))
+	}
+}
+
+func (m *merger) addConflict(h *hunk, reason string, down, up []string) {
+	if c := m.conflict; c != nil && c.hunk == h.id && c.reason == reason {
+		c.down = append(c.down, down...)
+		c.up = append(c.up, up...)
+		return
+	}
+	m.finishConflict()
+	if h.conflict == "" {
+		h.conflict = reason
+	}
+	m.conflict = &pendingConflict{hunk: h.id, reason: reason, down: down, up: up}
+}
+
+func (m *merger) finishConflict() {
+	c := m.conflict
+	if c == nil {
+		return
+	}
+	m.conflict = nil
+	m.report.Conflicts++
+	h := m.hunks[c.hunk-1]
+	lines := []string{fmt.Sprintf("%s (patch %d): %s", conflictStart, c.hunk, c.reason)}
+	lines = append(lines, c.down...)
+	lines = append(lines, conflictMid)
+	lines = append(lines, c.up...)
+	lines = append(lines, fmt.Sprintf("%s (patch %d)", conflictEnd, c.hunk))
+	for _, l := range lines {
+		m.out = append(m.out, outLine{text: l, hunk: c.hunk})
+		h.outLines.add(len(m.out))
+	}
+}
+
+// patchReports describes every hunk for the report.
+func (m *merger) patchReports() []Patch {
+	out := make([]Patch, 0, len(m.hunks))
+	for _, h := range m.hunks {
+		p := Patch{ID: h.id, Status: StatusApplied, Notes: h.notes, Conflict: h.conflict, OutputLines: h.outLines}
+		for _, i := range h.oLines {
+			p.OldUpstreamLines.add(i + 1)
+		}
+		for _, j := range h.aLines {
+			p.OldDownstreamLines.add(j + 1)
+		}
+		switch {
+		case h.commented > 0 && h.commented == h.modified:
+			p.Kind = "commented-out"
+		case h.modified > 0 || (len(h.oLines) > 0 && len(h.aLines) > 0):
+			p.Kind = "changed"
+		case len(h.aLines) > 0:
+			p.Kind = "added"
+		default:
+			p.Kind = "removed"
+		}
+		if h.overridden {
+			p.Status = StatusAppliedOverUpstream
+		}
+		if h.conflict != "" {
+			p.Status = StatusConflict
+		}
+		p.Document, p.Anchor = m.anchorOf(h)
+		p.Summary = m.summaryOf(h)
+		out = append(out, p)
+	}
+	return out
+}
+
+// anchorOf names where a hunk sits: the first key path among its lines, else the base line it
+// precedes.
+func (m *merger) anchorOf(h *hunk) (string, string) {
+	for _, j := range h.aLines {
+		if l := m.a.lines[j]; l.path != "" {
+			return l.doc, l.path
+		}
+	}
+	for _, i := range h.oLines {
+		if l := m.o.lines[i]; l.path != "" {
+			return l.doc, l.path
+		}
+	}
+	// Insertions or comment changes: anchor on the next line with a path.
+	last := -1
+	if len(h.aLines) > 0 {
+		last = h.aLines[len(h.aLines)-1]
+	}
+	for j := last + 1; j < len(m.a.lines); j++ {
+		if l := m.a.lines[j]; l.path != "" {
+			return l.doc, "before " + l.path
+		}
+	}
+	if last >= 0 {
+		return m.a.lines[last].doc, "end of document"
+	}
+	return "", ""
+}
+
+func (m *merger) summaryOf(h *hunk) string {
+	for _, j := range h.aLines {
+		if t := strings.TrimSpace(m.masker.Unmask(m.a.lines[j].text)); t != "" {
+			return t
+		}
+	}
+	for _, i := range h.oLines {
+		if t := strings.TrimSpace(m.masker.Unmask(m.o.lines[i].text)); t != "" {
+			return "removed: " + t
+		}
+	}
+	return "(blank lines)"
+}

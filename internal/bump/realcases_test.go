@@ -1,0 +1,106 @@
+package bump
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// realCasesDir is where the shared real bump cases live (../shared from the repository root).
+const realCasesDir = "../../../shared/bump-cases"
+
+// realCase is one real MetalK8s bump with the most differing lines we accept (what the engine
+// achieves today; lower is better) and the differences the README lists as not derivable.
+type realCase struct {
+	name string
+	// maxDiffLines is the regression bound: lines differing from new-deployed.sls.
+	maxDiffLines int
+	// nonDerivable is how many of those lines the README lists as not derivable from the inputs.
+	nonDerivable int
+	// maxConflicts bounds the conflict blocks left in the output.
+	maxConflicts int
+}
+
+var realCases = []realCase{
+	{name: "3.24.1_to_3.25.0", maxDiffLines: 1000, nonDerivable: 2},
+	{name: "3.25.0_to_3.26.1", maxDiffLines: 1000, nonDerivable: 0},
+	{name: "3.20.0_to_3.22.0", maxDiffLines: 1000, nonDerivable: 1},
+	{name: "3.12.0_to_3.16.1", maxDiffLines: 1000, nonDerivable: 0, maxConflicts: 100},
+}
+
+func loadCase(t testing.TB, name string) (Input, Input, Input, []byte) {
+	t.Helper()
+	dir := filepath.Join(realCasesDir, name)
+	read := func(f string) []byte {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatalf("reading %s: %v", f, err)
+		}
+		return b
+	}
+	return Input{Name: "old-upstream.yaml", Data: read("old-upstream.yaml")},
+		Input{Name: "old-deployed.sls", Data: read("old-deployed.sls")},
+		Input{Name: "new-upstream.yaml", Data: read("new-upstream.yaml")},
+		read("new-deployed.sls")
+}
+
+// diffLines counts the lines of a minimal line diff between got and want (added plus removed).
+func diffLines(got, want string) int {
+	g, _ := splitLines(got)
+	w, _ := splitLines(want)
+	ids := map[string]int{}
+	intern := func(ls []string) []int {
+		out := make([]int, len(ls))
+		for i, l := range ls {
+			id, ok := ids[l]
+			if !ok {
+				id = len(ids)
+				ids[l] = id
+			}
+			out[i] = id
+		}
+		return out
+	}
+	matched := len(matchLines(intern(g), intern(w)))
+	return len(g) - matched + len(w) - matched
+}
+
+func TestRealCases(t *testing.T) {
+	if _, err := os.Stat(realCasesDir); err != nil {
+		t.Skipf("real bump cases not available at %s (CI has ../shared): %v", realCasesDir, err)
+	}
+	var table strings.Builder
+	fmt.Fprintf(&table, "\n%-18s %10s %12s %10s %8s\n", "case", "diff lines", "not derivable", "conflicts", "patches")
+	for _, rc := range realCases {
+		t.Run(rc.name, func(t *testing.T) {
+			ou, od, nu, want := loadCase(t, rc.name)
+			res, err := Merge(ou, od, nu, Options{})
+			if err != nil {
+				t.Fatalf("Merge: %v", err)
+			}
+			got := diffLines(string(res.Output), string(want))
+			fmt.Fprintf(&table, "%-18s %10d %12d %10d %8d\n", rc.name, got, rc.nonDerivable, res.Report.Conflicts, len(res.Report.Patches))
+			if got > rc.maxDiffLines {
+				t.Errorf("output differs from new-deployed.sls in %d lines, want at most %d", got, rc.maxDiffLines)
+			}
+			if res.Report.Conflicts > rc.maxConflicts {
+				t.Errorf("%d conflicts, want at most %d", res.Report.Conflicts, rc.maxConflicts)
+			}
+			if dir := os.Getenv("BUMP_CASES_OUT"); dir != "" {
+				if err := os.WriteFile(filepath.Join(dir, rc.name+".out"), res.Output, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				var rep strings.Builder
+				if err := res.Report.WriteText(&rep); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, rc.name+".report"), []byte(rep.String()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+	t.Log(table.String())
+}
