@@ -60,8 +60,9 @@ func Merge(oldUp, oldDown, newUp Input, opts Options) (*Result, error) {
 	m.resolveVersions(opts)
 	keys := keyTable{}
 	m.oa = align(m.o, m.a, keys, true)
-	m.ob = align(m.o, m.b, keys, false)
+	m.ob = align(m.o, m.b, keys, true)
 	m.findHunks()
+	m.findUpstreamCommentedRuns()
 	m.walk()
 	m.finishConflict()
 
@@ -117,6 +118,10 @@ type merger struct {
 
 	fromVersion, toVersion string
 	versionRe              *regexp.Regexp
+
+	// keepActive marks base lines that upstream commented out inside a block the downstream
+	// changed: the downstream's active block is kept.
+	keepActive []bool
 
 	out      []outLine
 	conflict *pendingConflict
@@ -215,7 +220,7 @@ func (m *merger) walk() {
 				nextCommented = &commentState{col: col, marker: marker}
 			}
 		}
-		m.emitInsertions(aIns, bIns, nextCommented)
+		m.emitInsertions(aIns, bIns)
 		if i < n {
 			m.decide(i, ai, bi, nextCommented)
 		}
@@ -236,7 +241,7 @@ func seq(from, to int) []int {
 // emitInsertions writes the lines both sides inserted before the same base line. Downstream
 // lines come first (they were added after the previous line), except a downstream run that ends
 // in comments: those comments describe the next line and stay right above it.
-func (m *merger) emitInsertions(aIns, bIns []int, next *commentState) {
+func (m *merger) emitInsertions(aIns, bIns []int) {
 	if len(aIns) == 0 && len(bIns) == 0 {
 		return
 	}
@@ -247,10 +252,16 @@ func (m *merger) emitInsertions(aIns, bIns []int, next *commentState) {
 	for _, j := range aIns[:split] {
 		m.emitDown(j)
 	}
+	// Upstream lines added inside a block the downstream commented out (deeper than the
+	// block's commented line) are commented out too; the first line back at the block's level
+	// ends the block.
+	inBlock := m.commented != nil
 	for _, j := range bIns {
 		text := m.b.lines[j].text
-		if c := m.commented; c != nil && (next != nil && next.col == c.col || indentOf(text) > c.col) {
-			text = commentOut(text, c.col, c.marker)
+		if inBlock && indentOf(text) > m.commented.col && strings.TrimSpace(text) != "" {
+			text = commentOut(text, m.commented.col, m.commented.marker)
+		} else {
+			inBlock = false
 		}
 		m.emit(text, -1)
 	}
@@ -265,20 +276,29 @@ func (m *merger) decide(i, ai, bi int, commented *commentState) {
 	m.commented = nil
 	switch {
 	case ai >= 0 && m.a.lines[ai].text == o.text:
-		if bi >= 0 {
+		switch {
+		case m.keepActive[i]:
+			h := m.hunks[m.keepActiveHunk(i)-1]
+			m.emit(m.a.lines[ai].text, h.id)
+		case bi >= 0:
 			m.emit(m.b.lines[bi].text, -1)
 		}
 	case ai >= 0:
 		h := m.hunks[m.hunkOfA[ai]-1]
+		// Upstream lines inserted after a commented-out line belong to the commented block.
+		m.commented = commented
 		switch {
 		case bi < 0:
 			m.addConflict(h, "the new upstream no longer has the line this patch changes ("+describe(o)+")",
 				[]string{m.downText(ai, h)}, nil)
 		case m.b.lines[bi].text == o.text:
 			m.emitDown(ai)
+		case m.keepActive[i]:
+			m.emitDown(ai)
+			h.overridden = true
+			h.addNote("upstream commented out the block this patch sets a value in; the downstream's active block was kept")
 		case commented != nil:
 			m.emit(commentOut(m.b.lines[bi].text, commented.col, commented.marker), h.id)
-			m.commented = commented
 			h.overridden = true
 			h.addNote("commented-out copy updated to the new upstream text")
 		default:
@@ -294,6 +314,55 @@ func (m *merger) decide(i, ai, bi int, commented *commentState) {
 				nil, []string{m.b.lines[bi].text})
 		}
 	}
+}
+
+// findUpstreamCommentedRuns finds runs of base lines the new upstream commented out, and marks
+// the runs in which the downstream changed a line: a downstream that sets a value explicitly
+// keeps it when upstream merely comments out its default.
+func (m *merger) findUpstreamCommentedRuns() {
+	n := len(m.o.lines)
+	m.keepActive = make([]bool, n)
+	upCommented := func(i int) bool {
+		bi := m.ob.partner[i]
+		if bi < 0 || m.b.lines[bi].text == m.o.lines[i].text {
+			return false
+		}
+		_, _, ok := commentedOut(m.b.lines[bi].text, m.o.lines[i].text)
+		return ok
+	}
+	for i := 0; i < n; {
+		if !upCommented(i) {
+			i++
+			continue
+		}
+		end := i
+		changed := false
+		for end < n && upCommented(end) {
+			if ai := m.oa.partner[end]; ai >= 0 && m.a.lines[ai].text != m.o.lines[end].text {
+				changed = true
+			}
+			end++
+		}
+		for k := i; k < end && changed; k++ {
+			m.keepActive[k] = true
+		}
+		i = end
+	}
+}
+
+// keepActiveHunk returns the patch that made the block around base line i stay active.
+func (m *merger) keepActiveHunk(i int) int {
+	for k := i; k < len(m.o.lines) && m.keepActive[k]; k++ {
+		if m.hunkOfO[k] > 0 {
+			return m.hunkOfO[k]
+		}
+	}
+	for k := i; k >= 0 && m.keepActive[k]; k-- {
+		if m.hunkOfO[k] > 0 {
+			return m.hunkOfO[k]
+		}
+	}
+	return 0
 }
 
 func describe(l line) string {
