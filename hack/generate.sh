@@ -16,3 +16,16 @@ rm -f deploy/calico-pilot/files/rbac/role.yaml
 
 # Test-only Shoot CRD from our Shoot subset (api/gardener/core/v1beta1), for the webhook integration suite.
 "$CONTROLLER_GEN" crd paths=./api/gardener/core/v1beta1/... output:crd:dir=test/integration/webhook/testdata/crds
+
+# Calico's crd.projectcalico.org/v1 CRDs from our own types (api/projectcalico/v1). Floats are
+# allowed because Calico's policy and tier "order" fields are numbers on the wire.
+
+"$CONTROLLER_GEN" crd:allowDangerousTypes=true paths=./api/projectcalico/v1/... output:crd:dir=./api/projectcalico/crds
+# AdminNetworkPolicy and BaselineAdminNetworkPolicy: the module's own generated CRDs of the
+# experimental channel (the one with spec.egress[].to[].networks/nodes, which Calico v3.31 ships).
+# Copied rather than regenerated: the module's channel split is done by its own tooling, not markers.
+npa_dir="$(go list -m -f '{{.Dir}}' sigs.k8s.io/network-policy-api)"
+for kind in adminnetworkpolicies baselineadminnetworkpolicies; do
+	install -m 0644 "$npa_dir/config/crd/experimental/policy.networking.k8s.io_${kind}.yaml" \
+		"./api/projectcalico/crds/policy.networking.k8s.io_${kind}.yaml"
+done
