@@ -1,0 +1,13 @@
+package webhook
+
+// Path is the URL path the Shoot validator is served at (the ValidatingWebhookConfiguration's
+// clientConfig.service.path).
+const Path = "/webhooks/validate-shoot"
+
+// NetworkingType is the spec.networking.type of the Shoots this webhook validates.
+const NetworkingType = "calico"
+
+// LargeClusterNodes is the node count from which a shoot counts as large for the typha warning:
+// Calico's guidance is to run typha on clusters of more than 50 nodes, because without it every
+// calico-node watches the kube-apiserver directly.
+const LargeClusterNodes = 50

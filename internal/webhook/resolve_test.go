@@ -1,0 +1,152 @@
+package webhook
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	"github.com/calico-pilot/calico-pilot/internal/decode"
+)
+
+func TestResolveNetworking(t *testing.T) {
+	ipv4 := []gardencorev1beta1.IPFamily{"IPv4"}
+	dual := []gardencorev1beta1.IPFamily{"IPv4", "IPv6"}
+	ipv6 := []gardencorev1beta1.IPFamily{"IPv6"}
+
+	tests := []struct {
+		name     string
+		config   string // providerConfig as the user writes it; "" = none
+		families []gardencorev1beta1.IPFamily
+		want     Networking
+	}{
+		{
+			name:     "no providerConfig on IPv4: bird with IPIP, host-local, typha",
+			families: ipv4,
+			want:     Networking{IPAM: "host-local", Backend: "bird", Overlay: true, Typha: true},
+		},
+		{
+			name:     "no families means IPv4",
+			families: nil,
+			want:     Networking{IPAM: "host-local", Backend: "bird", Overlay: true, Typha: true},
+		},
+		{
+			name:     "no providerConfig on IPv6: no overlay, backend none",
+			families: ipv6,
+			want:     Networking{IPAM: "host-local", Backend: "none", Overlay: false, Typha: true},
+		},
+		{
+			name:     "no providerConfig on dual-stack: no overlay, backend none",
+			families: dual,
+			want:     Networking{IPAM: "host-local", Backend: "none", Overlay: false, Typha: true},
+		},
+		{
+			name:     "overlay off without pod routes: backend none",
+			config:   `{"overlay":{"enabled":false}}`,
+			families: ipv4,
+			want:     Networking{IPAM: "host-local", Backend: "none", Overlay: false, Typha: true},
+		},
+		{
+			name:     "overlay off with pod routes: bird",
+			config:   `{"overlay":{"enabled":false,"createPodRoutes":true}}`,
+			families: ipv4,
+			want:     Networking{IPAM: "host-local", Backend: "bird", Overlay: false, Typha: true},
+		},
+		{
+			name:     "overlay on with vxlan: vxlan backend and calico-ipam",
+			config:   `{"overlay":{"enabled":true},"vxlan":{"enabled":true}}`,
+			families: ipv4,
+			want:     Networking{IPAM: "calico-ipam", Backend: "vxlan", Overlay: true, Typha: true},
+		},
+		{
+			name:     "vxlan on a dual-stack shoot does not switch IPAM",
+			config:   `{"overlay":{"enabled":true},"vxlan":{"enabled":true}}`,
+			families: dual,
+			want:     Networking{IPAM: "host-local", Backend: "vxlan", Overlay: true, Typha: true},
+		},
+		{
+			name:     "explicit ipam and backend win",
+			config:   `{"ipam":{"type":"calico-ipam"},"backend":"vxlan"}`,
+			families: ipv4,
+			want:     Networking{IPAM: "calico-ipam", Backend: "vxlan", Overlay: true, Typha: true},
+		},
+		{
+			name:     "explicit empty ipam type is the default",
+			config:   `{"ipam":{"type":""}}`,
+			families: ipv4,
+			want:     Networking{IPAM: "host-local", Backend: "bird", Overlay: true, Typha: true},
+		},
+		{
+			name:     "ipv4 mode Never without overlay block: no overlay",
+			config:   `{"ipv4":{"mode":"Never"}}`,
+			families: ipv4,
+			want:     Networking{IPAM: "host-local", Backend: "bird", Overlay: false, Typha: true},
+		},
+		{
+			name:     "deprecated ipip Off is honoured when ipv4.mode is unset",
+			config:   `{"ipip":"Off"}`,
+			families: ipv4,
+			want:     Networking{IPAM: "host-local", Backend: "bird", Overlay: false, Typha: true},
+		},
+		{
+			name:     "ipv4.mode wins over the deprecated ipip",
+			config:   `{"ipip":"Never","ipv4":{"mode":"CrossSubnet"}}`,
+			families: ipv4,
+			want:     Networking{IPAM: "host-local", Backend: "bird", Overlay: true, Typha: true},
+		},
+		{
+			name:     "backend none without overlay block: no overlay",
+			config:   `{"backend":"none"}`,
+			families: ipv4,
+			want:     Networking{IPAM: "host-local", Backend: "none", Overlay: false, Typha: true},
+		},
+		{
+			name:     "typha off and eBPF on",
+			config:   `{"typha":{"enabled":false},"ebpfDataplane":{"enabled":true}}`,
+			families: ipv4,
+			want:     Networking{IPAM: "host-local", Backend: "bird", Overlay: true, Typha: false, EBPF: true},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var cfg *calicov1alpha1.NetworkConfig
+			if tt.config != "" {
+				decoded, errs := decode.NetworkConfig([]byte(`{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":"NetworkConfig",`+tt.config[1:]), nil)
+				if len(errs) > 0 {
+					t.Fatalf("test config does not decode: %v", errs.ToAggregate())
+				}
+				cfg = decoded
+			}
+			if diff := cmp.Diff(tt.want, resolveNetworking(cfg, tt.families)); diff != "" {
+				t.Errorf("resolved networking (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestMaxNodes(t *testing.T) {
+	tests := []struct {
+		name string
+		raw  string
+		want int64
+	}{
+		{name: "sum of maxima", raw: `{"spec":{"provider":{"workers":[{"name":"a","maximum":30},{"name":"b","maximum":25}]}}}`, want: 55},
+		{name: "maxima not given", raw: `{"spec":{"provider":{"workers":[{"name":"a"}]}}}`, want: 0},
+		{name: "no workers", raw: `{"spec":{}}`, want: 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := maxNodes([]byte(tt.raw))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("maxNodes = %d, want %d", got, tt.want)
+			}
+		})
+	}
+	if _, err := maxNodes([]byte(`{"spec":{"provider":{"workers":[{"maximum":"many"}]}}}`)); err == nil {
+		t.Error("maxNodes accepted a non-numeric maximum")
+	}
+}

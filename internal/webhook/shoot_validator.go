@@ -1,0 +1,118 @@
+package webhook
+
+import (
+	"context"
+	"net/http"
+
+	admissionv1 "k8s.io/api/admission/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
+
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	"github.com/calico-pilot/calico-pilot/internal/decode"
+)
+
+// shootGroupKind is what this webhook validates.
+var shootGroupKind = schema.GroupKind{Group: gardencorev1beta1.GroupName, Kind: "Shoot"}
+
+// ShootValidator is the admission.Handler for Shoots. It holds no state; one value serves every request.
+type ShootValidator struct{}
+
+// NewWebhook returns the validating webhook for Shoots, to be registered at Path on a webhook server.
+func NewWebhook() *admission.Webhook {
+	return &admission.Webhook{Handler: ShootValidator{}}
+}
+
+// Handle decides one admission request for a Shoot: allowed (possibly with warnings), or denied with a
+// 422 Invalid status whose causes carry the field paths.
+func (v ShootValidator) Handle(ctx context.Context, req admission.Request) admission.Response {
+	log := logf.FromContext(ctx).WithValues("shoot", req.Namespace+"/"+req.Name, "operation", req.Operation)
+
+	if req.Kind.Group != shootGroupKind.Group || req.Kind.Kind != shootGroupKind.Kind {
+		return admission.Allowed("not a Shoot")
+	}
+	if req.Operation != admissionv1.Create && req.Operation != admissionv1.Update {
+		return admission.Allowed("only create and update are validated")
+	}
+
+	shoot, errs := decode.Shoot(req.Object.Raw)
+	if len(errs) > 0 {
+		return denied(req.Name, errs)
+	}
+	if !isCalico(shoot) {
+		return admission.Allowed("networking type is not " + NetworkingType)
+	}
+	if len(shoot.Spec.Provider.Workers) == 0 {
+		// Workerless shoots get no Network object, so there is no Calico to configure.
+		return admission.Allowed("workerless shoot")
+	}
+
+	cfg, errs := validateShoot(shoot)
+	var warnings []string
+	if req.Operation == admissionv1.Update && len(errs) == 0 {
+		transitionErrs, transitionWarnings, err := v.checkTransition(req, shoot, cfg)
+		if err != nil {
+			return admission.Errored(http.StatusBadRequest, err)
+		}
+		errs = append(errs, transitionErrs...)
+		warnings = transitionWarnings
+	}
+	if len(errs) > 0 {
+		log.V(1).Info("Denied Shoot", "errors", len(errs))
+		return denied(req.Name, errs)
+	}
+	if len(warnings) > 0 {
+		log.V(1).Info("Allowed Shoot with warnings", "warnings", len(warnings))
+	}
+	return admission.Allowed("").WithWarnings(warnings...)
+}
+
+// validateShoot runs the same steps as `calico-pilot validate` on a Shoot: strict decoding of the
+// providerConfig, then validation. The returned NetworkConfig is nil when there is none or it is invalid.
+func validateShoot(shoot *gardencorev1beta1.Shoot) (*calicov1alpha1.NetworkConfig, field.ErrorList) {
+	cfg, errs := decode.ShootNetworkConfig(shoot)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return cfg, nil
+}
+
+// checkTransition compares the old Shoot with the valid new one. An old Shoot that was not a calico shoot
+// or whose providerConfig no longer decodes has nothing to compare against: the update is judged on the
+// new Shoot alone, and a warning says so for the second case.
+func (v ShootValidator) checkTransition(req admission.Request, shoot *gardencorev1beta1.Shoot, cfg *calicov1alpha1.NetworkConfig) (field.ErrorList, []string, error) {
+	old, errs := decode.Shoot(req.OldObject.Raw)
+	if len(errs) > 0 || !isCalico(old) {
+		return nil, nil, nil
+	}
+	oldCfg, errs := decode.ShootNetworkConfig(old)
+	if len(errs) > 0 {
+		return nil, []string{decode.ProviderConfigPath().String() + ": the stored providerConfig does not decode " +
+			"(" + errs.ToAggregate().Error() + "), so changes against it were not checked"}, nil
+	}
+	largest, err := maxNodes(req.Object.Raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	cluster := Cluster{RunsNodes: runsNodes(old), MaxNodes: largest}
+	transitionErrs, warnings := Transition(
+		resolveNetworking(oldCfg, old.Spec.Networking.IPFamilies),
+		resolveNetworking(cfg, shoot.Spec.Networking.IPFamilies),
+		cluster, decode.ProviderConfigPath())
+	return transitionErrs, warnings, nil
+}
+
+func isCalico(shoot *gardencorev1beta1.Shoot) bool {
+	return shoot.Spec.Networking != nil && shoot.Spec.Networking.Type != nil && *shoot.Spec.Networking.Type == NetworkingType
+}
+
+// denied is a 422 Invalid response: the API server passes its message and causes (one per field error,
+// with the field path) on to the client.
+func denied(name string, errs field.ErrorList) admission.Response {
+	status := apierrors.NewInvalid(shootGroupKind, name, errs).ErrStatus
+	return admission.Response{AdmissionResponse: admissionv1.AdmissionResponse{Allowed: false, Result: &status}}
+}
