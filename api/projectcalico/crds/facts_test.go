@@ -299,4 +299,3 @@ func TestGeneratedCRDsMatchFieldFacts(t *testing.T) {
 		t.Errorf("embedded CRD names differ from the fact files (-facts +embedded):\n%s", diff)
 	}
 }
-
