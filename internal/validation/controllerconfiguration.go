@@ -1,0 +1,46 @@
+package validation
+
+import (
+	"sort"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/features"
+)
+
+// ValidateControllerConfiguration validates the operator configuration: every feature gate must be
+// one the controller knows (checked with a fresh gate, exactly as the controller sets them), and the
+// client connection's qps and burst must not be negative.
+func ValidateControllerConfiguration(cfg *configv1alpha1.ControllerConfiguration) field.ErrorList {
+	if cfg == nil {
+		return nil
+	}
+	var allErrs field.ErrorList
+	names := make([]string, 0, len(cfg.FeatureGates))
+	for name := range cfg.FeatureGates {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	gatesPath := field.NewPath("featureGates")
+	for _, name := range names {
+		gate, err := features.New()
+		if err != nil {
+			allErrs = append(allErrs, field.InternalError(gatesPath, err))
+			break
+		}
+		if err := gate.SetFromMap(map[string]bool{name: cfg.FeatureGates[name]}); err != nil {
+			allErrs = append(allErrs, field.NotSupported(gatesPath.Key(name), name, features.Names()))
+		}
+	}
+	if cc := cfg.ClientConnection; cc != nil {
+		ccPath := field.NewPath("clientConnection")
+		if cc.QPS < 0 {
+			allErrs = append(allErrs, field.Invalid(ccPath.Child("qps"), cc.QPS, "must not be negative"))
+		}
+		if cc.Burst < 0 {
+			allErrs = append(allErrs, field.Invalid(ccPath.Child("burst"), cc.Burst, "must not be negative"))
+		}
+	}
+	return allErrs
+}

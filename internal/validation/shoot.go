@@ -1,0 +1,118 @@
+package validation
+
+import (
+	"fmt"
+	"net"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	"github.com/calico-pilot/calico-pilot/internal/decode"
+)
+
+// NetworkingTypeCalico is the Shoot networking type this extension serves.
+const NetworkingTypeCalico = "calico"
+
+var supportedIPFamilies = []string{"IPv4", "IPv6"}
+
+// ValidateShoot validates what the Calico extension needs from a Shoot: spec.networking, the
+// NetworkConfig in spec.networking.providerConfig (decoded strictly, paths below it), the kube-proxy
+// rule and the VPA prerequisite of autoScaling.mode vpa. Workerless shoots get no Network and are
+// not validated (as in the reference webhook).
+func ValidateShoot(shoot *gardencorev1beta1.Shoot) field.ErrorList {
+	if shoot == nil || len(shoot.Spec.Provider.Workers) == 0 {
+		return nil
+	}
+	netPath := field.NewPath("spec", "networking")
+	networking := shoot.Spec.Networking
+	if networking == nil {
+		return field.ErrorList{field.Required(netPath.Child("type"), fmt.Sprintf("networking type is required, it must be %q", NetworkingTypeCalico))}
+	}
+	allErrs := ValidateNetworking(networking, netPath)
+	if networking.Type == nil || *networking.Type != NetworkingTypeCalico {
+		// A providerConfig of another plugin is not a NetworkConfig.
+		return allErrs
+	}
+
+	cfg, decodeErrs := decode.ShootNetworkConfig(shoot)
+	allErrs = append(allErrs, decodeErrs...)
+	if len(decodeErrs) > 0 {
+		// Rules below need the decoded config; judging a half-understood config would mislead.
+		return allErrs
+	}
+	pcPath := decode.ProviderConfigPath()
+	allErrs = append(allErrs, ValidateNetworkConfig(cfg, validFamilies(networking.IPFamilies), pcPath)...)
+
+	ebpf := cfg != nil && cfg.EbpfDataplane != nil && cfg.EbpfDataplane.Enabled
+	if kp := shoot.Spec.Kubernetes.KubeProxy; kp != nil && kp.Enabled != nil && !*kp.Enabled && !ebpf {
+		allErrs = append(allErrs, field.Forbidden(field.NewPath("spec", "kubernetes", "kubeProxy", "enabled"),
+			fmt.Sprintf("Disabling kube-proxy is forbidden in conjunction with calico without running in ebpf dataplane; set %s: true or enable kube-proxy", pcPath.Child("ebpfDataplane", "enabled"))))
+	}
+	if cfg != nil && cfg.AutoScaling != nil && cfg.AutoScaling.Mode == calicov1alpha1.AutoScalingModeVPA {
+		if vpa := shoot.Spec.Kubernetes.VerticalPodAutoscaler; vpa == nil || !vpa.Enabled {
+			allErrs = append(allErrs, field.Invalid(pcPath.Child("autoScaling", "mode"), string(cfg.AutoScaling.Mode),
+				`needs the shoot's VPA: set spec.kubernetes.verticalPodAutoscaler.enabled: true, or use "cluster-proportional" or "static"`))
+		}
+	}
+	return allErrs
+}
+
+// ValidateNetworking validates a Shoot's spec.networking as the reference webhook does (type, CIDRs,
+// ipFamilies), and additionally that single-stack CIDRs are of the shoot's family.
+func ValidateNetworking(networking *gardencorev1beta1.Networking, fldPath *field.Path) field.ErrorList {
+	var allErrs field.ErrorList
+	switch {
+	case networking.Type == nil || *networking.Type == "":
+		allErrs = append(allErrs, field.Required(fldPath.Child("type"), fmt.Sprintf("networking type is required, it must be %q", NetworkingTypeCalico)))
+	case *networking.Type != NetworkingTypeCalico:
+		allErrs = append(allErrs, field.NotSupported(fldPath.Child("type"), *networking.Type, []string{NetworkingTypeCalico}))
+	}
+
+	familiesPath := fldPath.Child("ipFamilies")
+	familyErrs := field.ErrorList{}
+	for i, family := range networking.IPFamilies {
+		if !contains(supportedIPFamilies, family) {
+			familyErrs = append(familyErrs, field.NotSupported(familiesPath.Index(i), string(family), supportedIPFamilies))
+		}
+	}
+	switch n := len(networking.IPFamilies); {
+	case n > 2:
+		familyErrs = append(familyErrs, field.TooMany(familiesPath, n, 2))
+	case n == 2 && networking.IPFamilies[0] == networking.IPFamilies[1]:
+		familyErrs = append(familyErrs, field.Duplicate(familiesPath.Index(1), string(networking.IPFamilies[1])))
+	}
+	allErrs = append(allErrs, familyErrs...)
+
+	single := familiesOf(validFamilies(networking.IPFamilies)).singleFamily()
+	for _, c := range []struct {
+		name  string
+		value *string
+	}{{"pods", networking.Pods}, {"nodes", networking.Nodes}, {"services", networking.Services}} {
+		if c.value == nil {
+			continue
+		}
+		p := fldPath.Child(c.name)
+		_, n, err := net.ParseCIDR(*c.value)
+		if err != nil {
+			allErrs = append(allErrs, field.Invalid(p, *c.value, fmt.Sprintf("%s is not a valid CIDR", c.name)))
+			continue
+		}
+		if len(familyErrs) == 0 && single != "" && cidrFamily(n) != single {
+			allErrs = append(allErrs, field.Invalid(p, *c.value, fmt.Sprintf("must be an %s CIDR, the shoot's only IP family", single)))
+		}
+	}
+	return allErrs
+}
+
+// validFamilies drops unknown entries, so that one wrong family does not also produce errors
+// about family-specific NetworkConfig blocks.
+func validFamilies(in []gardencorev1beta1.IPFamily) []gardencorev1beta1.IPFamily {
+	var out []gardencorev1beta1.IPFamily
+	for _, f := range in {
+		if contains(supportedIPFamilies, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
