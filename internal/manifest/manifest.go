@@ -1,0 +1,179 @@
+package manifest
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
+)
+
+// Doc is one encoded object.
+type Doc struct {
+	// Group, Version, Kind, Namespace and Name identify the object.
+	Group, Version, Kind, Namespace, Name string
+	// JSON is the compact JSON encoding.
+	JSON []byte
+}
+
+// ID is the object's identity as "<kind>.<group> <namespace>/<name>".
+func (d Doc) ID() string {
+	k := d.Kind
+	if d.Group != "" {
+		k += "." + d.Group
+	}
+	if d.Namespace == "" {
+		return k + " " + d.Name
+	}
+	return k + " " + d.Namespace + "/" + d.Name
+}
+
+// Encode encodes one object; its TypeMeta must be set (render sets it on every object).
+func Encode(obj client.Object) (Doc, error) {
+	gvk := obj.GetObjectKind().GroupVersionKind()
+	if gvk.Kind == "" || gvk.Version == "" {
+		return Doc{}, fmt.Errorf("encoding %T %q: apiVersion and kind are not set", obj, obj.GetName())
+	}
+	if obj.GetName() == "" {
+		return Doc{}, fmt.Errorf("encoding %s: the object has no name", gvk.Kind)
+	}
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return Doc{}, fmt.Errorf("encoding %s %q: %w", gvk.Kind, obj.GetName(), err)
+	}
+	return Doc{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName(), JSON: b}, nil
+}
+
+// Static holds objects encoded once, to be merged into every Manifest.
+type Static struct {
+	docs []Doc
+}
+
+// NewStatic encodes objs once.
+func NewStatic(objs []client.Object) (*Static, error) {
+	docs, err := encodeAll(objs)
+	if err != nil {
+		return nil, err
+	}
+	return &Static{docs: docs}, nil
+}
+
+// Manifest is a sorted, duplicate-free set of encoded objects.
+type Manifest struct {
+	docs []Doc
+}
+
+// Build encodes objs, merges the static documents (nil for none), sorts them and rejects duplicates.
+func Build(static *Static, objs []client.Object) (*Manifest, error) {
+	docs, err := encodeAll(objs)
+	if err != nil {
+		return nil, err
+	}
+	if static != nil {
+		docs = append(docs, static.docs...)
+	}
+	slices.SortFunc(docs, compareDocs)
+	for i := 1; i < len(docs); i++ {
+		if docs[i-1].Group == docs[i].Group && compareDocs(docs[i-1], docs[i]) == 0 {
+			return nil, fmt.Errorf("building manifest: duplicate object %s", docs[i].ID())
+		}
+	}
+	return &Manifest{docs: docs}, nil
+}
+
+func encodeAll(objs []client.Object) ([]Doc, error) {
+	docs := make([]Doc, 0, len(objs)+32)
+	for _, o := range objs {
+		d, err := Encode(o)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, d)
+	}
+	return docs, nil
+}
+
+func compareDocs(a, b Doc) int {
+	return cmp.Or(
+		cmp.Compare(a.Kind, b.Kind),
+		cmp.Compare(a.Namespace, b.Namespace),
+		cmp.Compare(a.Name, b.Name),
+		cmp.Compare(a.Group, b.Group),
+	)
+}
+
+// Docs returns the sorted documents.
+func (m *Manifest) Docs() []Doc { return m.docs }
+
+// Len is the number of objects.
+func (m *Manifest) Len() int { return len(m.docs) }
+
+// JSON returns the stored form: one compact JSON object per line. Both old resource managers
+// (which pick JSON from the first byte) and new ones decode this stream.
+func (m *Manifest) JSON() []byte {
+	n := 0
+	for _, d := range m.docs {
+		n += len(d.JSON) + 1
+	}
+	buf := make([]byte, 0, n)
+	for _, d := range m.docs {
+		buf = append(buf, d.JSON...)
+		buf = append(buf, '\n')
+	}
+	return buf
+}
+
+// YAML returns a multi-document YAML stream for people, each document starting with "---".
+func (m *Manifest) YAML() ([]byte, error) {
+	var buf bytes.Buffer
+	for _, d := range m.docs {
+		y, err := yaml.JSONToYAML(d.JSON)
+		if err != nil {
+			return nil, fmt.Errorf("converting %s to YAML: %w", d.ID(), err)
+		}
+		buf.WriteString("---\n")
+		buf.Write(y)
+	}
+	return buf.Bytes(), nil
+}
+
+// List returns the objects as one indented JSON v1 List (what kubectl prints for -o json).
+func (m *Manifest) List() ([]byte, error) {
+	items := make([]json.RawMessage, len(m.docs))
+	for i, d := range m.docs {
+		items[i] = d.JSON
+	}
+	b, err := json.MarshalIndent(struct {
+		APIVersion string            `json:"apiVersion"`
+		Kind       string            `json:"kind"`
+		Items      []json.RawMessage `json:"items"`
+	}{"v1", "List", items}, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding list: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// FileName is a stable, unique file name for a document: <kind>[.<group>]_[<namespace>_]<name>.yaml.
+func FileName(d Doc) string {
+	k := strings.ToLower(d.Kind)
+	if d.Group != "" {
+		k += "." + d.Group
+	}
+	parts := []string{k}
+	if d.Namespace != "" {
+		parts = append(parts, d.Namespace)
+	}
+	parts = append(parts, d.Name)
+	return strings.ReplaceAll(strings.Join(parts, "_"), "/", "-") + ".yaml"
+}
+
+// GVK returns the document's group, version and kind.
+func (d Doc) GVK() schema.GroupVersionKind {
+	return schema.GroupVersionKind{Group: d.Group, Version: d.Version, Kind: d.Kind}
+}

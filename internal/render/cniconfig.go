@@ -1,0 +1,76 @@
+package render
+
+import (
+	"encoding/json"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/calico-pilot/calico-pilot/internal/values"
+)
+
+// configMap builds kube-system/calico-config: the backend, the typha service name, the veth MTU
+// and the CNI conflist template that install-cni fills in on every node.
+func configMap(o *values.Options) *corev1.ConfigMap {
+	typhaService := "none"
+	if o.Typha {
+		typhaService = NameTypha
+	}
+	return &corev1.ConfigMap{
+		TypeMeta:   typeMeta("v1", "ConfigMap"),
+		ObjectMeta: meta(NameCalicoConfig, Namespace, nil),
+		Data: map[string]string{
+			"typha_service_name": typhaService,
+			"calico_backend":     string(o.Backend),
+			"veth_mtu":           o.VethMTU,
+			"cni_network_config": cniConflist(o),
+		},
+	}
+}
+
+// cniConflist writes the conflist template by hand rather than with encoding/json because
+// install-cni substitutes the bare token __CNI_MTU__ (a number after substitution).
+func cniConflist(o *values.Options) string {
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	var ipam strings.Builder
+	ipam.WriteString(`"type": ` + q(o.IPAM.Type))
+	if o.IPAM.DualStackRanges {
+		// IPv6 first, as in the reference, so pod IPv6 addresses keep their order on migration.
+		ipam.WriteString(`,
+          "ranges": [[{"subnet": "usePodCidrIPv6"}], [{"subnet": "usePodCidr"}]]`)
+	} else {
+		ipam.WriteString(`,
+          "subnet": ` + q(o.IPAM.Subnet))
+	}
+	ipam.WriteString(`,
+          "assign_ipv4": ` + q(boolString(o.IPv4)) + `,
+          "assign_ipv6": ` + q(boolString(o.IPv6)))
+	return `{
+  "name": "k8s-pod-network",
+  "cniVersion": "0.3.1",
+  "plugins": [
+    {
+      "type": "calico",
+      "log_level": "error",
+      "log_file_path": "/var/log/calico/cni/cni.log",
+      "datastore_type": "kubernetes",
+      "nodename": "__KUBERNETES_NODE_NAME__",
+      "mtu": __CNI_MTU__,
+      "ipam": {
+          ` + ipam.String() + `
+      },
+      "policy": {
+          "type": "k8s"
+      },
+      "kubernetes": {
+          "kubeconfig": "__KUBECONFIG_FILEPATH__"
+      }
+    },
+    {
+      "type": "portmap",
+      "snat": true,
+      "capabilities": {"portMappings": true}
+    }
+  ]
+}`
+}

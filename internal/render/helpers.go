@@ -1,0 +1,131 @@
+package render
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+
+	"github.com/calico-pilot/calico-pilot/internal/values"
+)
+
+func typeMeta(apiVersion, kind string) metav1.TypeMeta {
+	return metav1.TypeMeta{APIVersion: apiVersion, Kind: kind}
+}
+
+func meta(name, namespace string, labels map[string]string) metav1.ObjectMeta {
+	return metav1.ObjectMeta{Name: name, Namespace: namespace, Labels: labels}
+}
+
+func systemComponent(extra map[string]string) map[string]string {
+	l := map[string]string{LabelRole: "system-component"}
+	for k, v := range extra {
+		l[k] = v
+	}
+	return l
+}
+
+func env(name, value string) corev1.EnvVar { return corev1.EnvVar{Name: name, Value: value} }
+
+func envFromConfigMap(name, key string) corev1.EnvVar {
+	return corev1.EnvVar{Name: name, ValueFrom: &corev1.EnvVarSource{ConfigMapKeyRef: &corev1.ConfigMapKeySelector{
+		LocalObjectReference: corev1.LocalObjectReference{Name: NameCalicoConfig}, Key: key,
+	}}}
+}
+
+func envNodeName(name string) corev1.EnvVar {
+	return corev1.EnvVar{Name: name, ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{
+		APIVersion: "v1", FieldPath: "spec.nodeName",
+	}}}
+}
+
+// kubeServicesEndpoint lets the operator (or Gardener) point Calico at the API server directly;
+// optional because nothing creates it by default.
+func kubeServicesEndpoint() []corev1.EnvFromSource {
+	return []corev1.EnvFromSource{{ConfigMapRef: &corev1.ConfigMapEnvSource{
+		LocalObjectReference: corev1.LocalObjectReference{Name: NameKubeServicesEndpoint}, Optional: ptr.To(true),
+	}}}
+}
+
+func requests(cpu, memory string) corev1.ResourceRequirements {
+	return corev1.ResourceRequirements{Requests: corev1.ResourceList{
+		corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourceMemory: resource.MustParse(memory),
+	}}
+}
+
+func requestsOf(r values.Resources) corev1.ResourceRequirements {
+	return corev1.ResourceRequirements{Requests: corev1.ResourceList{
+		corev1.ResourceCPU: r.CPU.DeepCopy(), corev1.ResourceMemory: r.Memory.DeepCopy(),
+	}}
+}
+
+func resourceList(r values.Resources) corev1.ResourceList {
+	l := corev1.ResourceList{}
+	if !r.CPU.IsZero() {
+		l[corev1.ResourceCPU] = r.CPU.DeepCopy()
+	}
+	if !r.Memory.IsZero() {
+		l[corev1.ResourceMemory] = r.Memory.DeepCopy()
+	}
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}
+
+func hostPathVolume(name, path string, typ *corev1.HostPathType) corev1.Volume {
+	return corev1.Volume{Name: name, VolumeSource: corev1.VolumeSource{HostPath: &corev1.HostPathVolumeSource{Path: path, Type: typ}}}
+}
+
+func configMapVolume(name, configMap string) corev1.Volume {
+	return corev1.Volume{Name: name, VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
+		LocalObjectReference: corev1.LocalObjectReference{Name: configMap},
+	}}}
+}
+
+func privileged() *corev1.SecurityContext {
+	return &corev1.SecurityContext{Privileged: ptr.To(true)}
+}
+
+func intOrPercent(s string) *intstr.IntOrString { v := intstr.FromString(s); return &v }
+func intOrInt(i int) *intstr.IntOrString        { v := intstr.FromInt32(int32(i)); return &v }
+
+var tolerateAll = []corev1.Toleration{
+	{Effect: corev1.TaintEffectNoSchedule, Operator: corev1.TolerationOpExists},
+	{Effect: corev1.TaintEffectNoExecute, Operator: corev1.TolerationOpExists},
+}
+
+func tolerations() []corev1.Toleration { return append([]corev1.Toleration(nil), tolerateAll...) }
+
+// checksum is a stable hash of a ConfigMap's data: pods that mount it roll when it changes.
+func checksum(data map[string]string) string {
+	keys := make([]string, 0, len(data))
+	for k := range data {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	h := sha256.New()
+	for _, k := range keys {
+		h.Write([]byte(k))
+		h.Write([]byte{0})
+		h.Write([]byte(data[k]))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func seccompRuntimeDefault() *corev1.SeccompProfile {
+	return &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault}
+}
+
+func boolString(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}

@@ -1,0 +1,397 @@
+package render
+
+import (
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	"github.com/calico-pilot/calico-pilot/internal/values"
+)
+
+// nonPrivilegedUID is the user calico-node runs as without privileges (Calico's documented choice).
+const nonPrivilegedUID = 999
+
+// nodeDaemonSet builds kube-system/calico-node. configChecksum is the checksum of calico-config,
+// so the pods roll when the configuration they read changes.
+func nodeDaemonSet(o *values.Options, configChecksum string) *appsv1.DaemonSet {
+	labels := systemComponent(map[string]string{"k8s-app": NameCalicoNode, "node.gardener.cloud/critical-component": "true"})
+	podLabels := systemComponent(map[string]string{
+		"k8s-app":                                      NameCalicoNode,
+		"node.gardener.cloud/critical-component":       "true",
+		"networking.gardener.cloud/to-public-networks": "allowed",
+		"networking.gardener.cloud/to-apiserver":       "allowed",
+		"networking.gardener.cloud/to-dns":             "allowed",
+	})
+	ds := &appsv1.DaemonSet{
+		TypeMeta:   typeMeta("apps/v1", "DaemonSet"),
+		ObjectMeta: meta(NameCalicoNode, Namespace, labels),
+		Spec: appsv1.DaemonSetSpec{
+			Selector:             &metav1.LabelSelector{MatchLabels: map[string]string{"k8s-app": NameCalicoNode}},
+			RevisionHistoryLimit: ptr.To[int32](2),
+			UpdateStrategy: appsv1.DaemonSetUpdateStrategy{
+				Type: appsv1.RollingUpdateDaemonSetStrategyType,
+				// Two at a time so that bird peers can come up together when the overlay is switched.
+				RollingUpdate: &appsv1.RollingUpdateDaemonSet{MaxUnavailable: intOrInt(2)},
+			},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{
+					Labels:      podLabels,
+					Annotations: map[string]string{AnnotationChecksumConfig: configChecksum},
+				},
+				Spec: corev1.PodSpec{
+					NodeSelector:       map[string]string{"kubernetes.io/os": "linux"},
+					HostNetwork:        true,
+					Tolerations:        tolerations(),
+					ServiceAccountName: NameCalicoNode,
+					// Tokens are projected by Gardener's resource manager.
+					AutomountServiceAccountToken: ptr.To(false),
+					SecurityContext:              &corev1.PodSecurityContext{SeccompProfile: seccompRuntimeDefault()},
+					// calico-node -shutdown (preStop) does the graceful part; no need to wait longer.
+					TerminationGracePeriodSeconds: ptr.To[int64](0),
+					PriorityClassName:             "system-node-critical",
+					InitContainers:                nodeInitContainers(o),
+					Containers:                    nodeContainers(o),
+					Volumes:                       nodeVolumes(o),
+				},
+			},
+		},
+	}
+	if o.AutoScaling.PreserveResources {
+		ds.Annotations = map[string]string{AnnotationPreserveResource: "true"}
+	}
+	return ds
+}
+
+func nodeInitContainers(o *values.Options) []corev1.Container {
+	var cs []corev1.Container
+	if o.OverlayDisabled {
+		cs = append(cs, corev1.Container{
+			Name:    ContainerCleanupRoutes,
+			Image:   o.Images.CalicoNode,
+			Command: []string{"/bin/sh", "-c", cleanupRoutesScript},
+			// Deleting host routes needs NET_ADMIN in the host network namespace.
+			SecurityContext: privileged(),
+		})
+	}
+	cs = append(cs, corev1.Container{
+		Name:            ContainerLogMTUIssues,
+		Image:           o.Images.CalicoNode,
+		Command:         []string{"/bin/sh", "-c", logMTUIssuesScript},
+		SecurityContext: privileged(),
+		VolumeMounts:    []corev1.VolumeMount{{Name: "xtables-lock", MountPath: "/run/xtables.lock"}},
+	})
+	cs = append(cs, corev1.Container{
+		Name:    ContainerInstallCNI,
+		Image:   o.Images.CalicoCNI,
+		Command: []string{"/opt/cni/bin/install"},
+		EnvFrom: kubeServicesEndpoint(),
+		Env: []corev1.EnvVar{
+			env("CNI_CONF_NAME", "10-calico.conflist"),
+			envFromConfigMap("CNI_NETWORK_CONFIG", "cni_network_config"),
+			envNodeName("KUBERNETES_NODE_NAME"),
+			envFromConfigMap("CNI_MTU", "veth_mtu"),
+			// Install once and exit: this is an init container.
+			env("SLEEP", "false"),
+		},
+		VolumeMounts: []corev1.VolumeMount{
+			{Name: "cni-net-dir", MountPath: "/host/etc/cni/net.d"},
+			// install-cni copies the binaries into every writable target it finds; this is the host's.
+			{Name: "cni-bin-dir", MountPath: "/host/secondary-bin-dir"},
+		},
+		SecurityContext: privileged(),
+	})
+	if o.EBPF {
+		bidi := ptr.To(corev1.MountPropagationBidirectional)
+		cs = append(cs, corev1.Container{
+			Name:    ContainerEBPFBootstrap,
+			Image:   o.Images.CalicoNode,
+			Command: []string{"calico-node", "-init", "-best-effort"},
+			VolumeMounts: []corev1.VolumeMount{
+				{Name: "sys-fs", MountPath: "/sys/fs", MountPropagation: bidi},
+				{Name: "var-run-calico", MountPath: "/var/run/calico", MountPropagation: bidi},
+				{Name: "nodeproc", MountPath: "/nodeproc", ReadOnly: true},
+			},
+			// Mounting bpffs needs full privileges.
+			SecurityContext: privileged(),
+		})
+	}
+	if o.NonPrivileged {
+		cs = append(cs, corev1.Container{
+			Name:    ContainerHostPathInit,
+			Image:   o.Images.CalicoNode,
+			Command: []string{"calico-node", "-hostpath-init"},
+			Env:     []corev1.EnvVar{env("NODE_USER_ID", "999")},
+			// Root only to chown the host paths calico-node later writes as user 999.
+			SecurityContext: &corev1.SecurityContext{RunAsUser: ptr.To[int64](0), AllowPrivilegeEscalation: ptr.To(false)},
+			VolumeMounts:    nonPrivilegedMounts(),
+		})
+	}
+	return cs
+}
+
+func nonPrivilegedMounts() []corev1.VolumeMount {
+	return []corev1.VolumeMount{
+		{Name: "var-run", MountPath: "/var/run"},
+		{Name: "var-lib", MountPath: "/var/lib"},
+		{Name: "var-log", MountPath: "/var/log"},
+	}
+}
+
+func nodeContainers(o *values.Options) []corev1.Container {
+	var cs []corev1.Container
+	if o.SNATToUpstreamDNS {
+		sc := privileged()
+		if o.NonPrivileged {
+			sc = &corev1.SecurityContext{
+				Privileged: ptr.To(false), AllowPrivilegeEscalation: ptr.To(false),
+				Capabilities: &corev1.Capabilities{Add: []corev1.Capability{"NET_ADMIN"}},
+			}
+		}
+		podCIDR := o.PodCIDRv4
+		if !o.IPv4 {
+			podCIDR = o.PodCIDRv6
+		}
+		cs = append(cs, corev1.Container{
+			Name:            ContainerAddSNAT,
+			Image:           o.Images.CalicoNode,
+			Command:         []string{"/bin/sh", "-c", addSNATScript},
+			Env:             []corev1.EnvVar{env("POD_CIDR", podCIDR)},
+			Resources:       requests("10m", "20Mi"),
+			SecurityContext: sc,
+			VolumeMounts:    []corev1.VolumeMount{{Name: "xtables-lock", MountPath: "/run/xtables.lock"}},
+		})
+	}
+	cs = append(cs, calicoNodeContainer(o))
+	if o.NetworkUnavailableEnsurer {
+		e := []corev1.EnvVar{envFromConfigMap("CALICO_NETWORKING_BACKEND", "calico_backend")}
+		e = append(e, ipEnv(o)...)
+		e = append(e, env("NO_DEFAULT_POOLS", "true"), envNodeName("NODENAME"))
+		cs = append(cs, corev1.Container{
+			Name:      ContainerEnsurer,
+			Image:     o.Images.CalicoNode,
+			Command:   []string{"/bin/sh", "-c", ensurerScript},
+			EnvFrom:   kubeServicesEndpoint(),
+			Env:       e,
+			Resources: requests("10m", "32Mi"),
+			// It only talks to the API server; no host privileges needed.
+			SecurityContext: &corev1.SecurityContext{Privileged: ptr.To(false), AllowPrivilegeEscalation: ptr.To(false)},
+		})
+	}
+	if o.BirdExporter && !o.NonPrivileged {
+		args := []string{"-format.new=true", "-bird.socket=/var/run/calico/bird.ctl"}
+		if !o.IPv6 {
+			args = append(args, "-bird.ipv6=false")
+		}
+		args = append(args, "-web.listen-address=:9094")
+		cs = append(cs, corev1.Container{
+			Name:         ContainerBirdExporter,
+			Image:        o.Images.BirdExporter,
+			Args:         args,
+			Ports:        []corev1.ContainerPort{{Name: "bird-metrics", ContainerPort: 9094, Protocol: corev1.ProtocolTCP}},
+			Resources:    requests("10m", "32Mi"),
+			VolumeMounts: []corev1.VolumeMount{{Name: "var-run-calico", MountPath: "/var/run/calico", ReadOnly: true}},
+		})
+	}
+	return cs
+}
+
+// ipEnv is the address configuration calico-node and the ensurer share.
+func ipEnv(o *values.Options) []corev1.EnvVar {
+	var e []corev1.EnvVar
+	if o.IPv4 {
+		e = append(e, env("IP", "autodetect"))
+		if o.IPv4AutoDetectionMethod != "" {
+			e = append(e, env("IP_AUTODETECTION_METHOD", o.IPv4AutoDetectionMethod))
+		}
+	} else {
+		e = append(e, env("IP", "none"))
+	}
+	if o.IPv6 {
+		e = append(e, env("IP6", "autodetect"))
+		if o.IPv6AutoDetectionMethod != "" {
+			e = append(e, env("IP6_AUTODETECTION_METHOD", o.IPv6AutoDetectionMethod))
+		}
+	}
+	return e
+}
+
+func calicoNodeContainer(o *values.Options) corev1.Container {
+	var e []corev1.EnvVar
+	if o.IPAM.UsePodCIDR {
+		e = append(e, env("USE_POD_CIDR", "true"))
+	}
+	e = append(e,
+		env("FELIX_PROMETHEUSMETRICSENABLED", "true"),
+		env("FELIX_PROMETHEUSMETRICSPORT", "9091"),
+		env("DATASTORE_TYPE", "kubernetes"),
+		envFromConfigMap("FELIX_TYPHAK8SSERVICENAME", "typha_service_name"),
+		env("WAIT_FOR_DATASTORE", "true"),
+		envNodeName("NODENAME"),
+		envFromConfigMap("CALICO_NETWORKING_BACKEND", "calico_backend"),
+		env("CLUSTER_TYPE", "k8s,bgp"),
+	)
+	if o.IPv4 {
+		e = append(e, env("IP", "autodetect"))
+		e = append(e, env("CALICO_IPV4POOL_"+string(o.IPv4Pool.Encapsulation), o.IPv4Pool.Mode))
+		if o.IPv4Pool.Encapsulation == values.EncapsulationVXLAN {
+			// Make sure a pool created from env never gets IPIP as well.
+			e = append(e, env("CALICO_IPV4POOL_IPIP", "Never"))
+		}
+		e = append(e, env("CALICO_IPV4POOL_CIDR", o.PodCIDRv4))
+		if o.IPv4AutoDetectionMethod != "" {
+			e = append(e, env("IP_AUTODETECTION_METHOD", o.IPv4AutoDetectionMethod))
+		}
+	} else {
+		e = append(e, env("IP", "none"))
+	}
+	if o.IPv6 {
+		e = append(e,
+			env("IP6", "autodetect"),
+			env("CALICO_IPV6POOL_"+string(o.IPv6Pool.Encapsulation), o.IPv6Pool.Mode),
+			env("CALICO_IPV6POOL_CIDR", o.PodCIDRv6),
+		)
+		if o.IPv6AutoDetectionMethod != "" {
+			e = append(e, env("IP6_AUTODETECTION_METHOD", o.IPv6AutoDetectionMethod))
+		}
+		e = append(e,
+			env("CALICO_IPV6POOL_NAT_OUTGOING", boolString(o.IPv6Pool.NATOutgoing)),
+			// IPv6-only nodes have no IPv4 address to derive a BGP router ID from.
+			env("CALICO_ROUTER_ID", "hash"),
+		)
+	}
+	e = append(e,
+		env("FELIX_IPV6SUPPORT", boolString(o.IPv6)),
+		envFromConfigMap("FELIX_IPINIPMTU", "veth_mtu"),
+		envFromConfigMap("FELIX_VXLANMTU", "veth_mtu"),
+		envFromConfigMap("FELIX_WIREGUARDMTU", "veth_mtu"),
+		env("CALICO_DISABLE_FILE_LOGGING", "true"),
+		env("FELIX_DEFAULTENDPOINTTOHOSTACTION", "ACCEPT"),
+	)
+	if o.FelixIPIPEnabled != nil {
+		e = append(e, env("FELIX_IPINIPENABLED", boolString(*o.FelixIPIPEnabled)))
+	}
+	e = append(e, env("FELIX_BPFENABLED", boolString(o.EBPF)))
+	if o.EBPF && o.KubeProxyEnabled {
+		// kube-proxy owns 10256; move Felix's kube-proxy health port out of its way. Calico 3.31
+		// reads the misspelled name, later releases the corrected one: set both.
+		e = append(e, env("FELIX_BPFKUBEPROXYHEALTZPORT", "10257"), env("FELIX_BPFKUBEPROXYHEALTHZPORT", "10257"))
+	}
+	e = append(e,
+		env("FELIX_BPFKUBEPROXYIPTABLESCLEANUPENABLED", boolString(!o.KubeProxyEnabled)),
+		env("FELIX_HEALTHENABLED", "true"),
+		env("FELIX_NATPORTRANGE", "32768:65535"),
+	)
+	if o.ServiceLoopPrevention != "" {
+		e = append(e, env("FELIX_SERVICELOOPPREVENTION", o.ServiceLoopPrevention))
+	}
+	if o.NFTables {
+		e = append(e, env("FELIX_NFTABLESMODE", "Enabled"))
+	}
+	if o.SNATToUpstreamDNS {
+		// The SNAT rule must come before Calico's own; appending Calico's chains leaves it first.
+		e = append(e, env("FELIX_CHAININSERTMODE", "Append"))
+	}
+	if o.WireGuard {
+		e = append(e, env("FELIX_WIREGUARDENABLED", "true"), env("FELIX_WIREGUARDENABLEDV6", "true"))
+	}
+	e = append(e,
+		env("CALICO_MANAGE_CNI", "true"),
+		// Calico's anonymous usage reporting is off, as in the distributions.
+		env("FELIX_USAGEREPORTINGENABLED", "false"),
+	)
+	if o.FelixVXLANEnabled {
+		e = append(e, env("FELIX_VXLANENABLED", "true"))
+	}
+
+	live := []string{"/bin/calico-node", "-felix-live"}
+	ready := []string{"/bin/calico-node", "-felix-ready"}
+	if o.Backend == values.BackendBird {
+		live = append(live, "-bird-live")
+		ready = append(ready, "-bird-ready")
+	}
+	sc := privileged()
+	if o.NonPrivileged {
+		sc = &corev1.SecurityContext{
+			RunAsUser:                ptr.To[int64](nonPrivilegedUID),
+			RunAsGroup:               ptr.To[int64](0),
+			Privileged:               ptr.To(false),
+			AllowPrivilegeEscalation: ptr.To(false),
+			Capabilities:             &corev1.Capabilities{Add: []corev1.Capability{"NET_RAW", "NET_ADMIN", "NET_BIND_SERVICE"}},
+		}
+	}
+	mounts := []corev1.VolumeMount{
+		{Name: "cni-net-dir", MountPath: "/host/etc/cni/net.d"},
+		{Name: "lib-modules", MountPath: "/lib/modules", ReadOnly: true},
+		{Name: "xtables-lock", MountPath: "/run/xtables.lock"},
+	}
+	if o.NonPrivileged {
+		mounts = append(mounts, nonPrivilegedMounts()...)
+	} else {
+		mounts = append(mounts,
+			corev1.VolumeMount{Name: "var-run-calico", MountPath: "/var/run/calico"},
+			corev1.VolumeMount{Name: "var-lib-calico", MountPath: "/var/lib/calico"},
+		)
+	}
+	mounts = append(mounts, corev1.VolumeMount{Name: "policysync", MountPath: "/var/run/nodeagent"})
+	if o.EBPF {
+		mounts = append(mounts, corev1.VolumeMount{Name: "bpffs", MountPath: "/sys/fs/bpf"})
+	}
+	mounts = append(mounts, corev1.VolumeMount{Name: "cni-log-dir", MountPath: "/var/log/calico/cni", ReadOnly: true})
+
+	return corev1.Container{
+		Name:      NameCalicoNode,
+		Image:     o.Images.CalicoNode,
+		EnvFrom:   kubeServicesEndpoint(),
+		Env:       e,
+		Ports:     []corev1.ContainerPort{{Name: "metrics", ContainerPort: 9091, Protocol: corev1.ProtocolTCP}},
+		Resources: requestsOf(o.AutoScaling.NodeRequests),
+		Lifecycle: &corev1.Lifecycle{PreStop: &corev1.LifecycleHandler{Exec: &corev1.ExecAction{Command: []string{"/bin/calico-node", "-shutdown"}}}},
+		LivenessProbe: &corev1.Probe{
+			ProbeHandler:        corev1.ProbeHandler{Exec: &corev1.ExecAction{Command: live}},
+			PeriodSeconds:       10,
+			InitialDelaySeconds: 10,
+			FailureThreshold:    6,
+			TimeoutSeconds:      10,
+		},
+		ReadinessProbe: &corev1.Probe{
+			ProbeHandler:   corev1.ProbeHandler{Exec: &corev1.ExecAction{Command: ready}},
+			PeriodSeconds:  10,
+			TimeoutSeconds: 10,
+		},
+		SecurityContext: sc,
+		VolumeMounts:    mounts,
+	}
+}
+
+func nodeVolumes(o *values.Options) []corev1.Volume {
+	dirOrCreate := ptr.To(corev1.HostPathDirectoryOrCreate)
+	vs := []corev1.Volume{hostPathVolume("lib-modules", "/lib/modules", nil)}
+	if o.NonPrivileged {
+		vs = append(vs,
+			hostPathVolume("var-run", "/var/run", nil),
+			hostPathVolume("var-lib", "/var/lib", nil),
+			hostPathVolume("var-log", "/var/log", nil),
+		)
+	} else {
+		vs = append(vs,
+			hostPathVolume("var-run-calico", "/var/run/calico", dirOrCreate),
+			hostPathVolume("var-lib-calico", "/var/lib/calico", dirOrCreate),
+		)
+	}
+	vs = append(vs, hostPathVolume("xtables-lock", "/run/xtables.lock", ptr.To(corev1.HostPathFileOrCreate)))
+	if o.EBPF {
+		vs = append(vs,
+			hostPathVolume("sys-fs", "/sys/fs/", ptr.To(corev1.HostPathDirectory)),
+			hostPathVolume("bpffs", "/sys/fs/bpf", ptr.To(corev1.HostPathDirectory)),
+			hostPathVolume("nodeproc", "/proc", nil),
+		)
+	}
+	vs = append(vs,
+		hostPathVolume("cni-bin-dir", "/opt/cni/bin", dirOrCreate),
+		hostPathVolume("cni-net-dir", "/etc/cni/net.d", nil),
+		hostPathVolume("cni-log-dir", "/var/log/calico/cni", nil),
+		hostPathVolume("policysync", "/var/run/nodeagent", dirOrCreate),
+	)
+	return vs
+}

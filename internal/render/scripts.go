@@ -1,0 +1,62 @@
+package render
+
+// Shell scripts run by calico-node's helper containers. They are written for the busybox/sh and
+// iptables binaries shipped in the calico/node image.
+
+// cleanupRoutesScript removes the routes bird installed while the overlay was on, so the
+// infrastructure's routes take over when it is switched off.
+const cleanupRoutesScript = `set -e
+ip route show proto bird | while read -r route; do
+  ip route del $route || true
+done
+if command -v ip >/dev/null && ip -6 route show proto bird >/dev/null 2>&1; then
+  ip -6 route show proto bird | while read -r route; do
+    ip -6 route del $route || true
+  done
+fi
+`
+
+// logMTUIssuesScript logs packets that hit a too small MTU (ICMP fragmentation-needed and ICMPv6
+// packet-too-big), so MTU problems show up in the node's kernel log. It picks the iptables
+// flavour kubelet uses and only inserts rules that are not there yet.
+const logMTUIssuesScript = `set -e
+mode=legacy
+if iptables-nft-save -t mangle 2>/dev/null | grep -qE 'KUBE-IPTABLES-HINT|KUBE-KUBELET-CANARY'; then
+  mode=nft
+fi
+ensure() {
+  bin="$1"; shift
+  "$bin" -t mangle -C OUTPUT "$@" 2>/dev/null || "$bin" -t mangle -I OUTPUT 1 "$@"
+}
+ensure "iptables-$mode" -p icmp --icmp-type fragmentation-needed -j LOG --log-prefix "PACKET-TOO-BIG "
+ensure "ip6tables-$mode" -p icmpv6 --icmpv6-type packet-too-big -j LOG --log-prefix "PACKET-TOO-BIG " || true
+`
+
+// addSNATScript masquerades pod traffic to the node's upstream DNS servers when the overlay is
+// off, because the infrastructure would otherwise drop replies to pod source addresses.
+const addSNATScript = `trap 'exit 0' TERM
+sleep 15
+case "$POD_CIDR" in *:*) family=6; suffix=128;; *) family=4; suffix=32;; esac
+while true; do
+  mode=legacy
+  if iptables-nft-save -t nat 2>/dev/null | grep -q 'KUBE-'; then mode=nft; fi
+  bin="iptables-$mode"
+  if [ "$family" = 6 ]; then bin="ip6tables-$mode"; fi
+  for ns in $(awk '/^nameserver/ {print $2}' /etc/resolv.conf); do
+    case "$ns" in *:*) nsfamily=6;; *) nsfamily=4;; esac
+    [ "$nsfamily" = "$family" ] || continue
+    rule="-s $POD_CIDR -d $ns/$suffix ! -o cali+ -m comment --comment calico-masquerade-non-cluster -j MASQUERADE"
+    $bin -w -t nat -C POSTROUTING $rule 2>/dev/null || $bin -w -t nat -I POSTROUTING 1 $rule
+  done
+  sleep 60 &
+  wait $!
+done
+`
+
+// ensurerScript re-runs calico-node's start-up once after a while: it clears the node's
+// NetworkUnavailable condition if a race during node start left it set.
+const ensurerScript = `trap 'exit 0' TERM
+sleep 30
+calico-node -startup || true
+while true; do sleep 3600 & wait $!; done
+`

@@ -1,0 +1,97 @@
+package values
+
+import (
+	"net/netip"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+)
+
+// Inputs is everything Resolve derives Options from. Resolve never mutates it.
+type Inputs struct {
+	// Config is the decoded (and validated) NetworkConfig; nil means an empty one.
+	Config *calicov1alpha1.NetworkConfig
+	// ConfigPath is where Config sits in the user's object, for error paths
+	// (spec.networking.providerConfig in a Shoot, spec.providerConfig in a Network).
+	ConfigPath *field.Path
+	// Cluster are the facts of the cluster the config is for.
+	Cluster ClusterFacts
+	// FeatureGates are the extension's feature gates.
+	FeatureGates FeatureGates
+	// Operator is the operator's configuration that affects rendering.
+	Operator OperatorConfig
+	// Images are the image references to deploy.
+	Images imagevector.Images
+	// KubeAPIServerAddresses are the kube-apiserver addresses for the gardener-kube-apiserver
+	// GlobalNetworkSet (from DNSRecords in the controller, from flags offline).
+	KubeAPIServerAddresses []netip.Addr
+}
+
+// ClusterFacts are the cluster properties rendering depends on, taken from the Shoot (directly or
+// embedded in the Cluster resource) and the Network.
+type ClusterFacts struct {
+	// IPFamilies are the requested families ("IPv4", "IPv6"); empty means IPv4.
+	IPFamilies []string
+	// DualStackMigrationPending is true when the shoot carries the DualStackNodesMigrationReady
+	// constraint with a status other than True: only the first family is used until it is True.
+	DualStackMigrationPending bool
+	// PodCIDR is the primary pod network (Network.spec.podCIDR, Shoot.spec.networking.pods).
+	PodCIDR string
+	// StatusPodCIDRs are all pod networks in use (Shoot.status.networking.pods); the IPv6 one of a
+	// dual-stack shoot is only known here.
+	StatusPodCIDRs []string
+	// NodeCIDR is Shoot.spec.networking.nodes.
+	NodeCIDR string
+	// StatusNodeCIDRs are all node networks in use (Shoot.status.networking.nodes).
+	StatusNodeCIDRs []string
+	// KubernetesVersion is the shoot's Kubernetes version.
+	KubernetesVersion string
+	// KubeProxyEnabled is Shoot.spec.kubernetes.kubeProxy.enabled; nil means enabled.
+	KubeProxyEnabled *bool
+	// KubeProxyMode is Shoot.spec.kubernetes.kubeProxy.mode ("IPTables", "IPVS", "NFTables"); empty if unset.
+	KubeProxyMode string
+	// VPAEnabled is whether the shoot runs a VerticalPodAutoscaler.
+	VPAEnabled bool
+	// Hibernated is true when the shoot is (being) hibernated.
+	Hibernated bool
+	// SeedNamespace is the shoot's control-plane namespace in the seed.
+	SeedNamespace string
+	// Paths name where these facts came from, for errors.
+	Paths FactPaths
+}
+
+// FactPaths are the field paths of cluster facts in the user's object.
+type FactPaths struct {
+	// PodCIDR is where the pod network is (spec.networking.pods or spec.podCIDR).
+	PodCIDR *field.Path
+	// NodeCIDR is where the node network is (spec.networking.nodes).
+	NodeCIDR *field.Path
+	// KubeProxyEnabled is spec.kubernetes.kubeProxy.enabled.
+	KubeProxyEnabled *field.Path
+	// VPAEnabled is spec.kubernetes.verticalPodAutoscaler.enabled.
+	VPAEnabled *field.Path
+}
+
+// ShootFactPaths are the paths of the facts in a Shoot.
+func ShootFactPaths() FactPaths {
+	return FactPaths{
+		PodCIDR:          field.NewPath("spec", "networking", "pods"),
+		NodeCIDR:         field.NewPath("spec", "networking", "nodes"),
+		KubeProxyEnabled: field.NewPath("spec", "kubernetes", "kubeProxy", "enabled"),
+		VPAEnabled:       field.NewPath("spec", "kubernetes", "verticalPodAutoscaler", "enabled"),
+	}
+}
+
+// FeatureGates are the extension's feature gates that change rendering.
+type FeatureGates struct {
+	// NonPrivilegedCalicoNode runs calico-node without privileges (ignored with eBPF, which needs them).
+	NonPrivilegedCalicoNode bool
+}
+
+// OperatorConfig is the part of the ControllerConfiguration that changes rendering.
+type OperatorConfig struct {
+	// KubeAPIServerGlobalNetworkSet is the operator default for the GlobalNetworkSet; nil means off.
+	KubeAPIServerGlobalNetworkSet *bool
+}

@@ -1,0 +1,164 @@
+package values
+
+import (
+	"net/netip"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+)
+
+// Backend is the resolved Calico networking backend (CALICO_NETWORKING_BACKEND).
+type Backend string
+
+// Backends.
+const (
+	BackendBird  Backend = "bird"
+	BackendNone  Backend = "none"
+	BackendVXLAN Backend = "vxlan"
+)
+
+// Encapsulation is an IP pool's encapsulation type.
+type Encapsulation string
+
+// Encapsulations.
+const (
+	EncapsulationIPIP  Encapsulation = "IPIP"
+	EncapsulationVXLAN Encapsulation = "VXLAN"
+)
+
+// AutoScalingMode is the resolved autoscaling mode.
+type AutoScalingMode string
+
+// Autoscaling modes.
+const (
+	AutoScalingClusterProportional AutoScalingMode = "cluster-proportional"
+	AutoScalingVPA                 AutoScalingMode = "vpa"
+	AutoScalingStatic              AutoScalingMode = "static"
+)
+
+// Options is everything render needs, fully resolved. Render decides nothing: every field is a
+// final value and every switch says whether an object or a setting is produced.
+type Options struct {
+	// Images are the image references to deploy.
+	Images imagevector.Images
+
+	// IPv4 and IPv6 say which families are on (after the dual-stack migration trim).
+	IPv4, IPv6 bool
+	// PodCIDRv4 and PodCIDRv6 are the pod networks of the enabled families.
+	PodCIDRv4, PodCIDRv6 string
+	// NodeCIDRv4 is the IPv4 node network (shoot.spec.networking.nodes); empty when unknown.
+	NodeCIDRv4 string
+
+	// Backend is calico_backend in the calico-config ConfigMap.
+	Backend Backend
+	// KubeControllers deploys calico-kube-controllers (backend is not none).
+	KubeControllers bool
+	// NetworkUnavailableEnsurer adds the network-unavailable-condition-ensurer sidecar (backend is not none).
+	NetworkUnavailableEnsurer bool
+
+	// IPAM is the CNI IPAM configuration.
+	IPAM IPAM
+
+	// IPv4Pool is the IPv4 default pool (env and, when Pools.IPv4 is set, the IPPool object).
+	IPv4Pool PoolOptions
+	// IPv6Pool is the IPv6 default pool.
+	IPv6Pool PoolOptions
+	// IPv4AutoDetectionMethod is IP_AUTODETECTION_METHOD; empty means not rendered.
+	IPv4AutoDetectionMethod string
+	// IPv6AutoDetectionMethod is IP6_AUTODETECTION_METHOD; empty means not rendered.
+	IPv6AutoDetectionMethod string
+
+	// IPv4PoolObject renders the default-ipv4-ippool IPPool object (overlay set explicitly).
+	IPv4PoolObject bool
+	// NoSNATNodeCIDRPool renders the disabled no-snat-for-node-cidr IPPool (overlay off, node CIDR known).
+	NoSNATNodeCIDRPool bool
+	// IPv6PoolObject renders default-ipv6-ippool (IPv6 on).
+	IPv6PoolObject bool
+
+	// FelixIPIPEnabled is FELIX_IPINIPENABLED; nil means the variable is not rendered (VXLAN in use).
+	FelixIPIPEnabled *bool
+	// FelixVXLANEnabled renders FELIX_VXLANENABLED=true.
+	FelixVXLANEnabled bool
+
+	// OverlayDisabled is true when the user switched the overlay off: the cleanup-routes init container.
+	OverlayDisabled bool
+	// SNATToUpstreamDNS adds the add-snat-rule-to-upstream-dns sidecar and FELIX_CHAININSERTMODE=Append.
+	SNATToUpstreamDNS bool
+
+	// Typha deploys calico-typha.
+	Typha bool
+	// VethMTU is veth_mtu in calico-config ("0" = auto-detect).
+	VethMTU string
+	// EBPF switches Felix to the eBPF dataplane.
+	EBPF bool
+	// KubeProxyEnabled is whether the shoot runs kube-proxy.
+	KubeProxyEnabled bool
+	// NFTables renders FELIX_NFTABLESMODE=Enabled (kube-proxy in nftables mode).
+	NFTables bool
+	// NonPrivileged runs calico-node without privileges (feature gate NonPrivilegedCalicoNode, not eBPF).
+	NonPrivileged bool
+	// WireGuard enables WireGuard for both families.
+	WireGuard bool
+	// BirdExporter adds the bird-exporter sidecar (when not non-privileged) and its monitoring Service.
+	BirdExporter bool
+	// Multus deploys multus; MultusInstallCNIPlugins adds its install-cni-plugins init container.
+	Multus, MultusInstallCNIPlugins bool
+	// ServiceLoopPrevention is FELIX_SERVICELOOPPREVENTION; empty means not rendered.
+	ServiceLoopPrevention string
+
+	// AutoScaling is the resolved autoscaling set-up.
+	AutoScaling AutoScaling
+
+	// KubeAPIServerNets are the sorted, de-duplicated /32 and /128 networks of the
+	// gardener-kube-apiserver GlobalNetworkSet; nil means the set is not rendered.
+	KubeAPIServerNets []netip.Prefix
+
+	// SeedNamespace is the shoot's control-plane namespace in the seed (seed-side monitoring objects).
+	SeedNamespace string
+}
+
+// IPAM is the CNI IPAM configuration.
+type IPAM struct {
+	// Type is host-local or calico-ipam.
+	Type string
+	// Subnet is ipam.subnet for single-stack shoots; empty on dual-stack.
+	Subnet string
+	// DualStackRanges renders ranges [[usePodCidrIPv6],[usePodCidr]] instead of a subnet.
+	DualStackRanges bool
+	// UsePodCIDR renders USE_POD_CIDR=true (host-local).
+	UsePodCIDR bool
+}
+
+// PoolOptions is a default pool's encapsulation as calico-node's env and the IPPool object carry it.
+type PoolOptions struct {
+	// Encapsulation is IPIP or VXLAN: it names the env var CALICO_IPV<n>POOL_<encapsulation>.
+	Encapsulation Encapsulation
+	// Mode is Always, Never or CrossSubnet.
+	Mode string
+	// NATOutgoing is the pool's natOutgoing.
+	NATOutgoing bool
+}
+
+// AutoScaling is how calico-node and typha are sized.
+type AutoScaling struct {
+	// Mode is the resolved mode.
+	Mode AutoScalingMode
+	// NodeCPVA and TyphaCPVA deploy the cluster-proportional vertical autoscalers.
+	NodeCPVA, TyphaCPVA bool
+	// TyphaCPA deploys the cluster-proportional (horizontal) autoscaler of typha.
+	TyphaCPA bool
+	// NodeVPA, TyphaVPA and KubeControllersVPA deploy VerticalPodAutoscalers.
+	NodeVPA, TyphaVPA, KubeControllersVPA bool
+	// PreserveResources annotates calico-node and typha with resources.gardener.cloud/preserve-resources.
+	PreserveResources bool
+	// NodeRequests and TyphaRequests are the containers' resource requests.
+	NodeRequests, TyphaRequests Resources
+	// NodeMinAllowed and TyphaMinAllowed are the VPA minAllowed values; zero quantities are left out.
+	NodeMinAllowed, TyphaMinAllowed Resources
+}
+
+// Resources is a cpu/memory pair; a zero Quantity means unset.
+type Resources struct {
+	CPU, Memory resource.Quantity
+}
