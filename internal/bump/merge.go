@@ -293,6 +293,9 @@ func (m *merger) decide(i, ai, bi int, commented *commentState) {
 				[]string{m.downText(ai, h)}, nil)
 		case m.b.lines[bi].text == o.text:
 			m.emitDown(ai)
+		case m.b.lines[bi].text == m.a.lines[ai].text:
+			m.emitDown(ai)
+			h.addNote("the new upstream made the same change")
 		case m.keepActive[i]:
 			m.emitDown(ai)
 			h.overridden = true
@@ -305,7 +308,7 @@ func (m *merger) decide(i, ai, bi int, commented *commentState) {
 			m.emitDown(ai)
 			h.overridden = true
 			h.addNote(fmt.Sprintf("upstream changed %q to %q; the downstream replacement was kept",
-				strings.TrimSpace(m.masker.Unmask(o.text)), strings.TrimSpace(m.masker.Unmask(m.b.lines[bi].text))))
+				strings.TrimLeft(m.masker.Unmask(o.text), " "), strings.TrimLeft(m.masker.Unmask(m.b.lines[bi].text), " ")))
 		}
 	default: // the downstream removed the line
 		if bi >= 0 && m.b.lines[bi].text != o.text {
@@ -485,8 +488,9 @@ func (m *merger) patchReports() []Patch {
 	return out
 }
 
-// anchorOf names where a hunk sits: the first key path among its lines, else the base line it
-// precedes.
+// anchorOf names where a hunk sits: the first key path among its lines; for lines without a
+// path (comments, block scalar content) the key path of the block they are in or the line they
+// precede or follow in the same document.
 func (m *merger) anchorOf(h *hunk) (string, string) {
 	for _, j := range h.aLines {
 		if l := m.a.lines[j]; l.path != "" {
@@ -498,21 +502,50 @@ func (m *merger) anchorOf(h *hunk) (string, string) {
 			return l.doc, l.path
 		}
 	}
-	// Insertions or comment changes: anchor on the next line with a path.
-	last := -1
+	// Locate the hunk in the downstream: its first line, or the line after its removals.
+	first, last := -1, -1
 	if len(h.aLines) > 0 {
-		last = h.aLines[len(h.aLines)-1]
-	}
-	for j := last + 1; j < len(m.a.lines); j++ {
-		if l := m.a.lines[j]; l.path != "" {
-			return l.doc, "before " + l.path
+		first, last = h.aLines[0], h.aLines[len(h.aLines)-1]
+	} else if len(h.oLines) > 0 {
+		// A pure removal: the downstream line right after the removed base lines.
+		for i := h.oLines[len(h.oLines)-1] + 1; i < len(m.o.lines); i++ {
+			if ai := m.oa.partner[i]; ai >= 0 {
+				first, last = ai, ai-1
+				break
+			}
 		}
 	}
-	if last >= 0 {
-		return m.a.lines[last].doc, "end of document"
+	if first < 0 {
+		return "", "end of file"
 	}
-	return "", ""
+	doc := m.a.lines[first].doc
+	if doc == "(preamble)" {
+		return "(file header)", "before the first document"
+	}
+	for j := first - 1; j >= 0 && m.a.lines[j].doc == doc; j-- {
+		l := m.a.lines[j]
+		if l.path == "" {
+			continue
+		}
+		if blockScalarKey.MatchString(l.text) && indentOf(m.a.lines[first].text) > indentOf(l.text) {
+			return doc, "inside " + l.path
+		}
+		break
+	}
+	for j := last + 1; j < len(m.a.lines) && m.a.lines[j].doc == doc; j++ {
+		if l := m.a.lines[j]; l.path != "" {
+			return doc, "before " + l.path
+		}
+	}
+	for j := first - 1; j >= 0 && m.a.lines[j].doc == doc; j-- {
+		if l := m.a.lines[j]; l.path != "" {
+			return doc, "after " + l.path
+		}
+	}
+	return doc, "document start"
 }
+
+var blockScalarKey = regexp.MustCompile(`:\s*[|>][-+0-9]*\s*$`)
 
 func (m *merger) summaryOf(h *hunk) string {
 	for _, j := range h.aLines {

@@ -67,6 +67,7 @@ func NewRootCommand(streams IO) *cobra.Command {
 // subcommands lists the constructors of calico-pilot's subcommands, explicitly (no init()
 // registration): one line per subcommand.
 var subcommands = []func(IO) *cobra.Command{
+	NewBumpCommand,
 }
 
 // Execute runs calico-pilot with args and returns the process exit code.

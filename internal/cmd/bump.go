@@ -1,0 +1,304 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/calico-pilot/calico-pilot/internal/bump"
+)
+
+// BumpOptions are the flags of `calico-pilot bump`.
+type BumpOptions struct {
+	OldUpstream   string
+	OldDownstream string
+	NewUpstream   string
+	Output        string
+	Report        string
+	ReportFormat  string
+	FromVersion   string
+	ToVersion     string
+	ExpectAbsent  []string
+	ExpectCount   []string
+
+	expectAbsent []*regexp.Regexp
+	expectCount  []bump.CountCheck
+}
+
+// AddFlags registers the bump flags on fs.
+func (o *BumpOptions) AddFlags(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.StringVar(&o.OldUpstream, "old-upstream", "", "upstream manifest the downstream was based on (required)")
+	fs.StringVar(&o.OldDownstream, "old-downstream", "", "the downstream's patched manifest, plain YAML or templated (required)")
+	fs.StringVar(&o.NewUpstream, "new-upstream", "", "the new upstream manifest (required)")
+	fs.StringVarP(&o.Output, "output", "o", "", "write the new downstream to this file instead of stdout")
+	fs.StringVar(&o.Report, "report", "", "write the report to this file instead of stderr")
+	fs.StringVar(&o.ReportFormat, "report-format", "text", "report format: text or json")
+	fs.StringVar(&o.FromVersion, "from-version", "", "old upstream version (default: inferred from the old upstream's calico image tags)")
+	fs.StringVar(&o.ToVersion, "to-version", "", "new upstream version (default: inferred from the new upstream's calico image tags)")
+	fs.StringArrayVar(&o.ExpectAbsent, "expect-absent", nil, "fail (exit 1) when an output line matches this regular expression; repeatable")
+	fs.StringArrayVar(&o.ExpectCount, "expect-count", nil, "REGEX=N: fail (exit 1) unless exactly N output lines match REGEX; repeatable")
+}
+
+// Complete compiles the check expressions.
+func (o *BumpOptions) Complete() error {
+	for _, expr := range o.ExpectAbsent {
+		re, err := regexp.Compile(expr)
+		if err != nil {
+			return fmt.Errorf("--expect-absent %q: not a valid regular expression: %w", expr, err)
+		}
+		o.expectAbsent = append(o.expectAbsent, re)
+	}
+	for _, spec := range o.ExpectCount {
+		eq := strings.LastIndexByte(spec, '=')
+		if eq < 0 {
+			return fmt.Errorf("--expect-count %q: want REGEX=N, for example 'build_image_name=5'", spec)
+		}
+		n, err := strconv.Atoi(spec[eq+1:])
+		if err != nil || n < 0 {
+			return fmt.Errorf("--expect-count %q: the count after the last '=' must be a non-negative integer", spec)
+		}
+		re, err := regexp.Compile(spec[:eq])
+		if err != nil {
+			return fmt.Errorf("--expect-count %q: not a valid regular expression: %w", spec, err)
+		}
+		o.expectCount = append(o.expectCount, bump.CountCheck{Pattern: re, Count: n})
+	}
+	return nil
+}
+
+// Validate checks that the required flags are set and the values are known.
+func (o *BumpOptions) Validate() error {
+	var missing []string
+	for _, f := range []struct{ name, value string }{
+		{"--old-upstream", o.OldUpstream}, {"--old-downstream", o.OldDownstream}, {"--new-upstream", o.NewUpstream},
+	} {
+		if f.value == "" {
+			missing = append(missing, f.name)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("missing required flags: %s", strings.Join(missing, ", "))
+	}
+	if o.ReportFormat != "text" && o.ReportFormat != "json" {
+		return fmt.Errorf("--report-format %q: accepted values are text and json", o.ReportFormat)
+	}
+	return nil
+}
+
+// Run merges, writes the output and the report, and returns an *ExitError for conflicts (1) or
+// unreadable input (2).
+func (o *BumpOptions) Run(streams IO) error {
+	read := func(flag, path string) (bump.Input, error) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return bump.Input{}, fmt.Errorf("reading %s: %w", flag, err)
+		}
+		return bump.Input{Name: path, Data: data}, nil
+	}
+	oldUp, err := read("--old-upstream", o.OldUpstream)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	oldDown, err := read("--old-downstream", o.OldDownstream)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	newUp, err := read("--new-upstream", o.NewUpstream)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	res, err := bump.Merge(oldUp, oldDown, newUp, bump.Options{
+		FromVersion: o.FromVersion, ToVersion: o.ToVersion,
+		ExpectAbsent: o.expectAbsent, ExpectCount: o.expectCount,
+	})
+	if err != nil {
+		var inErr *bump.InputError
+		if errors.As(err, &inErr) {
+			return &ExitError{Code: ExitUsage, Err: err}
+		}
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("merging: %w", err)}
+	}
+	if o.Output == "" {
+		if _, err := streams.Out.Write(res.Output); err != nil {
+			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("writing output: %w", err)}
+		}
+	} else if err := writeFileAtomic(o.Output, res.Output); err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	if err := o.writeReport(streams.ErrOut, &res.Report); err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	if !res.Report.Clean() {
+		return &ExitError{Code: ExitFindings, Err: summarize(&res.Report)}
+	}
+	return nil
+}
+
+func (o *BumpOptions) writeReport(stderr io.Writer, r *bump.Report) error {
+	var b strings.Builder
+	var err error
+	if o.ReportFormat == "json" {
+		err = r.WriteJSON(&b)
+	} else {
+		err = r.WriteText(&b)
+	}
+	if err != nil {
+		return err
+	}
+	if o.Report == "" {
+		if _, err := io.WriteString(stderr, b.String()); err != nil {
+			return fmt.Errorf("writing report: %w", err)
+		}
+		return nil
+	}
+	return writeFileAtomic(o.Report, []byte(b.String()))
+}
+
+// summarize is the one-line error for an unclean bump.
+func summarize(r *bump.Report) error {
+	var parts []string
+	if r.Conflicts > 0 {
+		parts = append(parts, fmt.Sprintf("%d conflict blocks left in the output (search for '<<<<<<< downstream')", r.Conflicts))
+	}
+	for _, c := range r.Checks {
+		if !c.OK {
+			parts = append(parts, fmt.Sprintf("check %s failed: %s", c.Name, c.Message))
+		}
+	}
+	return errors.New(strings.Join(parts, "; "))
+}
+
+// writeFileAtomic writes data next to path and renames it into place, so a reader never sees a
+// half-written file.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		_ = tmp.Close()
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// DigestsOptions are the flags of `calico-pilot bump digests`.
+type DigestsOptions struct {
+	Version   string
+	Registry  string
+	Namespace string
+	Images    []string
+	Insecure  bool
+	Timeout   time.Duration
+}
+
+// AddFlags registers the digests flags.
+func (o *DigestsOptions) AddFlags(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.StringVar(&o.Version, "version", "", "Calico version (image tag), for example v3.26.1 (required)")
+	fs.StringVar(&o.Registry, "registry", "quay.io", "registry host")
+	fs.StringVar(&o.Namespace, "namespace", "calico", "repository namespace on the registry")
+	fs.StringSliceVar(&o.Images, "images", []string{"cni", "node", "kube-controllers"}, "images to resolve")
+	fs.BoolVar(&o.Insecure, "insecure", false, "talk plain HTTP to the registry")
+	fs.DurationVar(&o.Timeout, "timeout", 60*time.Second, "give up after this long")
+}
+
+// Validate checks the digests flags.
+func (o *DigestsOptions) Validate() error {
+	if o.Version == "" {
+		return errors.New("--version is required, for example --version v3.26.1")
+	}
+	if o.Registry == "" {
+		return errors.New("--registry must not be empty")
+	}
+	if len(o.Images) == 0 {
+		return errors.New("--images must name at least one image")
+	}
+	if o.Timeout <= 0 {
+		return fmt.Errorf("--timeout %s: must be positive", o.Timeout)
+	}
+	return nil
+}
+
+// NewBumpCommand builds `calico-pilot bump` and its `digests` subcommand.
+func NewBumpCommand(streams IO) *cobra.Command {
+	o := &BumpOptions{}
+	cmd := &cobra.Command{
+		Use:   "bump --old-upstream FILE --old-downstream FILE --new-upstream FILE",
+		Short: "Carry a downstream's patches onto a new upstream Calico manifest",
+		Long: `bump finds the downstream's local patches (old downstream vs old upstream), applies them to the
+new upstream anchored on the YAML structure, and writes the new downstream and a report.
+
+Exit codes: 0 every patch applied and every check passed; 1 conflicts remain (the output is still
+written, with marked conflict blocks) or a check failed; 2 bad usage or unreadable input.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.Complete(); err != nil {
+				return &ExitError{Code: ExitUsage, Err: err}
+			}
+			if err := o.Validate(); err != nil {
+				return &ExitError{Code: ExitUsage, Err: err}
+			}
+			return o.Run(streams)
+		},
+	}
+	o.AddFlags(cmd)
+	cmd.AddCommand(newBumpDigestsCommand(streams))
+	return cmd
+}
+
+func newBumpDigestsCommand(streams IO) *cobra.Command {
+	o := &DigestsOptions{}
+	cmd := &cobra.Command{
+		Use:   "digests --version vX.Y.Z",
+		Short: "Print the registry digests of the Calico images of a version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.Validate(); err != nil {
+				return &ExitError{Code: ExitUsage, Err: err}
+			}
+			ctx, cancel := contextWithTimeout(cmd, o.Timeout)
+			defer cancel()
+			digests, err := bump.ResolveDigests(ctx, bump.DigestRequest{
+				Registry: o.Registry, Namespace: o.Namespace, Version: o.Version, Images: o.Images, Insecure: o.Insecure,
+			})
+			if err != nil {
+				return &ExitError{Code: ExitFindings, Err: err}
+			}
+			if err := bump.WriteDigests(streams.Out, digests); err != nil {
+				return &ExitError{Code: ExitUsage, Err: err}
+			}
+			return nil
+		},
+	}
+	o.AddFlags(cmd)
+	return cmd
+}
+
+// contextWithTimeout derives a deadline-bound context from the command's context.
+func contextWithTimeout(cmd *cobra.Command, d time.Duration) (context.Context, context.CancelFunc) {
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return context.WithTimeout(ctx, d)
+}
