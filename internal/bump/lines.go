@@ -3,6 +3,7 @@ package bump
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -19,6 +20,8 @@ type line struct {
 	// list items as [name=x], [key=x], [=scalar] or []). Empty for comments, blank lines and
 	// the continuation lines of multi-line scalars.
 	path string
+	// num is the 1-based line number in the input file (documents may be reordered).
+	num int
 }
 
 // isComment reports whether the line is a whole-line YAML comment.
@@ -74,6 +77,7 @@ func parseDocument(name, masked string) (*document, error) {
 	d := &document{name: name, lines: make([]line, len(texts)), trailingNewline: trailing}
 	for i, t := range texts {
 		d.lines[i].text = t
+		d.lines[i].num = i + 1
 	}
 	seen := map[string]int{}
 	start := 0
@@ -204,4 +208,72 @@ func assignPaths(lines []line, n *yaml.Node, path string) {
 		}
 	case yaml.AliasNode, yaml.ScalarNode, yaml.DocumentNode:
 	}
+}
+
+// docSpan is one document's line range in a document.
+type docSpan struct {
+	id         string
+	start, end int
+}
+
+func (d *document) spans() []docSpan {
+	var out []docSpan
+	for i, l := range d.lines {
+		if len(out) == 0 || out[len(out)-1].id != l.doc {
+			out = append(out, docSpan{id: l.doc, start: i})
+		}
+		out[len(out)-1].end = i + 1
+	}
+	return out
+}
+
+// reorderLike rearranges d's documents into the order reference has them, so that documents
+// upstream moved are aligned with their own counterparts instead of looking deleted and
+// re-added. Documents reference lacks keep their place after the document that precedes them
+// in d.
+func (d *document) reorderLike(reference map[string][3]int, level int) map[string][3]int {
+	spans := d.spans()
+	keys := make([][3]int, len(spans))
+	prev := [3]int{-1, 0, 0}
+	for i, sp := range spans {
+		if k, ok := reference[sp.id]; ok {
+			keys[i] = k
+		} else {
+			k := prev
+			k[level]++
+			keys[i] = k
+		}
+		prev = keys[i]
+	}
+	order := make([]int, len(spans))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(x, y int) bool {
+		a, b := keys[order[x]], keys[order[y]]
+		for k := 0; k < 3; k++ {
+			if a[k] != b[k] {
+				return a[k] < b[k]
+			}
+		}
+		return false
+	})
+	lines := make([]line, 0, len(d.lines))
+	own := make(map[string][3]int, len(spans))
+	for _, i := range order {
+		lines = append(lines, d.lines[spans[i].start:spans[i].end]...)
+		own[spans[i].id] = keys[i]
+	}
+	d.lines = lines
+	return own
+}
+
+// positions maps each document of d to its position (its sort key when others are reordered
+// like it).
+func (d *document) positions() map[string][3]int {
+	out := map[string][3]int{}
+	for i, sp := range d.spans() {
+		out[sp.id] = [3]int{i, 0, 0}
+	}
+	return out
 }

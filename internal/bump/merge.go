@@ -58,11 +58,16 @@ func Merge(oldUp, oldDown, newUp Input, opts Options) (*Result, error) {
 	m := &merger{o: docs[0], a: docs[1], b: docs[2], masker: masker}
 	m.report = Report{OldUpstream: oldUp.Name, OldDownstream: oldDown.Name, NewUpstream: newUp.Name}
 	m.resolveVersions(opts)
+	// Documents are anchored by kind and name: bring the old files into the new upstream's
+	// document order first.
+	oKeys := m.o.reorderLike(m.b.positions(), 1)
+	m.a.reorderLike(oKeys, 2)
 	keys := keyTable{}
 	m.oa = align(m.o, m.a, keys, true)
 	m.ob = align(m.o, m.b, keys, true)
 	m.findHunks()
 	m.findUpstreamCommentedRuns()
+	m.findRelocations()
 	m.walk()
 	m.finishConflict()
 
@@ -118,6 +123,13 @@ type merger struct {
 
 	fromVersion, toVersion string
 	versionRe              *regexp.Regexp
+
+	// relocatedTo maps a new-upstream line to the base line whose downstream change moves there
+	// (upstream moved the line); relocated marks those base lines.
+	relocatedTo map[int]int
+	relocated   map[int]bool
+	// movedA marks downstream comment lines that travel with a relocated line.
+	movedA map[int]bool
 
 	// keepActive marks base lines that upstream commented out inside a block the downstream
 	// changed: the downstream's active block is kept.
@@ -200,6 +212,9 @@ func fill(n, v int) []int {
 func (m *merger) walk() {
 	pa, pb := 0, 0
 	n := len(m.o.lines)
+	// prevSurvives tells whether the last base line kept by the downstream is still in the new
+	// upstream: a downstream addition whose lines on both sides disappeared has lost its anchor.
+	prevSurvives := true
 	for i := 0; i <= n; i++ {
 		ai, bi := len(m.a.lines), len(m.b.lines)
 		if i < n {
@@ -220,9 +235,57 @@ func (m *merger) walk() {
 				nextCommented = &commentState{col: col, marker: marker}
 			}
 		}
-		m.emitInsertions(aIns, bIns)
+		nextSurvives := i == n || bi >= 0
+		if !prevSurvives && !nextSurvives && len(aIns) > 0 {
+			m.emitInsertions(nil, bIns)
+			m.orphanedInsertions(aIns)
+		} else {
+			m.emitInsertions(aIns, bIns)
+		}
 		if i < n {
 			m.decide(i, ai, bi, nextCommented)
+			if ai >= 0 {
+				prevSurvives = bi >= 0
+			}
+		}
+	}
+}
+
+// orphanedInsertions turns downstream additions whose surrounding upstream lines are gone into
+// conflicts, one block per patch.
+func (m *merger) orphanedInsertions(aIns []int) {
+	for _, j := range aIns {
+		h := m.hunks[m.hunkOfA[j]-1]
+		m.addConflict(h, "the new upstream no longer has the lines around this addition", []string{m.downText(j, h)}, nil)
+	}
+}
+
+// findRelocations finds downstream-changed lines that the new upstream moved: the base line is
+// unmatched in the new upstream, but exactly one unmatched new-upstream line in the same
+// document has its key path. The downstream change follows the line.
+func (m *merger) findRelocations() {
+	m.relocatedTo = map[int]int{}
+	m.relocated = map[int]bool{}
+	m.movedA = map[int]bool{}
+	candidates := map[string][]int{}
+	for j, l := range m.b.lines {
+		if m.ob.back[j] < 0 && l.path != "" {
+			k := l.doc + "\x00" + l.path
+			candidates[k] = append(candidates[k], j)
+		}
+	}
+	for i, o := range m.o.lines {
+		ai := m.oa.partner[i]
+		if o.path == "" || m.ob.partner[i] >= 0 || ai < 0 || m.a.lines[ai].text == o.text {
+			continue
+		}
+		if c := candidates[o.doc+"\x00"+o.path]; len(c) == 1 {
+			m.relocatedTo[c[0]] = i
+			m.relocated[i] = true
+			// Comment lines the downstream put right above the changed line travel with it.
+			for j := ai - 1; j >= 0 && m.oa.back[j] < 0 && m.a.lines[j].isComment(); j-- {
+				m.movedA[j] = true
+			}
 		}
 	}
 }
@@ -242,6 +305,15 @@ func seq(from, to int) []int {
 // lines come first (they were added after the previous line), except a downstream run that ends
 // in comments: those comments describe the next line and stay right above it.
 func (m *merger) emitInsertions(aIns, bIns []int) {
+	if len(m.movedA) > 0 {
+		kept := aIns[:0:0]
+		for _, j := range aIns {
+			if !m.movedA[j] {
+				kept = append(kept, j)
+			}
+		}
+		aIns = kept
+	}
 	if len(aIns) == 0 && len(bIns) == 0 {
 		return
 	}
@@ -258,6 +330,25 @@ func (m *merger) emitInsertions(aIns, bIns []int) {
 	inBlock := m.commented != nil
 	for _, j := range bIns {
 		text := m.b.lines[j].text
+		if i, ok := m.relocatedTo[j]; ok {
+			ai := m.oa.partner[i]
+			h := m.hunks[m.hunkOfA[ai]-1]
+			if text != m.o.lines[i].text {
+				h.overridden = true
+				h.addNote(fmt.Sprintf("upstream changed %q to %q; the downstream replacement was kept",
+					strings.TrimLeft(m.masker.Unmask(m.o.lines[i].text), " "), strings.TrimLeft(m.masker.Unmask(text), " ")))
+			}
+			start := ai
+			for start > 0 && m.movedA[start-1] {
+				start--
+			}
+			for k := start; k < ai; k++ {
+				m.emit(m.downText(k, h), h.id)
+			}
+			m.emit(m.downText(ai, h), h.id)
+			inBlock = false
+			continue
+		}
 		if inBlock && indentOf(text) > m.commented.col && strings.TrimSpace(text) != "" {
 			text = commentOut(text, m.commented.col, m.commented.marker)
 		} else {
@@ -288,6 +379,8 @@ func (m *merger) decide(i, ai, bi int, commented *commentState) {
 		// Upstream lines inserted after a commented-out line belong to the commented block.
 		m.commented = commented
 		switch {
+		case bi < 0 && m.relocated[i]:
+			h.addNote("upstream moved " + describe(o) + "; the change moved with it")
 		case bi < 0:
 			m.addConflict(h, "the new upstream no longer has the line this patch changes ("+describe(o)+")",
 				[]string{m.downText(ai, h)}, nil)
@@ -460,10 +553,10 @@ func (m *merger) patchReports() []Patch {
 	for _, h := range m.hunks {
 		p := Patch{ID: h.id, Status: StatusApplied, Notes: h.notes, Conflict: h.conflict, OutputLines: h.outLines}
 		for _, i := range h.oLines {
-			p.OldUpstreamLines.add(i + 1)
+			p.OldUpstreamLines.add(m.o.lines[i].num)
 		}
 		for _, j := range h.aLines {
-			p.OldDownstreamLines.add(j + 1)
+			p.OldDownstreamLines.add(m.a.lines[j].num)
 		}
 		switch {
 		case h.commented > 0 && h.commented == h.modified:
