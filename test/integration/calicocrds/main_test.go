@@ -1,0 +1,42 @@
+package calicocrds
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	policyv1alpha1 "sigs.k8s.io/network-policy-api/apis/v1alpha1"
+
+	projectcalicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
+	"github.com/calico-pilot/calico-pilot/test/integration/framework"
+)
+
+// cl is an uncached client of the suite's control plane, with a scheme holding only what the suite uses.
+var cl client.Client
+
+func TestMain(m *testing.M) {
+	opts := framework.Options{
+		CRDDirectoryPaths: []string{filepath.Join(framework.RepoRoot(), "api", "projectcalico", "crds")},
+	}
+	os.Exit(framework.RunSuite(m, opts, func(cp *framework.ControlPlane) error {
+		scheme := runtime.NewScheme()
+		for _, add := range []func(*runtime.Scheme) error{
+			corev1.AddToScheme,
+			projectcalicov1.AddToScheme,
+			policyv1alpha1.AddToScheme,
+		} {
+			if err := add(scheme); err != nil {
+				return err
+			}
+		}
+		c, err := client.New(cp.Config, client.Options{Scheme: scheme})
+		if err != nil {
+			return err
+		}
+		cl = c
+		return nil
+	}))
+}
