@@ -107,7 +107,9 @@ var scenarios = []scenario{
 	},
 	{
 		name: "global-network-set-hibernated", providerConfig: "kubeAPIServerGlobalNetworkSet: {enabled: true}",
-		shoot: func(s *gardencorev1beta1.Shoot) { s.Spec.Hibernation = &gardencorev1beta1.Hibernation{Enabled: ptr.To(true)} },
+		shoot: func(s *gardencorev1beta1.Shoot) {
+			s.Spec.Hibernation = &gardencorev1beta1.Hibernation{Enabled: ptr.To(true)}
+		},
 	},
 	{
 		// The example Shoot of seed 004_8de25198a0e0197a.txt.
