@@ -68,6 +68,7 @@ func NewRootCommand(streams IO) *cobra.Command {
 // registration): one line per subcommand.
 var subcommands = []func(IO) *cobra.Command{
 	NewBumpCommand,
+	NewValidateCommand,
 }
 
 // Execute runs calico-pilot with args and returns the process exit code.

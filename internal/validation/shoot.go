@@ -69,19 +69,7 @@ func ValidateNetworking(networking *gardencorev1beta1.Networking, fldPath *field
 		allErrs = append(allErrs, field.NotSupported(fldPath.Child("type"), *networking.Type, []string{NetworkingTypeCalico}))
 	}
 
-	familiesPath := fldPath.Child("ipFamilies")
-	familyErrs := field.ErrorList{}
-	for i, family := range networking.IPFamilies {
-		if !contains(supportedIPFamilies, family) {
-			familyErrs = append(familyErrs, field.NotSupported(familiesPath.Index(i), string(family), supportedIPFamilies))
-		}
-	}
-	switch n := len(networking.IPFamilies); {
-	case n > 2:
-		familyErrs = append(familyErrs, field.TooMany(familiesPath, n, 2))
-	case n == 2 && networking.IPFamilies[0] == networking.IPFamilies[1]:
-		familyErrs = append(familyErrs, field.Duplicate(familiesPath.Index(1), string(networking.IPFamilies[1])))
-	}
+	familyErrs := ValidateIPFamilies(networking.IPFamilies, fldPath.Child("ipFamilies"))
 	allErrs = append(allErrs, familyErrs...)
 
 	single := familiesOf(validFamilies(networking.IPFamilies)).singleFamily()
@@ -115,4 +103,21 @@ func validFamilies(in []gardencorev1beta1.IPFamily) []gardencorev1beta1.IPFamily
 		}
 	}
 	return out
+}
+
+// ValidateIPFamilies checks a list of IP families: each IPv4 or IPv6, at most two, no duplicates.
+func ValidateIPFamilies(ipFamilies []gardencorev1beta1.IPFamily, fldPath *field.Path) field.ErrorList {
+	var allErrs field.ErrorList
+	for i, family := range ipFamilies {
+		if !contains(supportedIPFamilies, family) {
+			allErrs = append(allErrs, field.NotSupported(fldPath.Index(i), string(family), supportedIPFamilies))
+		}
+	}
+	switch n := len(ipFamilies); {
+	case n > 2:
+		allErrs = append(allErrs, field.TooMany(fldPath, n, 2))
+	case n == 2 && ipFamilies[0] == ipFamilies[1]:
+		allErrs = append(allErrs, field.Duplicate(fldPath.Index(1), string(ipFamilies[1])))
+	}
+	return allErrs
 }

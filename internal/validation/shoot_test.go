@@ -68,7 +68,7 @@ func TestValidateShoot(t *testing.T) {
 				field.Forbidden(pc.Child("ipv4"), "IPv4 configuration must not be specified if the shoot does not use IPv4 networking (this is an IPv6 single-stack shoot)"),
 			}},
 		{name: "providerConfig decoding errors are reported and stop further checks", input: shootYAML(calico+pcHeader+"      ipam: {typ: host-local}\n", "    kubeProxy: {enabled: false}\n"),
-			want: field.ErrorList{field.Forbidden(pc.Child("ipam", "typ"), `unknown field "typ", did you mean "type"?; known fields of spec.networking.providerConfig.ipam: cidr, type`)}},
+			want: field.ErrorList{field.Forbidden(pc.Child("ipam", "typ"), `unknown field "typ" (did you mean "type"?); known fields of spec.networking.providerConfig.ipam: cidr, type`)}},
 		{name: "kube-proxy disabled without eBPF", input: shootYAML(calico, "    kubeProxy: {enabled: false, mode: IPTables}\n"),
 			want: field.ErrorList{field.Forbidden(field.NewPath("spec", "kubernetes", "kubeProxy", "enabled"), "Disabling kube-proxy is forbidden in conjunction with calico without running in ebpf dataplane; set spec.networking.providerConfig.ebpfDataplane.enabled: true or enable kube-proxy")}},
 		{name: "kube-proxy disabled with eBPF (seed example)", input: shootYAML(calico+pcHeader+"      ebpfDataplane: {enabled: true}\n      overlay: {enabled: false}\n", "    kubeProxy: {enabled: false, mode: IPTables}\n")},

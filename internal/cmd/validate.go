@@ -1,0 +1,321 @@
+package cmd
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	"github.com/calico-pilot/calico-pilot/internal/decode"
+	"github.com/calico-pilot/calico-pilot/internal/validation"
+)
+
+// Output formats of `calico-pilot validate`.
+const (
+	validateOutputText = "text"
+	validateOutputJSON = "json"
+)
+
+// ValidateOptions are the flags of `calico-pilot validate`.
+type ValidateOptions struct {
+	// File is the file to validate; "-" reads stdin.
+	File string
+	// IPFamilies are the shoot's IP families assumed for bare NetworkConfig documents.
+	IPFamilies []string
+	// Output is "text" (one line per error) or "json" (an array of error objects).
+	Output string
+
+	ipFamilies    []gardencorev1beta1.IPFamily
+	ipFamiliesSet bool
+}
+
+// NewValidateCommand returns `calico-pilot validate`.
+func NewValidateCommand(streams IO) *cobra.Command {
+	o := &ValidateOptions{}
+	cmd := &cobra.Command{
+		Use:   "validate -f FILE",
+		Short: "Validate a Calico NetworkConfig or a Gardener Shoot and print errors with field paths",
+		Long: `Validate a NetworkConfig (calico.networking.extensions.gardener.cloud/v1alpha1) or a Gardener Shoot
+(core.gardener.cloud/v1beta1, its spec.networking and providerConfig) with the same rules the admission
+webhook and the controller apply. The kind of each document is detected from its kind field; a file may
+hold several YAML documents. Error paths are rooted where the value was written (ipam.type in a
+NetworkConfig file, spec.networking.providerConfig.ipam.type in a Shoot) and prefixed with
+documents[N] (counted from 0) when the file has several documents.
+
+Exit status: 0 valid, 1 invalid, 2 unreadable input or bad usage.`,
+		Example: `  calico-pilot validate -f networkconfig.yaml
+  calico-pilot validate -f networkconfig.yaml --ip-families IPv4,IPv6
+  kubectl get shoot my-shoot -o yaml | calico-pilot validate -f - -o json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.Complete(cmd); err != nil {
+				return &ExitError{Code: ExitUsage, Err: err}
+			}
+			if err := o.Validate(); err != nil {
+				return &ExitError{Code: ExitUsage, Err: err}
+			}
+			return o.Run(streams)
+		},
+	}
+	o.AddFlags(cmd)
+	return cmd
+}
+
+// AddFlags registers the validate flags.
+func (o *ValidateOptions) AddFlags(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.StringVarP(&o.File, "filename", "f", "", `file with a NetworkConfig or Shoot (several YAML documents allowed); "-" reads stdin (required)`)
+	fs.StringSliceVar(&o.IPFamilies, "ip-families", []string{"IPv4"}, "IP families of the shoot a bare NetworkConfig is meant for: IPv4, IPv6 or IPv4,IPv6 (Shoots carry their own)")
+	fs.StringVarP(&o.Output, "output", "o", validateOutputText, "output format: text or json")
+}
+
+// Complete parses the IP families.
+func (o *ValidateOptions) Complete(cmd *cobra.Command) error {
+	o.ipFamiliesSet = cmd.Flags().Changed("ip-families")
+	o.ipFamilies = nil
+	for _, f := range o.IPFamilies {
+		o.ipFamilies = append(o.ipFamilies, gardencorev1beta1.IPFamily(strings.TrimSpace(f)))
+	}
+	return nil
+}
+
+// Validate checks the flags.
+func (o *ValidateOptions) Validate() error {
+	if o.File == "" {
+		return errors.New(`required flag -f/--filename is not set (use "-" for stdin)`)
+	}
+	if o.Output != validateOutputText && o.Output != validateOutputJSON {
+		return fmt.Errorf("--output %q is not supported, use text or json", o.Output)
+	}
+	if errs := validation.ValidateIPFamilies(o.ipFamilies, field.NewPath("ip-families")); len(errs) > 0 {
+		return fmt.Errorf("--ip-families %s: %s", strings.Join(o.IPFamilies, ","), errs[0].ErrorBody())
+	}
+	if len(o.ipFamilies) == 0 {
+		return errors.New("--ip-families must name at least one family: IPv4, IPv6 or IPv4,IPv6")
+	}
+	return nil
+}
+
+// documentResult is the outcome of validating one document.
+type documentResult struct {
+	// describe names the document: its kind, and namespace/name for a Shoot.
+	describe string
+	// note is said next to "valid" (e.g. why a Shoot was not checked).
+	note string
+	errs field.ErrorList
+}
+
+// Run reads, validates and reports. Validation findings are an ExitError with code ExitFindings.
+func (o *ValidateOptions) Run(streams IO) error {
+	data, err := o.read(streams.In)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	docs, err := decode.SplitDocuments(data)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("%s: %w", o.source(), err)}
+	}
+	if len(docs) == 0 {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("%s: no YAML documents found", o.source())}
+	}
+	if o.ipFamiliesSet {
+		for _, doc := range docs {
+			if doc.Kind == "Shoot" {
+				return &ExitError{Code: ExitUsage, Err: fmt.Errorf("--ip-families applies to NetworkConfig documents only; document %d is a Shoot, whose spec.networking.ipFamilies are used", doc.Index)}
+			}
+		}
+	}
+
+	results := make([]documentResult, len(docs))
+	for i, doc := range docs {
+		res, err := o.validateDocument(doc)
+		if err != nil {
+			return &ExitError{Code: ExitUsage, Err: err}
+		}
+		results[i] = res
+	}
+
+	var writeErr error
+	if o.Output == validateOutputJSON {
+		writeErr = writeJSONResults(streams.Out, results)
+	} else {
+		writeErr = writeTextResults(streams.Out, results)
+	}
+	if writeErr != nil {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("writing the result: %w", writeErr)}
+	}
+	for _, res := range results {
+		if len(res.errs) > 0 {
+			return &ExitError{Code: ExitFindings}
+		}
+	}
+	return nil
+}
+
+func (o *ValidateOptions) source() string {
+	if o.File == "-" {
+		return "stdin"
+	}
+	return o.File
+}
+
+func (o *ValidateOptions) read(stdin io.Reader) ([]byte, error) {
+	if o.File == "-" {
+		if stdin == nil {
+			return nil, errors.New("cannot read stdin: no input stream")
+		}
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read stdin: %w", err)
+		}
+		return data, nil
+	}
+	data, err := os.ReadFile(o.File)
+	if err != nil {
+		var pathErr *fs.PathError
+		if errors.As(err, &pathErr) {
+			return nil, fmt.Errorf("cannot read %s: %w", o.File, pathErr.Err)
+		}
+		return nil, fmt.Errorf("cannot read %s: %w", o.File, err)
+	}
+	return data, nil
+}
+
+// validateDocument decodes and validates one document by its kind. An internal failure (a bug) is
+// returned as an error instead of crashing with a stack trace.
+func (o *ValidateOptions) validateDocument(doc decode.Document) (res documentResult, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error validating document %d (please report it): %v", doc.Index, r)
+		}
+	}()
+	kindPath := field.NewPath("kind")
+	switch doc.Kind {
+	case "NetworkConfig":
+		res.describe = "NetworkConfig"
+		cfg, errs := decode.NetworkConfig(doc.JSON, nil)
+		if len(errs) > 0 {
+			res.errs = errs
+			return res, nil
+		}
+		res.errs = validation.ValidateNetworkConfig(cfg, o.ipFamilies, nil)
+	case "Shoot":
+		res.describe = "Shoot " + objectName(doc)
+		shoot, errs := decode.Shoot(doc.JSON)
+		if len(errs) > 0 {
+			res.errs = errs
+			return res, nil
+		}
+		if len(shoot.Spec.Provider.Workers) == 0 {
+			res.note = "workerless, so it has no Calico networking to check"
+		}
+		res.errs = validation.ValidateShoot(shoot)
+	case "":
+		res.describe = "document without kind"
+		res.errs = field.ErrorList{field.Required(kindPath, `must be "NetworkConfig" or "Shoot"`)}
+	default:
+		res.describe = doc.Kind
+		res.errs = field.ErrorList{field.NotSupported(kindPath, doc.Kind, []string{"NetworkConfig", "Shoot"})}
+	}
+	return res, nil
+}
+
+func objectName(doc decode.Document) string {
+	switch {
+	case doc.Namespace != "" && doc.Name != "":
+		return doc.Namespace + "/" + doc.Name
+	case doc.Name != "":
+		return doc.Name
+	default:
+		return "(no name)"
+	}
+}
+
+// fieldPrefix is prepended to every path of document i when there are several documents.
+func fieldPrefix(results []documentResult, i int) string {
+	if len(results) < 2 {
+		return ""
+	}
+	return fmt.Sprintf("documents[%d]", i)
+}
+
+func joinPath(prefix, path string) string {
+	switch {
+	case prefix == "":
+		return path
+	case strings.HasPrefix(path, "["):
+		return prefix + path
+	default:
+		return prefix + "." + path
+	}
+}
+
+func writeTextResults(w io.Writer, results []documentResult) error {
+	var b strings.Builder
+	for i, res := range results {
+		prefix := fieldPrefix(results, i)
+		if len(res.errs) == 0 {
+			line := res.describe + ": valid"
+			if prefix != "" {
+				line = fmt.Sprintf("%s (%s): valid", prefix, res.describe)
+			}
+			if res.note != "" {
+				line += " (" + res.note + ")"
+			}
+			b.WriteString(line + "\n")
+			continue
+		}
+		for _, e := range res.errs {
+			fmt.Fprintf(&b, "%s: %s\n", joinPath(prefix, e.Field), e.ErrorBody())
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// jsonError is one error in `-o json` output.
+type jsonError struct {
+	Field    string `json:"field"`
+	Type     string `json:"type"`
+	BadValue any    `json:"badValue,omitempty"`
+	Detail   string `json:"detail"`
+}
+
+// hasBadValue reports whether an error type carries the user's value (Required and Forbidden only
+// carry an empty placeholder).
+func hasBadValue(e *field.Error) bool {
+	switch e.Type {
+	case field.ErrorTypeRequired, field.ErrorTypeForbidden, field.ErrorTypeInternal:
+		return false
+	}
+	return e.BadValue != nil
+}
+
+func writeJSONResults(w io.Writer, results []documentResult) error {
+	out := []jsonError{}
+	for i, res := range results {
+		prefix := fieldPrefix(results, i)
+		for _, e := range res.errs {
+			je := jsonError{Field: joinPath(prefix, e.Field), Type: string(e.Type), Detail: e.Detail}
+			if hasBadValue(e) {
+				// A pointer keeps an empty string or a zero from being dropped by omitempty.
+				v := e.BadValue
+				je.BadValue = &v
+			}
+			out = append(out, je)
+		}
+	}
+	data, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding errors as JSON: %w", err)
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
+}
