@@ -69,14 +69,14 @@ kind: NetworkConfig
 ipam:
   typah: host-local
 `,
-			wantErrs: field.ErrorList{field.Forbidden(field.NewPath("ipam", "typah"), `unknown field "typah", did you mean "type"?; known fields of ipam: cidr, type`)},
+			wantErrs: field.ErrorList{field.Forbidden(field.NewPath("ipam", "typah"), `unknown field "typah" (did you mean "type"?); known fields of ipam: cidr, type`)},
 		},
 		{
 			name:    "unknown nested field inside a shoot",
 			input:   `{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":"NetworkConfig","ipam":{"typah":"x"}}`,
 			fldPath: field.NewPath("spec", "networking", "providerConfig"),
 			wantErrs: field.ErrorList{field.Forbidden(field.NewPath("spec", "networking", "providerConfig", "ipam", "typah"),
-				`unknown field "typah", did you mean "type"?; known fields of spec.networking.providerConfig.ipam: cidr, type`)},
+				`unknown field "typah" (did you mean "type"?); known fields of spec.networking.providerConfig.ipam: cidr, type`)},
 		},
 		{
 			name: "unknown top-level fields, wrong case, all reported",
@@ -86,7 +86,7 @@ VethMTU: "1440"
 zzz: 1
 `,
 			wantErrs: field.ErrorList{
-				field.Forbidden(field.NewPath("VethMTU"), `unknown field "VethMTU", did you mean "vethMTU"?; known fields of the document: apiVersion, autoScaling, backend, birdExporter, ebpfDataplane, ipAutodetectionMethod, ipam, ipip, ipv4, ipv6, kind, kubeAPIServerGlobalNetworkSet, multus, overlay, serviceLoopPrevention, snatToUpstreamDNS, typha, vethMTU, vxlan, wireguardEncryption`),
+				field.Forbidden(field.NewPath("VethMTU"), `unknown field "VethMTU" (did you mean "vethMTU"?); known fields of the document: apiVersion, autoScaling, backend, birdExporter, ebpfDataplane, ipAutodetectionMethod, ipam, ipip, ipv4, ipv6, kind, kubeAPIServerGlobalNetworkSet, multus, overlay, serviceLoopPrevention, snatToUpstreamDNS, typha, vethMTU, vxlan, wireguardEncryption`),
 				field.Forbidden(field.NewPath("zzz"), `unknown field "zzz"; known fields of the document: apiVersion, autoScaling, backend, birdExporter, ebpfDataplane, ipAutodetectionMethod, ipam, ipip, ipv4, ipv6, kind, kubeAPIServerGlobalNetworkSet, multus, overlay, serviceLoopPrevention, snatToUpstreamDNS, typha, vethMTU, vxlan, wireguardEncryption`),
 			},
 		},

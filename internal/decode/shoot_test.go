@@ -54,7 +54,7 @@ spec:
         enabeld: true
 `,
 			wantCfgErrs: field.ErrorList{field.Forbidden(field.NewPath("spec", "networking", "providerConfig", "overlay", "enabeld"),
-				`unknown field "enabeld", did you mean "enabled"?; known fields of spec.networking.providerConfig.overlay: createPodRoutes, enabled`)},
+				`unknown field "enabeld" (did you mean "enabled"?); known fields of spec.networking.providerConfig.overlay: createPodRoutes, enabled`)},
 		},
 		{
 			name: "no providerConfig",

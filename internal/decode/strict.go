@@ -130,7 +130,7 @@ func strictError(err error, fldPath *field.Path, obj any) *field.Error {
 	}
 	detail := fmt.Sprintf("unknown field %q", name)
 	if s := suggest(name, known); s != "" {
-		detail += fmt.Sprintf(", did you mean %q?", s)
+		detail += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	if len(known) > 0 {
 		detail += fmt.Sprintf("; known fields of %s: %s", parent, strings.Join(known, ", "))
