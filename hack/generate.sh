@@ -29,3 +29,9 @@ for kind in adminnetworkpolicies baselineadminnetworkpolicies; do
 	install -m 0644 "$npa_dir/config/crd/experimental/policy.networking.k8s.io_${kind}.yaml" \
 		"./api/projectcalico/crds/policy.networking.k8s.io_${kind}.yaml"
 done
+
+# Test-only CRDs for Gardener's Network, Cluster, DNSRecord and ManagedResource, from our wire-compatible
+# subsets (api/gardener/extensions, api/gardener/resources), for the integration suites' control plane.
+# A real seed serves Gardener's own CRDs. Removed first so that a dropped kind cannot leave a stale file.
+rm -f test/integration/crds/gardener/*.yaml
+"$CONTROLLER_GEN" crd paths=./api/gardener/extensions/v1alpha1/... paths=./api/gardener/resources/v1alpha1/... output:crd:dir=test/integration/crds/gardener
