@@ -1,0 +1,325 @@
+package network
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+	"strings"
+	"time"
+
+	"github.com/go-logr/logr"
+	"k8s.io/component-base/featuregate"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/features"
+	"github.com/calico-pilot/calico-pilot/internal/managedresource"
+	"github.com/calico-pilot/calico-pilot/internal/overlayswitch"
+)
+
+// Actuator reconciles, deletes, migrates and restores the shoot-side Calico deployment of one
+// Network. The Reconciler calls it after the lifecycle bookkeeping; the Actuator itself never
+// touches lastOperation, lastError, observedGeneration, finalizers or the operation annotation.
+type Actuator struct {
+	// Client reads and writes the seed. Secrets must not be served from a cache (they are
+	// immutable and content-addressed, but a cache would need list/watch on all secrets).
+	Client client.Client
+	// Decoder strictly decodes and validates providerConfig.
+	Decoder ConfigDecoder
+	// Renderer is the decide + render step.
+	Renderer Renderer
+	// Addresses finds the kube-apiserver addresses for the GlobalNetworkSet.
+	Addresses AddressSource
+	// ShootClient returns a client for the shoot of a control-plane namespace (for the overlay
+	// switch's node check).
+	ShootClient func(ctx context.Context, namespace string) (client.Reader, error)
+	// FeatureGates are the controller's feature gates.
+	FeatureGates featuregate.FeatureGate
+	// Config is the operator configuration.
+	Config *configv1alpha1.ControllerConfiguration
+	// TTLRequeueMin and TTLRequeueMax bound the requeue delay after a CNAME was resolved.
+	TTLRequeueMin, TTLRequeueMax time.Duration
+	// RouteRecheckInterval is how soon a Network waiting for node routes is retried.
+	RouteRecheckInterval time.Duration
+	// DeleteTimeout bounds how long Delete waits for the ManagedResource to disappear.
+	DeleteTimeout time.Duration
+	// DeletePollInterval is how often Delete checks.
+	DeletePollInterval time.Duration
+	// Now is the clock used for condition timestamps.
+	Now func() time.Time
+}
+
+// Cluster is the decoded Cluster of a Network: only what the actuator reads.
+type Cluster struct {
+	// Name is the Cluster's name (the control-plane namespace).
+	Name string
+	// Shoot is the embedded shoot; never nil after decodeCluster.
+	Shoot *gardencorev1beta1.Shoot
+}
+
+// Reconcile deploys the Calico manifest for network: decode + validate, gather the kube-apiserver
+// addresses, render, check the overlay switch, store, report status. It returns how soon the Network
+// must be reconciled again (0 for "only on the next event").
+func (a *Actuator) Reconcile(ctx context.Context, log logr.Logger, network *extensionsv1alpha1.Network, cluster *Cluster) (time.Duration, error) {
+	conds := newConditionSet(network.Status.Conditions, a.now())
+	requeue, err := a.reconcile(ctx, log, network, cluster, conds)
+	// Conditions are reported whether the reconcile succeeded or not: they tell the shoot owner
+	// what is wrong in their terms.
+	if serr := a.patchConditions(ctx, network, conds); serr != nil {
+		return 0, errors.Join(err, serr)
+	}
+	return requeue, err
+}
+
+// Restore is Reconcile: everything the actuator needs is in the Network, the Cluster and the seed.
+func (a *Actuator) Restore(ctx context.Context, log logr.Logger, network *extensionsv1alpha1.Network, cluster *Cluster) (time.Duration, error) {
+	return a.Reconcile(ctx, log, network, cluster)
+}
+
+func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *extensionsv1alpha1.Network, cluster *Cluster, conds *conditionSet) (time.Duration, error) {
+	namespace := network.Namespace
+
+	cfg, err := a.decodeConfig(network)
+	if err != nil {
+		conds.set(ConditionConfigurationValid, "False", "InvalidProviderConfig", err.Error())
+		return 0, configurationError(fmt.Errorf("invalid providerConfig: %w", err))
+	}
+	conds.set(ConditionConfigurationValid, "True", "ProviderConfigValid", "The providerConfig is valid.")
+
+	previous, err := decodeProviderStatus(network)
+	if err != nil {
+		// A status we cannot read is treated as absent: the overlay check falls back to the
+		// deployed manifest, so nothing unsafe follows from ignoring it.
+		log.Info("Ignoring unreadable providerStatus", "error", err.Error())
+		previous = nil
+	}
+
+	addrs, ttl, err := a.kubeAPIServerAddresses(ctx, namespace, cluster.Shoot, cfg, conds)
+	if err != nil {
+		return 0, err
+	}
+
+	rendered, err := a.Renderer.Render(ctx, Inputs{
+		Network:                network,
+		Shoot:                  cluster.Shoot,
+		Config:                 cfg,
+		KubeAPIServerAddresses: addrs,
+		Hibernated:             hibernationWanted(cluster.Shoot),
+		PreviousStatus:         previous,
+		FeatureGates:           a.FeatureGates,
+		ControllerConfig:       a.Config,
+	})
+	if err != nil {
+		return 0, fmt.Errorf("rendering calico manifests: %w", err)
+	}
+
+	if err := a.checkOverlaySwitch(ctx, log, namespace, cluster.Shoot, previous, rendered.Status, conds); err != nil {
+		return 0, err
+	}
+
+	res, err := managedresource.Apply(ctx, a.Client, managedresource.Object{
+		Namespace: namespace, Name: ManagedResourceName, Origin: ManagedResourceOrigin,
+	}, rendered.Data)
+	if err != nil {
+		return 0, fmt.Errorf("storing ManagedResource: %w", err)
+	}
+	if res.Changed {
+		log.Info("Stored ManagedResource", "managedResource", ManagedResourceName, "secret", res.SecretName, "deletedSecrets", res.DeletedSecrets)
+	}
+
+	if err := applySeedObjects(ctx, a.Client, namespace, rendered.SeedObjects); err != nil {
+		return 0, err
+	}
+
+	if err := a.patchProviderStatus(ctx, network, rendered.Status); err != nil {
+		return 0, err
+	}
+	return a.ttlRequeue(ttl), nil
+}
+
+// decodeConfig strictly decodes and validates the providerConfig.
+func (a *Actuator) decodeConfig(network *extensionsv1alpha1.Network) (*calicov1alpha1.NetworkConfig, error) {
+	var raw []byte
+	if network.Spec.ProviderConfig != nil {
+		raw = network.Spec.ProviderConfig.Raw
+	}
+	families := make([]string, 0, len(network.Spec.IPFamilies))
+	for _, f := range network.Spec.IPFamilies {
+		families = append(families, string(f))
+	}
+	return a.Decoder.Decode(raw, families)
+}
+
+// globalNetworkSetEnabled applies the precedence providerConfig, else operator config, else off.
+func globalNetworkSetEnabled(cfg *calicov1alpha1.NetworkConfig, operator *configv1alpha1.ControllerConfiguration) bool {
+	if cfg != nil && cfg.KubeAPIServerGlobalNetworkSet != nil && cfg.KubeAPIServerGlobalNetworkSet.Enabled != nil {
+		return *cfg.KubeAPIServerGlobalNetworkSet.Enabled
+	}
+	if operator != nil && operator.KubeAPIServerGlobalNetworkSet != nil && operator.KubeAPIServerGlobalNetworkSet.Enabled != nil {
+		return *operator.KubeAPIServerGlobalNetworkSet.Enabled
+	}
+	return false
+}
+
+// hibernationWanted is true while the shoot is hibernated or going to sleep: its kube-apiserver
+// DNSRecords are (being) destroyed then, so there is nothing to publish and nothing to fail for.
+func hibernationWanted(shoot *gardencorev1beta1.Shoot) bool {
+	h := shoot.Spec.Hibernation
+	return h != nil && h.Enabled != nil && *h.Enabled
+}
+
+// kubeAPIServerAddresses returns the addresses for the GlobalNetworkSet, nil when the set is to be
+// left out, and the shortest TTL of resolved names.
+func (a *Actuator) kubeAPIServerAddresses(ctx context.Context, namespace string, shoot *gardencorev1beta1.Shoot, cfg *calicov1alpha1.NetworkConfig, conds *conditionSet) ([]netip.Addr, time.Duration, error) {
+	if !globalNetworkSetEnabled(cfg, a.Config) {
+		conds.remove(ConditionKubeAPIServerGlobalNetworkSet)
+		return nil, 0, nil
+	}
+	if hibernationWanted(shoot) {
+		conds.set(ConditionKubeAPIServerGlobalNetworkSet, "False", "ShootHibernated",
+			"The shoot is hibernated: the gardener-kube-apiserver GlobalNetworkSet is left out and published again after wake-up.")
+		return nil, 0, nil
+	}
+	if a.Addresses == nil {
+		return nil, 0, errors.New("kube-apiserver GlobalNetworkSet is enabled but the controller has no address source")
+	}
+	addrs, err := a.Addresses.KubeAPIServerAddresses(ctx, namespace)
+	if err == nil && len(addrs.Addrs) == 0 {
+		err = errors.New("no kube-apiserver address found")
+	}
+	if err != nil {
+		msg := fmt.Sprintf("The kube-apiserver addresses for the gardener-kube-apiserver GlobalNetworkSet cannot be determined, so nothing was changed in the shoot (an incomplete set would block traffic your policies allow): %v", err)
+		conds.set(ConditionKubeAPIServerGlobalNetworkSet, "False", "AddressesUnavailable", msg)
+		return nil, 0, retriableError(fmt.Errorf("determining kube-apiserver addresses for the GlobalNetworkSet: %w", err), 0, ErrCodeRetryableConfigurationProblem)
+	}
+	conds.set(ConditionKubeAPIServerGlobalNetworkSet, "True", "Published",
+		fmt.Sprintf("The gardener-kube-apiserver GlobalNetworkSet holds %s.", joinAddrs(addrs.Addrs)))
+	return addrs.Addrs, addrs.ResolvedTTL, nil
+}
+
+// ttlRequeue bounds the TTL of resolved names by the configured minimum and maximum.
+func (a *Actuator) ttlRequeue(ttl time.Duration) time.Duration {
+	if ttl <= 0 {
+		return 0
+	}
+	if a.TTLRequeueMin > 0 && ttl < a.TTLRequeueMin {
+		return a.TTLRequeueMin
+	}
+	if a.TTLRequeueMax > 0 && ttl > a.TTLRequeueMax {
+		return a.TTLRequeueMax
+	}
+	return ttl
+}
+
+// checkOverlaySwitch keeps the deployed manifest while an overlay on -> off switch waits for routes.
+func (a *Actuator) checkOverlaySwitch(ctx context.Context, log logr.Logger, namespace string, shoot *gardencorev1beta1.Shoot, previous *calicov1alpha1.NetworkStatus, next calicov1alpha1.NetworkStatus, conds *conditionSet) error {
+	gate := a.FeatureGates != nil && a.FeatureGates.Enabled(features.SeamlessOverlaySwitch)
+	if !gate {
+		conds.remove(ConditionOverlaySwitch)
+		return nil
+	}
+	var featureGates, runtimeConfig map[string]bool
+	if kas := shoot.Spec.Kubernetes.KubeAPIServer; kas != nil {
+		featureGates, runtimeConfig = kas.FeatureGates, kas.RuntimeConfig
+	}
+	mapAvailable, err := overlayswitch.MutatingAdmissionPolicyAvailable(shoot.Spec.Kubernetes.Version, featureGates, runtimeConfig)
+	if err != nil {
+		return fmt.Errorf("detecting pod overlay switch: %w", err)
+	}
+	desired := next.OverlayEnabled == nil || *next.OverlayEnabled
+	if !mapAvailable || desired {
+		conds.remove(ConditionOverlaySwitch)
+		return nil
+	}
+	deployed, err := a.deployedOverlay(ctx, namespace, previous)
+	if err != nil {
+		return fmt.Errorf("detecting pod overlay switch: %w", err)
+	}
+	in := overlayswitch.Inputs{GateEnabled: gate, MAPAvailable: mapAvailable, OverlayDeployed: deployed, OverlayDesired: desired, Hibernated: hibernationWanted(shoot)}
+	if !overlayswitch.NeedsRouteCheck(in) {
+		conds.remove(ConditionOverlaySwitch)
+		return nil
+	}
+	shootClient, err := a.ShootClient(ctx, namespace)
+	if err != nil {
+		return fmt.Errorf("cannot verify node routes before overlay switch: %w", err)
+	}
+	if err := overlayswitch.CheckNodeRoutes(ctx, shootClient); err != nil {
+		var notReady *overlayswitch.RoutesNotReadyError
+		if errors.As(err, &notReady) {
+			conds.set(ConditionOverlaySwitch, "False", "WaitingForRoutes", "Overlay stays enabled: "+err.Error())
+			log.Info("Keeping overlay until node routes exist", "nodesNotReady", len(notReady.NotReady), "nodes", notReady.Total)
+			return retriableError(err, a.RouteRecheckInterval)
+		}
+		return fmt.Errorf("cannot verify node routes before overlay switch: %w", err)
+	}
+	conds.set(ConditionOverlaySwitch, "True", "RoutesCreated", "Every node has its pod routes; the overlay is switched off.")
+	return nil
+}
+
+// deployedOverlay says whether the deployed manifest has the overlay on: from our provider status,
+// or, for a Network last reconciled by the reference extension, from the deployed DaemonSet.
+func (a *Actuator) deployedOverlay(ctx context.Context, namespace string, previous *calicov1alpha1.NetworkStatus) (*bool, error) {
+	if previous != nil && previous.OverlayEnabled != nil {
+		v := *previous.OverlayEnabled
+		return &v, nil
+	}
+	data, err := managedresource.ReadData(ctx, a.Client, namespace, ManagedResourceName)
+	if err != nil {
+		return nil, err
+	}
+	return overlayswitch.OverlayFromManifests(data)
+}
+
+// Delete removes the seed monitoring objects and the ManagedResource (whose resource manager then
+// removes the shoot objects) and waits, bounded, until the ManagedResource is gone.
+func (a *Actuator) Delete(ctx context.Context, log logr.Logger, network *extensionsv1alpha1.Network, cluster *Cluster) error {
+	if err := a.deleteAll(ctx, network.Namespace); err != nil {
+		return err
+	}
+	log.Info("Waiting for ManagedResource to be deleted", "managedResource", ManagedResourceName)
+	return managedresource.WaitUntilDeleted(ctx, a.Client, network.Namespace, ManagedResourceName, a.DeletePollInterval, a.DeleteTimeout)
+}
+
+// ForceDelete removes what Delete removes without waiting for the shoot's resource manager.
+func (a *Actuator) ForceDelete(ctx context.Context, _ logr.Logger, network *extensionsv1alpha1.Network, _ *Cluster) error {
+	return a.deleteAll(ctx, network.Namespace)
+}
+
+// Migrate lets go of the seed side and keeps every object in the shoot: keepObjects=true on the
+// ManagedResource, then delete it, its secrets and the seed monitoring objects.
+func (a *Actuator) Migrate(ctx context.Context, _ logr.Logger, network *extensionsv1alpha1.Network, _ *Cluster) error {
+	if err := managedresource.SetKeepObjects(ctx, a.Client, network.Namespace, ManagedResourceName, true); err != nil {
+		return err
+	}
+	return a.deleteAll(ctx, network.Namespace)
+}
+
+func (a *Actuator) deleteAll(ctx context.Context, namespace string) error {
+	if err := deleteSeedObjects(ctx, a.Client, namespace); err != nil {
+		return err
+	}
+	if err := managedresource.Delete(ctx, a.Client, managedresource.Object{Namespace: namespace, Name: ManagedResourceName, Origin: ManagedResourceOrigin}); err != nil {
+		return fmt.Errorf("deleting ManagedResource: %w", err)
+	}
+	return nil
+}
+
+func (a *Actuator) now() time.Time {
+	if a.Now != nil {
+		return a.Now()
+	}
+	return time.Now()
+}
+
+func joinAddrs(addrs []netip.Addr) string {
+	parts := make([]string, len(addrs))
+	for i, a := range addrs {
+		parts[i] = a.String()
+	}
+	return strings.Join(parts, ", ")
+}

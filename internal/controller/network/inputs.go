@@ -1,0 +1,92 @@
+package network
+
+import (
+	"context"
+	"net/netip"
+	"time"
+
+	"k8s.io/component-base/featuregate"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+)
+
+// Inputs are the gathered facts the decide + render step works from. The Renderer must not modify
+// anything reachable from Inputs.
+type Inputs struct {
+	// Network is the Network being reconciled.
+	Network *extensionsv1alpha1.Network
+	// Shoot is the shoot embedded in the Network's Cluster.
+	Shoot *gardencorev1beta1.Shoot
+	// Config is the decoded and validated providerConfig; an empty NetworkConfig when none is set.
+	Config *calicov1alpha1.NetworkConfig
+	// KubeAPIServerAddresses are the addresses for the gardener-kube-apiserver GlobalNetworkSet. Nil
+	// means the set is left out (disabled, or the shoot is hibernated); never empty when enabled on an
+	// awake shoot.
+	KubeAPIServerAddresses []netip.Addr
+	// Hibernated is true while hibernation is wanted for the shoot.
+	Hibernated bool
+	// PreviousStatus is the provider status of the last successful reconcile, nil on the first one.
+	PreviousStatus *calicov1alpha1.NetworkStatus
+	// FeatureGates are the controller's feature gates.
+	FeatureGates featuregate.FeatureGate
+	// ControllerConfig is the operator configuration.
+	ControllerConfig *configv1alpha1.ControllerConfiguration
+}
+
+// Rendered is what the decide + render step produced.
+type Rendered struct {
+	// Data is the content of the ManagedResource secret (key -> manifest stream).
+	Data map[string][]byte
+	// Status records what Data deploys; it becomes Network.status.providerStatus. OverlayEnabled
+	// must be set: the overlay switch check decides from it.
+	Status calicov1alpha1.NetworkStatus
+	// SeedObjects are objects for the shoot's control-plane namespace in the seed (monitoring).
+	SeedObjects []client.Object
+}
+
+// Renderer is the decide + render step: values derivation, rendering and serialization.
+type Renderer interface {
+	// Render turns the inputs into the manifest to store. An error wrapping a field.ErrorList or
+	// otherwise naming the user's configuration must be returned through ConfigurationError.
+	Render(ctx context.Context, in Inputs) (Rendered, error)
+}
+
+// RenderFunc adapts a function to the Renderer interface.
+type RenderFunc func(ctx context.Context, in Inputs) (Rendered, error)
+
+// Render calls f.
+func (f RenderFunc) Render(ctx context.Context, in Inputs) (Rendered, error) { return f(ctx, in) }
+
+// ConfigDecoder strictly decodes and validates a Network's providerConfig.
+type ConfigDecoder interface {
+	// Decode returns the NetworkConfig of raw (an empty one for nil raw). Invalid input gives an
+	// error that names the field path, what is wrong and what is accepted.
+	Decode(raw []byte, ipFamilies []string) (*calicov1alpha1.NetworkConfig, error)
+}
+
+// ConfigDecoderFunc adapts a function to the ConfigDecoder interface.
+type ConfigDecoderFunc func(raw []byte, ipFamilies []string) (*calicov1alpha1.NetworkConfig, error)
+
+// Decode calls f.
+func (f ConfigDecoderFunc) Decode(raw []byte, ipFamilies []string) (*calicov1alpha1.NetworkConfig, error) {
+	return f(raw, ipFamilies)
+}
+
+// KubeAPIServerAddresses are the addresses of a shoot's kube-apiserver load balancer.
+type KubeAPIServerAddresses struct {
+	// Addrs are the addresses to publish, never empty.
+	Addrs []netip.Addr
+	// ResolvedTTL is the shortest TTL of the DNS answers used to resolve CNAME records; zero when no
+	// name was resolved (A/AAAA records only).
+	ResolvedTTL time.Duration
+}
+
+// AddressSource finds the kube-apiserver addresses of the shoot whose control-plane namespace is
+// given. When none can be determined it returns an error saying why.
+type AddressSource interface {
+	KubeAPIServerAddresses(ctx context.Context, namespace string) (KubeAPIServerAddresses, error)
+}

@@ -1,0 +1,60 @@
+package network
+
+// Names and well-known keys of the Gardener extension contract.
+const (
+	// Type is the Network type this controller reconciles.
+	Type = "calico"
+	// ControllerName names the controller in logs, metrics and events.
+	ControllerName = "network-calico"
+	// FinalizerName keeps a Network until its shoot objects are cleaned up.
+	FinalizerName = "extensions.gardener.cloud/network"
+	// ManagedResourceName is the one ManagedResource holding everything deployed to the shoot.
+	ManagedResourceName = "extension-networking-calico-config"
+	// ManagedResourceOrigin is the origin label of that ManagedResource. It is the reference
+	// extension's value, so that a landscape can swap calico-pilot in for it.
+	ManagedResourceOrigin = "extension-networking-calico"
+	// ManagedResourceDataKey is the secret key holding the rendered manifest stream.
+	ManagedResourceDataKey = "config.yaml"
+
+	// AnnotationOperation is the gardenlet's operation annotation.
+	AnnotationOperation = "gardener.cloud/operation"
+	// OperationReconcile asks for a reconcile now; removed at the start.
+	OperationReconcile = "reconcile"
+	// OperationRestore asks for a restore; removed after success.
+	OperationRestore = "restore"
+	// OperationMigrate asks for a migrate; removed after success.
+	OperationMigrate = "migrate"
+	// OperationWaitForState means "do nothing until the state is restored".
+	OperationWaitForState = "wait-for-state"
+	// AnnotationForceDeletion on the Shoot makes deletion skip waiting.
+	AnnotationForceDeletion = "confirmation.gardener.cloud/force-deletion"
+
+	// LabelDNSRecordRoleGardener selects the kube-apiserver DNSRecords (value controlplane).
+	LabelDNSRecordRoleGardener = "gardener.cloud/role"
+)
+
+// Event reasons, as the reference's generic reconciler names them.
+const (
+	EventReconciliation = "NetworkReconciliation"
+	EventDeletion       = "NetworkDeletion"
+	EventRestoration    = "NetworkRestoration"
+	EventMigration      = "NetworkMigration"
+)
+
+// Condition types written to Network.status.conditions.
+const (
+	// ConditionConfigurationValid says whether the providerConfig decodes and validates.
+	ConditionConfigurationValid = "ConfigurationValid"
+	// ConditionKubeAPIServerGlobalNetworkSet says whether the gardener-kube-apiserver set is published.
+	ConditionKubeAPIServerGlobalNetworkSet = "KubeAPIServerGlobalNetworkSetReady"
+	// ConditionOverlaySwitch says whether an overlay switch waits for node routes.
+	ConditionOverlaySwitch = "OverlaySwitchReady"
+)
+
+// seedMonitoringConfigMaps are the ConfigMaps in the control-plane namespace that this or the
+// reference extension may have created; delete removes them whatever the current config says.
+var seedMonitoringConfigMaps = []string{"calico-dashboards", "calico-monitoring-config"}
+
+// seedMonitoringScrapeConfigs are the monitoring.coreos.com/v1alpha1 ScrapeConfigs this or the
+// reference extension may have created (bird regardless of birdExporter, which the reference leaked).
+var seedMonitoringScrapeConfigs = []string{"shoot-calico-bird", "shoot-calico-felix", "shoot-calico-typha"}

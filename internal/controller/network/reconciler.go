@@ -1,0 +1,278 @@
+package network
+
+import (
+	"context"
+	"fmt"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/events"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+)
+
+// Reconciler runs the generic extension lifecycle for calico Networks and calls the Actuator.
+type Reconciler struct {
+	// Client reads Networks and Clusters and writes their metadata and status.
+	Client client.Client
+	// Actuator does the Calico-specific work.
+	Actuator *Actuator
+	// Recorder records Kubernetes events on the Network; nil records none.
+	Recorder events.EventRecorder
+	// Now is the clock for lastOperation timestamps.
+	Now func() time.Time
+}
+
+// Reconcile implements reconcile.Reconciler.
+func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	log := logf.FromContext(ctx)
+	network := &extensionsv1alpha1.Network{}
+	if err := r.Client.Get(ctx, req.NamespacedName, network); err != nil {
+		if apierrors.IsNotFound(err) {
+			return reconcile.Result{}, nil
+		}
+		return reconcile.Result{}, fmt.Errorf("reading Network %s: %w", req.NamespacedName, err)
+	}
+	if network.Spec.Type != Type {
+		return reconcile.Result{}, nil
+	}
+	switch network.Annotations[AnnotationOperation] {
+	case OperationWaitForState:
+		log.V(1).Info("Waiting for state to be restored")
+		return reconcile.Result{}, nil
+	case OperationReconcile:
+		if err := r.removeOperationAnnotation(ctx, network); err != nil {
+			return reconcile.Result{}, err
+		}
+	}
+
+	cluster, err := r.getCluster(ctx, network.Namespace)
+	if err != nil {
+		return reconcile.Result{}, err
+	}
+	if shootFailed(cluster.Shoot) {
+		log.Info("Skipping Network of a failed shoot")
+		return reconcile.Result{}, nil
+	}
+
+	op := operationType(network)
+	if migrated(network) && op != OpMigrate && op != OpRestore {
+		log.V(1).Info("Skipping migrated Network")
+		return reconcile.Result{}, nil
+	}
+	switch {
+	case op == OpMigrate:
+		return r.migrate(ctx, network, cluster)
+	case network.DeletionTimestamp != nil:
+		return r.delete(ctx, network, cluster)
+	case op == OpRestore:
+		return r.reconcileOrRestore(ctx, network, cluster, OpRestore)
+	default:
+		return r.reconcileOrRestore(ctx, network, cluster, op)
+	}
+}
+
+// reconcileOrRestore: ensure finalizer, Processing, actuator, Error or Success, (restore) drop annotation.
+func (r *Reconciler) reconcileOrRestore(ctx context.Context, network *extensionsv1alpha1.Network, cluster *Cluster, op string) (reconcile.Result, error) {
+	log := logf.FromContext(ctx).WithValues("operation", op)
+	d := describe(op)
+	if err := r.ensureFinalizer(ctx, network); err != nil {
+		return reconcile.Result{}, err
+	}
+	if err := r.writeProcessing(ctx, network, op, d); err != nil {
+		return reconcile.Result{}, err
+	}
+	var requeue time.Duration
+	var err error
+	if op == OpRestore {
+		requeue, err = r.Actuator.Restore(ctx, log, network, cluster)
+	} else {
+		requeue, err = r.Actuator.Reconcile(ctx, log, network, cluster)
+	}
+	if err != nil {
+		return r.fail(ctx, network, op, d, err)
+	}
+	if err := r.writeSuccess(ctx, network, op, d); err != nil {
+		return reconcile.Result{}, err
+	}
+	if op == OpRestore {
+		if err := r.removeOperationAnnotation(ctx, network); err != nil {
+			return reconcile.Result{}, err
+		}
+	}
+	return reconcile.Result{RequeueAfter: requeue}, nil
+}
+
+// delete: nothing to do without our finalizer; else Processing, actuator, Success, drop finalizer.
+func (r *Reconciler) delete(ctx context.Context, network *extensionsv1alpha1.Network, cluster *Cluster) (reconcile.Result, error) {
+	log := logf.FromContext(ctx).WithValues("operation", OpDelete)
+	if !controllerutil.ContainsFinalizer(network, FinalizerName) {
+		return reconcile.Result{}, nil
+	}
+	d := describe(OpDelete)
+	if err := r.writeProcessing(ctx, network, OpDelete, d); err != nil {
+		return reconcile.Result{}, err
+	}
+	var err error
+	if forceDeletion(cluster.Shoot) {
+		err = r.Actuator.ForceDelete(ctx, log, network, cluster)
+	} else {
+		err = r.Actuator.Delete(ctx, log, network, cluster)
+	}
+	if err != nil {
+		return r.fail(ctx, network, OpDelete, d, err)
+	}
+	if err := r.writeSuccess(ctx, network, OpDelete, d); err != nil {
+		return reconcile.Result{}, err
+	}
+	patch := client.MergeFromWithOptions(network.DeepCopy(), client.MergeFromWithOptimisticLock{})
+	controllerutil.RemoveFinalizer(network, FinalizerName)
+	if err := r.Client.Patch(ctx, network, patch); err != nil && !apierrors.IsNotFound(err) {
+		return reconcile.Result{}, fmt.Errorf("removing finalizer from Network: %w", err)
+	}
+	return reconcile.Result{}, nil
+}
+
+// migrate: Processing, actuator, Success, drop all finalizers, drop the annotation.
+func (r *Reconciler) migrate(ctx context.Context, network *extensionsv1alpha1.Network, cluster *Cluster) (reconcile.Result, error) {
+	log := logf.FromContext(ctx).WithValues("operation", OpMigrate)
+	d := describe(OpMigrate)
+	if err := r.writeProcessing(ctx, network, OpMigrate, d); err != nil {
+		return reconcile.Result{}, err
+	}
+	if err := r.Actuator.Migrate(ctx, log, network, cluster); err != nil {
+		return r.fail(ctx, network, OpMigrate, d, err)
+	}
+	if err := r.writeSuccess(ctx, network, OpMigrate, d); err != nil {
+		return reconcile.Result{}, err
+	}
+	patch := client.MergeFrom(network.DeepCopy())
+	network.Finalizers = nil
+	if err := r.Client.Patch(ctx, network, patch); err != nil && !apierrors.IsNotFound(err) {
+		return reconcile.Result{}, fmt.Errorf("removing finalizers from migrated Network: %w", err)
+	}
+	if err := r.removeOperationAnnotation(ctx, network); err != nil && !apierrors.IsNotFound(err) {
+		return reconcile.Result{}, err
+	}
+	return reconcile.Result{}, nil
+}
+
+// fail writes the Error status and event and decides how the error is retried: configuration
+// errors wait for a change of the Network, errors that asked for a delay are requeued after it, all
+// others go through controller-runtime's backoff.
+func (r *Reconciler) fail(ctx context.Context, network *extensionsv1alpha1.Network, op string, d descriptions, cause error) (reconcile.Result, error) {
+	description := upperFirst(d.errorPrefix + ": " + cause.Error())
+	now := metav1.NewTime(r.now())
+	patch := client.MergeFrom(network.DeepCopy())
+	network.Status.LastOperation = &extensionsv1alpha1.LastOperation{
+		Type: extensionsv1alpha1.LastOperationType(op), State: extensionsv1alpha1.LastOperationState(StateError),
+		Progress: 50, Description: description, LastUpdateTime: now,
+	}
+	network.Status.LastError = &extensionsv1alpha1.LastError{Description: description, Codes: toErrorCodes(errorCodes(cause)), LastUpdateTime: &now}
+	network.Status.ObservedGeneration = network.Generation
+	if err := r.Client.Status().Patch(ctx, network, patch); err != nil {
+		logf.FromContext(ctx).Error(err, "Could not write Error status", "operation", op)
+	}
+	r.event(network, corev1.EventTypeWarning, d.event, op, description)
+	if isConfigurationError(cause) {
+		return reconcile.Result{}, reconcile.TerminalError(cause)
+	}
+	if after := requeueAfter(cause); after > 0 {
+		return reconcile.Result{RequeueAfter: after}, nil
+	}
+	return reconcile.Result{}, cause
+}
+
+func (r *Reconciler) writeProcessing(ctx context.Context, network *extensionsv1alpha1.Network, op string, d descriptions) error {
+	patch := client.MergeFrom(network.DeepCopy())
+	network.Status.LastOperation = &extensionsv1alpha1.LastOperation{
+		Type: extensionsv1alpha1.LastOperationType(op), State: extensionsv1alpha1.LastOperationState(StateProcessing),
+		Progress: 1, Description: d.processing, LastUpdateTime: metav1.NewTime(r.now()),
+	}
+	if err := r.Client.Status().Patch(ctx, network, patch); err != nil {
+		return fmt.Errorf("writing Processing status: %w", err)
+	}
+	return nil
+}
+
+func (r *Reconciler) writeSuccess(ctx context.Context, network *extensionsv1alpha1.Network, op string, d descriptions) error {
+	patch := client.MergeFrom(network.DeepCopy())
+	network.Status.LastOperation = &extensionsv1alpha1.LastOperation{
+		Type: extensionsv1alpha1.LastOperationType(op), State: extensionsv1alpha1.LastOperationState(StateSucceeded),
+		Progress: 100, Description: d.success, LastUpdateTime: metav1.NewTime(r.now()),
+	}
+	network.Status.LastError = nil
+	network.Status.ObservedGeneration = network.Generation
+	if err := r.Client.Status().Patch(ctx, network, patch); err != nil {
+		return fmt.Errorf("writing Succeeded status: %w", err)
+	}
+	r.event(network, corev1.EventTypeNormal, d.event, op, d.success)
+	return nil
+}
+
+func (r *Reconciler) ensureFinalizer(ctx context.Context, network *extensionsv1alpha1.Network) error {
+	if controllerutil.ContainsFinalizer(network, FinalizerName) {
+		return nil
+	}
+	patch := client.MergeFromWithOptions(network.DeepCopy(), client.MergeFromWithOptimisticLock{})
+	controllerutil.AddFinalizer(network, FinalizerName)
+	if err := r.Client.Patch(ctx, network, patch); err != nil {
+		return fmt.Errorf("adding finalizer to Network: %w", err)
+	}
+	return nil
+}
+
+func (r *Reconciler) removeOperationAnnotation(ctx context.Context, network *extensionsv1alpha1.Network) error {
+	if _, ok := network.Annotations[AnnotationOperation]; !ok {
+		return nil
+	}
+	patch := client.MergeFrom(network.DeepCopy())
+	delete(network.Annotations, AnnotationOperation)
+	if err := r.Client.Patch(ctx, network, patch); err != nil {
+		return fmt.Errorf("removing operation annotation from Network: %w", err)
+	}
+	return nil
+}
+
+func (r *Reconciler) event(network *extensionsv1alpha1.Network, eventType, reason, action, note string) {
+	if r.Recorder == nil {
+		return
+	}
+	// The events API limits notes to 1 kB.
+	if len(note) > 1000 {
+		note = note[:1000]
+	}
+	r.Recorder.Eventf(network, nil, eventType, reason, action, "%s", note)
+}
+
+func (r *Reconciler) now() time.Time {
+	if r.Now != nil {
+		return r.Now()
+	}
+	return time.Now()
+}
+
+func isConfigurationError(err error) bool {
+	for _, c := range errorCodes(err) {
+		if c == string(ErrCodeConfigurationProblem) {
+			return true
+		}
+	}
+	return false
+}
+
+func upperFirst(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[size:]
+}

@@ -1,0 +1,145 @@
+package network
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+)
+
+// decodeProviderStatus reads our NetworkStatus from status.providerStatus; nil when there is none
+// (first reconcile, or a Network last reconciled by the reference extension, whose status has no
+// fields).
+func decodeProviderStatus(network *extensionsv1alpha1.Network) (*calicov1alpha1.NetworkStatus, error) {
+	ps := network.Status.ProviderStatus
+	if ps == nil || len(ps.Raw) == 0 {
+		return nil, nil
+	}
+	st := &calicov1alpha1.NetworkStatus{}
+	if err := json.Unmarshal(ps.Raw, st); err != nil {
+		return nil, fmt.Errorf("decoding status.providerStatus: %w", err)
+	}
+	if st.OverlayEnabled == nil && st.Backend == nil && len(st.IPFamilies) == 0 {
+		return nil, nil
+	}
+	return st, nil
+}
+
+// patchProviderStatus records what was applied: providerStatus and status.ipFamilies. Nothing is
+// sent when both are unchanged.
+func (a *Actuator) patchProviderStatus(ctx context.Context, network *extensionsv1alpha1.Network, applied calicov1alpha1.NetworkStatus) error {
+	applied.TypeMeta = metav1.TypeMeta{APIVersion: calicov1alpha1.SchemeGroupVersion.String(), Kind: "NetworkStatus"}
+	raw, err := json.Marshal(applied)
+	if err != nil {
+		return fmt.Errorf("encoding provider status: %w", err)
+	}
+	families := make([]extensionsv1alpha1.IPFamily, 0, len(applied.IPFamilies))
+	for _, f := range applied.IPFamilies {
+		families = append(families, extensionsv1alpha1.IPFamily(f))
+	}
+	before := network.DeepCopy()
+	network.Status.ProviderStatus = &runtime.RawExtension{Raw: raw}
+	network.Status.IPFamilies = families
+	if providerStatusEqual(before.Status.ProviderStatus, raw) && reflect.DeepEqual(before.Status.IPFamilies, families) {
+		network.Status = before.Status
+		return nil
+	}
+	if err := a.Client.Status().Patch(ctx, network, client.MergeFrom(before)); err != nil {
+		return fmt.Errorf("writing provider status: %w", err)
+	}
+	return nil
+}
+
+// providerStatusEqual compares JSON documents by value (the API server may reorder keys).
+func providerStatusEqual(old *runtime.RawExtension, raw []byte) bool {
+	if old == nil {
+		return false
+	}
+	var a, b any
+	if json.Unmarshal(old.Raw, &a) != nil || json.Unmarshal(raw, &b) != nil {
+		return false
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// conditionSet collects the conditions a reconcile sets or removes; timestamps only move when
+// something changed, so an unchanged reconcile writes no status for them.
+type conditionSet struct {
+	now        metav1.Time
+	conditions []extensionsv1alpha1.Condition
+	changed    bool
+}
+
+func newConditionSet(existing []extensionsv1alpha1.Condition, now time.Time) *conditionSet {
+	cs := &conditionSet{now: metav1.NewTime(now)}
+	for _, c := range existing {
+		cs.conditions = append(cs.conditions, *c.DeepCopy())
+	}
+	return cs
+}
+
+func (cs *conditionSet) set(condType, status, reason, message string) {
+	for i := range cs.conditions {
+		c := &cs.conditions[i]
+		if string(c.Type) != condType {
+			continue
+		}
+		if string(c.Status) == status && c.Reason == reason && c.Message == message {
+			return
+		}
+		if string(c.Status) != status {
+			c.LastTransitionTime = cs.now
+		}
+		c.Status, c.Reason, c.Message, c.LastUpdateTime = extensionsv1alpha1.ConditionStatus(status), reason, message, cs.now
+		cs.changed = true
+		return
+	}
+	cs.conditions = append(cs.conditions, extensionsv1alpha1.Condition{
+		Type: extensionsv1alpha1.ConditionType(condType), Status: extensionsv1alpha1.ConditionStatus(status),
+		Reason: reason, Message: message, LastTransitionTime: cs.now, LastUpdateTime: cs.now,
+	})
+	cs.changed = true
+}
+
+func (cs *conditionSet) remove(condType string) {
+	for i := range cs.conditions {
+		if string(cs.conditions[i].Type) == condType {
+			cs.conditions = append(cs.conditions[:i], cs.conditions[i+1:]...)
+			cs.changed = true
+			return
+		}
+	}
+}
+
+// patchConditions writes the conditions when the reconcile changed any.
+func (a *Actuator) patchConditions(ctx context.Context, network *extensionsv1alpha1.Network, cs *conditionSet) error {
+	if !cs.changed {
+		return nil
+	}
+	before := network.DeepCopy()
+	network.Status.Conditions = cs.conditions
+	if err := a.Client.Status().Patch(ctx, network, client.MergeFrom(before)); err != nil {
+		return fmt.Errorf("writing conditions: %w", err)
+	}
+	return nil
+}
+
+// toErrorCodes converts code strings to the API's error code type.
+func toErrorCodes(codes []string) []extensionsv1alpha1.ErrorCode {
+	if len(codes) == 0 {
+		return nil
+	}
+	out := make([]extensionsv1alpha1.ErrorCode, len(codes))
+	for i, c := range codes {
+		out[i] = extensionsv1alpha1.ErrorCode(c)
+	}
+	return out
+}
