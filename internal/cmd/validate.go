@@ -128,7 +128,7 @@ func (o *ValidateOptions) Run(streams IO) error {
 	if o.ipFamiliesSet {
 		for _, doc := range docs {
 			if doc.Kind == "Shoot" {
-				return &ExitError{Code: ExitUsage, Err: fmt.Errorf("--ip-families applies to NetworkConfig documents only; document %d is a Shoot, whose spec.networking.ipFamilies are used", doc.Index)}
+				return &ExitError{Code: ExitUsage, Err: fmt.Errorf("--ip-families applies to NetworkConfig documents only; Shoot %s uses its spec.networking.ipFamilies", objectName(doc))}
 			}
 		}
 	}

@@ -1,0 +1,208 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestValidateCommand(t *testing.T) {
+	const examples = "../../examples/"
+	tests := []struct {
+		name       string
+		args       []string
+		stdin      string
+		wantCode   int
+		wantOut    string
+		wantErrOut string
+	}{
+		{
+			name:    "seed NetworkConfig example is valid",
+			args:    []string{"validate", "-f", examples + "networkconfig.yaml"},
+			wantOut: "NetworkConfig: valid\n",
+		},
+		{
+			name:    "seed Shoot example is valid",
+			args:    []string{"validate", "-f", examples + "shoot.yaml"},
+			wantOut: "Shoot garden-dev/johndoe-azure: valid\n",
+		},
+		{
+			name:    "valid in JSON is an empty array",
+			args:    []string{"validate", "-f", examples + "shoot.yaml", "-o", "json"},
+			wantOut: "[]\n",
+		},
+		{
+			name:    "seed eBPF example on a dual-stack shoot",
+			args:    []string{"validate", "-f", examples + "ebpf-networkconfig.yaml", "--ip-families", "IPv4,IPv6"},
+			wantOut: "NetworkConfig: valid\n",
+		},
+		{
+			name:     "misspelled field",
+			args:     []string{"validate", "-f", examples + "invalid/networkconfig-typo.yaml"},
+			wantCode: 1,
+			wantOut:  "ipam.typah: Forbidden: unknown field \"typah\" (did you mean \"type\"?); known fields of ipam: cidr, type\n",
+		},
+		{
+			name:     "invalid NetworkConfig, one line per error",
+			args:     []string{"validate", "-f", examples + "invalid/networkconfig-invalid.yaml"},
+			wantCode: 1,
+			wantOut: `ipam.type: Unsupported value: "dhcp": supported values: "calico-ipam", "host-local"
+ipv4.autoDetectionMethod: Invalid value: "cidr=10.250.0.0": parameter "10.250.0.0" of option cidr is not a valid CIDR
+vethMTU: Invalid value: "": MTU cannot be empty; use "0" to auto-detect
+autoScaling.resources.node[cpu]: Invalid value: "0": must be specified and cannot be zero
+ipv4.mode: Invalid value: "Never": contradicts overlay.enabled: true; an overlay encapsulates, use "Always" or "CrossSubnet" or remove the mode
+`,
+		},
+		{
+			name:     "invalid Shoot as JSON",
+			args:     []string{"validate", "-f", examples + "invalid/shoot-invalid.yaml", "-o", "json"},
+			wantCode: 1,
+			wantOut: `[
+  {
+    "field": "spec.networking.pods",
+    "type": "FieldValueInvalid",
+    "badValue": "100.96.0.0",
+    "detail": "pods is not a valid CIDR"
+  },
+  {
+    "field": "spec.networking.providerConfig.ipv6.pool",
+    "type": "FieldValueNotSupported",
+    "badValue": "ipip",
+    "detail": "supported values: \"vxlan\""
+  },
+  {
+    "field": "spec.kubernetes.kubeProxy.enabled",
+    "type": "FieldValueForbidden",
+    "detail": "Disabling kube-proxy is forbidden in conjunction with calico without running in ebpf dataplane; set spec.networking.providerConfig.ebpfDataplane.enabled: true or enable kube-proxy"
+  },
+  {
+    "field": "spec.networking.providerConfig.autoScaling.mode",
+    "type": "FieldValueInvalid",
+    "badValue": "vpa",
+    "detail": "needs the shoot's VPA: set spec.kubernetes.verticalPodAutoscaler.enabled: true, or use \"cluster-proportional\" or \"static\""
+  }
+]
+`,
+		},
+		{
+			name:     "several documents are prefixed with their index",
+			args:     []string{"validate", "-f", examples + "invalid/multi.yaml"},
+			wantCode: 1,
+			wantOut: `documents[0] (NetworkConfig): valid
+documents[1].vxlan.enabled: Invalid value: true: contradicts overlay.enabled: false; VXLAN is an overlay encapsulation
+documents[2].kind: Unsupported value: "ConfigMap": supported values: "NetworkConfig", "Shoot"
+`,
+		},
+		{
+			name:     "empty string bad value is kept in JSON",
+			args:     []string{"validate", "-f", "-", "-o", "json"},
+			stdin:    "apiVersion: calico.networking.extensions.gardener.cloud/v1alpha1\nkind: NetworkConfig\nvethMTU: \"\"\n",
+			wantCode: 1,
+			wantOut: `[
+  {
+    "field": "vethMTU",
+    "type": "FieldValueInvalid",
+    "badValue": "",
+    "detail": "MTU cannot be empty; use \"0\" to auto-detect"
+  }
+]
+`,
+		},
+		{
+			name:     "stdin with IPv6 families",
+			args:     []string{"validate", "-f", "-", "--ip-families", "IPv6"},
+			stdin:    "apiVersion: calico.networking.extensions.gardener.cloud/v1alpha1\nkind: NetworkConfig\nipv4:\n  mode: Never\n",
+			wantCode: 1,
+			wantOut:  "ipv4: Forbidden: IPv4 configuration must not be specified if the shoot does not use IPv4 networking (this is an IPv6 single-stack shoot)\n",
+		},
+		{
+			name:     "wrong apiVersion and missing kind",
+			args:     []string{"validate", "-f", "-"},
+			stdin:    "---\napiVersion: calico.networking.extensions.gardener.cloud/v1beta1\nkind: NetworkConfig\n---\nfoo: bar\n",
+			wantCode: 1,
+			wantOut: `documents[0].apiVersion: Unsupported value: "calico.networking.extensions.gardener.cloud/v1beta1": supported values: "calico.networking.extensions.gardener.cloud/v1alpha1"
+documents[1].kind: Required value: must be "NetworkConfig" or "Shoot"
+`,
+		},
+		{
+			name:    "workerless Shoot says why it is not checked",
+			args:    []string{"validate", "-f", "-"},
+			stdin:   "apiVersion: core.gardener.cloud/v1beta1\nkind: Shoot\nmetadata: {name: wl, namespace: garden-dev}\nspec:\n  provider: {type: aws}\n",
+			wantOut: "Shoot garden-dev/wl: valid (workerless, so it has no Calico networking to check)\n",
+		},
+		{
+			name:       "unparsable YAML",
+			args:       []string{"validate", "-f", examples + "invalid/not-yaml.yaml"},
+			wantCode:   2,
+			wantErrOut: "error: " + examples + "invalid/not-yaml.yaml: document 1 is not valid YAML: yaml: line 3: did not find expected ',' or ']'\n",
+		},
+		{
+			name:       "line numbers count from the start of the file",
+			args:       []string{"validate", "-f", "-"},
+			stdin:      "a: 1\n---\nb: 1\nb: 2\n",
+			wantCode:   2,
+			wantErrOut: "error: stdin: document 2 is not valid YAML: yaml: unmarshal errors:\n  line 4: key \"b\" already set in map\n",
+		},
+		{
+			name:       "missing file",
+			args:       []string{"validate", "-f", examples + "does-not-exist.yaml"},
+			wantCode:   2,
+			wantErrOut: "error: cannot read " + examples + "does-not-exist.yaml: no such file or directory\n",
+		},
+		{
+			name:       "empty input",
+			args:       []string{"validate", "-f", "-"},
+			stdin:      "# nothing here\n",
+			wantCode:   2,
+			wantErrOut: "error: stdin: no YAML documents found\n",
+		},
+		{
+			name:       "no file flag",
+			args:       []string{"validate"},
+			wantCode:   2,
+			wantErrOut: "error: required flag -f/--filename is not set (use \"-\" for stdin)\n",
+		},
+		{
+			name:       "unknown output format",
+			args:       []string{"validate", "-f", examples + "networkconfig.yaml", "-o", "yaml"},
+			wantCode:   2,
+			wantErrOut: "error: --output \"yaml\" is not supported, use text or json\n",
+		},
+		{
+			name:       "unknown IP family",
+			args:       []string{"validate", "-f", examples + "networkconfig.yaml", "--ip-families", "IPv4,IPv5"},
+			wantCode:   2,
+			wantErrOut: "error: --ip-families IPv4,IPv5: Unsupported value: \"IPv5\": supported values: \"IPv4\", \"IPv6\"\n",
+		},
+		{
+			name:       "ip families for a Shoot are bad usage, not silently ignored",
+			args:       []string{"validate", "-f", examples + "shoot.yaml", "--ip-families", "IPv6"},
+			wantCode:   2,
+			wantErrOut: "error: --ip-families applies to NetworkConfig documents only; Shoot garden-dev/johndoe-azure uses its spec.networking.ipFamilies\n",
+		},
+		{
+			name:       "positional argument",
+			args:       []string{"validate", "-f", examples + "networkconfig.yaml", "extra"},
+			wantCode:   2,
+			wantErrOut: "error: unknown command \"extra\" for \"calico-pilot validate\"\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := Execute(context.Background(), tt.args, strings.NewReader(tt.stdin), &out, &errOut)
+			if code != tt.wantCode {
+				t.Errorf("exit code = %d, want %d (stderr: %q)", code, tt.wantCode, errOut.String())
+			}
+			if diff := cmp.Diff(tt.wantOut, out.String()); diff != "" {
+				t.Errorf("stdout mismatch (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantErrOut, errOut.String()); diff != "" {
+				t.Errorf("stderr mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
