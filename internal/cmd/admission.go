@@ -1,0 +1,186 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/go-logr/logr"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"go.uber.org/zap/zapcore"
+	"golang.org/x/sync/errgroup"
+	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	ctrlwebhook "sigs.k8s.io/controller-runtime/pkg/webhook"
+
+	"github.com/calico-pilot/calico-pilot/internal/webhook"
+)
+
+// AdmissionOptions are the flags of `calico-pilot admission`.
+type AdmissionOptions struct {
+	// CertDir holds the serving certificate and key (tls.crt, tls.key); they are reloaded when they change.
+	CertDir string
+	// Port is the HTTPS port of the webhook server.
+	Port int
+	// BindHost is the address the webhook server listens on; empty means all addresses.
+	BindHost string
+	// MetricsBindAddress serves Prometheus metrics; "0" switches them off.
+	MetricsBindAddress string
+	// HealthProbeBindAddress serves /healthz and /readyz; "0" switches them off.
+	HealthProbeBindAddress string
+	// Verbosity is the log level (0 = info, 1 = debug).
+	Verbosity int
+}
+
+// NewAdmissionOptions returns the defaults: the port and cert dir the chart uses.
+func NewAdmissionOptions() *AdmissionOptions {
+	return &AdmissionOptions{
+		CertDir:                "/etc/calico-pilot/admission-tls",
+		Port:                   10250,
+		MetricsBindAddress:     ":8080",
+		HealthProbeBindAddress: ":8081",
+	}
+}
+
+// AddFlags registers the options as flags.
+func (o *AdmissionOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.CertDir, "cert-dir", o.CertDir, "directory with the serving certificate tls.crt and key tls.key (reloaded on change)")
+	fs.IntVar(&o.Port, "port", o.Port, "HTTPS port of the webhook server")
+	fs.StringVar(&o.BindHost, "bind-host", o.BindHost, "address the webhook server listens on (empty: all addresses)")
+	fs.StringVar(&o.MetricsBindAddress, "metrics-bind-address", o.MetricsBindAddress, `address of the Prometheus metrics endpoint ("0" disables it)`)
+	fs.StringVar(&o.HealthProbeBindAddress, "health-probe-bind-address", o.HealthProbeBindAddress, `address of /healthz and /readyz ("0" disables them)`)
+	fs.IntVar(&o.Verbosity, "verbosity", o.Verbosity, "log verbosity (0 info, 1 debug)")
+}
+
+// Validate checks the options before anything is started; each error names the flag.
+func (o *AdmissionOptions) Validate() error {
+	var errs []error
+	if o.Port < 1 || o.Port > 65535 {
+		errs = append(errs, fmt.Errorf("--port %d: must be between 1 and 65535", o.Port))
+	}
+	for _, name := range []string{"tls.crt", "tls.key"} {
+		path := filepath.Join(o.CertDir, name)
+		if _, err := os.Stat(path); err != nil {
+			errs = append(errs, fmt.Errorf("--cert-dir %s: %s is not readable (it must hold tls.crt and tls.key): %w", o.CertDir, name, err))
+		}
+	}
+	for _, a := range []struct{ flag, addr string }{
+		{"--metrics-bind-address", o.MetricsBindAddress},
+		{"--health-probe-bind-address", o.HealthProbeBindAddress},
+	} {
+		if a.addr == "0" {
+			continue
+		}
+		if _, _, err := net.SplitHostPort(a.addr); err != nil {
+			errs = append(errs, fmt.Errorf("%s %q: must be host:port, :port or 0: %w", a.flag, a.addr, err))
+		}
+	}
+	if o.Verbosity < 0 {
+		errs = append(errs, fmt.Errorf("--verbosity %d: must not be negative", o.Verbosity))
+	}
+	return errors.Join(errs...)
+}
+
+// NewAdmissionCommand is `calico-pilot admission`: the validating webhook server for Shoots.
+func NewAdmissionCommand(streams IO) *cobra.Command {
+	o := NewAdmissionOptions()
+	c := &cobra.Command{
+		Use:   "admission",
+		Short: "Serve the validating admission webhook for calico Shoots",
+		Long: "Serves the validating webhook for core.gardener.cloud/v1beta1 Shoots of networking type calico at " +
+			webhook.Path + ". It decodes and validates spec.networking.providerConfig like `calico-pilot validate`, " +
+			"denies changes that would break a cluster with nodes, and warns about disruptive ones. " +
+			"The webhook needs no access to any API server.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.Validate(); err != nil {
+				return &ExitError{Code: ExitUsage, Err: err}
+			}
+			log := zap.New(zap.WriteTo(streams.ErrOut), zap.Level(zapLevel(o.Verbosity)))
+			// controller-runtime's webhook and metrics servers log through its package logger; hand it ours.
+			ctrllog.SetLogger(log)
+			if err := RunAdmission(logr.NewContext(cmd.Context(), log), o); err != nil {
+				return &ExitError{Code: 1, Err: err}
+			}
+			return nil
+		},
+	}
+	o.AddFlags(c.Flags())
+	return c
+}
+
+// RunAdmission serves the webhook, metrics and health endpoints until ctx is cancelled or one of them
+// fails. It returns nil after a clean shutdown.
+func RunAdmission(ctx context.Context, o *AdmissionOptions) error {
+	log := logr.FromContextOrDiscard(ctx)
+	server := ctrlwebhook.NewServer(ctrlwebhook.Options{Host: o.BindHost, Port: o.Port, CertDir: o.CertDir})
+	server.Register(webhook.Path, webhook.NewWebhook())
+
+	g, ctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		if err := server.Start(ctx); err != nil {
+			return fmt.Errorf("serving the webhook on port %d: %w", o.Port, err)
+		}
+		return nil
+	})
+
+	metrics, err := metricsserver.NewServer(metricsserver.Options{BindAddress: o.MetricsBindAddress}, nil, nil)
+	if err != nil {
+		return fmt.Errorf("creating the metrics server: %w", err)
+	}
+	if metrics != nil {
+		g.Go(func() error {
+			if err := metrics.Start(ctx); err != nil {
+				return fmt.Errorf("serving metrics on %s: %w", o.MetricsBindAddress, err)
+			}
+			return nil
+		})
+	}
+
+	if o.HealthProbeBindAddress != "0" {
+		mux := http.NewServeMux()
+		mux.Handle("/healthz", http.StripPrefix("/healthz", &healthz.Handler{Checks: map[string]healthz.Checker{"ping": healthz.Ping}}))
+		// Ready once the webhook server accepts TLS connections.
+		mux.Handle("/readyz", http.StripPrefix("/readyz", &healthz.Handler{Checks: map[string]healthz.Checker{"webhook": server.StartedChecker()}}))
+		g.Go(func() error {
+			return serveUntilDone(ctx, &http.Server{Addr: o.HealthProbeBindAddress, Handler: mux, ReadHeaderTimeout: 5 * time.Second})
+		})
+	}
+
+	log.Info("Serving Shoot admission webhook", "path", webhook.Path, "port", o.Port, "certDir", o.CertDir)
+	return g.Wait()
+}
+
+// serveUntilDone runs an HTTP server until ctx is done and then shuts it down.
+func serveUntilDone(ctx context.Context, srv *http.Server) error {
+	ln, err := net.Listen("tcp", srv.Addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", srv.Addr, err)
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serving %s: %w", srv.Addr, err)
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutting down %s: %w", srv.Addr, err)
+	}
+	return nil
+}
+
+// zapLevel maps --verbosity to a zap level: logr's V(n) is zap level -n.
+func zapLevel(verbosity int) zapcore.Level {
+	return zapcore.Level(-verbosity)
+}

@@ -1,0 +1,346 @@
+package webhook_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+)
+
+var shoots = schema.GroupVersionResource{Group: "core.gardener.cloud", Version: "v1beta1", Resource: "shoots"}
+
+// warnings collects the admission warnings the API server returns (HTTP Warning headers, code 299).
+type warnings struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+func (w *warnings) HandleWarningHeader(code int, _ string, text string) {
+	if code != 299 {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.msgs = append(w.msgs, text)
+}
+
+func (w *warnings) take() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := w.msgs
+	w.msgs = nil
+	return out
+}
+
+// shootClient returns a client for Shoots in a fresh namespace and the collector of its warnings.
+func shootClient(t *testing.T) (dynamic.ResourceInterface, *warnings) {
+	t.Helper()
+	cfg := rest.CopyConfig(controlPlane.Config)
+	w := &warnings{}
+	cfg.WarningHandler = w
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := kubernetes.NewForConfig(controlPlane.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns, err := cs.CoreV1().Namespaces().Create(context.Background(),
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "garden-"}}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatalf("creating namespace: %v", err)
+	}
+	t.Cleanup(func() {
+		_ = cs.CoreV1().Namespaces().Delete(context.Background(), ns.Name, metav1.DeleteOptions{})
+	})
+	return dyn.Resource(shoots).Namespace(ns.Name), w
+}
+
+// shoot describes a Shoot as a user (and gardenlet, for the status) would write it.
+type shoot struct {
+	name           string
+	networkingType string // "" = calico
+	unlabelled     bool   // without the label the webhook's objectSelector matches
+	providerConfig string // JSON object without apiVersion/kind; "" = none
+	workerless     bool
+	created        bool // gardenlet has acted: status.lastOperation is set
+	hibernated     bool
+}
+
+func (s shoot) object(t *testing.T) *unstructured.Unstructured {
+	t.Helper()
+	typ := s.networkingType
+	if typ == "" {
+		typ = "calico"
+	}
+	networking := map[string]any{"type": typ, "nodes": "10.250.0.0/16", "pods": "100.96.0.0/11", "services": "100.64.0.0/13"}
+	if s.providerConfig != "" {
+		pc := map[string]any{}
+		if err := json.Unmarshal([]byte(s.providerConfig), &pc); err != nil {
+			t.Fatalf("test providerConfig: %v", err)
+		}
+		pc["apiVersion"] = "calico.networking.extensions.gardener.cloud/v1alpha1"
+		pc["kind"] = "NetworkConfig"
+		networking["providerConfig"] = pc
+	}
+	provider := map[string]any{"type": "aws"}
+	if !s.workerless {
+		provider["workers"] = []any{map[string]any{"name": "pool-a"}}
+	}
+	status := map[string]any{"hibernated": s.hibernated}
+	if s.created {
+		status["lastOperation"] = map[string]any{"type": "Reconcile", "state": "Succeeded", "progress": int64(100),
+			"description": "Shoot cluster has been successfully reconciled.", "lastUpdateTime": "2026-12-01T10:00:00Z"}
+	}
+	spec := map[string]any{
+		"networking": networking,
+		"kubernetes": map[string]any{"version": "1.36.1", "kubeProxy": map[string]any{"enabled": true, "mode": "IPTables"}},
+		"provider":   provider,
+	}
+	if s.hibernated {
+		spec["hibernation"] = map[string]any{"enabled": true}
+	}
+	labels := map[string]any{}
+	if !s.unlabelled {
+		labels[calicoLabel] = "true"
+	}
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "core.gardener.cloud/v1beta1",
+		"kind":       "Shoot",
+		"metadata":   map[string]any{"name": s.name, "labels": labels},
+		"spec":       spec,
+		"status":     status,
+	}}
+}
+
+// cause is the part of a denial's causes the tests compare: the field path and the error type.
+type cause struct {
+	Type  metav1.CauseType
+	Field string
+}
+
+// denial checks that err is the webhook's 422 denial and returns its causes.
+func denial(t *testing.T, err error) []cause {
+	t.Helper()
+	if err == nil {
+		t.Fatal("request was allowed, want a denial")
+	}
+	var statusErr *apierrors.StatusError
+	if !errors.As(err, &statusErr) {
+		t.Fatalf("error is not an API status: %v", err)
+	}
+	st := statusErr.ErrStatus
+	if st.Code != 422 || st.Reason != metav1.StatusReasonInvalid {
+		t.Errorf("denial code/reason = %d/%s, want 422/Invalid (%v)", st.Code, st.Reason, err)
+	}
+	if !strings.Contains(st.Message, `admission webhook "`+webhookName+`" denied the request`) {
+		t.Errorf("denial does not name the webhook: %s", st.Message)
+	}
+	if st.Details == nil {
+		t.Fatalf("denial carries no details: %v", err)
+	}
+	var out []cause
+	for _, c := range st.Details.Causes {
+		out = append(out, cause{Type: c.Type, Field: c.Field})
+	}
+	return out
+}
+
+func warningPaths(msgs []string) []string {
+	var out []string
+	for _, m := range msgs {
+		path, _, _ := strings.Cut(m, ": ")
+		out = append(out, path)
+	}
+	return out
+}
+
+func TestCreateShoot(t *testing.T) {
+	tests := []struct {
+		name       string
+		shoot      shoot
+		wantCauses []cause // nil = allowed
+	}{
+		{
+			name:  "valid calico shoot",
+			shoot: shoot{name: "valid", providerConfig: `{"overlay":{"enabled":true},"typha":{"enabled":true}}`},
+		},
+		{
+			name:  "calico shoot without providerConfig",
+			shoot: shoot{name: "defaults"},
+		},
+		{
+			name:  "unsupported values, each with its path",
+			shoot: shoot{name: "invalid", providerConfig: `{"backend":"bgp","ipam":{"type":"dhcp"},"vethMTU":"-1"}`},
+			wantCauses: []cause{
+				{Type: metav1.CauseTypeFieldValueNotSupported, Field: "spec.networking.providerConfig.backend"},
+				{Type: metav1.CauseTypeFieldValueNotSupported, Field: "spec.networking.providerConfig.ipam.type"},
+				{Type: metav1.CauseTypeFieldValueInvalid, Field: "spec.networking.providerConfig.vethMTU"},
+			},
+		},
+		{
+			name:  "unknown providerConfig field",
+			shoot: shoot{name: "unknown-field", providerConfig: `{"typha":{"enabled":true,"replicas":3}}`},
+			wantCauses: []cause{
+				{Type: metav1.CauseTypeForbidden, Field: "spec.networking.providerConfig.typha.replicas"},
+			},
+		},
+		{
+			name:  "other networking type is allowed untouched",
+			shoot: shoot{name: "cilium", networkingType: "cilium", providerConfig: `{"tunnel":"vxlan"}`},
+		},
+		{
+			name:  "workerless shoot is skipped",
+			shoot: shoot{name: "workerless", workerless: true, providerConfig: `{"backend":"bgp"}`},
+		},
+		{
+			name:  "shoot without the calico label is not sent to the webhook",
+			shoot: shoot{name: "unlabelled", unlabelled: true, providerConfig: `{"backend":"bgp"}`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, w := shootClient(t)
+			_, err := c.Create(context.Background(), tt.shoot.object(t), metav1.CreateOptions{})
+			if tt.wantCauses == nil {
+				if err != nil {
+					t.Fatalf("create denied: %v", err)
+				}
+				if got := w.take(); len(got) > 0 {
+					t.Errorf("create returned warnings %q, want none", got)
+				}
+				return
+			}
+			if diff := cmp.Diff(tt.wantCauses, denial(t, err)); diff != "" {
+				t.Errorf("denial causes (-want +got):\n%s\nerror: %v", diff, err)
+			}
+		})
+	}
+}
+
+func TestUpdateShoot(t *testing.T) {
+	tests := []struct {
+		name         string
+		old          shoot
+		newConfig    string
+		wantCauses   []cause  // nil = allowed
+		wantWarnings []string // field paths the warnings start with
+		wantPhrase   string   // a phrase the denial or the warning must contain
+	}{
+		{
+			name:       "ipam calico-ipam -> host-local on a shoot with nodes is denied",
+			old:        shoot{name: "ipam", created: true, providerConfig: `{"ipam":{"type":"calico-ipam"}}`},
+			newConfig:  `{"ipam":{"type":"host-local"}}`,
+			wantCauses: []cause{{Type: metav1.CauseTypeForbidden, Field: "spec.networking.providerConfig.ipam.type"}},
+			wantPhrase: "the IPAM plugin cannot change from calico-ipam to host-local while the shoot has nodes",
+		},
+		{
+			name:       "removing the providerConfig of a calico-ipam shoot with nodes is denied",
+			old:        shoot{name: "ipam-removed", created: true, providerConfig: `{"ipam":{"type":"calico-ipam"}}`},
+			newConfig:  "",
+			wantCauses: []cause{{Type: metav1.CauseTypeForbidden, Field: "spec.networking.providerConfig.ipam.type"}},
+			wantPhrase: "keep calico-ipam",
+		},
+		{
+			name:      "ipam change on a hibernated shoot is allowed",
+			old:       shoot{name: "ipam-hibernated", created: true, hibernated: true, providerConfig: `{"ipam":{"type":"calico-ipam"}}`},
+			newConfig: `{"ipam":{"type":"host-local"}}`,
+		},
+		{
+			name:      "ipam change before the shoot was ever created is allowed",
+			old:       shoot{name: "ipam-new", providerConfig: `{"ipam":{"type":"calico-ipam"}}`},
+			newConfig: `{"ipam":{"type":"host-local"}}`,
+		},
+		{
+			name:         "overlay on -> off is allowed with a warning",
+			old:          shoot{name: "overlay-off", created: true, providerConfig: `{"overlay":{"enabled":true}}`},
+			newConfig:    `{"overlay":{"enabled":false}}`,
+			wantWarnings: []string{"spec.networking.providerConfig.overlay.enabled"},
+			wantPhrase:   "disabling the overlay restarts calico-node on every node",
+		},
+		{
+			name:         "overlay off -> on is allowed with a warning",
+			old:          shoot{name: "overlay-on", created: true, providerConfig: `{"overlay":{"enabled":false}}`},
+			newConfig:    `{"overlay":{"enabled":true}}`,
+			wantWarnings: []string{"spec.networking.providerConfig.overlay.enabled"},
+			wantPhrase:   "(backend none -> bird)",
+		},
+		{
+			name:         "backend change is allowed with a warning",
+			old:          shoot{name: "backend", created: true, providerConfig: `{"ipam":{"type":"calico-ipam"},"backend":"bird"}`},
+			newConfig:    `{"ipam":{"type":"calico-ipam"},"backend":"vxlan"}`,
+			wantWarnings: []string{"spec.networking.providerConfig.backend"},
+			wantPhrase:   "the Calico backend changes from bird to vxlan",
+		},
+		{
+			name:         "eBPF on is allowed with a warning",
+			old:          shoot{name: "ebpf", created: true},
+			newConfig:    `{"ebpfDataplane":{"enabled":true}}`,
+			wantWarnings: []string{"spec.networking.providerConfig.ebpfDataplane.enabled"},
+			wantPhrase:   "switching the data plane to eBPF",
+		},
+		{
+			name:      "an unrelated change is allowed silently",
+			old:       shoot{name: "mtu", created: true, providerConfig: `{"overlay":{"enabled":true}}`},
+			newConfig: `{"overlay":{"enabled":true},"vethMTU":"1440"}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			c, w := shootClient(t)
+			created, err := c.Create(ctx, tt.old.object(t), metav1.CreateOptions{})
+			if err != nil {
+				t.Fatalf("creating the old shoot: %v", err)
+			}
+			w.take()
+
+			updated := tt.old
+			updated.providerConfig = tt.newConfig
+			obj := updated.object(t)
+			obj.SetResourceVersion(created.GetResourceVersion())
+			_, err = c.Update(ctx, obj, metav1.UpdateOptions{})
+			got := w.take()
+
+			if tt.wantCauses != nil {
+				if diff := cmp.Diff(tt.wantCauses, denial(t, err)); diff != "" {
+					t.Errorf("denial causes (-want +got):\n%s\nerror: %v", diff, err)
+				}
+				if !strings.Contains(err.Error(), tt.wantPhrase) {
+					t.Errorf("denial does not say %q: %v", tt.wantPhrase, err)
+				}
+				// Nothing half-applied: the stored Shoot is the old one.
+				stored, getErr := c.Get(ctx, tt.old.name, metav1.GetOptions{})
+				if getErr != nil {
+					t.Fatal(getErr)
+				}
+				if stored.GetResourceVersion() != created.GetResourceVersion() {
+					t.Errorf("the denied update changed the stored Shoot (resourceVersion %s -> %s)", created.GetResourceVersion(), stored.GetResourceVersion())
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("update denied: %v", err)
+			}
+			if diff := cmp.Diff(tt.wantWarnings, warningPaths(got)); diff != "" {
+				t.Errorf("warning paths (-want +got):\n%s\nwarnings: %q", diff, got)
+			}
+			if tt.wantPhrase != "" && !strings.Contains(strings.Join(got, "\n"), tt.wantPhrase) {
+				t.Errorf("warnings do not say %q: %q", tt.wantPhrase, got)
+			}
+		})
+	}
+}
