@@ -18,9 +18,13 @@ rm -f deploy/calico-pilot/files/rbac/role.yaml
 "$CONTROLLER_GEN" crd paths=./api/gardener/core/v1beta1/... output:crd:dir=test/integration/webhook/testdata/crds
 
 # Calico's crd.projectcalico.org/v1 CRDs from our own types (api/projectcalico/v1). Floats are
-# allowed because Calico's policy and tier "order" fields are numbers on the wire.
-
+# allowed because Calico's policy and tier "order" fields are numbers on the wire. Removed first so
+# that a dropped kind cannot leave a stale manifest behind (the directory is embedded as a whole).
+rm -f api/projectcalico/crds/*.yaml
 "$CONTROLLER_GEN" crd:allowDangerousTypes=true paths=./api/projectcalico/v1/... output:crd:dir=./api/projectcalico/crds
+# controller-gen has no marker for nullable array items; Calico IPAM stores free ordinals of
+# IPAMBlock.spec.allocations as null, so the schema must allow them (as Calico's own CRD does).
+go run ./hack/crdpatch -nullable-items spec.allocations ./api/projectcalico/crds/crd.projectcalico.org_ipamblocks.yaml
 # AdminNetworkPolicy and BaselineAdminNetworkPolicy: the module's own generated CRDs of the
 # experimental channel (the one with spec.egress[].to[].networks/nodes, which Calico v3.31 ships).
 # Copied rather than regenerated: the module's channel split is done by its own tooling, not markers.

@@ -332,3 +332,6 @@ func TestEveryKindRoundTrips(t *testing.T) {
 		})
 	}
 }
+
+// clientKey is the key of a cluster-scoped object.
+func clientKey(name string) client.ObjectKey { return client.ObjectKey{Name: name} }
