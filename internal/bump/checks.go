@@ -81,7 +81,7 @@ func (m *merger) imageCheck(output string) Check {
 			continue
 		}
 		rewritten[imageRepository(mm[1])]++
-		replacements = append(replacements, strings.TrimSpace(m.masker.Unmask(m.a.lines[ai].text)))
+		replacements = append(replacements, strings.TrimSpace(m.masker.Unmask(m.followVersion(m.a.lines[ai].text))))
 	}
 	if len(rewritten) == 0 {
 		return Check{Name: "image rewrites", OK: true, Message: "the downstream rewrote no image references"}

@@ -3,6 +3,7 @@ package bump
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -66,6 +67,7 @@ func Merge(oldUp, oldDown, newUp Input, opts Options) (*Result, error) {
 	m.oa = align(m.o, m.a, keys, true)
 	m.ob = align(m.o, m.b, keys, true)
 	m.findHunks()
+	m.numberHunks()
 	m.findUpstreamCommentedRuns()
 	m.findRelocations()
 	m.walk()
@@ -200,6 +202,40 @@ func (m *merger) findHunks() {
 	}
 }
 
+// numberHunks numbers the patches in the order they appear in the old downstream (documents
+// were reordered for the alignment).
+func (m *merger) numberHunks() {
+	pos := func(h *hunk) int {
+		if len(h.aLines) > 0 {
+			p := m.a.lines[h.aLines[0]].num
+			for _, j := range h.aLines {
+				p = min(p, m.a.lines[j].num)
+			}
+			return p
+		}
+		// A pure removal sits where the next kept line is.
+		for i := h.oLines[len(h.oLines)-1] + 1; i < len(m.o.lines); i++ {
+			if ai := m.oa.partner[i]; ai >= 0 {
+				return m.a.lines[ai].num
+			}
+		}
+		return len(m.a.lines) + 1
+	}
+	sort.SliceStable(m.hunks, func(x, y int) bool { return pos(m.hunks[x]) < pos(m.hunks[y]) })
+	renum := make(map[int]int, len(m.hunks))
+	for k, h := range m.hunks {
+		renum[h.id] = k + 1
+		h.id = k + 1
+	}
+	for _, ids := range [][]int{m.hunkOfA, m.hunkOfO} {
+		for k, id := range ids {
+			if id > 0 {
+				ids[k] = renum[id]
+			}
+		}
+	}
+}
+
 func fill(n, v int) []int {
 	s := make([]int, n)
 	for i := range s {
@@ -234,6 +270,15 @@ func (m *merger) walk() {
 			if col, marker, ok := commentedOut(m.a.lines[ai].text, m.o.lines[i].text); ok {
 				nextCommented = &commentState{col: col, marker: marker}
 			}
+		}
+		if len(m.movedA) > 0 {
+			kept := aIns[:0:0]
+			for _, j := range aIns {
+				if !m.movedA[j] {
+					kept = append(kept, j)
+				}
+			}
+			aIns = kept
 		}
 		nextSurvives := i == n || bi >= 0
 		if !prevSurvives && !nextSurvives && len(aIns) > 0 {
@@ -305,15 +350,6 @@ func seq(from, to int) []int {
 // lines come first (they were added after the previous line), except a downstream run that ends
 // in comments: those comments describe the next line and stay right above it.
 func (m *merger) emitInsertions(aIns, bIns []int) {
-	if len(m.movedA) > 0 {
-		kept := aIns[:0:0]
-		for _, j := range aIns {
-			if !m.movedA[j] {
-				kept = append(kept, j)
-			}
-		}
-		aIns = kept
-	}
 	if len(aIns) == 0 && len(bIns) == 0 {
 		return
 	}
@@ -480,19 +516,25 @@ func (h *hunk) addNote(n string) {
 // downText returns downstream line j with old-version strings moved to the new version.
 func (m *merger) downText(j int, h *hunk) string {
 	text := m.a.lines[j].text
+	updated := m.followVersion(text)
+	if updated != text && h != nil {
+		h.addNote(fmt.Sprintf("version in %q updated to %s", strings.TrimSpace(m.masker.Unmask(text)), m.toVersion))
+	}
+	return updated
+}
+
+// followVersion rewrites the old upstream version, and the version of calico release URLs, to
+// the new version.
+func (m *merger) followVersion(text string) string {
 	if m.versionRe == nil {
 		return text
 	}
-	updated := m.versionRe.ReplaceAllStringFunc(text, func(s string) string {
+	return m.versionRe.ReplaceAllStringFunc(text, func(s string) string {
 		if calicoURLVersion.MatchString(s) {
 			return calicoURLVersion.ReplaceAllString(s, "${1}"+m.toVersion)
 		}
 		return strings.Replace(s, m.fromVersion, m.toVersion, 1)
 	})
-	if updated != text && h != nil {
-		h.addNote(fmt.Sprintf("version in %q updated to %s", strings.TrimSpace(m.masker.Unmask(text)), m.toVersion))
-	}
-	return updated
 }
 
 func (m *merger) emitDown(j int) {

@@ -1,0 +1,61 @@
+#!jinja | metalk8s_kubernetes
+
+{%- from "metalk8s/repo/macro.sls" import build_image_name with context %}
+
+# It comes from: https://github.com/projectcalico/calico/blob/v3.26.1/manifests/calico.yaml
+
+---
+# Source: calico/templates/calico-node.yaml
+kind: DaemonSet
+apiVersion: apps/v1
+metadata:
+  name: calico-node
+  namespace: kube-system
+spec:
+  template:
+    metadata:
+      # NOTE: restart on ConfigMap change
+      annotations:
+        checksum/config: __slot__:salt:metalk8s_kubernetes.get_object_digest(kind="ConfigMap",
+          apiVersion="v1", name="calico-config", path="data")
+      labels:
+        k8s-app: calico-node
+    spec:
+      initContainers:
+        - name: install-cni
+          image: {{ build_image_name('calico-cni') }}
+          imagePullPolicy: IfNotPresent
+          command: ["/opt/cni/bin/install"]
+      containers:
+        - name: calico-node
+          image: {{ build_image_name('calico-node') }}
+          imagePullPolicy: IfNotPresent
+---
+# Source: calico/templates/calico-config.yaml
+kind: ConfigMap
+apiVersion: v1
+metadata:
+  name: calico-config
+  namespace: kube-system
+data:
+  # NOTE: MTU for calico = workload MTU - 20
+  veth_mtu: "{{ networks.workload_plane.mtu - 20 }}"
+  cni_network_config: |-
+    {
+      "plugins": [
+        {
+          "type": "portmap",
+          "snat": true,
+          "capabilities": {"portMappings": true},
+          "conditionsV4": ["-d", "{{ portmap_ips | join(',') }}"]
+        }
+      ]
+    }
+---
+# Source: calico/templates/kdd-crds.yaml
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: tiers.crd.projectcalico.org
+spec:
+  group: crd.projectcalico.org
