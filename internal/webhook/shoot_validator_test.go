@@ -21,6 +21,7 @@ type testShoot struct {
 	workerMaximums []int  // nil = one pool with maximum 5; empty = workerless
 	created        bool   // status.lastOperation is set
 	hibernated     bool
+	kubeProxyOff   bool
 }
 
 func (s testShoot) json(t *testing.T) []byte {
@@ -59,7 +60,7 @@ func (s testShoot) json(t *testing.T) []byte {
 		"metadata":   map[string]any{"name": "crazy-botany", "namespace": "garden-dev"},
 		"spec": map[string]any{
 			"networking": networking,
-			"kubernetes": map[string]any{"version": "1.36.1", "kubeProxy": map[string]any{"enabled": true, "mode": "IPTables"}},
+			"kubernetes": map[string]any{"version": "1.36.1", "kubeProxy": map[string]any{"enabled": !s.kubeProxyOff, "mode": "IPTables"}},
 			"provider":   map[string]any{"type": "aws", "workers": workers},
 		},
 		"status": status,
@@ -131,6 +132,29 @@ func TestShootValidatorHandle(t *testing.T) {
 			},
 			want: outcome{Code: http.StatusUnprocessableEntity, Causes: []metav1.StatusCause{
 				{Type: metav1.CauseTypeForbidden, Field: "spec.networking.providerConfig.overlay.mode"},
+			}},
+		},
+		{
+			name: "every validation error is reported with its path",
+			req: func(t *testing.T) admission.Request {
+				return request(t, admissionv1.Create, testShoot{kubeProxyOff: true,
+					providerConfig: `{"backend":"bgp","autoScaling":{"mode":"vpa"}}`}, nil)
+			},
+			want: outcome{Code: http.StatusUnprocessableEntity, Causes: []metav1.StatusCause{
+				{Type: metav1.CauseTypeFieldValueNotSupported, Field: "spec.networking.providerConfig.backend"},
+				{Type: metav1.CauseTypeForbidden, Field: "spec.kubernetes.kubeProxy.enabled"},
+				{Type: metav1.CauseTypeFieldValueInvalid, Field: "spec.networking.providerConfig.autoScaling.mode"},
+			}},
+		},
+		{
+			name: "an invalid update is denied before transitions are compared",
+			req: func(t *testing.T) admission.Request {
+				return request(t, admissionv1.Update,
+					testShoot{created: true, providerConfig: `{"ipam":{"type":"dhcp"}}`},
+					running(testShoot{providerConfig: `{"ipam":{"type":"calico-ipam"}}`}))
+			},
+			want: outcome{Code: http.StatusUnprocessableEntity, Causes: []metav1.StatusCause{
+				{Type: metav1.CauseTypeFieldValueNotSupported, Field: "spec.networking.providerConfig.ipam.type"},
 			}},
 		},
 		{

@@ -1,0 +1,703 @@
+package deploy_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/x509"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"helm.sh/helm/v4/pkg/chart/common"
+	"helm.sh/helm/v4/pkg/chart/common/util"
+	"helm.sh/helm/v4/pkg/chart/loader"
+	"helm.sh/helm/v4/pkg/engine"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	componentbaseconfigv1alpha1 "k8s.io/component-base/config/v1alpha1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
+
+	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/decode"
+	"github.com/calico-pilot/calico-pilot/internal/features"
+	"github.com/calico-pilot/calico-pilot/internal/validation"
+	"github.com/calico-pilot/calico-pilot/test/integration/framework"
+)
+
+// controlPlane is the suite's kube-apiserver + etcd, started once in TestMain.
+var controlPlane *framework.ControlPlane
+
+func TestMain(m *testing.M) {
+	os.Exit(framework.RunSuite(m, framework.Options{}, func(cp *framework.ControlPlane) error {
+		controlPlane = cp
+		return nil
+	}))
+}
+
+const chartDir = "calico-pilot"
+
+// release is where a render goes; gardenlet uses the ControllerRegistration name as release name and
+// extension-<ControllerInstallation> as namespace.
+type release struct {
+	name      string
+	namespace string
+}
+
+var gardenerRelease = release{name: "networking-calico", namespace: "extension-networking-calico-7xk2p"}
+
+// rendered is one rendered object and the template file it came from.
+type rendered struct {
+	source string
+	obj    *unstructured.Unstructured
+}
+
+// renderChart renders the chart the way gardenlet and `helm template` do: chart defaults coalesced with
+// values, the values schema enforced, strict templates (a reference to a missing value is an error).
+func renderChart(values map[string]any, rel release) ([]rendered, error) {
+	chrt, err := loader.Load(chartDir)
+	if err != nil {
+		return nil, fmt.Errorf("loading chart: %w", err)
+	}
+	if values == nil {
+		values = map[string]any{}
+	}
+	renderValues, err := util.ToRenderValuesWithSchemaValidation(chrt, values,
+		common.ReleaseOptions{Name: rel.name, Namespace: rel.namespace, Revision: 1, IsInstall: true}, nil, false)
+	if err != nil {
+		return nil, fmt.Errorf("composing values: %w", err)
+	}
+	files, err := engine.Engine{Strict: true}.Render(chrt, renderValues)
+	if err != nil {
+		return nil, fmt.Errorf("rendering: %w", err)
+	}
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var out []rendered
+	for _, name := range names {
+		if !strings.HasSuffix(name, ".yaml") {
+			continue
+		}
+		for i, doc := range strings.Split("\n"+files[name], "\n---") {
+			if strings.TrimSpace(stripComments(doc)) == "" {
+				continue
+			}
+			u := &unstructured.Unstructured{}
+			if err := yaml.UnmarshalStrict([]byte(doc), &u.Object); err != nil {
+				return nil, fmt.Errorf("%s document %d is not YAML: %w\n%s", name, i, err, doc)
+			}
+			out = append(out, rendered{source: name, obj: u})
+		}
+	}
+	return out, nil
+}
+
+func stripComments(doc string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(doc, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(line), "#") {
+			b.WriteString(line)
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+// objectID is how the tests name a rendered object.
+func objectID(u *unstructured.Unstructured) string {
+	if u.GetNamespace() == "" {
+		return u.GetKind() + " " + u.GetName()
+	}
+	return u.GetKind() + " " + u.GetNamespace() + "/" + u.GetName()
+}
+
+func ids(objs []rendered) []string {
+	out := make([]string, 0, len(objs))
+	for _, o := range objs {
+		out = append(out, objectID(o.obj))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func find(t *testing.T, objs []rendered, kind, name string) *unstructured.Unstructured {
+	t.Helper()
+	for _, o := range objs {
+		if o.obj.GetKind() == kind && o.obj.GetName() == name {
+			return o.obj
+		}
+	}
+	t.Fatalf("rendered chart has no %s %s; it has %v", kind, name, ids(objs))
+	return nil
+}
+
+// into converts a rendered object into a typed one, failing on fields the type does not know.
+func into(t *testing.T, u *unstructured.Unstructured, obj any) {
+	t.Helper()
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(u.Object, obj, true); err != nil {
+		t.Fatalf("%s does not convert to %T: %v", objectID(u), obj, err)
+	}
+}
+
+// dryRunApply applies every object with a server-side dry run and strict field validation, so the real
+// API server checks schema, defaults and validation without persisting anything.
+func dryRunApply(t *testing.T, objs []rendered, namespace string) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := client.New(controlPlane.Config, client.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = client.WithFieldValidation(c, metav1.FieldValidationStrict)
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}
+	if err := c.Create(ctx, ns); err != nil {
+		t.Fatalf("creating namespace %s: %v", namespace, err)
+	}
+	t.Cleanup(func() { _ = c.Delete(context.Background(), ns) })
+	// Namespaced roles generated from markers may live in other namespaces; they must exist too.
+	created := map[string]bool{namespace: true}
+	for _, o := range objs {
+		other := o.obj.GetNamespace()
+		if other == "" || created[other] {
+			continue
+		}
+		created[other] = true
+		if err := c.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: other}}); err != nil && !apierrors.IsAlreadyExists(err) {
+			t.Fatalf("creating namespace %s: %v", other, err)
+		}
+	}
+	for _, o := range objs {
+		err := c.Apply(ctx, client.ApplyConfigurationFromUnstructured(o.obj.DeepCopy()),
+			client.FieldOwner("calico-pilot-chart-test"), client.ForceOwnership, client.DryRunAll)
+		if err != nil {
+			t.Errorf("server-side dry-run apply of %s (from %s) failed: %v", objectID(o.obj), o.source, err)
+		}
+	}
+}
+
+func TestChartDefaultValues(t *testing.T) {
+	objs, err := renderChart(nil, gardenerRelease)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := gardenerRelease.namespace
+	want := []string{
+		"ClusterRoleBinding calico-pilot:extension-networking-calico-7xk2p:networking-calico",
+		"ConfigMap " + ns + "/networking-calico-config",
+		"Deployment " + ns + "/networking-calico",
+		"Deployment " + ns + "/networking-calico-admission",
+		"PodDisruptionBudget " + ns + "/networking-calico",
+		"PodDisruptionBudget " + ns + "/networking-calico-admission",
+		"Role " + ns + "/networking-calico-leader-election",
+		"RoleBinding " + ns + "/networking-calico-leader-election",
+		"Secret " + ns + "/networking-calico-admission-tls",
+		"Service " + ns + "/networking-calico-admission",
+		"Service " + ns + "/networking-calico-metrics",
+		"ServiceAccount " + ns + "/networking-calico",
+		"ServiceAccount " + ns + "/networking-calico-admission",
+		"ValidatingWebhookConfiguration calico-pilot-extension-networking-calico-7xk2p-networking-calico",
+	}
+	// The roles come from the markers of the Go packages (files/rbac/role.yaml, generated): one ClusterRole,
+	// plus a Role and RoleBinding for each namespaced marker group.
+	generated := generatedRoles(t)
+	for _, role := range generated {
+		name := "calico-pilot:extension-networking-calico-7xk2p:networking-calico"
+		if role.Kind == "ClusterRole" {
+			want = append(want, "ClusterRole "+name)
+			continue
+		}
+		want = append(want, "Role "+role.Namespace+"/"+name, "RoleBinding "+role.Namespace+"/"+name)
+	}
+	sort.Strings(want)
+	if diff := cmp.Diff(want, ids(objs)); diff != "" {
+		t.Errorf("rendered objects (-want +got):\n%s", diff)
+	}
+
+	t.Run("config", func(t *testing.T) {
+		cm := &corev1.ConfigMap{}
+		into(t, find(t, objs, "ConfigMap", "networking-calico-config"), cm)
+		wantConfig := `apiVersion: calico.networking.extensions.config.gardener.cloud/v1alpha1
+clientConnection:
+  acceptContentTypes: application/json
+  burst: 130
+  contentType: application/json
+  qps: 100
+kind: ControllerConfiguration
+`
+		if diff := cmp.Diff(wantConfig, cm.Data["config.yaml"]); diff != "" {
+			t.Errorf("config.yaml (-want +got):\n%s", diff)
+		}
+		want := &configv1alpha1.ControllerConfiguration{
+			TypeMeta: metav1.TypeMeta{APIVersion: "calico.networking.extensions.config.gardener.cloud/v1alpha1", Kind: "ControllerConfiguration"},
+			ClientConnection: &componentbaseconfigv1alpha1.ClientConnectionConfiguration{
+				AcceptContentTypes: "application/json",
+				ContentType:        "application/json",
+				QPS:                100,
+				Burst:              130,
+			},
+		}
+		if diff := cmp.Diff(want, decodeConfigStrict(t, cm.Data["config.yaml"])); diff != "" {
+			t.Errorf("decoded ControllerConfiguration (-want +got):\n%s", diff)
+		}
+	})
+
+	t.Run("controller", func(t *testing.T) {
+		d := &appsv1.Deployment{}
+		into(t, find(t, objs, "Deployment", "networking-calico"), d)
+		checkHardened(t, d)
+		if got := *d.Spec.Replicas; got != 2 {
+			t.Errorf("controller replicas = %d, want 2", got)
+		}
+		wantArgs := []string{
+			"controller",
+			"--config-file=/etc/calico-pilot/config/config.yaml",
+			"--max-concurrent-reconciles=5",
+			"--ignore-operation-annotation=false",
+			"--leader-elect=true",
+			"--leader-election-namespace=extension-networking-calico-7xk2p",
+			"--metrics-bind-address=:8080",
+			"--health-probe-bind-address=:8081",
+		}
+		if diff := cmp.Diff(wantArgs, d.Spec.Template.Spec.Containers[0].Args); diff != "" {
+			t.Errorf("controller args (-want +got):\n%s", diff)
+		}
+		if got, want := d.Spec.Template.Spec.Containers[0].Image, "ghcr.io/calico-pilot/calico-pilot:v0.1.0-dev"; got != want {
+			t.Errorf("controller image = %q, want %q", got, want)
+		}
+	})
+
+	t.Run("admission", func(t *testing.T) {
+		d := &appsv1.Deployment{}
+		into(t, find(t, objs, "Deployment", "networking-calico-admission"), d)
+		checkHardened(t, d)
+		wantArgs := []string{
+			"admission",
+			"--cert-dir=/etc/calico-pilot/admission-tls",
+			"--port=10250",
+			"--metrics-bind-address=:8080",
+			"--health-probe-bind-address=:8081",
+		}
+		if diff := cmp.Diff(wantArgs, d.Spec.Template.Spec.Containers[0].Args); diff != "" {
+			t.Errorf("admission args (-want +got):\n%s", diff)
+		}
+		// The generated certificate must be signed by the CA the API server is told to trust, for the
+		// name the API server dials (the Service's DNS name).
+		secret := &corev1.Secret{}
+		into(t, find(t, objs, "Secret", "networking-calico-admission-tls"), secret)
+		vwc := find(t, objs, "ValidatingWebhookConfiguration", "calico-pilot-extension-networking-calico-7xk2p-networking-calico")
+		webhooks, _, _ := unstructured.NestedSlice(vwc.Object, "webhooks")
+		if len(webhooks) != 1 {
+			t.Fatalf("ValidatingWebhookConfiguration has %d webhooks, want 1", len(webhooks))
+		}
+		caB64, _, _ := unstructured.NestedString(webhooks[0].(map[string]any), "clientConfig", "caBundle")
+		verifyServingCert(t, caB64, secret.Data["tls.crt"], "networking-calico-admission.extension-networking-calico-7xk2p.svc")
+	})
+
+	t.Run("rbac is the generated one", func(t *testing.T) {
+		for _, role := range generated {
+			kind, namespace := role.Kind, role.Namespace
+			for _, o := range objs {
+				if o.obj.GetKind() != kind || o.obj.GetNamespace() != namespace || !strings.HasPrefix(o.obj.GetName(), "calico-pilot:") {
+					continue
+				}
+				got := &rbacv1.ClusterRole{}
+				into(t, o.obj, got)
+				if diff := cmp.Diff(role.Rules, got.Rules); diff != "" {
+					t.Errorf("%s rules differ from files/rbac/role.yaml (-generated +rendered):\n%s", objectID(o.obj), diff)
+				}
+			}
+		}
+		binding := &rbacv1.ClusterRoleBinding{}
+		into(t, find(t, objs, "ClusterRoleBinding", "calico-pilot:extension-networking-calico-7xk2p:networking-calico"), binding)
+		wantSubjects := []rbacv1.Subject{{Kind: "ServiceAccount", Name: "networking-calico", Namespace: ns}}
+		if diff := cmp.Diff(wantSubjects, binding.Subjects); diff != "" {
+			t.Errorf("ClusterRoleBinding subjects (-want +got):\n%s", diff)
+		}
+	})
+
+	t.Run("server-side dry run", func(t *testing.T) {
+		dryRunApply(t, objs, ns)
+	})
+}
+
+// generatedRole is a role controller-gen wrote into files/rbac/role.yaml.
+type generatedRole struct {
+	Kind      string
+	Namespace string
+	Rules     []rbacv1.PolicyRule
+}
+
+func generatedRoles(t *testing.T) []generatedRole {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(chartDir, "files", "rbac", "role.yaml"))
+	if err != nil {
+		t.Fatalf("generated RBAC: %v (run make generate)", err)
+	}
+	var out []generatedRole
+	for _, doc := range strings.Split(string(data), "\n---") {
+		var role struct {
+			Kind     string              `json:"kind"`
+			Metadata metav1.ObjectMeta   `json:"metadata"`
+			Rules    []rbacv1.PolicyRule `json:"rules"`
+		}
+		if err := yaml.Unmarshal([]byte(doc), &role); err != nil {
+			t.Fatalf("files/rbac/role.yaml: %v", err)
+		}
+		if role.Kind != "" {
+			out = append(out, generatedRole{Kind: role.Kind, Namespace: role.Metadata.Namespace, Rules: role.Rules})
+		}
+	}
+	return out
+}
+
+// checkHardened asserts what the issue requires of both Deployments: non-root, read-only root
+// filesystem, resource requests, liveness and readiness probes.
+func checkHardened(t *testing.T, d *appsv1.Deployment) {
+	t.Helper()
+	pod := d.Spec.Template.Spec
+	if pod.SecurityContext == nil || pod.SecurityContext.RunAsNonRoot == nil || !*pod.SecurityContext.RunAsNonRoot {
+		t.Errorf("%s: pod securityContext.runAsNonRoot is not true", d.Name)
+	}
+	if pod.SecurityContext == nil || pod.SecurityContext.RunAsUser == nil || *pod.SecurityContext.RunAsUser != 65532 {
+		t.Errorf("%s: pod securityContext.runAsUser is not 65532", d.Name)
+	}
+	for _, c := range pod.Containers {
+		sc := c.SecurityContext
+		if sc == nil || sc.ReadOnlyRootFilesystem == nil || !*sc.ReadOnlyRootFilesystem {
+			t.Errorf("%s/%s: readOnlyRootFilesystem is not true", d.Name, c.Name)
+		}
+		if sc == nil || sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation {
+			t.Errorf("%s/%s: allowPrivilegeEscalation is not false", d.Name, c.Name)
+		}
+		if c.Resources.Requests.Cpu().IsZero() || c.Resources.Requests.Memory().IsZero() {
+			t.Errorf("%s/%s: cpu and memory requests must be set, got %v", d.Name, c.Name, c.Resources.Requests)
+		}
+		if c.LivenessProbe == nil || c.LivenessProbe.HTTPGet == nil || c.LivenessProbe.HTTPGet.Path != "/healthz" {
+			t.Errorf("%s/%s: liveness probe is not an HTTP GET of /healthz: %+v", d.Name, c.Name, c.LivenessProbe)
+		}
+		if c.ReadinessProbe == nil || c.ReadinessProbe.HTTPGet == nil || c.ReadinessProbe.HTTPGet.Path != "/readyz" {
+			t.Errorf("%s/%s: readiness probe is not an HTTP GET of /readyz: %+v", d.Name, c.Name, c.ReadinessProbe)
+		}
+	}
+}
+
+func verifyServingCert(t *testing.T, caB64 string, certPEM []byte, dnsName string) {
+	t.Helper()
+	caPEM, err := decodeBase64(caB64)
+	if err != nil {
+		t.Fatalf("caBundle is not base64: %v", err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(caPEM) {
+		t.Fatalf("caBundle holds no PEM certificate:\n%s", caPEM)
+	}
+	block, _ := pem.Decode(certPEM)
+	if block == nil {
+		t.Fatalf("tls.crt is not PEM:\n%s", certPEM)
+	}
+	cert, err := x509.ParseCertificate(block.Bytes)
+	if err != nil {
+		t.Fatalf("tls.crt: %v", err)
+	}
+	if _, err := cert.Verify(x509.VerifyOptions{Roots: pool, DNSName: dnsName}); err != nil {
+		t.Errorf("serving certificate does not verify for %s against the caBundle: %v", dnsName, err)
+	}
+}
+
+// TestChartGardenerControllerDeployment renders the chart with the values of examples/ (the
+// ControllerDeployment in the shape of the operator guide, including its `chart` key inside values and the
+// `gardener` tree gardenlet merges on top) and with other non-default values.
+func TestChartGardenerControllerDeployment(t *testing.T) {
+	exampleValues := controllerDeploymentValues(t)
+	// gardenlet deep-merges its own tree on top of the user values (reference/gardener-wire-types.md 5.3).
+	exampleValues["gardener"] = map[string]any{
+		"version": "v1.140.0",
+		"seed":    map[string]any{"name": "aws-eu1", "provider": "aws", "region": "eu-west-1"},
+		"gardenlet": map[string]any{
+			"featureGates": map[string]any{"DoNotCopyBackupCredentials": true},
+		},
+	}
+
+	rel := release{name: "networking-calico", namespace: "extension-networking-calico-example"}
+	objs, err := renderChart(exampleValues, rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm := &corev1.ConfigMap{}
+	into(t, find(t, objs, "ConfigMap", "networking-calico-config"), cm)
+	wantConfig := `apiVersion: calico.networking.extensions.config.gardener.cloud/v1alpha1
+clientConnection:
+  acceptContentTypes: application/json
+  burst: 130
+  contentType: application/json
+  qps: 100
+featureGates:
+  NonPrivilegedCalicoNode: true
+  SeamlessOverlaySwitch: true
+kind: ControllerConfiguration
+kubeAPIServerGlobalNetworkSet:
+  enabled: true
+`
+	if diff := cmp.Diff(wantConfig, cm.Data["config.yaml"]); diff != "" {
+		t.Errorf("config.yaml from the example ControllerDeployment (-want +got):\n%s", diff)
+	}
+	enabled := true
+	want := &configv1alpha1.ControllerConfiguration{
+		TypeMeta: metav1.TypeMeta{APIVersion: "calico.networking.extensions.config.gardener.cloud/v1alpha1", Kind: "ControllerConfiguration"},
+		ClientConnection: &componentbaseconfigv1alpha1.ClientConnectionConfiguration{
+			AcceptContentTypes: "application/json",
+			ContentType:        "application/json",
+			QPS:                100,
+			Burst:              130,
+		},
+		FeatureGates:                  map[string]bool{"NonPrivilegedCalicoNode": true, "SeamlessOverlaySwitch": true},
+		KubeAPIServerGlobalNetworkSet: &configv1alpha1.KubeAPIServerGlobalNetworkSet{Enabled: &enabled},
+	}
+	if diff := cmp.Diff(want, decodeConfigStrict(t, cm.Data["config.yaml"])); diff != "" {
+		t.Errorf("decoded ControllerConfiguration (-want +got):\n%s", diff)
+	}
+	dryRunApply(t, objs, rel.namespace)
+}
+
+// controllerDeploymentValues reads helm.values of the ControllerDeployment in examples/.
+func controllerDeploymentValues(t *testing.T) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "examples", "controller-registration.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, doc := range strings.Split(string(data), "\n---") {
+		var obj struct {
+			Kind string `json:"kind"`
+			Helm struct {
+				Values map[string]any `json:"values"`
+			} `json:"helm"`
+		}
+		if err := yaml.Unmarshal([]byte(doc), &obj); err != nil {
+			t.Fatalf("examples/controller-registration.yaml: %v", err)
+		}
+		if obj.Kind == "ControllerDeployment" {
+			if obj.Helm.Values == nil {
+				t.Fatal("examples/controller-registration.yaml: ControllerDeployment has no helm.values")
+			}
+			return obj.Helm.Values
+		}
+	}
+	t.Fatal("examples/controller-registration.yaml has no ControllerDeployment")
+	return nil
+}
+
+func TestChartNonDefaultValues(t *testing.T) {
+	tls := testTLS(t)
+	values := map[string]any{
+		"image": map[string]any{"repository": "registry.example/calico-pilot", "tag": "v9.9.9"},
+		"config": map[string]any{
+			"featureGates":                  map[string]any{"SeamlessOverlaySwitch": false},
+			"kubeAPIServerGlobalNetworkSet": map[string]any{"enabled": false},
+		},
+		"controller": map[string]any{
+			"replicas":                3,
+			"maxConcurrentReconciles": 20,
+			"leaderElection":          map[string]any{"enabled": false},
+			"priorityClassName":       "gardener-system-900",
+		},
+		"admission": map[string]any{
+			"failurePolicy":  "Ignore",
+			"objectSelector": nil,
+			"tls":            map[string]any{"crt": tls.crt, "key": tls.key, "caBundle": tls.ca},
+		},
+	}
+	rel := release{name: "calico", namespace: "calico-pilot-system"}
+	objs, err := renderChart(values, rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids(objs) {
+		if strings.Contains(id, "leader-election") {
+			t.Errorf("leader election is off but the chart renders %s", id)
+		}
+	}
+	d := &appsv1.Deployment{}
+	into(t, find(t, objs, "Deployment", "calico"), d)
+	c := d.Spec.Template.Spec.Containers[0]
+	if got, want := c.Image, "registry.example/calico-pilot:v9.9.9"; got != want {
+		t.Errorf("image = %q, want %q", got, want)
+	}
+	for _, want := range []string{"--leader-elect=false", "--max-concurrent-reconciles=20"} {
+		if !contains(c.Args, want) {
+			t.Errorf("controller args %v lack %s", c.Args, want)
+		}
+	}
+	if got := d.Spec.Template.Spec.PriorityClassName; got != "gardener-system-900" {
+		t.Errorf("priorityClassName = %q, want gardener-system-900", got)
+	}
+	cm := &corev1.ConfigMap{}
+	into(t, find(t, objs, "ConfigMap", "calico-config"), cm)
+	for _, want := range []string{"SeamlessOverlaySwitch: false", "kubeAPIServerGlobalNetworkSet:\n  enabled: false"} {
+		if !strings.Contains(cm.Data["config.yaml"], want) {
+			t.Errorf("config.yaml lacks %q:\n%s", want, cm.Data["config.yaml"])
+		}
+	}
+	vwc := find(t, objs, "ValidatingWebhookConfiguration", "calico-pilot-calico-pilot-system-calico")
+	webhooks, _, _ := unstructured.NestedSlice(vwc.Object, "webhooks")
+	hook := webhooks[0].(map[string]any)
+	if got := hook["failurePolicy"]; got != "Ignore" {
+		t.Errorf("failurePolicy = %v, want Ignore", got)
+	}
+	if _, ok := hook["objectSelector"]; ok {
+		t.Errorf("objectSelector was set to null in values but is rendered: %v", hook["objectSelector"])
+	}
+	caB64, _, _ := unstructured.NestedString(hook, "clientConfig", "caBundle")
+	caPEM, _ := decodeBase64(caB64)
+	if !bytes.Equal(caPEM, []byte(tls.ca)) {
+		t.Errorf("caBundle is not the given CA")
+	}
+
+	// Given the certificate, the output is deterministic: same values, same bytes.
+	again, err := renderChart(values, rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(objs, again, cmp.AllowUnexported(rendered{})); diff != "" {
+		t.Errorf("two renders of the same values differ:\n%s", diff)
+	}
+	dryRunApply(t, objs, rel.namespace)
+}
+
+func TestChartAdmissionDisabled(t *testing.T) {
+	objs, err := renderChart(map[string]any{"admission": map[string]any{"enabled": false}}, gardenerRelease)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids(objs) {
+		if strings.Contains(id, "admission") || strings.HasPrefix(id, "ValidatingWebhookConfiguration") {
+			t.Errorf("admission is disabled but the chart renders %s", id)
+		}
+	}
+}
+
+func TestChartRejectsBadValues(t *testing.T) {
+	tests := []struct {
+		name    string
+		values  map[string]any
+		wantErr []string // substrings of the error, naming the value and what is accepted
+	}{
+		{
+			name:    "feature gate that is not a bool",
+			values:  map[string]any{"config": map[string]any{"featureGates": map[string]any{"SeamlessOverlaySwitch": "yes"}}},
+			wantErr: []string{"/config/featureGates/SeamlessOverlaySwitch", "boolean"},
+		},
+		{
+			name:    "feature gate the controller does not know",
+			values:  map[string]any{"config": map[string]any{"featureGates": map[string]any{"SeamlessOverlaySwitsh": true}}},
+			wantErr: []string{"/config/featureGates", "SeamlessOverlaySwitsh"},
+		},
+		{
+			name:    "misspelt top-level value",
+			values:  map[string]any{"contoller": map[string]any{"replicas": 1}},
+			wantErr: []string{"contoller"},
+		},
+		{
+			name:    "misspelt nested value",
+			values:  map[string]any{"controller": map[string]any{"leaderElect": false}},
+			wantErr: []string{"/controller", "leaderElect"},
+		},
+		{
+			name:    "kubeAPIServerGlobalNetworkSet.enabled that is not a bool",
+			values:  map[string]any{"config": map[string]any{"kubeAPIServerGlobalNetworkSet": map[string]any{"enabled": "on"}}},
+			wantErr: []string{"/config/kubeAPIServerGlobalNetworkSet/enabled"},
+		},
+		{
+			name:    "certificate without key and CA",
+			values:  map[string]any{"admission": map[string]any{"tls": map[string]any{"crt": "x"}}},
+			wantErr: []string{"admission.tls.crt, admission.tls.key and admission.tls.caBundle must be given together"},
+		},
+		{
+			name:    "unsupported failure policy",
+			values:  map[string]any{"admission": map[string]any{"failurePolicy": "Retry"}},
+			wantErr: []string{"/admission/failurePolicy", "Fail", "Ignore"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := renderChart(tt.values, gardenerRelease)
+			if err == nil {
+				t.Fatalf("rendering succeeded, want an error containing %q", tt.wantErr)
+			}
+			for _, want := range tt.wantErr {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not contain %q", err, want)
+				}
+			}
+		})
+	}
+}
+
+// decodeConfigStrict decodes the shipped config the way the controller does (internal/decode, strict:
+// a field the ControllerConfiguration type does not have fails) and validates it (every feature gate
+// must be one the controller knows).
+func decodeConfigStrict(t *testing.T, data string) *configv1alpha1.ControllerConfiguration {
+	t.Helper()
+	cfg, errs := decode.ControllerConfiguration([]byte(data))
+	if len(errs) > 0 {
+		t.Fatalf("config.yaml does not decode strictly into ControllerConfiguration: %v\n%s", errs.ToAggregate(), data)
+	}
+	if errs := validation.ValidateControllerConfiguration(cfg); len(errs) > 0 {
+		t.Fatalf("config.yaml is not a valid ControllerConfiguration: %v\n%s", errs.ToAggregate(), data)
+	}
+	return cfg
+}
+
+// TestSchemaFeatureGatesAreTheControllers keeps the feature gates the values schema accepts equal to the
+// gates the controller knows, so the chart rejects exactly the gate names the controller would.
+func TestSchemaFeatureGatesAreTheControllers(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(chartDir, "values.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema struct {
+		Properties struct {
+			Config struct {
+				Properties struct {
+					FeatureGates struct {
+						Properties map[string]any `json:"properties"`
+					} `json:"featureGates"`
+				} `json:"properties"`
+			} `json:"config"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(data, &schema); err != nil {
+		t.Fatalf("values.schema.json: %v", err)
+	}
+	var inSchema []string
+	for name := range schema.Properties.Config.Properties.FeatureGates.Properties {
+		inSchema = append(inSchema, name)
+	}
+	sort.Strings(inSchema)
+	if diff := cmp.Diff(features.Names(), inSchema); diff != "" {
+		t.Errorf("values.schema.json config.featureGates (-controller +schema):\n%s", diff)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
