@@ -70,6 +70,7 @@ var subcommands = []func(IO) *cobra.Command{
 	NewBumpCommand,
 	NewValidateCommand,
 	NewAdmissionCommand,
+	NewControllerCommand,
 }
 
 // Execute runs calico-pilot with args and returns the process exit code.

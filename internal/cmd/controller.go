@@ -1,0 +1,258 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/component-base/featuregate"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/controller/network"
+	"github.com/calico-pilot/calico-pilot/internal/decode"
+	"github.com/calico-pilot/calico-pilot/internal/features"
+	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+)
+
+// ControllerOptions are the flags of `calico-pilot controller`.
+type ControllerOptions struct {
+	Kubeconfig                string
+	ConfigFile                string
+	MaxConcurrentReconciles   int
+	IgnoreOperationAnnotation bool
+	LeaderElect               bool
+	LeaderElectionNamespace   string
+	LeaderElectionID          string
+	MetricsBindAddress        string
+	HealthBindAddress         string
+	DNSNameservers            []string
+	DNSTimeout                time.Duration
+	DNSAttempts               int
+	TTLRequeueMin             time.Duration
+	TTLRequeueMax             time.Duration
+	DeleteTimeout             time.Duration
+
+	// Filled by Complete.
+	config *configv1alpha1.ControllerConfiguration
+	gates  featuregate.FeatureGate
+	rest   *rest.Config
+}
+
+// NewControllerOptions returns the options with their defaults.
+func NewControllerOptions() *ControllerOptions {
+	d := network.DefaultOptions()
+	return &ControllerOptions{
+		MaxConcurrentReconciles: d.MaxConcurrentReconciles,
+		LeaderElect:             true,
+		LeaderElectionID:        "calico-pilot-leader-election",
+		MetricsBindAddress:      ":8080",
+		HealthBindAddress:       ":8081",
+		DNSTimeout:              2 * time.Second,
+		DNSAttempts:             3,
+		TTLRequeueMin:           d.TTLRequeueMin,
+		TTLRequeueMax:           d.TTLRequeueMax,
+		DeleteTimeout:           d.DeleteTimeout,
+	}
+}
+
+// AddFlags registers the options' flags.
+func (o *ControllerOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.Kubeconfig, "kubeconfig", o.Kubeconfig, "kubeconfig of the seed cluster (default: $KUBECONFIG, else in-cluster)")
+	fs.StringVar(&o.ConfigFile, "config-file", o.ConfigFile, "ControllerConfiguration file (calico.networking.extensions.config.gardener.cloud/v1alpha1)")
+	fs.IntVar(&o.MaxConcurrentReconciles, "max-concurrent-reconciles", o.MaxConcurrentReconciles, "Networks reconciled in parallel")
+	fs.BoolVar(&o.IgnoreOperationAnnotation, "ignore-operation-annotation", o.IgnoreOperationAnnotation, "reconcile on every change instead of waiting for the gardener.cloud/operation annotation")
+	fs.BoolVar(&o.LeaderElect, "leader-elect", o.LeaderElect, "elect a leader so that only one replica reconciles")
+	fs.StringVar(&o.LeaderElectionNamespace, "leader-election-namespace", o.LeaderElectionNamespace, "namespace of the leader election lease (default: $LEADER_ELECTION_NAMESPACE, else the in-cluster namespace)")
+	fs.StringVar(&o.LeaderElectionID, "leader-election-id", o.LeaderElectionID, "name of the leader election lease")
+	fs.StringVar(&o.MetricsBindAddress, "metrics-bind-address", o.MetricsBindAddress, "address of the Prometheus metrics endpoint (0 disables it)")
+	fs.StringVar(&o.HealthBindAddress, "health-bind-address", o.HealthBindAddress, "address of the /healthz and /readyz endpoints (0 disables them)")
+	fs.StringSliceVar(&o.DNSNameservers, "dns-nameservers", o.DNSNameservers, "nameservers (host:port) for resolving CNAME DNSRecords (default: from /etc/resolv.conf)")
+	fs.DurationVar(&o.DNSTimeout, "dns-timeout", o.DNSTimeout, "timeout of one DNS query")
+	fs.IntVar(&o.DNSAttempts, "dns-attempts", o.DNSAttempts, "DNS queries per name within one reconcile before it fails")
+	fs.DurationVar(&o.TTLRequeueMin, "ttl-requeue-min", o.TTLRequeueMin, "lower bound of the requeue delay after a CNAME was resolved")
+	fs.DurationVar(&o.TTLRequeueMax, "ttl-requeue-max", o.TTLRequeueMax, "upper bound of the requeue delay after a CNAME was resolved")
+	fs.DurationVar(&o.DeleteTimeout, "delete-timeout", o.DeleteTimeout, "how long deletion waits for the ManagedResource to disappear")
+}
+
+// Complete loads the config file, sets the feature gates and builds the REST config.
+func (o *ControllerOptions) Complete() error {
+	o.config = &configv1alpha1.ControllerConfiguration{}
+	if o.ConfigFile != "" {
+		data, err := os.ReadFile(o.ConfigFile)
+		if err != nil {
+			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("reading --config-file: %w", err)}
+		}
+		cfg, errs := decode.ControllerConfiguration(data)
+		if len(errs) > 0 {
+			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("invalid --config-file %s: %w", o.ConfigFile, errs.ToAggregate())}
+		}
+		o.config = cfg
+	}
+	gates, err := features.FromMap(o.config.FeatureGates)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("invalid --config-file %s: %s: %w", o.ConfigFile, field.NewPath("featureGates"), err)}
+	}
+	o.gates = gates
+
+	if o.Kubeconfig == "" {
+		o.Kubeconfig = os.Getenv("KUBECONFIG")
+	}
+	var cfg *rest.Config
+	if o.Kubeconfig != "" {
+		cfg, err = clientcmd.BuildConfigFromFlags("", o.Kubeconfig)
+	} else {
+		cfg, err = rest.InClusterConfig()
+	}
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("building seed client config (set --kubeconfig or KUBECONFIG outside a cluster): %w", err)}
+	}
+	if cc := o.config.ClientConnection; cc != nil {
+		if cc.QPS > 0 {
+			cfg.QPS = cc.QPS
+		}
+		if cc.Burst > 0 {
+			cfg.Burst = int(cc.Burst)
+		}
+		if cc.ContentType != "" {
+			cfg.ContentType = cc.ContentType
+		}
+		if cc.AcceptContentTypes != "" {
+			cfg.AcceptContentTypes = cc.AcceptContentTypes
+		}
+	}
+	cfg.UserAgent = UserAgent()
+	o.rest = cfg
+	if o.LeaderElectionNamespace == "" {
+		o.LeaderElectionNamespace = os.Getenv("LEADER_ELECTION_NAMESPACE")
+	}
+	return nil
+}
+
+// Validate checks the flag values.
+func (o *ControllerOptions) Validate() error {
+	var errs []error
+	if o.MaxConcurrentReconciles < 1 {
+		errs = append(errs, fmt.Errorf("--max-concurrent-reconciles must be at least 1, got %d", o.MaxConcurrentReconciles))
+	}
+	if o.TTLRequeueMin <= 0 || o.TTLRequeueMax < o.TTLRequeueMin {
+		errs = append(errs, fmt.Errorf("--ttl-requeue-min (%s) must be positive and not above --ttl-requeue-max (%s)", o.TTLRequeueMin, o.TTLRequeueMax))
+	}
+	if o.DNSAttempts < 1 || o.DNSTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("--dns-attempts (%d) must be at least 1 and --dns-timeout (%s) positive", o.DNSAttempts, o.DNSTimeout))
+	}
+	if o.DeleteTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("--delete-timeout must be positive, got %s", o.DeleteTimeout))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	return nil
+}
+
+// UserAgent is how calico-pilot's API clients identify themselves.
+func UserAgent() string { return "calico-pilot/" + Version }
+
+// Run starts the manager and blocks until ctx ends.
+func (o *ControllerOptions) Run(ctx context.Context) error {
+	scheme, err := network.NewScheme()
+	if err != nil {
+		return err
+	}
+	addresses, err := newAddressSource(o)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	mgr, err := ctrl.NewManager(o.rest, ctrl.Options{
+		Scheme:                  scheme,
+		Logger:                  ctrl.Log,
+		LeaderElection:          o.LeaderElect,
+		LeaderElectionID:        o.LeaderElectionID,
+		LeaderElectionNamespace: o.LeaderElectionNamespace,
+		Metrics:                 metricsserver.Options{BindAddress: o.MetricsBindAddress},
+		HealthProbeBindAddress:  o.HealthBindAddress,
+		Client:                  client.Options{Cache: &client.CacheOptions{DisableFor: network.UncachedObjects()}},
+	})
+	if err != nil {
+		return fmt.Errorf("creating controller manager: %w", err)
+	}
+	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
+		return fmt.Errorf("adding healthz check: %w", err)
+	}
+	if err := mgr.AddReadyzCheck("informer-sync", func(req *http.Request) error {
+		if !mgr.GetCache().WaitForCacheSync(req.Context()) {
+			return errors.New("informers not synced")
+		}
+		return nil
+	}); err != nil {
+		return fmt.Errorf("adding readyz check: %w", err)
+	}
+	opts := network.DefaultOptions()
+	opts.MaxConcurrentReconciles = o.MaxConcurrentReconciles
+	opts.IgnoreOperationAnnotation = o.IgnoreOperationAnnotation
+	opts.UserAgent = UserAgent()
+	opts.TTLRequeueMin, opts.TTLRequeueMax = o.TTLRequeueMin, o.TTLRequeueMax
+	opts.DeleteTimeout = o.DeleteTimeout
+	images, err := imagevector.FromEnv(os.LookupEnv, os.ReadFile)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	renderer, err := network.NewRenderer(images)
+	if err != nil {
+		return err
+	}
+	deps := network.Deps{
+		Decoder:      network.NewConfigDecoder(),
+		Renderer:     renderer,
+		Addresses:    addresses,
+		FeatureGates: o.gates,
+		Config:       o.config,
+	}
+	if err := network.AddToManager(mgr, deps, opts); err != nil {
+		return err
+	}
+	if err := mgr.Start(ctx); err != nil {
+		return fmt.Errorf("running controller manager: %w", err)
+	}
+	return nil
+}
+
+// NewControllerCommand builds `calico-pilot controller`.
+func NewControllerCommand(streams IO) *cobra.Command {
+	o := NewControllerOptions()
+	cmd := &cobra.Command{
+		Use:   "controller",
+		Short: "Run the Gardener networking extension controller for Calico (reconciles Networks of type calico)",
+		Long: `Runs the controller manager that reconciles extensions.gardener.cloud/v1alpha1 Networks of type calico
+in a seed: it renders Calico for the shoot into the ManagedResource extension-networking-calico-config and
+reports status on the Network. Leader election, metrics (--metrics-bind-address) and /healthz, /readyz
+(--health-bind-address) are on by default.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			// controller-runtime logs through its process-wide logger; setting it here, once per
+			// process, is the only way to route its internal logs to our stderr.
+			ctrl.SetLogger(zap.New(zap.WriteTo(streams.ErrOut)))
+			if err := o.Complete(); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			return o.Run(cmd.Context())
+		},
+	}
+	o.AddFlags(cmd.Flags())
+	return cmd
+}

@@ -1,0 +1,26 @@
+package network
+
+// The controller's seed permissions. `make generate` turns these markers into the ClusterRole of the
+// Helm chart (deploy/calico-pilot/files/rbac/role.yaml); each rule says why it is needed.
+
+// Networks are watched (cache), get a finalizer and lose the operation annotation (patch).
+// +kubebuilder:rbac:groups=extensions.gardener.cloud,resources=networks,verbs=get;list;watch;patch;update
+// lastOperation, lastError, observedGeneration, providerStatus, ipFamilies and conditions are status writes.
+// +kubebuilder:rbac:groups=extensions.gardener.cloud,resources=networks/status,verbs=get;patch;update
+// The Cluster holds the shoot (read per reconcile; watched for --ignore-operation-annotation).
+// +kubebuilder:rbac:groups=extensions.gardener.cloud,resources=clusters,verbs=get;list;watch
+// The kube-apiserver DNSRecords give the GlobalNetworkSet's addresses (listed uncached, never watched).
+// +kubebuilder:rbac:groups=extensions.gardener.cloud,resources=dnsrecords,verbs=get;list
+// The one ManagedResource per shoot is read uncached, created, repointed, marked keepObjects and deleted.
+// +kubebuilder:rbac:groups=resources.gardener.cloud,resources=managedresources,verbs=get;create;update;patch;delete
+// Content-hashed manifest secrets are created and deleted (list finds those an interrupted write
+// left behind); the shoot access secret (gardener-internal/gardener) is read for the overlay switch.
+// +kubebuilder:rbac:groups="",resources=secrets,verbs=get;list;create;delete
+// The Grafana dashboards ConfigMap in the control-plane namespace (and the reference's legacy one, deleted).
+// +kubebuilder:rbac:groups="",resources=configmaps,verbs=get;create;update;delete
+// The seed Prometheus ScrapeConfigs for felix, typha and bird.
+// +kubebuilder:rbac:groups=monitoring.coreos.com,resources=scrapeconfigs,verbs=get;create;update;delete
+// Events on the Network tell the shoot owner what happened.
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+// Leader election.
+// +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=get;create;update
