@@ -34,10 +34,10 @@ func cniConflist(o *values.Options) string {
 	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
 	var ipam strings.Builder
 	ipam.WriteString(`"type": ` + q(o.IPAM.Type))
-	if o.IPAM.DualStackRanges {
-		// IPv6 first, as in the reference, so pod IPv6 addresses keep their order on migration.
+	if o.IPAM.RangeIPv4 != "" {
+		// IPv6 first, as in the reference, so a move to calico-pilot changes nothing on the nodes.
 		ipam.WriteString(`,
-          "ranges": [[{"subnet": "usePodCidrIPv6"}], [{"subnet": "usePodCidr"}]]`)
+          "ranges": [[{"subnet": ` + q(o.IPAM.RangeIPv6) + `}], [{"subnet": ` + q(o.IPAM.RangeIPv4) + `}]]`)
 	} else {
 		ipam.WriteString(`,
           "subnet": ` + q(o.IPAM.Subnet))

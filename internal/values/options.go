@@ -124,8 +124,8 @@ type IPAM struct {
 	Type string
 	// Subnet is ipam.subnet for single-stack shoots; empty on dual-stack.
 	Subnet string
-	// DualStackRanges renders ranges [[usePodCidrIPv6],[usePodCidr]] instead of a subnet.
-	DualStackRanges bool
+	// RangeIPv4 and RangeIPv6 are the subnets of the dual-stack ranges (IPv6 first); empty on single-stack.
+	RangeIPv4, RangeIPv6 string
 	// UsePodCIDR renders USE_POD_CIDR=true (host-local).
 	UsePodCIDR bool
 }

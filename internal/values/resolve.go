@@ -225,10 +225,6 @@ func (r *resolver) pools() {
 			}
 			mode = explicit
 		}
-		if enc == EncapsulationVXLAN && mode == "CrossSubnet" && explicit != "" {
-			// Calico supports VXLAN CrossSubnet, but the reference API rejects it; keep the contract.
-			r.errs = append(r.errs, field.NotSupported(modePath, mode, []string{"Always", "Never"}))
-		}
 		r.out.IPv4Pool = PoolOptions{Encapsulation: enc, Mode: mode, NATOutgoing: true}
 		r.out.IPv4PoolObject = cfg.Overlay != nil
 		r.out.NoSNATNodeCIDRPool = cfg.Overlay != nil && !cfg.Overlay.Enabled && r.out.NodeCIDRv4 != ""
@@ -379,29 +375,43 @@ func (r *resolver) ipam() {
 	r.out.IPAM.Type = typ
 	r.out.IPAM.UsePodCIDR = typ == "host-local"
 	dual := r.out.IPv4 && r.out.IPv6
-	r.out.IPAM.DualStackRanges = dual
-	if !dual {
+	if dual {
+		r.out.IPAM.RangeIPv4, r.out.IPAM.RangeIPv6 = "usePodCidr", "usePodCidrIPv6"
+	} else {
 		r.out.IPAM.Subnet = "usePodCidr"
 		if r.out.IPv6 {
 			r.out.IPAM.Subnet = "usePodCidrIPv6"
 		}
 	}
-	if cfg.IPAM != nil && cfg.IPAM.CIDR != nil {
-		cidrPath := r.path.Child("ipam", "cidr")
-		switch {
-		case dual:
-			r.errs = append(r.errs, field.Forbidden(cidrPath, "is not used on dual-stack shoots (both pod networks are used); remove it"))
-		case typ != "host-local":
-			r.errs = append(r.errs, field.Forbidden(cidrPath, "is only used with ipam type host-local; remove it"))
-		default:
-			v := *cfg.IPAM.CIDR
-			if !strings.EqualFold(v, "usePodCidr") {
-				if _, err := netip.ParsePrefix(v); err != nil {
-					r.errs = append(r.errs, field.Invalid(cidrPath, v, `must be "usePodCidr" or a CIDR`))
-				}
-			}
-			r.out.IPAM.Subnet = v
+	if cfg.IPAM == nil || cfg.IPAM.CIDR == nil {
+		return
+	}
+	// ipam.cidr is the subnet of its family (usePodCidr is IPv4's, usePodCidrIPv6 IPv6's); it is
+	// written as given, Calico's CNI matches the keywords case-insensitively.
+	v := *cfg.IPAM.CIDR
+	cidrPath := r.path.Child("ipam", "cidr")
+	keyword := strings.EqualFold(v, "usePodCidr")
+	v6 := strings.EqualFold(v, "usePodCidrIPv6")
+	if !v6 && !keyword {
+		p, err := netip.ParsePrefix(v)
+		if err != nil {
+			r.errs = append(r.errs, field.Invalid(cidrPath, v, `must be "usePodCidr", "usePodCidrIPv6" or a CIDR`))
+			return
 		}
+		v6 = p.Addr().Is6()
+	}
+	switch {
+	case !dual && keyword:
+		// usePodCidr is the node's first pod CIDR: the only one on a single-stack node of either family.
+		r.out.IPAM.Subnet = v
+	case v6 && !r.out.IPv6, !v6 && !r.out.IPv4:
+		r.errs = append(r.errs, field.Invalid(cidrPath, v, "is of an IP family the shoot does not use"))
+	case dual && v6:
+		r.out.IPAM.RangeIPv6 = v
+	case dual:
+		r.out.IPAM.RangeIPv4 = v
+	default:
+		r.out.IPAM.Subnet = v
 	}
 }
 
@@ -430,12 +440,8 @@ func (r *resolver) dataplane() {
 	r.out.WireGuard = cfg.WireguardEncryption
 	r.out.BirdExporter = cfg.BirdExporter != nil && cfg.BirdExporter.Enabled
 	r.out.Multus = cfg.Multus != nil && cfg.Multus.Enabled
-	if cfg.Multus != nil && cfg.Multus.InstallCNIPlugins != nil && *cfg.Multus.InstallCNIPlugins {
-		if !r.out.Multus {
-			r.errs = append(r.errs, field.Forbidden(r.path.Child("multus", "installCNIPlugins"), fmt.Sprintf("is only used when %s is true", r.path.Child("multus", "enabled"))))
-		}
-		r.out.MultusInstallCNIPlugins = r.out.Multus
-	}
+	// installCNIPlugins is a property of the multus DaemonSet: without multus there is nothing to install into.
+	r.out.MultusInstallCNIPlugins = r.out.Multus && cfg.Multus.InstallCNIPlugins != nil && *cfg.Multus.InstallCNIPlugins
 	if cfg.ServiceLoopPrevention != nil {
 		v := string(*cfg.ServiceLoopPrevention)
 		switch v {

@@ -136,7 +136,7 @@ func TestResolveDerivations(t *testing.T) {
 				IPv4Pool: values.PoolOptions{Encapsulation: "IPIP", Mode: "Never", NATOutgoing: true},
 				IPv6Pool: values.PoolOptions{Encapsulation: "VXLAN", Mode: "Never"},
 				IPv4Auto: "cidr=10.250.0.0/16", IPv6Auto: "cidr=2001:db8:2::/64", V6Obj: true, FelixIPIP: ptr.To(false),
-				IPAM: values.IPAM{Type: "host-local", DualStackRanges: true, UsePodCIDR: true},
+				IPAM: values.IPAM{Type: "host-local", RangeIPv4: "usePodCidr", RangeIPv6: "usePodCidrIPv6", UsePodCIDR: true},
 			},
 		},
 		{
@@ -161,7 +161,7 @@ func TestResolveDerivations(t *testing.T) {
 				IPv4Pool: values.PoolOptions{Encapsulation: "IPIP", Mode: "Never", NATOutgoing: true},
 				IPv6Pool: values.PoolOptions{Encapsulation: "VXLAN", Mode: "Never", NATOutgoing: true},
 				IPv4Auto: "cidr=10.250.0.0/16", IPv6Auto: "cidr=2001:db8:2::/64", V6Obj: true, FelixIPIP: ptr.To(false),
-				IPAM: values.IPAM{Type: "host-local", DualStackRanges: true, UsePodCIDR: true},
+				IPAM: values.IPAM{Type: "host-local", RangeIPv4: "usePodCidr", RangeIPv6: "usePodCidrIPv6", UsePodCIDR: true},
 			},
 		},
 		{
@@ -327,10 +327,9 @@ func TestResolveErrors(t *testing.T) {
 			want:  []errorKey{{field.ErrorTypeInvalid, "spec.networking.providerConfig.kubeAPIServerGlobalNetworkSet.enabled", false}},
 		},
 		{
-			name:  "ipam.cidr on a dual-stack shoot",
-			cfg:   &calicov1alpha1.NetworkConfig{IPAM: &calicov1alpha1.IPAM{CIDR: ptr.To("usePodCidr")}},
-			facts: func(f *values.ClusterFacts) { *f = dualFacts() },
-			want:  []errorKey{{field.ErrorTypeForbidden, "spec.networking.providerConfig.ipam.cidr", ""}},
+			name: "ipam.cidr of a family the shoot does not use",
+			cfg:  &calicov1alpha1.NetworkConfig{IPAM: &calicov1alpha1.IPAM{CIDR: ptr.To("2001:db8::/56")}},
+			want: []errorKey{{field.ErrorTypeInvalid, "spec.networking.providerConfig.ipam.cidr", "2001:db8::/56"}},
 		},
 		{
 			name:  "IPv4 block on an IPv6-only shoot",
