@@ -82,22 +82,22 @@ func validateIPAM(cfg *calicov1alpha1.NetworkConfig, fam families, fldPath *fiel
 	}
 	cidrPath := fldPath.Child("ipam", "cidr")
 	cidr := *cfg.IPAM.CIDR
+	vxlanPath := fldPath.Child("vxlan", "enabled")
 	switch {
+	case fam.dualStack():
+		allErrs = append(allErrs, field.Forbidden(cidrPath, "is not used on dual-stack shoots (both pod networks are used); remove it"))
+	case ipamType == calicov1alpha1.IPAMCalico:
+		allErrs = append(allErrs, field.Invalid(cidrPath, cidr, fmt.Sprintf(`contradicts %s: "calico-ipam": the cidr is the host-local subnet; calico-ipam allocates from the IP pools, remove one of the two`, typePath)))
+	case ipamType == "" && fam.ipv4 && cfg.VXLAN != nil && cfg.VXLAN.Enabled:
+		allErrs = append(allErrs, field.Invalid(cidrPath, cidr, fmt.Sprintf(`contradicts %s: true, which makes the IPAM "calico-ipam": the cidr is the host-local subnet, remove it`, vxlanPath)))
 	case strings.EqualFold(cidr, "usePodCidr"):
-	case strings.EqualFold(cidr, "usePodCidrIPv6"):
-		if !fam.ipv6 {
-			allErrs = append(allErrs, field.Invalid(cidrPath, cidr, fmt.Sprintf(`"usePodCidrIPv6" needs IPv6 in the shoot's ipFamilies (this is %s); use "usePodCidr"`, fam.describe())))
-		}
 	default:
 		_, n, err := net.ParseCIDR(cidr)
 		if err != nil {
-			allErrs = append(allErrs, field.Invalid(cidrPath, cidr, `must be "usePodCidr", "usePodCidrIPv6" or a CIDR such as 100.96.0.0/11`))
+			allErrs = append(allErrs, field.Invalid(cidrPath, cidr, `must be "usePodCidr" or a CIDR such as 100.96.0.0/11`))
 		} else if single := fam.singleFamily(); single != "" && cidrFamily(n) != single {
 			allErrs = append(allErrs, field.Invalid(cidrPath, cidr, fmt.Sprintf("must be an %s CIDR on %s", single, fam.describe())))
 		}
-	}
-	if ipamType == calicov1alpha1.IPAMCalico {
-		allErrs = append(allErrs, field.Invalid(cidrPath, cidr, fmt.Sprintf(`contradicts %s: "calico-ipam": the cidr is the host-local subnet; calico-ipam allocates from the IP pools, remove one of the two`, typePath)))
 	}
 	return allErrs
 }
@@ -161,10 +161,18 @@ func validateIPv4(cfg *calicov1alpha1.NetworkConfig, fam families, fldPath *fiel
 			}
 		}
 	}
-	// Calico VXLAN pools only encapsulate Always or Never (reference rule), whichever field set the mode.
-	if fam.ipv4 && cfg.IPv4 != nil && cfg.IPv4.Pool != nil && *cfg.IPv4.Pool == calicov1alpha1.PoolVXLAN {
+	// Calico VXLAN pools only encapsulate Always or Never (reference rule), whichever field set the
+	// mode and whether the pool is vxlan explicitly or because vxlan.enabled is true.
+	if fam.ipv4 {
+		explicitVXLAN := cfg.IPv4 != nil && cfg.IPv4.Pool != nil && *cfg.IPv4.Pool == calicov1alpha1.PoolVXLAN
+		derivedVXLAN := (cfg.IPv4 == nil || cfg.IPv4.Pool == nil) && cfg.VXLAN != nil && cfg.VXLAN.Enabled
 		if mode, modePath := ipv4Mode(cfg, fldPath); mode != nil && contains(supportedPoolModes, *mode) && !contains(supportedVXLANPoolModes, *mode) {
-			allErrs = append(allErrs, field.Invalid(modePath, string(*mode), fmt.Sprintf(`not supported with %s: "vxlan", supported values: "Always", "Never"`, ipv4Path.Child("pool"))))
+			switch {
+			case explicitVXLAN:
+				allErrs = append(allErrs, field.Invalid(modePath, string(*mode), fmt.Sprintf(`not supported with %s: "vxlan", supported values: "Always", "Never"`, ipv4Path.Child("pool"))))
+			case derivedVXLAN:
+				allErrs = append(allErrs, field.Invalid(modePath, string(*mode), fmt.Sprintf(`not supported with %s: true (a VXLAN pool), supported values: "Always", "Never"`, fldPath.Child("vxlan", "enabled"))))
+			}
 		}
 	}
 	return allErrs
@@ -204,6 +212,8 @@ func validateMTU(mtu string, fldPath *field.Path) field.ErrorList {
 		return field.ErrorList{field.Invalid(fldPath, mtu, `must be an integer such as "1440", or "0" to auto-detect`)}
 	case n < 0:
 		return field.ErrorList{field.Invalid(fldPath, mtu, `MTU must be a positive integer, or "0" to auto-detect`)}
+	case strconv.Itoa(n) != mtu:
+		return field.ErrorList{field.Invalid(fldPath, mtu, fmt.Sprintf("must be written as a plain integer: %q", strconv.Itoa(n)))}
 	case n != 0 && (n < 68 || n > 65535):
 		return field.ErrorList{field.Invalid(fldPath, mtu, `must be between 68 and 65535, or "0" to auto-detect`)}
 	}
@@ -295,7 +305,7 @@ func validateContradictions(cfg *calicov1alpha1.NetworkConfig, fam families, fld
 			allErrs = append(allErrs, field.Invalid(vxlanPath, true, fmt.Sprintf("contradicts %s: false; VXLAN is an overlay encapsulation", overlayPath)))
 		}
 		if cfg.Backend != nil && contains(supportedBackends, *cfg.Backend) {
-			implied, why := impliedBackend(cfg, fldPath)
+			implied, why := impliedBackend(cfg, fam, fldPath)
 			if *cfg.Backend != implied {
 				allErrs = append(allErrs, field.Invalid(backendPath, string(*cfg.Backend), fmt.Sprintf("contradicts %s, which implies backend %q; remove backend", why, implied)))
 			}
@@ -324,10 +334,11 @@ func validateContradictions(cfg *calicov1alpha1.NetworkConfig, fam families, fld
 }
 
 // impliedBackend is the backend an explicit overlay setting implies, and the settings that imply it.
-func impliedBackend(cfg *calicov1alpha1.NetworkConfig, fldPath *field.Path) (calicov1alpha1.Backend, string) {
+// vxlan.enabled is IPv4 configuration: on an IPv6 single-stack shoot the overlay implies bird.
+func impliedBackend(cfg *calicov1alpha1.NetworkConfig, fam families, fldPath *field.Path) (calicov1alpha1.Backend, string) {
 	overlayPath := fldPath.Child("overlay", "enabled")
 	if cfg.Overlay.Enabled {
-		if cfg.VXLAN != nil && cfg.VXLAN.Enabled {
+		if cfg.VXLAN != nil && cfg.VXLAN.Enabled && fam.ipv4 {
 			return calicov1alpha1.BackendVXLAN, fmt.Sprintf("%s: true with %s: true", overlayPath, fldPath.Child("vxlan", "enabled"))
 		}
 		return calicov1alpha1.BackendBird, fmt.Sprintf("%s: true", overlayPath)
