@@ -188,582 +188,584 @@ type FelixConfiguration struct {
 // field leaves Felix's built-in default (or its environment variable) in effect. Field names and
 // meanings are Felix's configuration parameters of the same name (Calico FelixConfiguration reference).
 type FelixConfigurationSpec struct {
-	// AllowIPIPPacketsFromWorkloads is Felix's AllowIPIPPacketsFromWorkloads parameter.
+	// AllowIPIPPacketsFromWorkloads lets workloads send IPIP packets (dropped by default).
 	// +optional
 	AllowIPIPPacketsFromWorkloads *bool `json:"allowIPIPPacketsFromWorkloads,omitempty"`
-	// AllowVXLANPacketsFromWorkloads is Felix's AllowVXLANPacketsFromWorkloads parameter.
+	// AllowVXLANPacketsFromWorkloads lets workloads send VXLAN packets (dropped by default).
 	// +optional
 	AllowVXLANPacketsFromWorkloads *bool `json:"allowVXLANPacketsFromWorkloads,omitempty"`
-	// AWSSrcDstCheck is Felix's AWSSrcDstCheck parameter.
+	// AWSSrcDstCheck sets the AWS EC2 source/destination check of the node's interface.
 	// +optional
 	AWSSrcDstCheck *AWSSrcDstCheckOption `json:"awsSrcDstCheck,omitempty"`
-	// BPFAttachType is Felix's BPFAttachType parameter.
+	// BPFAttachType selects how eBPF programs are attached: TC or TCX.
 	// +optional
 	BPFAttachType *BPFAttachOption `json:"bpfAttachType,omitempty"`
-	// BPFCTLBLogFilter is Felix's BPFCTLBLogFilter parameter.
+	// BPFCTLBLogFilter filters the connect-time load balancer's debug logs.
 	// +optional
 	BPFCTLBLogFilter *string `json:"bpfCTLBLogFilter,omitempty"`
-	// BPFConnectTimeLoadBalancing is Felix's BPFConnectTimeLoadBalancing parameter.
+	// BPFConnectTimeLoadBalancing selects where the eBPF dataplane load-balances services at connect time: TCP only, all protocols (Enabled) or nowhere (Disabled).
 	// +optional
 	BPFConnectTimeLoadBalancing *BPFConnectTimeLBType `json:"bpfConnectTimeLoadBalancing,omitempty"`
-	// BPFConnectTimeLoadBalancingEnabled is Felix's BPFConnectTimeLoadBalancingEnabled parameter.
+	// BPFConnectTimeLoadBalancingEnabled is the older on/off switch for connect-time load balancing.
 	// +optional
 	BPFConnectTimeLoadBalancingEnabled *bool `json:"bpfConnectTimeLoadBalancingEnabled,omitempty"`
-	// BPFConntrackLogLevel is Felix's BPFConntrackLogLevel parameter.
+	// BPFConntrackLogLevel is the log level of the eBPF conntrack cleanup.
 	// +optional
 	BPFConntrackLogLevel *BPFConntrackLogLevel `json:"bpfConntrackLogLevel,omitempty"`
-	// BPFConntrackMode is Felix's BPFConntrackMode parameter.
+	// BPFConntrackMode selects how eBPF conntrack entries are cleaned up.
 	// +optional
 	BPFConntrackMode *BPFConntrackMode `json:"bpfConntrackMode,omitempty"`
-	// BPFConntrackTimeouts is Felix's BPFConntrackTimeouts parameter.
+	// BPFConntrackTimeouts are the eBPF conntrack timeouts per protocol state.
 	// +optional
 	BPFConntrackTimeouts *BPFConntrackTimeouts `json:"bpfConntrackTimeouts,omitempty"`
-	// BPFDSROptoutCIDRs is Felix's BPFDSROptoutCIDRs parameter.
+	// BPFDSROptoutCIDRs are client CIDRs for which DSR (direct server return) is not used.
 	// +optional
 	BPFDSROptoutCIDRs []string `json:"bpfDSROptoutCIDRs,omitempty"`
-	// BPFDataIfacePattern is Felix's BPFDataIfacePattern parameter.
+	// BPFDataIfacePattern is a regular expression of the host interfaces that carry workload traffic in eBPF mode.
 	// +optional
 	BPFDataIfacePattern *string `json:"bpfDataIfacePattern,omitempty"`
-	// BPFDisableGROForIfaces is Felix's BPFDisableGROForIfaces parameter.
+	// BPFDisableGROForIfaces is a regular expression of interfaces on which generic receive offload is switched off.
 	// +optional
 	BPFDisableGROForIfaces *string `json:"bpfDisableGROForIfaces,omitempty"`
-	// BPFDisableUnprivileged is Felix's BPFDisableUnprivileged parameter.
+	// BPFDisableUnprivileged sets kernel.unprivileged_bpf_disabled so that unprivileged users cannot load eBPF programs.
 	// +optional
 	BPFDisableUnprivileged *bool `json:"bpfDisableUnprivileged,omitempty"`
-	// BPFEnabled is Felix's BPFEnabled parameter.
+	// BPFEnabled switches Felix to the eBPF dataplane.
 	// +optional
 	BPFEnabled *bool `json:"bpfEnabled,omitempty"`
-	// BPFEnforceRPF is Felix's BPFEnforceRPF parameter.
+	// BPFEnforceRPF is the reverse path filter mode of the eBPF dataplane: Disabled, Strict or Loose.
 	// +kubebuilder:validation:Pattern=`^(?i)(Disabled|Strict|Loose)?$`
 	// +optional
 	BPFEnforceRPF *string `json:"bpfEnforceRPF,omitempty"`
-	// BPFExcludeCIDRsFromNAT is Felix's BPFExcludeCIDRsFromNAT parameter.
+	// BPFExcludeCIDRsFromNAT are CIDRs that the eBPF dataplane never NATs.
 	// +optional
 	BPFExcludeCIDRsFromNAT []string `json:"bpfExcludeCIDRsFromNAT,omitempty"`
-	// BPFExportBufferSizeMB is Felix's BPFExportBufferSizeMB parameter.
+	// BPFExportBufferSizeMB is the size of the eBPF flow log export buffer in MiB.
 	// +optional
 	BPFExportBufferSizeMB *int `json:"bpfExportBufferSizeMB,omitempty"`
-	// BPFExtToServiceConnmark is Felix's BPFExtToServiceConnmark parameter.
+	// BPFExtToServiceConnmark is a connmark set on traffic from outside to services in eBPF mode.
 	// +optional
 	BPFExtToServiceConnmark *int `json:"bpfExtToServiceConnmark,omitempty"`
-	// BPFExternalServiceMode is Felix's BPFExternalServiceMode parameter.
+	// BPFExternalServiceMode is how traffic from outside reaches service backends on other nodes: Tunnel or DSR.
 	// +kubebuilder:validation:Pattern=`^(?i)(Tunnel|DSR)?$`
 	// +optional
 	BPFExternalServiceMode *string `json:"bpfExternalServiceMode,omitempty"`
-	// BPFForceTrackPacketsFromIfaces is Felix's BPFForceTrackPacketsFromIfaces parameter.
+	// BPFForceTrackPacketsFromIfaces are interfaces whose traffic is always conntracked by Linux in eBPF mode.
 	// +optional
 	BPFForceTrackPacketsFromIfaces []string `json:"bpfForceTrackPacketsFromIfaces,omitempty"`
-	// BPFHostConntrackBypass is Felix's BPFHostConntrackBypass parameter.
+	// BPFHostConntrackBypass lets eBPF bypass Linux conntrack for host traffic it handles itself.
 	// +optional
 	BPFHostConntrackBypass *bool `json:"bpfHostConntrackBypass,omitempty"`
-	// BPFHostNetworkedNATWithoutCTLB is Felix's BPFHostNetworkedNATWithoutCTLB parameter.
+	// BPFHostNetworkedNATWithoutCTLB switches NAT of host-networked traffic to services when connect-time load balancing is off.
 	// +optional
 	BPFHostNetworkedNATWithoutCTLB *BPFHostNetworkedNATType `json:"bpfHostNetworkedNATWithoutCTLB,omitempty"`
-	// BPFJITHardening is Felix's BPFJITHardening parameter.
+	// BPFJITHardening sets the kernel's eBPF JIT hardening.
 	// +optional
 	BPFJITHardening *string `json:"bpfJITHardening,omitempty"`
-	// BPFKubeProxyEndpointSlicesEnabled is Felix's BPFKubeProxyEndpointSlicesEnabled parameter.
+	// BPFKubeProxyEndpointSlicesEnabled makes the eBPF kube-proxy replacement read EndpointSlices.
 	// +optional
 	BPFKubeProxyEndpointSlicesEnabled *bool `json:"bpfKubeProxyEndpointSlicesEnabled,omitempty"`
-	// BPFKubeProxyHealthzPort is Felix's BPFKubeProxyHealthzPort parameter.
+	// BPFKubeProxyHealthzPort is the port of the eBPF kube-proxy replacement's health endpoint.
 	// +optional
 	BPFKubeProxyHealthzPort *int `json:"bpfKubeProxyHealthzPort,omitempty"`
-	// BPFKubeProxyIptablesCleanupEnabled is Felix's BPFKubeProxyIptablesCleanupEnabled parameter.
+	// BPFKubeProxyIptablesCleanupEnabled removes kube-proxy's iptables rules when the eBPF dataplane takes over.
 	// +optional
 	BPFKubeProxyIptablesCleanupEnabled *bool `json:"bpfKubeProxyIptablesCleanupEnabled,omitempty"`
-	// BPFKubeProxyMinSyncPeriod is Felix's BPFKubeProxyMinSyncPeriod parameter.
+	// BPFKubeProxyMinSyncPeriod is the minimum interval between eBPF service map updates.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\\.[0-9]+)?(ms|s|m|h))*$`
 	// +optional
 	BPFKubeProxyMinSyncPeriod *metav1.Duration `json:"bpfKubeProxyMinSyncPeriod,omitempty"`
-	// BPFL3IfacePattern is Felix's BPFL3IfacePattern parameter.
+	// BPFL3IfacePattern is a regular expression of layer-3 interfaces (without Ethernet header) handled in eBPF mode.
 	// +optional
 	BPFL3IfacePattern *string `json:"bpfL3IfacePattern,omitempty"`
-	// BPFLogFilters is Felix's BPFLogFilters parameter.
+	// BPFLogFilters are per-interface pcap filters for eBPF debug logs.
 	// +optional
 	BPFLogFilters map[string]string `json:"bpfLogFilters,omitempty"`
-	// BPFLogLevel is Felix's BPFLogLevel parameter.
+	// BPFLogLevel is the eBPF programs' log level: Off, Info or Debug.
 	// +kubebuilder:validation:Pattern=`^(?i)(Off|Info|Debug)?$`
 	// +optional
 	BPFLogLevel *string `json:"bpfLogLevel,omitempty"`
-	// BPFMapSizeConntrack is Felix's BPFMapSizeConntrack parameter.
+	// BPFMapSizeConntrack is the size of the eBPF conntrack map.
 	// +optional
 	BPFMapSizeConntrack *int `json:"bpfMapSizeConntrack,omitempty"`
-	// BPFMapSizeConntrackCleanupQueue is Felix's BPFMapSizeConntrackCleanupQueue parameter.
+	// BPFMapSizeConntrackCleanupQueue is the size of the eBPF conntrack cleanup queue.
 	// +kubebuilder:validation:Minimum=1
 	// +optional
 	BPFMapSizeConntrackCleanupQueue *int `json:"bpfMapSizeConntrackCleanupQueue,omitempty"`
-	// BPFMapSizeConntrackScaling is Felix's BPFMapSizeConntrackScaling parameter.
+	// BPFMapSizeConntrackScaling says whether the eBPF conntrack map grows when full: Disabled or DoubleIfFull.
 	// +kubebuilder:validation:Pattern=`^(?i)(Disabled|DoubleIfFull)?$`
 	// +optional
 	BPFMapSizeConntrackScaling *string `json:"bpfMapSizeConntrackScaling,omitempty"`
-	// BPFMapSizeIPSets is Felix's BPFMapSizeIPSets parameter.
+	// BPFMapSizeIPSets is the size of the eBPF IP set map.
 	// +optional
 	BPFMapSizeIPSets *int `json:"bpfMapSizeIPSets,omitempty"`
-	// BPFMapSizeIfState is Felix's BPFMapSizeIfState parameter.
+	// BPFMapSizeIfState is the size of the eBPF interface state map.
 	// +optional
 	BPFMapSizeIfState *int `json:"bpfMapSizeIfState,omitempty"`
-	// BPFMapSizeNATAffinity is Felix's BPFMapSizeNATAffinity parameter.
+	// BPFMapSizeNATAffinity is the size of the eBPF service session affinity map.
 	// +optional
 	BPFMapSizeNATAffinity *int `json:"bpfMapSizeNATAffinity,omitempty"`
-	// BPFMapSizeNATBackend is Felix's BPFMapSizeNATBackend parameter.
+	// BPFMapSizeNATBackend is the size of the eBPF service backend map.
 	// +optional
 	BPFMapSizeNATBackend *int `json:"bpfMapSizeNATBackend,omitempty"`
-	// BPFMapSizeNATFrontend is Felix's BPFMapSizeNATFrontend parameter.
+	// BPFMapSizeNATFrontend is the size of the eBPF service frontend map.
 	// +optional
 	BPFMapSizeNATFrontend *int `json:"bpfMapSizeNATFrontend,omitempty"`
-	// BPFMapSizePerCpuConntrack is Felix's BPFMapSizePerCpuConntrack parameter.
+	// BPFMapSizePerCpuConntrack is the per-CPU size of the eBPF conntrack map.
 	// +optional
 	BPFMapSizePerCpuConntrack *int `json:"bpfMapSizePerCpuConntrack,omitempty"`
-	// BPFMapSizeRoute is Felix's BPFMapSizeRoute parameter.
+	// BPFMapSizeRoute is the size of the eBPF route map.
 	// +optional
 	BPFMapSizeRoute *int `json:"bpfMapSizeRoute,omitempty"`
-	// BPFPSNATPorts is Felix's BPFPSNATPorts parameter.
+	// BPFPSNATPorts is the port range used for eBPF source NAT when a source port clashes.
 	// +kubebuilder:validation:Pattern=`^.*`
 	// +kubebuilder:validation:XIntOrString
 	// +optional
 	BPFPSNATPorts *intstr.IntOrString `json:"bpfPSNATPorts,omitempty"`
-	// BPFPolicyDebugEnabled is Felix's BPFPolicyDebugEnabled parameter.
+	// BPFPolicyDebugEnabled records policy debug information of the eBPF programs.
 	// +optional
 	BPFPolicyDebugEnabled *bool `json:"bpfPolicyDebugEnabled,omitempty"`
-	// BPFProfiling is Felix's BPFProfiling parameter.
+	// BPFProfiling switches eBPF program profiling on or off.
 	// +optional
 	BPFProfiling *BPFProfilingMode `json:"bpfProfiling,omitempty"`
-	// BPFRedirectToPeer is Felix's BPFRedirectToPeer parameter.
+	// BPFRedirectToPeer lets eBPF redirect traffic directly to the peer interface.
 	// +optional
 	BPFRedirectToPeer *BPFRedirectToPeerMode `json:"bpfRedirectToPeer,omitempty"`
-	// CgroupV2Path is Felix's CgroupV2Path parameter.
+	// CgroupV2Path is where the cgroup v2 hierarchy is mounted.
 	// +optional
 	CgroupV2Path *string `json:"cgroupV2Path,omitempty"`
-	// ChainInsertMode is Felix's ChainInsertMode parameter.
+	// ChainInsertMode says whether Felix inserts its iptables hooks before other rules (Insert) or appends them (Append).
 	// +kubebuilder:validation:Pattern=`^(?i)(Insert|Append)?$`
 	// +optional
 	ChainInsertMode *string `json:"chainInsertMode,omitempty"`
-	// DataplaneDriver is Felix's DataplaneDriver parameter.
+	// DataplaneDriver is the path of an external dataplane driver.
 	// +optional
 	DataplaneDriver *string `json:"dataplaneDriver,omitempty"`
-	// DataplaneWatchdogTimeout is Felix's DataplaneWatchdogTimeout parameter.
+	// DataplaneWatchdogTimeout is how long the dataplane may stay unresponsive before Felix reports itself unhealthy.
 	// +optional
 	DataplaneWatchdogTimeout *metav1.Duration `json:"dataplaneWatchdogTimeout,omitempty"`
-	// DebugDisableLogDropping is Felix's DebugDisableLogDropping parameter.
+	// DebugDisableLogDropping stops Felix from dropping logs when the log queue is full.
 	// +optional
 	DebugDisableLogDropping *bool `json:"debugDisableLogDropping,omitempty"`
-	// DebugHost is Felix's DebugHost parameter.
+	// DebugHost is the address of the debug (pprof) endpoint.
 	// +optional
 	DebugHost *string `json:"debugHost,omitempty"`
-	// DebugMemoryProfilePath is Felix's DebugMemoryProfilePath parameter.
+	// DebugMemoryProfilePath is where a memory profile is written on SIGUSR1.
 	// +optional
 	DebugMemoryProfilePath *string `json:"debugMemoryProfilePath,omitempty"`
-	// DebugPort is Felix's DebugPort parameter.
+	// DebugPort is the port of the debug (pprof) endpoint.
 	// +optional
 	DebugPort *int `json:"debugPort,omitempty"`
-	// DebugSimulateCalcGraphHangAfter is Felix's DebugSimulateCalcGraphHangAfter parameter.
+	// DebugSimulateCalcGraphHangAfter is a test hook that stalls the calculation graph.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\\.[0-9]+)?(ms|s|m|h))*$`
 	// +optional
 	DebugSimulateCalcGraphHangAfter *metav1.Duration `json:"debugSimulateCalcGraphHangAfter,omitempty"`
-	// DebugSimulateDataplaneApplyDelay is Felix's DebugSimulateDataplaneApplyDelay parameter.
+	// DebugSimulateDataplaneApplyDelay is a test hook that delays every dataplane update.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\\.[0-9]+)?(ms|s|m|h))*$`
 	// +optional
 	DebugSimulateDataplaneApplyDelay *metav1.Duration `json:"debugSimulateDataplaneApplyDelay,omitempty"`
-	// DebugSimulateDataplaneHangAfter is Felix's DebugSimulateDataplaneHangAfter parameter.
+	// DebugSimulateDataplaneHangAfter is a test hook that stalls the dataplane.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\\.[0-9]+)?(ms|s|m|h))*$`
 	// +optional
 	DebugSimulateDataplaneHangAfter *metav1.Duration `json:"debugSimulateDataplaneHangAfter,omitempty"`
-	// DefaultEndpointToHostAction is Felix's DefaultEndpointToHostAction parameter.
+	// DefaultEndpointToHostAction is what happens to traffic from workloads to the host itself after policy: Drop, Accept or Return.
 	// +kubebuilder:validation:Pattern=`^(?i)(Drop|Accept|Return)?$`
 	// +optional
 	DefaultEndpointToHostAction *string `json:"defaultEndpointToHostAction,omitempty"`
-	// DeviceRouteProtocol is Felix's DeviceRouteProtocol parameter.
+	// DeviceRouteProtocol is the protocol number set on routes Felix programs.
 	// +optional
 	DeviceRouteProtocol *int `json:"deviceRouteProtocol,omitempty"`
-	// DeviceRouteSourceAddress is Felix's DeviceRouteSourceAddress parameter.
+	// DeviceRouteSourceAddress is the IPv4 source address set on routes to local workloads.
 	// +optional
 	DeviceRouteSourceAddress *string `json:"deviceRouteSourceAddress,omitempty"`
-	// DeviceRouteSourceAddressIPv6 is Felix's DeviceRouteSourceAddressIPv6 parameter.
+	// DeviceRouteSourceAddressIPv6 is the IPv6 source address set on routes to local workloads.
 	// +optional
 	DeviceRouteSourceAddressIPv6 *string `json:"deviceRouteSourceAddressIPv6,omitempty"`
-	// DisableConntrackInvalidCheck is Felix's DisableConntrackInvalidCheck parameter.
+	// DisableConntrackInvalidCheck stops Felix from dropping packets that conntrack marks invalid.
 	// +optional
 	DisableConntrackInvalidCheck *bool `json:"disableConntrackInvalidCheck,omitempty"`
-	// EndpointReportingDelay is Felix's EndpointReportingDelay parameter.
+	// EndpointReportingDelay is the delay before endpoint status is reported.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\\.[0-9]+)?(ms|s|m|h))*$`
 	// +optional
 	EndpointReportingDelay *metav1.Duration `json:"endpointReportingDelay,omitempty"`
-	// EndpointReportingEnabled is Felix's EndpointReportingEnabled parameter.
+	// EndpointReportingEnabled makes Felix report endpoint status to the datastore.
 	// +optional
 	EndpointReportingEnabled *bool `json:"endpointReportingEnabled,omitempty"`
-	// EndpointStatusPathPrefix is Felix's EndpointStatusPathPrefix parameter.
+	// EndpointStatusPathPrefix is the directory where Felix writes endpoint status files.
 	// +optional
 	EndpointStatusPathPrefix *string `json:"endpointStatusPathPrefix,omitempty"`
-	// ExternalNodesList is Felix's ExternalNodesList parameter.
+	// ExternalNodesList are CIDRs of external nodes allowed to send IPIP traffic.
 	// +optional
 	ExternalNodesList []string `json:"externalNodesList,omitempty"`
-	// FailsafeInboundHostPorts is Felix's FailsafeInboundHostPorts parameter.
+	// FailsafeInboundHostPorts are inbound host ports that policy can never block.
 	// +optional
 	FailsafeInboundHostPorts []ProtoPort `json:"failsafeInboundHostPorts,omitempty"`
-	// FailsafeOutboundHostPorts is Felix's FailsafeOutboundHostPorts parameter.
+	// FailsafeOutboundHostPorts are outbound host ports that policy can never block.
 	// +optional
 	FailsafeOutboundHostPorts []ProtoPort `json:"failsafeOutboundHostPorts,omitempty"`
-	// FeatureDetectOverride is Felix's FeatureDetectOverride parameter.
+	// FeatureDetectOverride overrides detected kernel features ("Feature=true,Other=false").
 	// +kubebuilder:validation:Pattern=`^([a-zA-Z0-9-_]+=(true|false|),)*([a-zA-Z0-9-_]+=(true|false|))?$`
 	// +optional
 	FeatureDetectOverride *string `json:"featureDetectOverride,omitempty"`
-	// FeatureGates is Felix's FeatureGates parameter.
+	// FeatureGates switches experimental Felix features ("Name=value,...").
 	// +kubebuilder:validation:Pattern=`^([a-zA-Z0-9-_]+=([^=]+),)*([a-zA-Z0-9-_]+=([^=]+))?$`
 	// +optional
 	FeatureGates *string `json:"featureGates,omitempty"`
-	// FloatingIPs is Felix's FloatingIPs parameter.
+	// FloatingIPs switches support for OpenStack floating IPs on or off.
 	// +optional
 	FloatingIPs *FloatingIPType `json:"floatingIPs,omitempty"`
-	// FlowLogsCollectorDebugTrace is Felix's FlowLogsCollectorDebugTrace parameter.
+	// FlowLogsCollectorDebugTrace logs every flow the flow log collector sees.
 	// +optional
 	FlowLogsCollectorDebugTrace *bool `json:"flowLogsCollectorDebugTrace,omitempty"`
-	// FlowLogsFlushInterval is Felix's FlowLogsFlushInterval parameter.
+	// FlowLogsFlushInterval is how often flow logs are flushed.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\\.[0-9]+)?(ms|s|m|h))*$`
 	// +optional
 	FlowLogsFlushInterval *metav1.Duration `json:"flowLogsFlushInterval,omitempty"`
-	// FlowLogsGoldmaneServer is Felix's FlowLogsGoldmaneServer parameter.
+	// FlowLogsGoldmaneServer is the address of the Goldmane flow aggregator.
 	// +optional
 	FlowLogsGoldmaneServer *string `json:"flowLogsGoldmaneServer,omitempty"`
-	// FlowLogsLocalReporter is Felix's FlowLogsLocalReporter parameter.
+	// FlowLogsLocalReporter switches the node-local flow log reporter on or off.
 	// +optional
 	FlowLogsLocalReporter *FlowLogsLocalReporterMode `json:"flowLogsLocalReporter,omitempty"`
-	// FlowLogsPolicyEvaluationMode is Felix's FlowLogsPolicyEvaluationMode parameter.
+	// FlowLogsPolicyEvaluationMode says whether flows are evaluated against pending (staged) policies.
 	// +optional
 	FlowLogsPolicyEvaluationMode *FlowLogsPolicyEvaluationMode `json:"flowLogsPolicyEvaluationMode,omitempty"`
-	// GenericXDPEnabled is Felix's GenericXDPEnabled parameter.
+	// GenericXDPEnabled allows generic (driver-independent) XDP.
 	// +optional
 	GenericXDPEnabled *bool `json:"genericXDPEnabled,omitempty"`
-	// GoGCThreshold is Felix's GoGCThreshold parameter.
+	// GoGCThreshold is Felix's Go garbage collector target percentage (GOGC).
 	// +optional
 	GoGCThreshold *int `json:"goGCThreshold,omitempty"`
-	// GoMaxProcs is Felix's GoMaxProcs parameter.
+	// GoMaxProcs is Felix's GOMAXPROCS.
 	// +optional
 	GoMaxProcs *int `json:"goMaxProcs,omitempty"`
-	// GoMemoryLimitMB is Felix's GoMemoryLimitMB parameter.
+	// GoMemoryLimitMB is Felix's Go memory limit in MiB.
 	// +optional
 	GoMemoryLimitMB *int `json:"goMemoryLimitMB,omitempty"`
-	// HealthEnabled is Felix's HealthEnabled parameter.
+	// HealthEnabled switches Felix's health endpoint on.
 	// +optional
 	HealthEnabled *bool `json:"healthEnabled,omitempty"`
-	// HealthHost is Felix's HealthHost parameter.
+	// HealthHost is the address of Felix's health endpoint.
 	// +optional
 	HealthHost *string `json:"healthHost,omitempty"`
-	// HealthPort is Felix's HealthPort parameter.
+	// HealthPort is the port of Felix's health endpoint.
 	// +optional
 	HealthPort *int `json:"healthPort,omitempty"`
-	// HealthTimeoutOverrides is Felix's HealthTimeoutOverrides parameter.
+	// HealthTimeoutOverrides override the health timeouts of individual Felix components.
 	// +optional
 	HealthTimeoutOverrides []HealthTimeoutOverride `json:"healthTimeoutOverrides,omitempty"`
-	// InterfaceExclude is Felix's InterfaceExclude parameter.
+	// InterfaceExclude are interface names or /regex/ patterns Felix ignores.
 	// +optional
 	InterfaceExclude *string `json:"interfaceExclude,omitempty"`
-	// InterfacePrefix is Felix's InterfacePrefix parameter.
+	// InterfacePrefix is the name prefix of workload interfaces ("cali").
 	// +optional
 	InterfacePrefix *string `json:"interfacePrefix,omitempty"`
-	// InterfaceRefreshInterval is Felix's InterfaceRefreshInterval parameter.
+	// InterfaceRefreshInterval is how often Felix rescans host interfaces.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\\.[0-9]+)?(ms|s|m|h))*$`
 	// +optional
 	InterfaceRefreshInterval *metav1.Duration `json:"interfaceRefreshInterval,omitempty"`
-	// IPForwarding is Felix's IPForwarding parameter.
+	// IPForwarding says whether Felix enables IP forwarding in the kernel.
 	// +optional
 	IPForwarding *IPForwardingMode `json:"ipForwarding,omitempty"`
-	// IPIPEnabled is Felix's IPIPEnabled parameter.
+	// IPIPEnabled makes Felix set up the IPIP tunnel device.
 	// +optional
 	IPIPEnabled *bool `json:"ipipEnabled,omitempty"`
-	// IPIPMTU is Felix's IPIPMTU parameter.
+	// IPIPMTU is the MTU of the IPIP tunnel device.
 	// +optional
 	IPIPMTU *int `json:"ipipMTU,omitempty"`
-	// IPSetsRefreshInterval is Felix's IPSetsRefreshInterval parameter.
+	// IPSetsRefreshInterval is how often Felix re-checks its IP sets.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\\.[0-9]+)?(ms|s|m|h))*$`
 	// +optional
 	IPSetsRefreshInterval *metav1.Duration `json:"ipsetsRefreshInterval,omitempty"`
-	// IptablesBackend is Felix's IptablesBackend parameter.
+	// IptablesBackend selects the iptables backend: Auto, Legacy or NFT.
 	// +kubebuilder:validation:Pattern=`^(?i)(Auto|Legacy|NFT)?$`
 	// +optional
 	IptablesBackend *string `json:"iptablesBackend,omitempty"`
-	// IptablesFilterAllowAction is Felix's IptablesFilterAllowAction parameter.
+	// IptablesFilterAllowAction is the iptables action for allowed traffic in the filter table: Accept or Return.
 	// +kubebuilder:validation:Pattern=`^(?i)(Accept|Return)?$`
 	// +optional
 	IptablesFilterAllowAction *string `json:"iptablesFilterAllowAction,omitempty"`
-	// IptablesFilterDenyAction is Felix's IptablesFilterDenyAction parameter.
+	// IptablesFilterDenyAction is the iptables action for denied traffic: Drop or Reject.
 	// +kubebuilder:validation:Pattern=`^(?i)(Drop|Reject)?$`
 	// +optional
 	IptablesFilterDenyAction *string `json:"iptablesFilterDenyAction,omitempty"`
-	// IptablesLockFilePath is Felix's IptablesLockFilePath parameter.
+	// IptablesLockFilePath is the path of the iptables lock file.
 	// +optional
 	IptablesLockFilePath *string `json:"iptablesLockFilePath,omitempty"`
-	// IptablesLockProbeInterval is Felix's IptablesLockProbeInterval parameter.
+	// IptablesLockProbeInterval is how often Felix retries the iptables lock.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\\.[0-9]+)?(ms|s|m|h))*$`
 	// +optional
 	IptablesLockProbeInterval *metav1.Duration `json:"iptablesLockProbeInterval,omitempty"`
-	// IptablesLockTimeout is Felix's IptablesLockTimeout parameter.
+	// IptablesLockTimeout is how long Felix waits for the iptables lock.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\\.[0-9]+)?(ms|s|m|h))*$`
 	// +optional
 	IptablesLockTimeout *metav1.Duration `json:"iptablesLockTimeout,omitempty"`
-	// IptablesMangleAllowAction is Felix's IptablesMangleAllowAction parameter.
+	// IptablesMangleAllowAction is the iptables action for allowed traffic in the mangle table: Accept or Return.
 	// +kubebuilder:validation:Pattern=`^(?i)(Accept|Return)?$`
 	// +optional
 	IptablesMangleAllowAction *string `json:"iptablesMangleAllowAction,omitempty"`
-	// IptablesMarkMask is Felix's IptablesMarkMask parameter.
+	// IptablesMarkMask is the mask of packet mark bits Felix may use.
 	// +optional
 	IptablesMarkMask *uint32 `json:"iptablesMarkMask,omitempty"`
-	// IptablesNATOutgoingInterfaceFilter is Felix's IptablesNATOutgoingInterfaceFilter parameter.
+	// IptablesNATOutgoingInterfaceFilter restricts outgoing NAT to interfaces matching this name.
 	// +optional
 	IptablesNATOutgoingInterfaceFilter *string `json:"iptablesNATOutgoingInterfaceFilter,omitempty"`
-	// IptablesPostWriteCheckInterval is Felix's IptablesPostWriteCheckInterval parameter.
+	// IptablesPostWriteCheckInterval is the delay before Felix re-reads iptables after a write.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\\.[0-9]+)?(ms|s|m|h))*$`
 	// +optional
 	IptablesPostWriteCheckInterval *metav1.Duration `json:"iptablesPostWriteCheckInterval,omitempty"`
-	// IptablesRefreshInterval is Felix's IptablesRefreshInterval parameter.
+	// IptablesRefreshInterval is how often Felix re-checks all iptables rules.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\\.[0-9]+)?(ms|s|m|h))*$`
 	// +optional
 	IptablesRefreshInterval *metav1.Duration `json:"iptablesRefreshInterval,omitempty"`
-	// IPv6Support is Felix's IPv6Support parameter.
+	// IPv6Support switches Felix's IPv6 handling on or off.
 	// +optional
 	IPv6Support *bool `json:"ipv6Support,omitempty"`
-	// KubeNodePortRanges is Felix's KubeNodePortRanges parameter.
+	// KubeNodePortRanges are the NodePort ranges that Felix treats as service ports.
 	// +optional
 	KubeNodePortRanges []intstr.IntOrString `json:"kubeNodePortRanges,omitempty"`
-	// LogActionRateLimit is Felix's LogActionRateLimit parameter.
+	// LogActionRateLimit limits how often the policy Log action logs ("N/second|minute|hour|day").
 	// +kubebuilder:validation:Pattern=`^[1-9]\d{0,3}/(?:second|minute|hour|day)$`
 	// +optional
 	LogActionRateLimit *string `json:"logActionRateLimit,omitempty"`
-	// LogActionRateLimitBurst is Felix's LogActionRateLimitBurst parameter.
+	// LogActionRateLimitBurst is the burst allowed by LogActionRateLimit.
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=9999
 	// +optional
 	LogActionRateLimitBurst *int `json:"logActionRateLimitBurst,omitempty"`
-	// LogDebugFilenameRegex is Felix's LogDebugFilenameRegex parameter.
+	// LogDebugFilenameRegex restricts debug logs to source files matching this regular expression.
 	// +optional
 	LogDebugFilenameRegex *string `json:"logDebugFilenameRegex,omitempty"`
-	// LogFilePath is Felix's LogFilePath parameter.
+	// LogFilePath is the path of Felix's log file; "none" disables it.
 	// +optional
 	LogFilePath *string `json:"logFilePath,omitempty"`
-	// LogPrefix is Felix's LogPrefix parameter.
+	// LogPrefix is the prefix of log lines written by the policy Log action.
 	// +kubebuilder:validation:Pattern=`^([a-zA-Z0-9%: /_-])*$`
 	// +optional
 	LogPrefix *string `json:"logPrefix,omitempty"`
-	// LogSeverityFile is Felix's LogSeverityFile parameter.
+	// LogSeverityFile is the log level of Felix's log file.
 	// +kubebuilder:validation:Pattern=`^(?i)(Trace|Debug|Info|Warning|Error|Fatal)?$`
 	// +optional
 	LogSeverityFile *string `json:"logSeverityFile,omitempty"`
-	// LogSeverityScreen is Felix's LogSeverityScreen parameter.
+	// LogSeverityScreen is the log level of Felix's standard output.
 	// +kubebuilder:validation:Pattern=`^(?i)(Trace|Debug|Info|Warning|Error|Fatal)?$`
 	// +optional
 	LogSeverityScreen *string `json:"logSeverityScreen,omitempty"`
-	// LogSeveritySys is Felix's LogSeveritySys parameter.
+	// LogSeveritySys is the log level of Felix's syslog output.
 	// +kubebuilder:validation:Pattern=`^(?i)(Trace|Debug|Info|Warning|Error|Fatal)?$`
 	// +optional
 	LogSeveritySys *string `json:"logSeveritySys,omitempty"`
-	// MaxIpsetSize is Felix's MaxIpsetSize parameter.
+	// MaxIpsetSize is the maximum number of entries of an IP set.
 	// +optional
 	MaxIpsetSize *int `json:"maxIpsetSize,omitempty"`
-	// MetadataAddr is Felix's MetadataAddr parameter.
+	// MetadataAddr is the address of the OpenStack metadata server.
 	// +optional
 	MetadataAddr *string `json:"metadataAddr,omitempty"`
-	// MetadataPort is Felix's MetadataPort parameter.
+	// MetadataPort is the port of the OpenStack metadata server.
 	// +optional
 	MetadataPort *int `json:"metadataPort,omitempty"`
-	// MTUIfacePattern is Felix's MTUIfacePattern parameter.
+	// MTUIfacePattern is a regular expression of the host interfaces used to detect the MTU.
 	// +optional
 	MTUIfacePattern *string `json:"mtuIfacePattern,omitempty"`
-	// NATOutgoingAddress is Felix's NATOutgoingAddress parameter.
+	// NATOutgoingAddress is the source address for outgoing NAT instead of the interface address.
 	// +optional
 	NATOutgoingAddress *string `json:"natOutgoingAddress,omitempty"`
-	// NATOutgoingExclusions is Felix's NATOutgoingExclusions parameter.
+	// NATOutgoingExclusions says which destinations are exempt from outgoing NAT: pools only, or pools and host IPs.
 	// +optional
 	NATOutgoingExclusions *NATOutgoingExclusionsType `json:"natOutgoingExclusions,omitempty"`
-	// NATPortRange is Felix's NATPortRange parameter.
+	// NATPortRange is the source port range used for outgoing NAT.
 	// +kubebuilder:validation:Pattern=`^.*`
 	// +kubebuilder:validation:XIntOrString
 	// +optional
 	NATPortRange *intstr.IntOrString `json:"natPortRange,omitempty"`
-	// NetlinkTimeout is Felix's NetlinkTimeout parameter.
+	// NetlinkTimeout is the timeout of netlink requests.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\\.[0-9]+)?(ms|s|m|h))*$`
 	// +optional
 	NetlinkTimeout *metav1.Duration `json:"netlinkTimeout,omitempty"`
-	// NftablesFilterAllowAction is Felix's NftablesFilterAllowAction parameter.
+	// NftablesFilterAllowAction is the nftables action for allowed traffic in the filter table: Accept or Return.
 	// +kubebuilder:validation:Pattern=`^(?i)(Accept|Return)?$`
 	// +optional
 	NftablesFilterAllowAction *string `json:"nftablesFilterAllowAction,omitempty"`
-	// NftablesFilterDenyAction is Felix's NftablesFilterDenyAction parameter.
+	// NftablesFilterDenyAction is the nftables action for denied traffic: Drop or Reject.
 	// +kubebuilder:validation:Pattern=`^(?i)(Drop|Reject)?$`
 	// +optional
 	NftablesFilterDenyAction *string `json:"nftablesFilterDenyAction,omitempty"`
-	// NftablesMangleAllowAction is Felix's NftablesMangleAllowAction parameter.
+	// NftablesMangleAllowAction is the nftables action for allowed traffic in the mangle table: Accept or Return.
 	// +kubebuilder:validation:Pattern=`^(?i)(Accept|Return)?$`
 	// +optional
 	NftablesMangleAllowAction *string `json:"nftablesMangleAllowAction,omitempty"`
-	// NftablesMarkMask is Felix's NftablesMarkMask parameter.
+	// NftablesMarkMask is the mask of packet mark bits Felix may use in nftables mode.
 	// +optional
 	NftablesMarkMask *uint32 `json:"nftablesMarkMask,omitempty"`
-	// NftablesMode is Felix's NftablesMode parameter.
+	// NftablesMode selects the nftables dataplane: Enabled, Disabled or Auto.
 	// +optional
 	NftablesMode *NFTablesMode `json:"nftablesMode,omitempty"`
-	// NftablesRefreshInterval is Felix's NftablesRefreshInterval parameter.
+	// NftablesRefreshInterval is how often Felix re-checks its nftables rules.
 	// +optional
 	NftablesRefreshInterval *metav1.Duration `json:"nftablesRefreshInterval,omitempty"`
-	// OpenstackRegion is Felix's OpenstackRegion parameter.
+	// OpenstackRegion is the OpenStack region of the node.
 	// +optional
 	OpenstackRegion *string `json:"openstackRegion,omitempty"`
-	// PolicySyncPathPrefix is Felix's PolicySyncPathPrefix parameter.
+	// PolicySyncPathPrefix is the directory of the policy sync API socket; empty disables the API.
 	// +optional
 	PolicySyncPathPrefix *string `json:"policySyncPathPrefix,omitempty"`
-	// ProgramClusterRoutes is Felix's ProgramClusterRoutes parameter.
+	// ProgramClusterRoutes says whether Felix (rather than BIRD) programs routes to other nodes' blocks.
 	// +optional
 	ProgramClusterRoutes *ProgramClusterRoutesMode `json:"programClusterRoutes,omitempty"`
-	// PrometheusGoMetricsEnabled is Felix's PrometheusGoMetricsEnabled parameter.
+	// PrometheusGoMetricsEnabled includes Go runtime metrics in Felix's Prometheus metrics.
 	// +optional
 	PrometheusGoMetricsEnabled *bool `json:"prometheusGoMetricsEnabled,omitempty"`
-	// PrometheusMetricsEnabled is Felix's PrometheusMetricsEnabled parameter.
+	// PrometheusMetricsEnabled switches Felix's Prometheus metrics endpoint on.
 	// +optional
 	PrometheusMetricsEnabled *bool `json:"prometheusMetricsEnabled,omitempty"`
-	// PrometheusMetricsHost is Felix's PrometheusMetricsHost parameter.
+	// PrometheusMetricsHost is the address of Felix's Prometheus metrics endpoint.
 	// +optional
 	PrometheusMetricsHost *string `json:"prometheusMetricsHost,omitempty"`
-	// PrometheusMetricsPort is Felix's PrometheusMetricsPort parameter.
+	// PrometheusMetricsPort is the port of Felix's Prometheus metrics endpoint.
 	// +optional
 	PrometheusMetricsPort *int `json:"prometheusMetricsPort,omitempty"`
-	// PrometheusProcessMetricsEnabled is Felix's PrometheusProcessMetricsEnabled parameter.
+	// PrometheusProcessMetricsEnabled includes process metrics in Felix's Prometheus metrics.
 	// +optional
 	PrometheusProcessMetricsEnabled *bool `json:"prometheusProcessMetricsEnabled,omitempty"`
-	// PrometheusWireGuardMetricsEnabled is Felix's PrometheusWireGuardMetricsEnabled parameter.
+	// PrometheusWireGuardMetricsEnabled includes WireGuard metrics in Felix's Prometheus metrics.
 	// +optional
 	PrometheusWireGuardMetricsEnabled *bool `json:"prometheusWireGuardMetricsEnabled,omitempty"`
-	// RemoveExternalRoutes is Felix's RemoveExternalRoutes parameter.
+	// RemoveExternalRoutes makes Felix remove routes to workload interfaces that it did not program.
 	// +optional
 	RemoveExternalRoutes *bool `json:"removeExternalRoutes,omitempty"`
-	// ReportingInterval is Felix's ReportingInterval parameter.
+	// ReportingInterval is how often Felix reports its status to the datastore.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\\.[0-9]+)?(ms|s|m|h))*$`
 	// +optional
 	ReportingInterval *metav1.Duration `json:"reportingInterval,omitempty"`
-	// ReportingTTL is Felix's ReportingTTL parameter.
+	// ReportingTTL is the time to live of Felix's status reports.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\\.[0-9]+)?(ms|s|m|h))*$`
 	// +optional
 	ReportingTTL *metav1.Duration `json:"reportingTTL,omitempty"`
-	// RequireMTUFile is Felix's RequireMTUFile parameter.
+	// RequireMTUFile makes Felix wait for the MTU file written by calico-node before starting.
 	// +optional
 	RequireMTUFile *bool `json:"requireMTUFile,omitempty"`
-	// RouteRefreshInterval is Felix's RouteRefreshInterval parameter.
+	// RouteRefreshInterval is how often Felix re-checks its routes.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\\.[0-9]+)?(ms|s|m|h))*$`
 	// +optional
 	RouteRefreshInterval *metav1.Duration `json:"routeRefreshInterval,omitempty"`
-	// RouteSource is Felix's RouteSource parameter.
+	// RouteSource says where Felix learns workload routes from: WorkloadIPs or CalicoIPAM.
 	// +kubebuilder:validation:Pattern=`^(?i)(WorkloadIPs|CalicoIPAM)?$`
 	// +optional
 	RouteSource *string `json:"routeSource,omitempty"`
-	// RouteSyncDisabled is Felix's RouteSyncDisabled parameter.
+	// RouteSyncDisabled stops Felix from programming routes.
 	// +optional
 	RouteSyncDisabled *bool `json:"routeSyncDisabled,omitempty"`
-	// RouteTableRange is Felix's RouteTableRange parameter.
+	// RouteTableRange is the range of routing table indices Felix may use.
+	//
+	// Deprecated: use RouteTableRanges.
 	// +optional
 	RouteTableRange *RouteTableRange `json:"routeTableRange,omitempty"`
-	// RouteTableRanges is Felix's RouteTableRanges parameter.
+	// RouteTableRanges are the ranges of routing table indices Felix may use.
 	// +optional
 	RouteTableRanges []RouteTableRange `json:"routeTableRanges,omitempty"`
-	// ServiceLoopPrevention is Felix's ServiceLoopPrevention parameter.
+	// ServiceLoopPrevention is what Felix does with traffic to unused service IPs, which would loop: Drop, Reject or Disabled.
 	// +kubebuilder:validation:Pattern=`^(?i)(Drop|Reject|Disabled)?$`
 	// +optional
 	ServiceLoopPrevention *string `json:"serviceLoopPrevention,omitempty"`
-	// SidecarAccelerationEnabled is Felix's SidecarAccelerationEnabled parameter.
+	// SidecarAccelerationEnabled switches eBPF acceleration of service mesh sidecars on.
 	// +optional
 	SidecarAccelerationEnabled *bool `json:"sidecarAccelerationEnabled,omitempty"`
-	// UsageReportingEnabled is Felix's UsageReportingEnabled parameter.
+	// UsageReportingEnabled sends anonymous usage statistics to the Calico project.
 	// +optional
 	UsageReportingEnabled *bool `json:"usageReportingEnabled,omitempty"`
-	// UsageReportingInitialDelay is Felix's UsageReportingInitialDelay parameter.
+	// UsageReportingInitialDelay is the delay before the first usage report.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\\.[0-9]+)?(ms|s|m|h))*$`
 	// +optional
 	UsageReportingInitialDelay *metav1.Duration `json:"usageReportingInitialDelay,omitempty"`
-	// UsageReportingInterval is Felix's UsageReportingInterval parameter.
+	// UsageReportingInterval is the interval between usage reports.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\\.[0-9]+)?(ms|s|m|h))*$`
 	// +optional
 	UsageReportingInterval *metav1.Duration `json:"usageReportingInterval,omitempty"`
-	// UseInternalDataplaneDriver is Felix's UseInternalDataplaneDriver parameter.
+	// UseInternalDataplaneDriver makes Felix use its built-in dataplane driver.
 	// +optional
 	UseInternalDataplaneDriver *bool `json:"useInternalDataplaneDriver,omitempty"`
-	// VXLANEnabled is Felix's VXLANEnabled parameter.
+	// VXLANEnabled makes Felix set up the IPv4 VXLAN device.
 	// +optional
 	VXLANEnabled *bool `json:"vxlanEnabled,omitempty"`
-	// VXLANMTU is Felix's VXLANMTU parameter.
+	// VXLANMTU is the MTU of the IPv4 VXLAN device.
 	// +optional
 	VXLANMTU *int `json:"vxlanMTU,omitempty"`
-	// VXLANMTUV6 is Felix's VXLANMTUV6 parameter.
+	// VXLANMTUV6 is the MTU of the IPv6 VXLAN device.
 	// +optional
 	VXLANMTUV6 *int `json:"vxlanMTUV6,omitempty"`
-	// VXLANPort is Felix's VXLANPort parameter.
+	// VXLANPort is the UDP port of VXLAN traffic.
 	// +optional
 	VXLANPort *int `json:"vxlanPort,omitempty"`
-	// VXLANVNI is Felix's VXLANVNI parameter.
+	// VXLANVNI is the VXLAN network identifier.
 	// +optional
 	VXLANVNI *int `json:"vxlanVNI,omitempty"`
-	// WindowsManageFirewallRules is Felix's WindowsManageFirewallRules parameter.
+	// WindowsManageFirewallRules makes Felix open the Windows firewall for its own ports.
 	// +optional
 	WindowsManageFirewallRules *WindowsManageFirewallRulesMode `json:"windowsManageFirewallRules,omitempty"`
-	// WireguardEnabled is Felix's WireguardEnabled parameter.
+	// WireguardEnabled switches WireGuard encryption of IPv4 pod traffic between nodes on.
 	// +optional
 	WireguardEnabled *bool `json:"wireguardEnabled,omitempty"`
-	// WireguardEnabledV6 is Felix's WireguardEnabledV6 parameter.
+	// WireguardEnabledV6 switches WireGuard encryption of IPv6 pod traffic between nodes on.
 	// +optional
 	WireguardEnabledV6 *bool `json:"wireguardEnabledV6,omitempty"`
-	// WireguardHostEncryptionEnabled is Felix's WireguardHostEncryptionEnabled parameter.
+	// WireguardHostEncryptionEnabled also encrypts host-networked traffic with WireGuard.
 	// +optional
 	WireguardHostEncryptionEnabled *bool `json:"wireguardHostEncryptionEnabled,omitempty"`
-	// WireguardInterfaceName is Felix's WireguardInterfaceName parameter.
+	// WireguardInterfaceName is the name of the IPv4 WireGuard interface.
 	// +optional
 	WireguardInterfaceName *string `json:"wireguardInterfaceName,omitempty"`
-	// WireguardInterfaceNameV6 is Felix's WireguardInterfaceNameV6 parameter.
+	// WireguardInterfaceNameV6 is the name of the IPv6 WireGuard interface.
 	// +optional
 	WireguardInterfaceNameV6 *string `json:"wireguardInterfaceNameV6,omitempty"`
-	// WireguardKeepAlive is Felix's WireguardKeepAlive parameter.
+	// WireguardKeepAlive is the WireGuard persistent keepalive interval; 0 disables it.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\\.[0-9]+)?(ms|s|m|h))*$`
 	// +optional
 	WireguardKeepAlive *metav1.Duration `json:"wireguardKeepAlive,omitempty"`
-	// WireguardListeningPort is Felix's WireguardListeningPort parameter.
+	// WireguardListeningPort is the UDP port of IPv4 WireGuard.
 	// +optional
 	WireguardListeningPort *int `json:"wireguardListeningPort,omitempty"`
-	// WireguardListeningPortV6 is Felix's WireguardListeningPortV6 parameter.
+	// WireguardListeningPortV6 is the UDP port of IPv6 WireGuard.
 	// +optional
 	WireguardListeningPortV6 *int `json:"wireguardListeningPortV6,omitempty"`
-	// WireguardMTU is Felix's WireguardMTU parameter.
+	// WireguardMTU is the MTU of the IPv4 WireGuard interface.
 	// +optional
 	WireguardMTU *int `json:"wireguardMTU,omitempty"`
-	// WireguardMTUV6 is Felix's WireguardMTUV6 parameter.
+	// WireguardMTUV6 is the MTU of the IPv6 WireGuard interface.
 	// +optional
 	WireguardMTUV6 *int `json:"wireguardMTUV6,omitempty"`
-	// WireguardRoutingRulePriority is Felix's WireguardRoutingRulePriority parameter.
+	// WireguardRoutingRulePriority is the priority of the routing rule for WireGuard traffic.
 	// +optional
 	WireguardRoutingRulePriority *int `json:"wireguardRoutingRulePriority,omitempty"`
-	// WireguardThreadingEnabled is Felix's WireguardThreadingEnabled parameter.
+	// WireguardThreadingEnabled switches on threaded NAPI for the WireGuard device.
 	// +optional
 	WireguardThreadingEnabled *bool `json:"wireguardThreadingEnabled,omitempty"`
-	// WorkloadSourceSpoofing is Felix's WorkloadSourceSpoofing parameter.
+	// WorkloadSourceSpoofing says whether workloads may send from addresses other than their own: Disabled or Any.
 	// +kubebuilder:validation:Pattern=`^(?i)(Disabled|Any)?$`
 	// +optional
 	WorkloadSourceSpoofing *string `json:"workloadSourceSpoofing,omitempty"`
-	// XDPEnabled is Felix's XDPEnabled parameter.
+	// XDPEnabled switches XDP acceleration of untracked deny policies on.
 	// +optional
 	XDPEnabled *bool `json:"xdpEnabled,omitempty"`
-	// XDPRefreshInterval is Felix's XDPRefreshInterval parameter.
+	// XDPRefreshInterval is how often Felix re-checks its XDP state.
 	// +kubebuilder:validation:Type=string
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\\.[0-9]+)?(ms|s|m|h))*$`
 	// +optional
