@@ -116,6 +116,25 @@ typha: true
 			wantErrs: field.ErrorList{field.TypeInvalid(field.NewPath("typha"), true, `must be an object, not a boolean`)},
 		},
 		{
+			name: "all unknown fields and wrong types are reported at once, sorted by path",
+			input: `apiVersion: calico.networking.extensions.gardener.cloud/v1alpha1
+kind: NetworkConfig
+wireguardEncryption: "true"
+overlay:
+  enabled: 1
+  createPodroutes: true
+ipv6:
+  sourceNATEnabled: false
+vethMTU: 1440
+`,
+			wantErrs: field.ErrorList{
+				field.Forbidden(field.NewPath("overlay", "createPodroutes"), `unknown field "createPodroutes" (did you mean "createPodRoutes"?); known fields of overlay: createPodRoutes, enabled`),
+				field.TypeInvalid(field.NewPath("overlay", "enabled"), int64(1), "must be a boolean (true or false), not a number"),
+				field.TypeInvalid(field.NewPath("vethMTU"), int64(1440), `must be a string, not a number (quote it: "1440")`),
+				field.TypeInvalid(field.NewPath("wireguardEncryption"), "true", "must be a boolean (true or false), not a string"),
+			},
+		},
+		{
 			name: "bad resource quantity",
 			input: `apiVersion: calico.networking.extensions.gardener.cloud/v1alpha1
 kind: NetworkConfig

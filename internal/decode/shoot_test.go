@@ -76,6 +76,25 @@ spec:
 			wantShootErr: field.ErrorList{field.TypeInvalid(field.NewPath("spec", "networking", "ipFamilies"), "IPv4", "must be a list, not a string")},
 		},
 		{
+			name: "wrong types inside lists and maps of a shoot",
+			input: `apiVersion: core.gardener.cloud/v1beta1
+kind: Shoot
+spec:
+  provider:
+    workers:
+    - name: a
+    - name: [b]
+  kubernetes:
+    kubeAPIServer:
+      featureGates:
+        MutatingAdmissionPolicy: "true"
+`,
+			wantShootErr: field.ErrorList{
+				field.TypeInvalid(field.NewPath("spec", "kubernetes", "kubeAPIServer", "featureGates").Key("MutatingAdmissionPolicy"), "true", "must be a boolean (true or false), not a string"),
+				field.TypeInvalid(field.NewPath("spec", "provider", "workers").Index(1).Child("name"), []any{"b"}, "must be a string, not a list"),
+			},
+		},
+		{
 			name:         "not a shoot",
 			input:        `{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Seed"}`,
 			wantShootErr: field.ErrorList{field.NotSupported(field.NewPath("kind"), "Seed", []string{"Shoot"})},

@@ -68,19 +68,31 @@ func into(data []byte, fldPath *field.Path, gvk schema.GroupVersionKind, obj any
 		return errs
 	}
 
-	var allErrs field.ErrorList
-	if m == strictMode {
-		strictErrs, err := kjson.UnmarshalStrict(js, obj)
-		for _, se := range strictErrs {
-			allErrs = append(allErrs, strictError(se, fldPath, obj))
-		}
-		if err != nil {
-			allErrs = append(allErrs, decodeError(err, fldPath, generic, obj))
-		}
-		return allErrs
+	// The walker finds every unknown field and wrongly typed value; the decoder adds duplicate
+	// fields and what only custom unmarshallers (quantities) detect.
+	w := walker{root: fldPath, strict: m == strictMode}
+	w.walk(object, reflect.TypeOf(obj), nil)
+	found := map[string]bool{}
+	for _, e := range w.errs {
+		found[e.Field] = true
 	}
-	if err := kjson.UnmarshalCaseSensitivePreserveInts(js, obj); err != nil {
-		allErrs = append(allErrs, decodeError(err, fldPath, generic, obj))
+	var allErrs field.ErrorList
+	var decErr error
+	if m == strictMode {
+		var strictErrs []error
+		strictErrs, decErr = kjson.UnmarshalStrict(js, obj)
+		for _, se := range strictErrs {
+			// Unknown fields the walker did not see (it should see all) are still reported.
+			if fe := strictError(se, fldPath, obj); !found[fe.Field] {
+				allErrs = append(allErrs, fe)
+			}
+		}
+	} else {
+		decErr = kjson.UnmarshalCaseSensitivePreserveInts(js, obj)
+	}
+	allErrs = append(allErrs, w.errs...)
+	if decErr != nil && len(w.errs) == 0 {
+		allErrs = append(allErrs, decodeError(decErr, fldPath, generic, obj))
 	}
 	return allErrs
 }

@@ -1,0 +1,125 @@
+package decode
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+var jsonUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+
+// walker compares a generic JSON value with the Go type it decodes into and reports every unknown
+// field (strict mode) and every value of the wrong JSON type, not only the first one the JSON
+// decoder stops at. Types with their own UnmarshalJSON (quantities, raw extensions, times) are left
+// to the decoder.
+type walker struct {
+	root   *field.Path
+	strict bool
+	errs   field.ErrorList
+}
+
+func (w *walker) walk(v any, t reflect.Type, p *field.Path) {
+	if v == nil {
+		return
+	}
+	if reflect.PointerTo(deref(t)).Implements(jsonUnmarshalerType) {
+		return
+	}
+	t = deref(t)
+	switch t.Kind() {
+	case reflect.Struct:
+		m, ok := v.(map[string]any)
+		if !ok {
+			w.typeError(v, t, p)
+			return
+		}
+		for _, k := range sortedKeys(m) {
+			f, ok := fieldByJSONName(t, k)
+			if !ok {
+				if w.strict {
+					w.errs = append(w.errs, w.unknownField(k, t, p))
+				}
+				continue
+			}
+			w.walk(m[k], f.Type, w.child(p, k))
+		}
+	case reflect.Map:
+		m, ok := v.(map[string]any)
+		if !ok {
+			w.typeError(v, t, p)
+			return
+		}
+		for _, k := range sortedKeys(m) {
+			w.walk(m[k], t.Elem(), w.key(p, k))
+		}
+	case reflect.Slice, reflect.Array:
+		list, ok := v.([]any)
+		if !ok {
+			w.typeError(v, t, p)
+			return
+		}
+		for i, item := range list {
+			w.walk(item, t.Elem(), w.index(p, i))
+		}
+	case reflect.Interface:
+	default:
+		if !decodesFrom(t, v) {
+			w.typeError(v, t, p)
+		}
+	}
+}
+
+// child, key and index build paths below the root; a nil path is the document itself.
+func (w *walker) child(p *field.Path, name string) *field.Path {
+	if p == nil {
+		return w.root.Child(name)
+	}
+	return p.Child(name)
+}
+
+func (w *walker) key(p *field.Path, k string) *field.Path {
+	if p == nil {
+		return rootPath(w.root).Key(k)
+	}
+	return p.Key(k)
+}
+
+func (w *walker) index(p *field.Path, i int) *field.Path {
+	if p == nil {
+		return rootPath(w.root).Index(i)
+	}
+	return p.Index(i)
+}
+
+func (w *walker) typeError(v any, t reflect.Type, p *field.Path) {
+	want := jsonTypeName(t)
+	detail := fmt.Sprintf("must be %s, not %s", want, describeKind(v))
+	if _, isNumber := v.(int64); isNumber && want == "a string" {
+		detail += fmt.Sprintf(" (quote it: \"%v\")", v)
+	}
+	w.errs = append(w.errs, field.TypeInvalid(rootPath(p), v, detail))
+}
+
+func (w *walker) unknownField(name string, t reflect.Type, parent *field.Path) *field.Error {
+	var known []string
+	collectJSONNames(t, &known)
+	sort.Strings(known)
+	parentName := "the document"
+	if parent != nil {
+		parentName = parent.String()
+	} else if w.root != nil {
+		parentName = w.root.String()
+	}
+	detail := fmt.Sprintf("unknown field %q", name)
+	if s := suggest(name, known); s != "" {
+		detail += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	if len(known) > 0 {
+		detail += fmt.Sprintf("; known fields of %s: %s", parentName, strings.Join(known, ", "))
+	}
+	return field.Forbidden(w.child(parent, name), detail)
+}
