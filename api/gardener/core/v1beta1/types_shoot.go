@@ -221,9 +221,11 @@ type Condition struct {
 }
 
 // LastOperationType is the type of an operation.
+// +kubebuilder:validation:Enum=Create;Reconcile;Delete;Migrate;Restore;LiveMigrate
 type LastOperationType string
 
 // LastOperationState is the state of an operation.
+// +kubebuilder:validation:Enum=Processing;Succeeded;Error;Failed;Pending;Aborted
 type LastOperationState string
 
 const (
