@@ -71,6 +71,7 @@ var subcommands = []func(IO) *cobra.Command{
 	NewValidateCommand,
 	NewAdmissionCommand,
 	NewControllerCommand,
+	NewRenderCommand,
 }
 
 // Execute runs calico-pilot with args and returns the process exit code.

@@ -1,0 +1,445 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
+
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/api/projectcalico/crds"
+	"github.com/calico-pilot/calico-pilot/internal/decode"
+	"github.com/calico-pilot/calico-pilot/internal/features"
+	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/manifest"
+	"github.com/calico-pilot/calico-pilot/internal/render"
+	"github.com/calico-pilot/calico-pilot/internal/validation"
+	"github.com/calico-pilot/calico-pilot/internal/values"
+)
+
+// RenderOptions are the flags of `calico-pilot render`.
+type RenderOptions struct {
+	// Shoot is a Gardener Shoot manifest (with its providerConfig).
+	Shoot string
+	// Network and Cluster are the Gardener extension resources the controller sees.
+	Network, Cluster string
+	// ControllerConfig is a ControllerConfiguration file (feature gates, operator defaults).
+	ControllerConfig string
+	// FeatureGates are Name=bool pairs; they override the controller configuration's.
+	FeatureGates map[string]string
+	// KubeAPIServerAddresses feed the gardener-kube-apiserver GlobalNetworkSet.
+	KubeAPIServerAddresses []string
+	// Output is yaml or json.
+	Output string
+	// OutputDir writes one YAML file per object instead of printing to stdout.
+	OutputDir string
+	// CRDs includes the static CRDs.
+	CRDs bool
+	// Seed renders the seed-side monitoring objects instead of the shoot's.
+	Seed bool
+	// SeedNamespace is the control-plane namespace for --seed (default shoot--<project>--<name>).
+	SeedNamespace string
+
+	gates     map[string]bool
+	addresses []netip.Addr
+}
+
+// NewRenderCommand returns `calico-pilot render`.
+func NewRenderCommand(streams IO) *cobra.Command {
+	o := &RenderOptions{}
+	cmd := &cobra.Command{
+		Use:   "render (--shoot FILE | --network FILE --cluster FILE)",
+		Short: "Render every object calico-pilot would deploy for a Shoot, offline",
+		Long: `Render the objects calico-pilot deploys into a shoot (CRDs, RBAC, calico-config, calico-node,
+typha, kube-controllers, autoscalers, VPAs, monitoring Services, IP pools, multus and the
+gardener-kube-apiserver GlobalNetworkSet) from a Gardener Shoot, or from the Network and Cluster
+resources the controller reads. The input is validated first with the same rules as
+'calico-pilot validate'; invalid input prints one line per error and exits 1.
+
+The output is deterministic: objects are sorted by kind, namespace and name.
+
+Exit status: 0 rendered, 1 invalid input, 2 unreadable input or bad usage.`,
+		Example: `  calico-pilot render --shoot shoot.yaml
+  calico-pilot render --shoot shoot.yaml --feature-gates NonPrivilegedCalicoNode=true -o json
+  calico-pilot render --shoot shoot.yaml --kube-apiserver-address 192.0.2.34 --output-dir out/
+  calico-pilot render --network network.yaml --cluster cluster.yaml --controller-config config.yaml
+  calico-pilot render --shoot shoot.yaml --seed`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.Complete(); err != nil {
+				return &ExitError{Code: ExitUsage, Err: err}
+			}
+			if err := o.Validate(); err != nil {
+				return &ExitError{Code: ExitUsage, Err: err}
+			}
+			return o.Run(streams)
+		},
+	}
+	o.AddFlags(cmd)
+	return cmd
+}
+
+// AddFlags registers the render flags.
+func (o *RenderOptions) AddFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&o.Shoot, "shoot", "", `Gardener Shoot manifest with its providerConfig; "-" reads stdin`)
+	f.StringVar(&o.Network, "network", "", "Gardener extensions Network resource (with --cluster)")
+	f.StringVar(&o.Cluster, "cluster", "", "Gardener extensions Cluster resource (with --network)")
+	f.StringVar(&o.ControllerConfig, "controller-config", "", "ControllerConfiguration file (feature gates, kubeAPIServerGlobalNetworkSet default)")
+	f.StringToStringVar(&o.FeatureGates, "feature-gates", nil, "feature gates, e.g. NonPrivilegedCalicoNode=true (override --controller-config); known: "+strings.Join(features.Names(), ", "))
+	f.StringArrayVar(&o.KubeAPIServerAddresses, "kube-apiserver-address", nil, "kube-apiserver IP address for the gardener-kube-apiserver GlobalNetworkSet (repeatable)")
+	f.StringVarP(&o.Output, "output", "o", "yaml", "output format: yaml or json")
+	f.StringVar(&o.OutputDir, "output-dir", "", "write one YAML file per object into this directory instead of stdout")
+	f.BoolVar(&o.CRDs, "crds", true, "include the static CRDs")
+	f.BoolVar(&o.Seed, "seed", false, "render the seed-side monitoring objects (dashboards, ScrapeConfigs) instead of the shoot's")
+	f.StringVar(&o.SeedNamespace, "seed-namespace", "", "control-plane namespace for --seed (default: shoot--<project>--<name> from the Shoot, the Network's namespace)")
+}
+
+// Complete parses the feature gates and addresses.
+func (o *RenderOptions) Complete() error {
+	o.gates = map[string]bool{}
+	names := make([]string, 0, len(o.FeatureGates))
+	for k := range o.FeatureGates {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		b, err := strconv.ParseBool(o.FeatureGates[k])
+		if err != nil {
+			return fmt.Errorf("--feature-gates %s=%s: the value must be true or false", k, o.FeatureGates[k])
+		}
+		o.gates[k] = b
+	}
+	if _, err := features.FromMap(o.gates); err != nil {
+		return fmt.Errorf("--feature-gates: %w (known gates: %s)", err, strings.Join(features.Names(), ", "))
+	}
+	o.addresses = nil
+	for _, a := range o.KubeAPIServerAddresses {
+		addr, err := netip.ParseAddr(strings.TrimSpace(a))
+		if err != nil {
+			return fmt.Errorf("--kube-apiserver-address %q: not an IP address (give IPv4 or IPv6 addresses, one per flag)", a)
+		}
+		o.addresses = append(o.addresses, addr)
+	}
+	return nil
+}
+
+// Validate checks the flag combination.
+func (o *RenderOptions) Validate() error {
+	switch {
+	case o.Shoot != "" && (o.Network != "" || o.Cluster != ""):
+		return errors.New("give either --shoot or --network with --cluster, not both")
+	case o.Shoot == "" && (o.Network == "") != (o.Cluster == ""):
+		return errors.New("--network and --cluster go together: give both")
+	case o.Shoot == "" && o.Network == "":
+		return errors.New("nothing to render: give --shoot FILE, or --network FILE --cluster FILE")
+	}
+	if o.Output != "yaml" && o.Output != "json" {
+		return fmt.Errorf("--output %q is not supported, use yaml or json", o.Output)
+	}
+	if o.OutputDir != "" && o.Output != "yaml" {
+		return errors.New("--output-dir writes YAML files; drop -o json")
+	}
+	if o.SeedNamespace != "" && !o.Seed {
+		return errors.New("--seed-namespace is only used with --seed")
+	}
+	return nil
+}
+
+// renderInput is what the offline pipeline resolves before values.Resolve.
+type renderInput struct {
+	config     *calicov1alpha1.NetworkConfig
+	configPath *field.Path
+	facts      values.ClusterFacts
+}
+
+// Run reads, validates, renders and writes.
+func (o *RenderOptions) Run(streams IO) error {
+	in, errs, err := o.load(streams.In)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	if len(errs) > 0 {
+		return reportFieldErrors(streams.ErrOut, errs)
+	}
+	ctrl, errs, err := o.controllerConfig()
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	if len(errs) > 0 {
+		return reportFieldErrors(streams.ErrOut, errs)
+	}
+	gates := map[string]bool{}
+	var operator values.OperatorConfig
+	if ctrl != nil {
+		for k, v := range ctrl.FeatureGates {
+			gates[k] = v
+		}
+		if ctrl.KubeAPIServerGlobalNetworkSet != nil {
+			operator.KubeAPIServerGlobalNetworkSet = ctrl.KubeAPIServerGlobalNetworkSet.Enabled
+		}
+	}
+	for k, v := range o.gates {
+		gates[k] = v
+	}
+	fg, err := features.FromMap(gates)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	images, err := imagevector.FromEnv(os.LookupEnv, os.ReadFile)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	if o.SeedNamespace != "" {
+		in.facts.SeedNamespace = o.SeedNamespace
+	}
+	opts, errs := values.Resolve(values.Inputs{
+		Config:                 in.config,
+		ConfigPath:             in.configPath,
+		Cluster:                in.facts,
+		FeatureGates:           values.FeatureGates{NonPrivilegedCalicoNode: fg.Enabled(features.NonPrivilegedCalicoNode)},
+		Operator:               operator,
+		Images:                 images,
+		KubeAPIServerAddresses: o.addresses,
+	})
+	if len(errs) > 0 {
+		return reportFieldErrors(streams.ErrOut, errs)
+	}
+	m, err := o.render(&opts)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	if err := o.write(streams.Out, m); err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	return nil
+}
+
+func (o *RenderOptions) render(opts *values.Options) (*manifest.Manifest, error) {
+	var objs []client.Object
+	var err error
+	if o.Seed {
+		objs, err = render.SeedMonitoring(opts)
+		if err != nil {
+			return nil, err
+		}
+		return manifest.Build(nil, objs)
+	}
+	if objs, err = render.Shoot(opts); err != nil {
+		return nil, err
+	}
+	var static *manifest.Static
+	if o.CRDs {
+		defs, err := crds.CustomResourceDefinitions()
+		if err != nil {
+			return nil, fmt.Errorf("loading the Calico CRDs: %w", err)
+		}
+		crdObjs, err := render.CRDs(defs)
+		if err != nil {
+			return nil, err
+		}
+		if static, err = manifest.NewStatic(crdObjs); err != nil {
+			return nil, err
+		}
+	}
+	return manifest.Build(static, objs)
+}
+
+func (o *RenderOptions) write(out io.Writer, m *manifest.Manifest) error {
+	if o.OutputDir != "" {
+		if err := os.MkdirAll(o.OutputDir, 0o755); err != nil {
+			return fmt.Errorf("creating output directory: %w", err)
+		}
+		for _, d := range m.Docs() {
+			y, err := yaml.JSONToYAML(d.JSON)
+			if err != nil {
+				return fmt.Errorf("converting %s to YAML: %w", d.ID(), err)
+			}
+			path := filepath.Join(o.OutputDir, manifest.FileName(d))
+			if err := os.WriteFile(path, y, 0o644); err != nil {
+				return fmt.Errorf("writing %s: %w", path, err)
+			}
+		}
+		_, err := fmt.Fprintf(out, "wrote %d objects to %s\n", m.Len(), o.OutputDir)
+		return err
+	}
+	var b []byte
+	var err error
+	if o.Output == "json" {
+		b, err = m.List()
+	} else {
+		b, err = m.YAML()
+	}
+	if err != nil {
+		return err
+	}
+	_, err = out.Write(b)
+	return err
+}
+
+// load reads the Shoot, or the Network and Cluster, validates them like `validate` does and
+// returns the decoded config and cluster facts.
+func (o *RenderOptions) load(stdin io.Reader) (renderInput, field.ErrorList, error) {
+	if o.Shoot != "" {
+		data, err := readInput(o.Shoot, stdin)
+		if err != nil {
+			return renderInput{}, nil, err
+		}
+		shoot, errs := decode.Shoot(data)
+		if len(errs) > 0 {
+			return renderInput{}, errs, nil
+		}
+		return o.fromShoot(shoot, nil)
+	}
+	netData, err := readInput(o.Network, stdin)
+	if err != nil {
+		return renderInput{}, nil, err
+	}
+	clusterData, err := readInput(o.Cluster, stdin)
+	if err != nil {
+		return renderInput{}, nil, err
+	}
+	network := &extensionsv1alpha1.Network{}
+	if err := yaml.UnmarshalStrict(netData, network); err != nil {
+		return renderInput{}, field.ErrorList{field.Invalid(field.NewPath("network"), o.Network, fmt.Sprintf("not a Network resource: %v", err))}, nil
+	}
+	if network.Kind != "Network" || network.APIVersion != "extensions.gardener.cloud/v1alpha1" {
+		return renderInput{}, field.ErrorList{field.Invalid(field.NewPath("kind"), network.APIVersion+"/"+network.Kind, "--network must be an extensions.gardener.cloud/v1alpha1 Network")}, nil
+	}
+	cluster := &extensionsv1alpha1.Cluster{}
+	// Gardener adds Cluster fields all the time; read it leniently, as Gardener does.
+	if err := yaml.Unmarshal(clusterData, cluster); err != nil {
+		return renderInput{}, field.ErrorList{field.Invalid(field.NewPath("cluster"), o.Cluster, fmt.Sprintf("not a Cluster resource: %v", err))}, nil
+	}
+	if len(cluster.Spec.Shoot.Raw) == 0 {
+		return renderInput{}, field.ErrorList{field.Required(field.NewPath("spec", "shoot"), "the Cluster must embed the Shoot")}, nil
+	}
+	shoot, errs := decode.Shoot(cluster.Spec.Shoot.Raw)
+	if len(errs) > 0 {
+		return renderInput{}, errs, nil
+	}
+	return o.fromShoot(shoot, network)
+}
+
+// fromShoot validates and decodes; with a Network, the Network's providerConfig, pod CIDR and IP
+// families are what counts (as in the controller).
+func (o *RenderOptions) fromShoot(shoot *gardencorev1beta1.Shoot, network *extensionsv1alpha1.Network) (renderInput, field.ErrorList, error) {
+	seedNS := seedNamespaceOf(shoot)
+	if network == nil {
+		if errs := validation.ValidateShoot(shoot); len(errs) > 0 {
+			return renderInput{}, errs, nil
+		}
+		if len(shoot.Spec.Provider.Workers) == 0 {
+			return renderInput{}, field.ErrorList{field.Required(field.NewPath("spec", "provider", "workers"), "the shoot is workerless and gets no Calico networking; add a worker pool")}, nil
+		}
+		cfg, errs := decode.ShootNetworkConfig(shoot)
+		if len(errs) > 0 {
+			return renderInput{}, errs, nil
+		}
+		return renderInput{config: cfg, configPath: decode.ProviderConfigPath(), facts: values.FactsFromShoot(shoot, seedNS)}, nil, nil
+	}
+	pcPath := field.NewPath("spec", "providerConfig")
+	var cfg *calicov1alpha1.NetworkConfig
+	var families []gardencorev1beta1.IPFamily
+	for _, f := range network.Spec.IPFamilies {
+		families = append(families, gardencorev1beta1.IPFamily(f))
+	}
+	if network.Spec.ProviderConfig != nil && len(network.Spec.ProviderConfig.Raw) > 0 {
+		var errs field.ErrorList
+		cfg, errs = decode.NetworkConfig(network.Spec.ProviderConfig.Raw, pcPath)
+		if len(errs) > 0 {
+			return renderInput{}, errs, nil
+		}
+		if len(families) == 0 {
+			families = []gardencorev1beta1.IPFamily{gardencorev1beta1.IPFamilyIPv4}
+		}
+		if errs := validation.ValidateNetworkConfig(cfg, families, pcPath); len(errs) > 0 {
+			return renderInput{}, errs, nil
+		}
+	}
+	facts := values.FactsFromShoot(shoot, network.Namespace)
+	facts.PodCIDR = network.Spec.PodCIDR
+	facts.Paths.PodCIDR = field.NewPath("spec", "podCIDR")
+	facts.IPFamilies = nil
+	for _, f := range network.Spec.IPFamilies {
+		facts.IPFamilies = append(facts.IPFamilies, string(f))
+	}
+	return renderInput{config: cfg, configPath: pcPath, facts: facts}, nil, nil
+}
+
+// seedNamespaceOf is Gardener's control-plane namespace of a shoot: shoot--<project>--<name>,
+// where the project is the garden-<project> namespace's suffix.
+func seedNamespaceOf(shoot *gardencorev1beta1.Shoot) string {
+	project := strings.TrimPrefix(shoot.Namespace, "garden-")
+	if shoot.Name == "" || project == "" || project == shoot.Namespace {
+		return ""
+	}
+	return "shoot--" + project + "--" + shoot.Name
+}
+
+func (o *RenderOptions) controllerConfig() (*configv1alpha1.ControllerConfiguration, field.ErrorList, error) {
+	if o.ControllerConfig == "" {
+		return nil, nil, nil
+	}
+	data, err := readInput(o.ControllerConfig, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, errs := decode.ControllerConfiguration(data)
+	if len(errs) > 0 {
+		return nil, errs, nil
+	}
+	if errs := validation.ValidateControllerConfiguration(cfg); len(errs) > 0 {
+		return nil, errs, nil
+	}
+	return cfg, nil, nil
+}
+
+// readInput reads a file, or stdin for "-".
+func readInput(path string, stdin io.Reader) ([]byte, error) {
+	if path == "-" {
+		if stdin == nil {
+			return nil, errors.New("cannot read stdin: no input stream")
+		}
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read stdin: %w", err)
+		}
+		return data, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		var pathErr *fs.PathError
+		if errors.As(err, &pathErr) {
+			return nil, fmt.Errorf("cannot read %s: %w", path, pathErr.Err)
+		}
+		return nil, fmt.Errorf("cannot read %s: %w", path, err)
+	}
+	return data, nil
+}
+
+// reportFieldErrors prints one line per error, in validate's text format, and exits 1.
+func reportFieldErrors(w io.Writer, errs field.ErrorList) error {
+	var b strings.Builder
+	for _, e := range errs {
+		fmt.Fprintf(&b, "%s: %s\n", e.Field, e.ErrorBody())
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("writing errors: %w", err)}
+	}
+	return &ExitError{Code: ExitFindings}
+}
