@@ -84,19 +84,31 @@ func validateIPAM(cfg *calicov1alpha1.NetworkConfig, fam families, fldPath *fiel
 	cidr := *cfg.IPAM.CIDR
 	vxlanPath := fldPath.Child("vxlan", "enabled")
 	switch {
-	case fam.dualStack():
-		allErrs = append(allErrs, field.Forbidden(cidrPath, "is not used on dual-stack shoots (both pod networks are used); remove it"))
 	case ipamType == calicov1alpha1.IPAMCalico:
 		allErrs = append(allErrs, field.Invalid(cidrPath, cidr, fmt.Sprintf(`contradicts %s: "calico-ipam": the cidr is the host-local subnet; calico-ipam allocates from the IP pools, remove one of the two`, typePath)))
-	case ipamType == "" && fam.ipv4 && cfg.VXLAN != nil && cfg.VXLAN.Enabled:
+	case ipamType == "" && fam.ipv4 && !fam.ipv6 && cfg.VXLAN != nil && cfg.VXLAN.Enabled:
 		allErrs = append(allErrs, field.Invalid(cidrPath, cidr, fmt.Sprintf(`contradicts %s: true, which makes the IPAM "calico-ipam": the cidr is the host-local subnet, remove it`, vxlanPath)))
-	case strings.EqualFold(cidr, "usePodCidr"):
 	default:
-		_, n, err := net.ParseCIDR(cidr)
-		if err != nil {
-			allErrs = append(allErrs, field.Invalid(cidrPath, cidr, `must be "usePodCidr" or a CIDR such as 100.96.0.0/11`))
-		} else if single := fam.singleFamily(); single != "" && cidrFamily(n) != single {
-			allErrs = append(allErrs, field.Invalid(cidrPath, cidr, fmt.Sprintf("must be an %s CIDR on %s", single, fam.describe())))
+		// The cidr is the host-local subnet of its family: usePodCidr is the node's first pod CIDR
+		// (IPv4's on dual-stack), usePodCidrIPv6 the IPv6 one. Calico matches them case-insensitively.
+		var family gardencorev1beta1.IPFamily
+		switch {
+		case strings.EqualFold(cidr, "usePodCidr"):
+			if fam.dualStack() {
+				family = gardencorev1beta1.IPFamilyIPv4
+			}
+		case strings.EqualFold(cidr, "usePodCidrIPv6"):
+			family = gardencorev1beta1.IPFamilyIPv6
+		default:
+			_, n, err := net.ParseCIDR(cidr)
+			if err != nil {
+				allErrs = append(allErrs, field.Invalid(cidrPath, cidr, `must be "usePodCidr", "usePodCidrIPv6" or a CIDR such as 100.96.0.0/11`))
+				return allErrs
+			}
+			family = cidrFamily(n)
+		}
+		if family == gardencorev1beta1.IPFamilyIPv4 && !fam.ipv4 || family == gardencorev1beta1.IPFamilyIPv6 && !fam.ipv6 {
+			allErrs = append(allErrs, field.Invalid(cidrPath, cidr, fmt.Sprintf("is an %s subnet, but this is %s", family, fam.describe())))
 		}
 	}
 	return allErrs
