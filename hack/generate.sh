@@ -39,3 +39,15 @@ done
 # A real seed serves Gardener's own CRDs. Removed first so that a dropped kind cannot leave a stale file.
 rm -f test/integration/crds/gardener/*.yaml
 "$CONTROLLER_GEN" crd paths=./api/gardener/extensions/v1alpha1/... paths=./api/gardener/resources/v1alpha1/... output:crd:dir=test/integration/crds/gardener
+
+# CRDs the render acceptance suite (test/integration/render) installs besides Calico's: the VPA CRD as
+# the VPA module ships it, and the ScrapeConfig CRD generated from the prometheus-operator module's
+# types (descriptions dropped: the suite checks structure).
+render_crds=test/integration/render/testdata/crds
+rm -rf "$render_crds" && mkdir -p "$render_crds"
+vpa_dir="$(go list -m -f '{{.Dir}}' k8s.io/autoscaler/vertical-pod-autoscaler)"
+install -m 0644 "$vpa_dir/deploy/vpa-v1-crd-gen.yaml" "$render_crds/autoscaling.k8s.io_verticalpodautoscalers.yaml"
+sc_tmp="$(mktemp -d)"
+"$CONTROLLER_GEN" crd:maxDescLen=0 paths=github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1 output:crd:dir="$sc_tmp"
+install -m 0644 "$sc_tmp/monitoring.coreos.com_scrapeconfigs.yaml" "$render_crds/monitoring.coreos.com_scrapeconfigs.yaml"
+rm -rf "$sc_tmp"

@@ -1,0 +1,186 @@
+package render
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/calico-pilot/calico-pilot/api/projectcalico/crds"
+	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/manifest"
+	"github.com/calico-pilot/calico-pilot/internal/render"
+	"github.com/calico-pilot/calico-pilot/internal/values"
+)
+
+// goldenDir holds internal/render's golden files: each is one scenario's shoot objects.
+var goldenDir = filepath.Join("..", "..", "..", "internal", "render", "testdata")
+
+func newClient(t *testing.T) client.Client {
+	t.Helper()
+	scheme := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.New(controlPlane.Config, client.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func decodeStream(t *testing.T, data []byte) []*unstructured.Unstructured {
+	t.Helper()
+	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+	var out []*unstructured.Unstructured
+	for {
+		u := &unstructured.Unstructured{}
+		if err := dec.Decode(&u.Object); err != nil {
+			if errors.Is(err, io.EOF) {
+				return out
+			}
+			t.Fatalf("decoding: %v", err)
+		}
+		if len(u.Object) > 0 {
+			out = append(out, u)
+		}
+	}
+}
+
+// dryRunApply server-side applies every object in dry-run mode: the API server runs defaulting,
+// schema validation (strict for apply: an unknown field is an error) and admission, and stores nothing.
+func dryRunApply(t *testing.T, c client.Client, objs []*unstructured.Unstructured) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, u := range objs {
+		err := c.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner("calico-pilot"), client.ForceOwnership, client.DryRunAll)
+		if err != nil {
+			t.Errorf("%s %s/%s rejected: %v", u.GetKind(), u.GetNamespace(), u.GetName(), err)
+		}
+	}
+}
+
+// TestGoldenScenariosAccepted applies every golden scenario's objects.
+func TestGoldenScenariosAccepted(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(goldenDir, "*.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 30 {
+		t.Fatalf("found %d golden files in %s, want the ~40 scenarios", len(files), goldenDir)
+	}
+	c := newClient(t)
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".yaml"), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			objs := decodeStream(t, data)
+			if len(objs) < 20 {
+				t.Fatalf("only %d objects in %s", len(objs), f)
+			}
+			dryRunApply(t, c, objs)
+		})
+	}
+}
+
+// TestStoredFormAccepted applies the stored JSON form (what the ManagedResource secret holds),
+// CRDs included, decoded with the same YAML-or-JSON stream decoder the resource manager uses.
+func TestStoredFormAccepted(t *testing.T) {
+	o := options(t, values.ClusterFacts{IPFamilies: []string{"IPv4"}, PodCIDR: "100.96.0.0/11", NodeCIDR: "10.250.0.0/16", VPAEnabled: true, SeedNamespace: "shoot--dev--test"})
+	objs, err := render.Shoot(&o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs, err := crds.CustomResourceDefinitions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	crdObjs, err := render.CRDs(defs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	static, err := manifest.NewStatic(crdObjs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := manifest.Build(static, objs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decoded := decodeStream(t, m.JSON())
+	if len(decoded) != m.Len() {
+		t.Fatalf("decoded %d objects from the stored form, rendered %d", len(decoded), m.Len())
+	}
+	dryRunApply(t, newClient(t), decoded)
+}
+
+// TestSeedMonitoringAccepted applies the seed-side objects (dashboards ConfigMap, ScrapeConfigs).
+func TestSeedMonitoringAccepted(t *testing.T) {
+	c := newClient(t)
+	ns := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "shoot--dev--test"}}}
+	if err := c.Create(context.Background(), ns); err != nil {
+		t.Fatal(err)
+	}
+	cfg := values.ClusterFacts{IPFamilies: []string{"IPv4"}, PodCIDR: "100.96.0.0/11", VPAEnabled: true, SeedNamespace: "shoot--dev--test"}
+	o := options(t, cfg)
+	o.BirdExporter = true // all three ScrapeConfigs
+	objs, err := render.SeedMonitoring(&o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(objs) != 4 {
+		t.Fatalf("got %d seed objects, want the dashboards ConfigMap and 3 ScrapeConfigs", len(objs))
+	}
+	m, err := manifest.Build(nil, objs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dryRunApply(t, c, decodeStream(t, m.JSON()))
+}
+
+func options(t *testing.T, facts values.ClusterFacts) values.Options {
+	t.Helper()
+	imgs, err := imagevector.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts.Paths = values.ShootFactPaths()
+	o, errs := values.Resolve(values.Inputs{Cluster: facts, Images: imgs, KubeAPIServerAddresses: nil})
+	if len(errs) > 0 {
+		t.Fatal(errs.ToAggregate())
+	}
+	return o
+}
+
+
+// TestDryRunRejectsBadObjects shows the acceptance check can fail: the API server refuses an
+// unknown field of a Calico kind, an unknown field of a built-in kind and an invalid enum value.
+func TestDryRunRejectsBadObjects(t *testing.T) {
+	bad := []string{
+		`{"apiVersion":"crd.projectcalico.org/v1","kind":"IPPool","metadata":{"name":"x"},"spec":{"cidr":"10.0.0.0/16","bogus":true}}`,
+		`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x","namespace":"kube-system"},"bogus":{}}`,
+		`{"apiVersion":"autoscaling.k8s.io/v1","kind":"VerticalPodAutoscaler","metadata":{"name":"x","namespace":"kube-system"},"spec":{"targetRef":{"apiVersion":"apps/v1","kind":"DaemonSet","name":"x"},"updatePolicy":{"updateMode":"Sometimes"}}}`,
+	}
+	c := newClient(t)
+	for _, b := range bad {
+		u := decodeStream(t, []byte(b))[0]
+		err := c.Apply(context.Background(), client.ApplyConfigurationFromUnstructured(u), client.FieldOwner("calico-pilot"), client.ForceOwnership, client.DryRunAll)
+		if err == nil {
+			t.Errorf("%s was accepted, want rejected", b)
+		}
+	}
+}

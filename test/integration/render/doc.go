@@ -1,0 +1,4 @@
+// Package render is the real-API-server acceptance suite of internal/render: every golden
+// scenario's objects, the static CRDs and the seed-side monitoring objects are server-side
+// dry-run applied to a real kube-apiserver, with the CRDs they need installed first.
+package render

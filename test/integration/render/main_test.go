@@ -1,0 +1,48 @@
+package render
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
+	"github.com/calico-pilot/calico-pilot/api/projectcalico/crds"
+	"github.com/calico-pilot/calico-pilot/internal/render"
+	"github.com/calico-pilot/calico-pilot/test/integration/framework"
+)
+
+// controlPlane is the suite's control plane, started once in TestMain.
+var controlPlane *framework.ControlPlane
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	defs, err := crds.CustomResourceDefinitions()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "loading Calico CRDs: %v\n", err)
+		return 1
+	}
+	// Install the CRDs exactly as rendered (labels and all), so the acceptance covers them too.
+	objs, err := render.CRDs(defs)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "rendering CRDs: %v\n", err)
+		return 1
+	}
+	var install []*apiextensionsv1.CustomResourceDefinition
+	for _, o := range objs {
+		install = append(install, o.(*apiextensionsv1.CustomResourceDefinition))
+	}
+	opts := framework.Options{
+		CRDs:              install,
+		CRDDirectoryPaths: []string{filepath.Join("testdata", "crds")},
+	}
+	return framework.RunSuite(m, opts, func(cp *framework.ControlPlane) error {
+		controlPlane = cp
+		return nil
+	})
+}
+
