@@ -166,7 +166,6 @@ func options(t *testing.T, facts values.ClusterFacts) values.Options {
 	return o
 }
 
-
 // TestDryRunRejectsBadObjects shows the acceptance check can fail: the API server refuses an
 // unknown field of a Calico kind, an unknown field of a built-in kind and an invalid enum value.
 func TestDryRunRejectsBadObjects(t *testing.T) {

@@ -45,4 +45,3 @@ func run(m *testing.M) int {
 		return nil
 	})
 }
-
