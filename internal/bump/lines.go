@@ -90,7 +90,7 @@ func parseDocument(name, masked string) (*document, error) {
 		chunk := strings.Join(texts[start:end], "\n")
 		var root yaml.Node
 		if err := yaml.Unmarshal([]byte(chunk), &root); err != nil {
-			return nil, yamlInputError(name, start, err)
+			return nil, yamlInputError(name, texts[start:end], start, err)
 		}
 		id := documentID(&root)
 		if id == "" {
@@ -116,16 +116,61 @@ func parseDocument(name, masked string) (*document, error) {
 	return d, nil
 }
 
-func yamlInputError(name string, chunkStart int, err error) error {
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "yaml: ")
-	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
-		n, convErr := strconv.Atoi(m[1])
-		if convErr == nil {
-			return &InputError{File: name, Line: chunkStart + n, Reason: "not valid YAML (after masking templates): " + m[2]}
+func yamlInputError(name string, chunk []string, chunkStart int, err error) error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	m := yamlErrLine.FindStringSubmatch(msg)
+	if m == nil {
+		return &InputError{File: name, Line: chunkStart + 1, Reason: "not valid YAML (after masking templates): " + msg}
+	}
+	n, convErr := strconv.Atoi(m[1])
+	if convErr != nil {
+		n = 1
+	}
+	reason := m[2]
+	if isParserError(reason) {
+		// yaml.v3 reports parser errors at the 0-based line of the enclosing construct
+		// (scanner errors are 1-based and exact). Find the first line that makes a prefix of
+		// the document fail the same way: that is where the problem is.
+		n = problemLine(chunk, n+1, reason)
+	}
+	return &InputError{File: name, Line: chunkStart + n, Reason: "not valid YAML (after masking templates): " + reason}
+}
+
+// problemLine returns the smallest k >= from such that the first k lines of chunk fail to parse
+// with reason (binary search; failing is monotonic once the bad line is included).
+func problemLine(chunk []string, from int, reason string) int {
+	fails := func(k int) bool {
+		var n yaml.Node
+		err := yaml.Unmarshal([]byte(strings.Join(chunk[:k], "\n")+"\n"), &n)
+		return err != nil && strings.HasSuffix(err.Error(), reason)
+	}
+	lo, hi := max(from, 1), len(chunk)
+	if lo > hi || !fails(hi) {
+		return min(from, len(chunk))
+	}
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if fails(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
 		}
 	}
-	return &InputError{File: name, Line: chunkStart + 1, Reason: "not valid YAML (after masking templates): " + msg}
+	return lo
+}
+
+// isParserError tells yaml.v3's parser errors ("did not find expected key", ...) from its scanner
+// errors, which number lines differently.
+func isParserError(reason string) bool {
+	if !strings.HasPrefix(reason, "did not find expected ") {
+		return false
+	}
+	for _, scanner := range []string{"character", "line break", "hexdecimal"} {
+		if strings.Contains(reason, scanner) {
+			return false
+		}
+	}
+	return true
 }
 
 // documentID names a document by kind, namespace and name.

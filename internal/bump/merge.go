@@ -78,7 +78,13 @@ func Merge(oldUp, oldDown, newUp Input, opts Options) (*Result, error) {
 		text[i] = l.text
 	}
 	joined := strings.Join(text, "\n")
-	if m.a.trailingNewline && len(text) > 0 {
+	// The final newline is a line-level change like any other: the downstream's if it changed
+	// it, the new upstream's otherwise.
+	trailing := m.b.trailingNewline
+	if m.a.trailingNewline != m.o.trailingNewline {
+		trailing = m.a.trailingNewline
+	}
+	if trailing && len(text) > 0 {
 		joined += "\n"
 	}
 	output := masker.Unmask(joined)

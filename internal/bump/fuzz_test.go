@@ -1,0 +1,49 @@
+package bump
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzMerge feeds arbitrary inputs to Merge: it must never panic, bad input must come back as an
+// *InputError, and a downstream without patches must give exactly the new upstream.
+func FuzzMerge(f *testing.F) {
+	dirs, err := filepath.Glob(filepath.Join("testdata", "*", "old-upstream.yaml"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, ou := range dirs {
+		dir := filepath.Dir(ou)
+		od, _ := filepath.Glob(filepath.Join(dir, "old-downstream.*"))
+		read := func(p string) string {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				f.Fatal(err)
+			}
+			return string(b)
+		}
+		f.Add(read(ou), read(od[0]), read(filepath.Join(dir, "new-upstream.yaml")))
+	}
+	f.Add("a: 1\n", "a: {{ x }}\n", "a: 2\n")
+	f.Add("---\n---\n", "---\n#x\n---\n", "")
+	f.Fuzz(func(t *testing.T, oldUp, oldDown, newUp string) {
+		res, err := Merge(Input{Name: "ou", Data: []byte(oldUp)}, Input{Name: "od", Data: []byte(oldDown)}, Input{Name: "nu", Data: []byte(newUp)}, Options{})
+		if err != nil {
+			var inErr *InputError
+			if !errors.As(err, &inErr) {
+				t.Fatalf("Merge error is not an *InputError: %v", err)
+			}
+			return
+		}
+		same, err := Merge(Input{Name: "ou", Data: []byte(oldUp)}, Input{Name: "od", Data: []byte(oldUp)}, Input{Name: "nu", Data: []byte(newUp)}, Options{})
+		if err != nil {
+			t.Fatalf("Merge with an unpatched downstream failed where the patched one did not: %v", err)
+		}
+		if string(same.Output) != newUp {
+			t.Fatalf("unpatched downstream: output differs from the new upstream\n got: %q\nwant: %q", same.Output, newUp)
+		}
+		_ = res
+	})
+}
