@@ -42,6 +42,9 @@ func (m *merger) resolveVersions(opts Options) {
 func commonTag(d *document) string {
 	counts := map[string]int{}
 	for _, l := range d.lines {
+		if !strings.Contains(l.text, "image:") {
+			continue
+		}
 		if mm := calicoImageTag.FindStringSubmatch(l.text); mm != nil {
 			counts[mm[1]]++
 		}
@@ -76,8 +79,11 @@ func (m *merger) imageCheck(output string) Check {
 		if ai < 0 || m.a.lines[ai].text == l.text || m.a.lines[ai].isComment() {
 			continue
 		}
+		if !strings.Contains(l.text, "image:") || l.isComment() {
+			continue
+		}
 		mm := imageLine.FindStringSubmatch(l.text)
-		if mm == nil || l.isComment() {
+		if mm == nil {
 			continue
 		}
 		rewritten[imageRepository(mm[1])]++
@@ -89,7 +95,10 @@ func (m *merger) imageCheck(output string) Check {
 	// Repositories the old downstream still references un-rewritten are not required to vanish.
 	keptInDownstream := map[string]bool{}
 	for _, l := range m.a.lines {
-		if mm := imageLine.FindStringSubmatch(l.text); mm != nil && !l.isComment() {
+		if !strings.Contains(l.text, "image:") || l.isComment() {
+			continue
+		}
+		if mm := imageLine.FindStringSubmatch(l.text); mm != nil {
 			keptInDownstream[imageRepository(mm[1])] = true
 		}
 	}
@@ -110,6 +119,9 @@ func (m *merger) imageCheck(output string) Check {
 		}
 		if replaced[strings.TrimSpace(l)] {
 			inOutput++
+			continue
+		}
+		if !strings.Contains(l, "image:") {
 			continue
 		}
 		if mm := imageLine.FindStringSubmatch(l); mm != nil {

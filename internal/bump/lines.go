@@ -54,10 +54,13 @@ func (e *InputError) Error() string {
 	return fmt.Sprintf("%s: %s", e.File, e.Reason)
 }
 
-var (
-	docSeparator = regexp.MustCompile(`^---(\s|$)`)
-	yamlErrLine  = regexp.MustCompile(`line ([0-9]+): (.*)`)
-)
+var yamlErrLine = regexp.MustCompile(`line ([0-9]+): (.*)`)
+
+// isDocSeparator reports whether a line starts a new YAML document ("---" alone or followed by
+// whitespace).
+func isDocSeparator(text string) bool {
+	return strings.HasPrefix(text, "---") && (len(text) == 3 || text[3] == ' ' || text[3] == '\t' || text[3] == '\r')
+}
 
 // splitLines splits text into lines without their newline characters.
 func splitLines(text string) ([]string, bool) {
@@ -84,7 +87,7 @@ func parseDocument(name, masked string) (*document, error) {
 	anon := 0
 	for start < len(texts) {
 		end := start + 1
-		for end < len(texts) && !docSeparator.MatchString(texts[end]) {
+		for end < len(texts) && !isDocSeparator(texts[end]) {
 			end++
 		}
 		chunk := strings.Join(texts[start:end], "\n")
@@ -94,7 +97,7 @@ func parseDocument(name, masked string) (*document, error) {
 		}
 		id := documentID(&root)
 		if id == "" {
-			if start == 0 && !docSeparator.MatchString(texts[0]) {
+			if start == 0 && !isDocSeparator(texts[0]) {
 				id = "(preamble)"
 			} else {
 				anon++

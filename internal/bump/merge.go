@@ -532,7 +532,7 @@ func (m *merger) downText(j int, h *hunk) string {
 // followVersion rewrites the old upstream version, and the version of calico release URLs, to
 // the new version.
 func (m *merger) followVersion(text string) string {
-	if m.versionRe == nil {
+	if m.versionRe == nil || !strings.Contains(text, m.fromVersion) && !strings.Contains(text, "projectcalico/calico/") {
 		return text
 	}
 	return m.versionRe.ReplaceAllStringFunc(text, func(s string) string {
