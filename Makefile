@@ -65,3 +65,7 @@ test-integration: $(KUBE_APISERVER) $(ETCD) ## Run the envtest integration suite
 .PHONY: bench
 bench: $(KUBE_APISERVER) $(ETCD) ## Run the benchmarks.
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+.PHONY: bench-render
+bench-render: ## Run the render benchmarks: render + serialize of the default and largest scenario vs. baselines.
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./internal/render/
