@@ -218,31 +218,39 @@ func Delete(ctx context.Context, c client.Client, obj Object) error {
 }
 
 // WaitUntilDeleted polls every interval until the ManagedResource is gone or timeout passes. On
-// timeout the error says what the resource manager reported, if anything.
+// timeout the error says what the resource manager reported, if anything. Read errors are retried
+// until the timeout (the last one is reported).
 func WaitUntilDeleted(ctx context.Context, c client.Reader, namespace, name string, interval, timeout time.Duration) error {
 	var last resourcesv1alpha1.ManagedResource
+	var readErr error
+	seen := false
 	err := wait.PollUntilContextTimeout(ctx, interval, timeout, true, func(ctx context.Context) (bool, error) {
 		if err := c.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, &last); err != nil {
 			if apierrors.IsNotFound(err) {
 				return true, nil
 			}
-			return false, fmt.Errorf("reading ManagedResource %s/%s: %w", namespace, name, err)
+			readErr = err
+			return false, nil
 		}
+		seen = true
 		return false, nil
 	})
 	if err == nil {
 		return nil
 	}
-	if wait.Interrupted(err) {
-		msg := ""
-		for _, cond := range last.Status.Conditions {
-			if cond.Type == "ResourcesApplied" && cond.Status != "True" && cond.Message != "" {
-				msg = ": " + cond.Message
-			}
-		}
-		return fmt.Errorf("ManagedResource %s/%s still exists after %s, the shoot's resource manager has not finished deleting its objects%s", namespace, name, timeout, msg)
+	if !wait.Interrupted(err) {
+		return err
 	}
-	return err
+	if !seen && readErr != nil {
+		return fmt.Errorf("ManagedResource %s/%s: could not confirm its deletion within %s: %w", namespace, name, timeout, readErr)
+	}
+	msg := ""
+	for _, cond := range last.Status.Conditions {
+		if cond.Type == "ResourcesApplied" && cond.Status != "True" && cond.Message != "" {
+			msg = ": " + cond.Message
+		}
+	}
+	return fmt.Errorf("ManagedResource %s/%s still exists after %s, the shoot's resource manager has not finished deleting its objects%s", namespace, name, timeout, msg)
 }
 
 // ReadData returns the merged data of the secrets the ManagedResource references, or nil when the

@@ -97,7 +97,7 @@ func hasOperationAnnotation(obj client.Object) bool {
 
 // operationAnnotationPredicate admits what the gardenlet asks for: creations (also sent for every
 // object at start-up) with an operation annotation, a deletion, or an unfinished last operation;
-// updates that carry an operation annotation or that mark the object deleted (but not our own
+// updates that set an operation annotation or that mark the object deleted (but not our own
 // status writes during deletion).
 func operationAnnotationPredicate() predicate.Predicate {
 	return predicate.Funcs{
@@ -115,7 +115,12 @@ func operationAnnotationPredicate() predicate.Predicate {
 			if !ok1 || !ok2 {
 				return false
 			}
-			if hasOperationAnnotation(newN) {
+			// Only a newly set operation (annotation or its timestamp changed) or a spec change
+			// counts: our own finalizer and status writes during a restore or migrate, while the
+			// annotation is still on, would otherwise queue a second, ordinary reconcile.
+			if hasOperationAnnotation(newN) && (oldN.Annotations[AnnotationOperation] != newN.Annotations[AnnotationOperation] ||
+				oldN.Annotations[annotationTimestamp] != newN.Annotations[annotationTimestamp] ||
+				oldN.Generation != newN.Generation) {
 				return true
 			}
 			return newN.DeletionTimestamp != nil && reflect.DeepEqual(oldN.Status, newN.Status)

@@ -26,6 +26,8 @@ const (
 	OperationMigrate = "migrate"
 	// OperationWaitForState means "do nothing until the state is restored".
 	OperationWaitForState = "wait-for-state"
+	// annotationTimestamp is set by the gardenlet together with every operation annotation.
+	annotationTimestamp = "gardener.cloud/timestamp"
 	// AnnotationForceDeletion on the Shoot makes deletion skip waiting.
 	AnnotationForceDeletion = "confirmation.gardener.cloud/force-deletion"
 

@@ -1,0 +1,456 @@
+package controller
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/controller/network"
+	"github.com/calico-pilot/calico-pilot/internal/features"
+	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+)
+
+const (
+	networkName = "demo"
+	mrName      = "extension-networking-calico-config"
+	pollTimeout = 60 * time.Second
+)
+
+// requestLog counts the write requests (POST, PUT, PATCH, DELETE) a client sends, by resource
+// ("secrets", "networks/status", ...).
+type requestLog struct {
+	mu     sync.Mutex
+	writes map[string]int
+}
+
+type countingTransport struct {
+	log  *requestLog
+	next http.RoundTripper
+}
+
+func (c countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	switch req.Method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+		c.log.mu.Lock()
+		c.log.writes[resourceOf(req.URL.Path)]++
+		c.log.mu.Unlock()
+	}
+	return c.next.RoundTrip(req)
+}
+
+// resourceOf extracts "resource[/subresource]" from an API path.
+func resourceOf(path string) string {
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	var rest []string
+	switch {
+	case len(parts) >= 2 && parts[0] == "api":
+		rest = parts[2:]
+	case len(parts) >= 3 && parts[0] == "apis":
+		rest = parts[3:]
+	default:
+		return path
+	}
+	if len(rest) > 2 && rest[0] == "namespaces" {
+		rest = rest[2:]
+	}
+	if len(rest) == 0 {
+		return path
+	}
+	if len(rest) >= 3 {
+		return rest[0] + "/" + rest[2]
+	}
+	return rest[0]
+}
+
+// snapshot returns a copy of the counts.
+func (l *requestLog) snapshot() map[string]int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make(map[string]int, len(l.writes))
+	for k, v := range l.writes {
+		out[k] = v
+	}
+	return out
+}
+
+// since returns the writes per resource after the snapshot before.
+func (l *requestLog) since(before map[string]int) map[string]int {
+	out := map[string]int{}
+	for k, v := range l.snapshot() {
+		if d := v - before[k]; d > 0 {
+			out[k] = d
+		}
+	}
+	return out
+}
+
+// controllerSetup says how a test's controller is configured.
+type controllerSetup struct {
+	gates     map[string]bool
+	operator  *configv1alpha1.ControllerConfiguration
+	addresses network.AddressSource
+	// restConfig is the controller's identity; nil means the seed's admin.
+	restConfig *rest.Config
+	// ignoreOperationAnnotation runs the controller in --ignore-operation-annotation mode.
+	ignoreOperationAnnotation bool
+	// tune adjusts the controller options.
+	tune func(*network.Options)
+}
+
+// newScheme is the production scheme.
+func newScheme(t testing.TB) *runtime.Scheme {
+	t.Helper()
+	s, err := network.NewScheme()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// startController runs the real controller for one namespace until the test ends and returns the
+// log of its write requests.
+func startController(t *testing.T, namespace string, s controllerSetup, moreNamespaces ...string) *requestLog {
+	t.Helper()
+	base := seedCP.Config
+	if s.restConfig != nil {
+		base = s.restConfig
+	}
+	cfg := rest.CopyConfig(base)
+	log := &requestLog{writes: map[string]int{}}
+	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return countingTransport{log: log, next: rt} })
+	cfg.UserAgent = "calico-pilot/test"
+
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:                 newScheme(t),
+		Logger:                 testLogger(),
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+		Cache:                  cache.Options{DefaultNamespaces: namespaces(namespace, moreNamespaces)},
+		Client:                 client.Options{Cache: &client.CacheOptions{DisableFor: network.UncachedObjects()}},
+		// Every test starts its own manager with the same controller name.
+		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
+	})
+	if err != nil {
+		t.Fatalf("creating manager: %v", err)
+	}
+	gates, err := features.FromMap(s.gates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	images, err := imagevector.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	renderer, err := network.NewRenderer(images)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := network.DefaultOptions()
+	opts.MaxConcurrentReconciles = 1
+	opts.IgnoreOperationAnnotation = s.ignoreOperationAnnotation
+	opts.DeleteTimeout = 3 * time.Second
+	opts.DeletePollInterval = 200 * time.Millisecond
+	opts.TTLRequeueMin = time.Second
+	opts.TTLRequeueMax = time.Hour
+	opts.RouteRecheckInterval = 300 * time.Millisecond
+	opts.UserAgent = "calico-pilot/test"
+	if s.tune != nil {
+		s.tune(&opts)
+	}
+	operator := s.operator
+	if operator == nil {
+		operator = &configv1alpha1.ControllerConfiguration{}
+	}
+	deps := network.Deps{
+		Decoder:      network.NewConfigDecoder(),
+		Renderer:     renderer,
+		Addresses:    s.addresses,
+		FeatureGates: gates,
+		Config:       operator,
+	}
+	if err := network.AddToManager(mgr, deps, opts); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- mgr.Start(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("controller manager: %v", err)
+		}
+	})
+	return log
+}
+
+func namespaces(first string, more []string) map[string]cache.Config {
+	out := map[string]cache.Config{first: {}}
+	for _, ns := range more {
+		out[ns] = cache.Config{}
+	}
+	return out
+}
+
+// adminClient is an uncached client of the seed with the production scheme.
+func adminClient(t testing.TB) client.Client {
+	t.Helper()
+	c, err := client.New(seedCP.Config, client.Options{Scheme: newScheme(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// baseShoot is the shoot of the Cluster: IPv4, nodes 10.250.0.0/16, Kubernetes 1.33, kube-proxy on.
+func baseShoot() *gardencorev1beta1.Shoot {
+	return &gardencorev1beta1.Shoot{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "core.gardener.cloud/v1beta1", Kind: "Shoot"},
+		ObjectMeta: metav1.ObjectMeta{Name: networkName, Namespace: "garden-dev"},
+		Spec: gardencorev1beta1.ShootSpec{
+			Networking: &gardencorev1beta1.Networking{
+				Type: ptr.To("calico"), Pods: ptr.To("100.96.0.0/11"), Nodes: ptr.To("10.250.0.0/16"),
+				Services: ptr.To("100.64.0.0/13"), IPFamilies: []gardencorev1beta1.IPFamily{"IPv4"},
+			},
+			Kubernetes: gardencorev1beta1.Kubernetes{
+				Version:   "1.33.2",
+				KubeProxy: &gardencorev1beta1.KubeProxyConfig{Enabled: ptr.To(true), Mode: ptr.To(gardencorev1beta1.ProxyModeIPTables)},
+			},
+			Provider: gardencorev1beta1.Provider{Type: "local", Workers: []gardencorev1beta1.Worker{{Name: "worker"}}},
+		},
+	}
+}
+
+// testEnv is one test's shoot: a control-plane namespace, its Cluster and the Network.
+type testEnv struct {
+	t  *testing.T
+	c  client.Client
+	ns string
+}
+
+// newTestEnv creates a fresh control-plane namespace and its Cluster with the (mutated) base shoot.
+func newTestEnv(t *testing.T, mutate func(*gardencorev1beta1.Shoot)) *testEnv {
+	t.Helper()
+	c := adminClient(t)
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "shoot--test--", Labels: map[string]string{"gardener.cloud/role": "shoot"}}}
+	if err := c.Create(context.Background(), ns); err != nil {
+		t.Fatalf("creating namespace: %v", err)
+	}
+	e := &testEnv{t: t, c: c, ns: ns.Name}
+	shoot := baseShoot()
+	if mutate != nil {
+		mutate(shoot)
+	}
+	e.setShoot(shoot)
+	return e
+}
+
+// setShoot creates or replaces the Cluster's shoot.
+func (e *testEnv) setShoot(shoot *gardencorev1beta1.Shoot) {
+	e.t.Helper()
+	raw, err := json.Marshal(shoot)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	ctx := context.Background()
+	cluster := &extensionsv1alpha1.Cluster{}
+	err = e.c.Get(ctx, client.ObjectKey{Name: e.ns}, cluster)
+	switch {
+	case apierrors.IsNotFound(err):
+		cluster = &extensionsv1alpha1.Cluster{
+			ObjectMeta: metav1.ObjectMeta{Name: e.ns},
+			Spec: extensionsv1alpha1.ClusterSpec{
+				CloudProfile: runtime.RawExtension{Raw: []byte(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"CloudProfile"}`)},
+				Shoot:        runtime.RawExtension{Raw: raw},
+			},
+		}
+		if err := e.c.Create(ctx, cluster); err != nil {
+			e.t.Fatalf("creating Cluster: %v", err)
+		}
+	case err != nil:
+		e.t.Fatal(err)
+	default:
+		cluster.Spec.Shoot = runtime.RawExtension{Raw: raw}
+		if err := e.c.Update(ctx, cluster); err != nil {
+			e.t.Fatalf("updating Cluster: %v", err)
+		}
+	}
+}
+
+func (e *testEnv) key() client.ObjectKey { return client.ObjectKey{Namespace: e.ns, Name: networkName} }
+
+// providerConfig wraps a NetworkConfig body (YAML) with its apiVersion and kind.
+func providerConfig(body string) *runtime.RawExtension {
+	if body == "" {
+		return nil
+	}
+	return &runtime.RawExtension{Raw: []byte("apiVersion: calico.networking.extensions.gardener.cloud/v1alpha1\nkind: NetworkConfig\n" + body)}
+}
+
+// createNetwork creates the Network the way the gardenlet does (with the reconcile annotation).
+func (e *testEnv) createNetwork(pc *runtime.RawExtension) {
+	e.t.Helper()
+	n := &extensionsv1alpha1.Network{
+		ObjectMeta: metav1.ObjectMeta{Name: networkName, Namespace: e.ns, Annotations: map[string]string{"gardener.cloud/operation": "reconcile"}},
+		Spec: extensionsv1alpha1.NetworkSpec{
+			DefaultSpec: extensionsv1alpha1.DefaultSpec{Type: "calico", ProviderConfig: pc},
+			PodCIDR:     "100.96.0.0/11", ServiceCIDR: "100.64.0.0/13",
+			IPFamilies: []extensionsv1alpha1.IPFamily{"IPv4"},
+		},
+	}
+	if pc != nil {
+		// The API server stores providerConfig as JSON; send it as JSON like the gardenlet does.
+		n.Spec.ProviderConfig = &runtime.RawExtension{Raw: yamlToJSON(e.t, pc.Raw)}
+	}
+	if err := e.c.Create(context.Background(), n); err != nil {
+		e.t.Fatalf("creating Network: %v", err)
+	}
+}
+
+// network reads the Network.
+func (e *testEnv) network() *extensionsv1alpha1.Network {
+	e.t.Helper()
+	n := &extensionsv1alpha1.Network{}
+	if err := e.c.Get(context.Background(), e.key(), n); err != nil {
+		e.t.Fatalf("reading Network: %v", err)
+	}
+	return n
+}
+
+// patchNetwork applies mutate to the Network (merge patch) and returns the result.
+func (e *testEnv) patchNetwork(mutate func(*extensionsv1alpha1.Network)) {
+	e.t.Helper()
+	n := e.network()
+	patch := client.MergeFrom(n.DeepCopy())
+	mutate(n)
+	if err := e.c.Patch(context.Background(), n, patch); err != nil {
+		e.t.Fatalf("patching Network: %v", err)
+	}
+}
+
+// annotate sets the gardener.cloud/operation annotation, as the gardenlet does to trigger an operation.
+func (e *testEnv) annotate(op string) {
+	e.t.Helper()
+	e.patchNetwork(func(n *extensionsv1alpha1.Network) {
+		if n.Annotations == nil {
+			n.Annotations = map[string]string{}
+		}
+		n.Annotations["gardener.cloud/operation"] = op
+	})
+}
+
+// waitFor polls cond until it holds.
+func (e *testEnv) waitFor(what string, cond func() (bool, error)) {
+	e.t.Helper()
+	err := wait.PollUntilContextTimeout(context.Background(), 100*time.Millisecond, pollTimeout, true, func(context.Context) (bool, error) {
+		return cond()
+	})
+	if err != nil {
+		e.t.Fatalf("waiting for %s: %v", what, err)
+	}
+}
+
+// waitForOperation waits until the Network's lastOperation has type and state, the operation
+// annotation is gone and, if after is given, at least two status writes (Processing and the final
+// one) were sent after that snapshot of log.
+func (e *testEnv) waitForOperation(log *requestLog, after map[string]int, opType, state string) *extensionsv1alpha1.Network {
+	e.t.Helper()
+	var n *extensionsv1alpha1.Network
+	defer func() {
+		if e.t.Failed() && n != nil {
+			e.t.Logf("last seen: annotations %v, lastOperation %+v, lastError %+v", n.Annotations, n.Status.LastOperation, n.Status.LastError)
+		}
+	}()
+	e.waitFor(fmt.Sprintf("lastOperation %s/%s", opType, state), func() (bool, error) {
+		n = &extensionsv1alpha1.Network{}
+		if err := e.c.Get(context.Background(), e.key(), n); err != nil {
+			return false, err
+		}
+		lo := n.Status.LastOperation
+		if lo == nil || string(lo.Type) != opType || string(lo.State) != state {
+			return false, nil
+		}
+		if _, ok := n.Annotations["gardener.cloud/operation"]; ok {
+			return false, nil
+		}
+		if after != nil && log.since(after)["networks/status"] < 2 {
+			return false, nil
+		}
+		return true, nil
+	})
+	return n
+}
+
+// managedResource returns the ManagedResource or nil when it does not exist.
+func (e *testEnv) managedResource() *resourcesv1alpha1.ManagedResource {
+	e.t.Helper()
+	mr := &resourcesv1alpha1.ManagedResource{}
+	if err := e.c.Get(context.Background(), client.ObjectKey{Namespace: e.ns, Name: mrName}, mr); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
+		e.t.Fatal(err)
+	}
+	return mr
+}
+
+// secretNames lists the names of the namespace's secrets.
+func (e *testEnv) secretNames() []string {
+	e.t.Helper()
+	var list corev1.SecretList
+	if err := e.c.List(context.Background(), &list, client.InNamespace(e.ns)); err != nil {
+		e.t.Fatal(err)
+	}
+	var names []string
+	for _, s := range list.Items {
+		names = append(names, s.Name)
+	}
+	return names
+}
+
+// manifest returns the decoded objects stored for the ManagedResource, by "Kind/name".
+func (e *testEnv) manifest() map[string]map[string]any {
+	e.t.Helper()
+	mr := e.managedResource()
+	if mr == nil {
+		e.t.Fatal("no ManagedResource")
+	}
+	if len(mr.Spec.SecretRefs) != 1 {
+		e.t.Fatalf("ManagedResource has %d secretRefs, want 1", len(mr.Spec.SecretRefs))
+	}
+	s := &corev1.Secret{}
+	if err := e.c.Get(context.Background(), client.ObjectKey{Namespace: e.ns, Name: mr.Spec.SecretRefs[0].Name}, s); err != nil {
+		e.t.Fatal(err)
+	}
+	out := map[string]map[string]any{}
+	for _, line := range strings.Split(strings.TrimSpace(string(s.Data["config.yaml"])), "\n") {
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(line), &obj); err != nil {
+			e.t.Fatalf("stored manifest line is not JSON: %v", err)
+		}
+		md := obj["metadata"].(map[string]any)
+		out[obj["kind"].(string)+"/"+md["name"].(string)] = obj
+	}
+	return out
+}
