@@ -67,11 +67,11 @@ func TestBumpCommand(t *testing.T) {
 			wantErrHas: []string{"6 downstream patches, 0 conflicts", "versions:       v3.25.0 -> v3.26.1 (from upstream image tags)", "ok   image rewrites"},
 		},
 		{
-			name:       "conflicts still write the output and exit 1",
-			args:       conflicts,
-			wantCode:   1,
-			wantOut:    want("conflicts/want.yaml"),
-			wantErrHas: []string{"patch 1 [conflict]"},
+			name:        "conflicts still write the output and exit 1",
+			args:        conflicts,
+			wantCode:    1,
+			wantOut:     want("conflicts/want.yaml"),
+			wantErrHas:  []string{"patch 1 [conflict]"},
 			wantErrLast: "error: 2 conflict blocks left in the output (search for '<<<<<<< downstream')",
 		},
 		{
