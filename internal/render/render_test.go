@@ -1,0 +1,265 @@
+package render_test
+
+import (
+	"net/netip"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
+	"github.com/calico-pilot/calico-pilot/internal/render"
+	"github.com/calico-pilot/calico-pilot/internal/values"
+)
+
+func scenarioByName(t *testing.T, name string) scenario {
+	t.Helper()
+	for _, sc := range scenarios {
+		if sc.name == name {
+			return sc
+		}
+	}
+	t.Fatalf("no scenario %q", name)
+	return scenario{}
+}
+
+func renderScenario(t *testing.T, sc scenario) []client.Object {
+	t.Helper()
+	opts, v, r := resolve(shootOf(sc), sc.nonPrivileged, sc.addresses)
+	if len(v)+len(r) > 0 {
+		t.Fatalf("invalid scenario: %v %v", v, r)
+	}
+	objs, err := render.Shoot(&opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return objs
+}
+
+type id struct{ Kind, Name string }
+
+func ids(objs []client.Object) map[id]client.Object {
+	m := map[id]client.Object{}
+	for _, o := range objs {
+		m[id{o.GetObjectKind().GroupVersionKind().Kind, o.GetName()}] = o
+	}
+	return m
+}
+
+func calicoNode(t *testing.T, objs []client.Object) *appsv1.DaemonSet {
+	t.Helper()
+	ds, ok := ids(objs)[id{"DaemonSet", "calico-node"}].(*appsv1.DaemonSet)
+	if !ok {
+		t.Fatal("no calico-node DaemonSet")
+	}
+	return ds
+}
+
+func container(t *testing.T, cs []corev1.Container, name string) *corev1.Container {
+	t.Helper()
+	for i := range cs {
+		if cs[i].Name == name {
+			return &cs[i]
+		}
+	}
+	return nil
+}
+
+func envValue(c *corev1.Container, name string) (string, bool) {
+	for _, e := range c.Env {
+		if e.Name == name {
+			return e.Value, true
+		}
+	}
+	return "", false
+}
+
+// TestDisabledFeaturesRenderNothing: switching a feature off removes every object that only
+// serves it (the reference kept typha's monitoring Service and NetworkPolicy).
+func TestDisabledFeaturesRenderNothing(t *testing.T) {
+	tests := []struct {
+		scenario string
+		absent   []id
+	}{
+		{"typha-disabled", []id{
+			{"Deployment", "calico-typha-deploy"}, {"Service", "calico-typha"}, {"PodDisruptionBudget", "calico-typha"},
+			{"ServiceAccount", "calico-typha"}, {"Service", "calico-typha-monitoring"},
+			{"NetworkPolicy", "gardener.cloud--allow-from-calico-node"}, {"Deployment", "calico-typha-horizontal-autoscaler"},
+			{"Deployment", "calico-typha-vertical-autoscaler"}, {"ClusterRole", "typha-cpha"}, {"ClusterRole", "typha-cpva"},
+		}},
+		{"backend-none", []id{
+			{"Deployment", "calico-kube-controllers"}, {"ClusterRole", "calico-kube-controllers"},
+			{"PodDisruptionBudget", "calico-kube-controllers"}, {"VerticalPodAutoscaler", "calico-kube-controllers"},
+		}},
+		{"default", []id{
+			{"Service", "calico-bird-monitoring"}, {"DaemonSet", "multus"}, {"GlobalNetworkSet", "gardener-kube-apiserver"},
+			{"IPPool", "default-ipv4-ippool"}, {"VerticalPodAutoscaler", "calico-node"},
+		}},
+		{"static-with-resources", []id{
+			{"Deployment", "calico-node-vertical-autoscaler"}, {"Deployment", "calico-typha-vertical-autoscaler"},
+			{"VerticalPodAutoscaler", "calico-node"}, {"VerticalPodAutoscaler", "calico-typha"},
+		}},
+		{"global-network-set-hibernated", []id{{"GlobalNetworkSet", "gardener-kube-apiserver"}}},
+		{"non-privileged-overlay", []id{{"Service", "calico-bird-monitoring"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.scenario, func(t *testing.T) {
+			got := ids(renderScenario(t, scenarioByName(t, tt.scenario)))
+			for _, a := range tt.absent {
+				if _, ok := got[a]; ok {
+					t.Errorf("%v is rendered although its feature is off", a)
+				}
+			}
+		})
+	}
+}
+
+// TestChecksumFollowsConfig: calico-node's pods roll exactly when calico-config changes.
+func TestChecksumFollowsConfig(t *testing.T) {
+	sum := func(name string) string {
+		return calicoNode(t, renderScenario(t, scenarioByName(t, name))).Spec.Template.Annotations["checksum/configmap-calico"]
+	}
+	base := sum("default")
+	if len(base) != 64 {
+		t.Fatalf("checksum %q is not a sha256 hex digest", base)
+	}
+	for _, changed := range []string{"service-loop-prevention-mtu", "typha-disabled", "calico-ipam", "backend-none"} {
+		if sum(changed) == base {
+			t.Errorf("%s changes calico-config but not the checksum", changed)
+		}
+	}
+	// WireGuard is an env var of calico-node, not in calico-config.
+	if sum("wireguard") != base {
+		t.Errorf("wireguard does not change calico-config but changed the checksum")
+	}
+}
+
+// TestGlobalNetworkSetContract checks the exact object of seed 004: the name, only the one
+// label, /32 and /128 nets sorted and de-duplicated.
+func TestGlobalNetworkSetContract(t *testing.T) {
+	got := ids(renderScenario(t, scenarioByName(t, "global-network-set")))[id{"GlobalNetworkSet", "gardener-kube-apiserver"}]
+	want := &calicov1.GlobalNetworkSet{
+		TypeMeta: metav1.TypeMeta{APIVersion: "crd.projectcalico.org/v1", Kind: "GlobalNetworkSet"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:   "gardener-kube-apiserver",
+			Labels: map[string]string{"networking.gardener.cloud/endpoint": "kube-apiserver"},
+		},
+		Spec: calicov1.GlobalNetworkSetSpec{Nets: []string{"192.0.2.7/32", "192.0.2.34/32", "198.51.100.1/32", "2001:db8::10/128"}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("GlobalNetworkSet (-want +got):\n%s", diff)
+	}
+}
+
+// TestNoEmptyGlobalNetworkSet: render never produces the set without nets, even for Options built by hand.
+func TestNoEmptyGlobalNetworkSet(t *testing.T) {
+	sc := scenarioByName(t, "default")
+	opts, _, _ := resolve(shootOf(sc), false, nil)
+	opts.KubeAPIServerNets = []netip.Prefix{}
+	objs, err := render.Shoot(&opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := ids(objs)[id{"GlobalNetworkSet", "gardener-kube-apiserver"}]; ok {
+		t.Error("an empty GlobalNetworkSet was rendered")
+	}
+}
+
+// TestNonPrivilegedCalicoNode checks section 3.7 of the reference.
+func TestNonPrivilegedCalicoNode(t *testing.T) {
+	ds := calicoNode(t, renderScenario(t, scenarioByName(t, "non-privileged-overlay-disabled")))
+	spec := ds.Spec.Template.Spec
+	node := container(t, spec.Containers, "calico-node")
+	want := &corev1.SecurityContext{
+		RunAsUser: ptr.To[int64](999), RunAsGroup: ptr.To[int64](0), Privileged: ptr.To(false), AllowPrivilegeEscalation: ptr.To(false),
+		Capabilities: &corev1.Capabilities{Add: []corev1.Capability{"NET_RAW", "NET_ADMIN", "NET_BIND_SERVICE"}},
+	}
+	if diff := cmp.Diff(want, node.SecurityContext); diff != "" {
+		t.Errorf("calico-node securityContext (-want +got):\n%s", diff)
+	}
+	init := container(t, spec.InitContainers, "hostpath-init")
+	if init == nil {
+		t.Fatal("no hostpath-init init container")
+	}
+	if v, _ := envValue(init, "NODE_USER_ID"); v != "999" {
+		t.Errorf("hostpath-init NODE_USER_ID = %q, want 999", v)
+	}
+	snat := container(t, spec.Containers, "add-snat-rule-to-upstream-dns")
+	wantSNAT := &corev1.SecurityContext{Privileged: ptr.To(false), AllowPrivilegeEscalation: ptr.To(false), Capabilities: &corev1.Capabilities{Add: []corev1.Capability{"NET_ADMIN"}}}
+	if diff := cmp.Diff(wantSNAT, snat.SecurityContext); diff != "" {
+		t.Errorf("add-snat securityContext (-want +got):\n%s", diff)
+	}
+	var vols []string
+	for _, v := range spec.Volumes {
+		vols = append(vols, v.Name)
+	}
+	wantVols := []string{"lib-modules", "var-run", "var-lib", "var-log", "xtables-lock", "cni-bin-dir", "cni-net-dir", "cni-log-dir", "policysync"}
+	if diff := cmp.Diff(wantVols, vols); diff != "" {
+		t.Errorf("volumes (-want +got):\n%s", diff)
+	}
+	// Unchanged: the other init containers stay privileged.
+	for _, name := range []string{"cleanup-routes", "log-mtu-issues", "install-cni"} {
+		if c := container(t, spec.InitContainers, name); c == nil || c.SecurityContext == nil || !*c.SecurityContext.Privileged {
+			t.Errorf("init container %s must stay privileged", name)
+		}
+	}
+}
+
+// TestEBPFVariant checks the eBPF init container, mounts and env, and that the gate is ignored.
+func TestEBPFVariant(t *testing.T) {
+	spec := calicoNode(t, renderScenario(t, scenarioByName(t, "ebpf-non-privileged-gate"))).Spec.Template.Spec
+	if container(t, spec.InitContainers, "ebpf-bootstrap") == nil {
+		t.Error("no ebpf-bootstrap init container")
+	}
+	if container(t, spec.InitContainers, "hostpath-init") != nil {
+		t.Error("eBPF must run privileged, but hostpath-init was rendered")
+	}
+	node := container(t, spec.Containers, "calico-node")
+	for name, want := range map[string]string{"FELIX_BPFENABLED": "true", "FELIX_BPFKUBEPROXYIPTABLESCLEANUPENABLED": "true"} {
+		if got, _ := envValue(node, name); got != want {
+			t.Errorf("%s = %q, want %q", name, got, want)
+		}
+	}
+	if _, ok := envValue(node, "FELIX_BPFKUBEPROXYHEALTHZPORT"); ok {
+		t.Error("kube-proxy is off: no healthz port override expected")
+	}
+	onNode := container(t, calicoNode(t, renderScenario(t, scenarioByName(t, "ebpf-kube-proxy-on"))).Spec.Template.Spec.Containers, "calico-node")
+	for _, name := range []string{"FELIX_BPFKUBEPROXYHEALTZPORT", "FELIX_BPFKUBEPROXYHEALTHZPORT"} {
+		if got, _ := envValue(onNode, name); got != "10257" {
+			t.Errorf("with kube-proxy on, %s = %q, want 10257", name, got)
+		}
+	}
+}
+
+// TestUsageReportingOff: Calico's usage reporting is off in every scenario.
+func TestUsageReportingOff(t *testing.T) {
+	for _, sc := range scenarios {
+		node := container(t, calicoNode(t, renderScenario(t, sc)).Spec.Template.Spec.Containers, "calico-node")
+		if got, _ := envValue(node, "FELIX_USAGEREPORTINGENABLED"); got != "false" {
+			t.Errorf("%s: FELIX_USAGEREPORTINGENABLED = %q, want false", sc.name, got)
+		}
+	}
+}
+
+// TestTyphaHonoursVPAMinimum: in vpa mode typha's requests follow resources.typha (the reference
+// only did this for calico-node).
+func TestTyphaHonoursVPAMinimum(t *testing.T) {
+	objs := ids(renderScenario(t, scenarioByName(t, "vpa-with-resources")))
+	d := objs[id{"Deployment", "calico-typha-deploy"}].(*appsv1.Deployment)
+	req := d.Spec.Template.Spec.Containers[0].Resources.Requests
+	if req.Cpu().String() != "50m" || req.Memory().String() != "64Mi" {
+		t.Errorf("typha requests %s/%s, want 50m/64Mi", req.Cpu(), req.Memory())
+	}
+}
+
+func TestRenderRejectsImpossibleOptions(t *testing.T) {
+	_, err := render.Shoot(&values.Options{IPv4: true, Backend: "bird"})
+	want := "rendering shoot objects: IPv4 is enabled without an IPv4 pod CIDR\nthe calico-node and calico-cni images are not set"
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+}
