@@ -69,3 +69,16 @@ bench: $(KUBE_APISERVER) $(ETCD) ## Run the benchmarks.
 .PHONY: bench-render
 bench-render: ## Run the render benchmarks: render + serialize of the default and largest scenario vs. baselines.
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./internal/render/
+
+.PHONY: bump-cases
+bump-cases: ## Bump the real MetalK8s cases in ../shared/bump-cases and print the per-case table (differing lines vs new-deployed.sls).
+	$(GO) test -count=1 -run '^TestRealCases$$' -v ./internal/bump/ | grep -v -e '^=== ' -e '^    --- '
+
+.PHONY: bench-bump
+bench-bump: ## Benchmark the bump of the largest real case against a plain line-diff baseline.
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./internal/bump/
+
+.PHONY: fuzz-bump
+fuzz-bump: ## Fuzz template masking and the bump merge for a minute each.
+	$(GO) test -run '^$$' -fuzz '^FuzzMaskRoundTrip$$' -fuzztime 60s ./internal/bump/
+	$(GO) test -run '^$$' -fuzz '^FuzzMerge$$' -fuzztime 60s ./internal/bump/

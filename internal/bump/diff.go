@@ -56,6 +56,12 @@ func patience(a, b []int, alo, ahi, blo, bhi int, out *[][2]int) {
 		}
 	}
 	if len(uniq) == 0 {
+		if (ahi-alo)+(bhi-blo) > maxMyersSpan {
+			// No anchor at all in a huge region (the trace would need quadratic memory):
+			// leave it unmatched; the merge then treats it as replaced, which is correct,
+			// only less precise.
+			return
+		}
 		myers(a, b, alo, ahi, blo, bhi, out)
 		return
 	}
@@ -68,6 +74,10 @@ func patience(a, b []int, alo, ahi, blo, bhi int, out *[][2]int) {
 	}
 	patience(a, b, pa, ahi, pb, bhi, out)
 }
+
+// maxMyersSpan bounds the region Myers' algorithm runs on; its trace grows with the square of
+// the edit distance.
+const maxMyersSpan = 6000
 
 // longestIncreasing returns the longest subsequence of pairs (already increasing in the first
 // element) whose second elements increase too.

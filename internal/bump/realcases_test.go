@@ -21,20 +21,23 @@ type realCase struct {
 	nonDerivable int
 	// maxConflicts bounds the conflict blocks left in the output.
 	maxConflicts int
+	// mergeFile is the diff-line count of `git merge-file` on the same case (from
+	// bump-cases/README.md), for comparison.
+	mergeFile int
 }
 
 // The not-derivable counts are in diff lines (a changed line counts twice: removed and added).
 var realCases = []realCase{
 	// Maintainer added a "# NOTE: ... PortMap" comment (1) and kept the stale v3.24.1 header,
 	// which the tool moves to v3.25.0 (2).
-	{name: "3.24.1_to_3.25.0", maxDiffLines: 3, nonDerivable: 3},
-	{name: "3.25.0_to_3.26.1", maxDiffLines: 0, nonDerivable: 0},
+	{name: "3.24.1_to_3.25.0", maxDiffLines: 3, nonDerivable: 3, mergeFile: 21},
+	{name: "3.25.0_to_3.26.1", maxDiffLines: 0, nonDerivable: 0, mergeFile: 22},
 	// Maintainer restored one blank line the old downstream had removed.
-	{name: "3.20.0_to_3.22.0", maxDiffLines: 1, nonDerivable: 1},
+	{name: "3.20.0_to_3.22.0", maxDiffLines: 1, nonDerivable: 1, mergeFile: 93},
 	// Listed: IP autodetection method changed (5), kube-controllers pinned to masters (3), new
 	// Note comments (2+1+4). Not listed but equally maintainer-made: one blank line added after
 	// the RBAC subject, two trailing blank lines removed (3).
-	{name: "3.12.0_to_3.16.1", maxDiffLines: 18, nonDerivable: 18},
+	{name: "3.12.0_to_3.16.1", maxDiffLines: 18, nonDerivable: 18, mergeFile: 183},
 }
 
 func loadCase(t testing.TB, name string) (Input, Input, Input, []byte) {
@@ -79,7 +82,7 @@ func TestRealCases(t *testing.T) {
 		t.Skipf("real bump cases not available at %s (CI has ../shared): %v", realCasesDir, err)
 	}
 	var table strings.Builder
-	fmt.Fprintf(&table, "\n%-18s %10s %12s %10s %8s\n", "case", "diff lines", "not derivable", "conflicts", "patches")
+	fmt.Fprintf(&table, "\n%-18s %10s %13s %10s %8s %16s\n", "case", "diff lines", "not derivable", "conflicts", "patches", "git merge-file")
 	for _, rc := range realCases {
 		t.Run(rc.name, func(t *testing.T) {
 			ou, od, nu, want := loadCase(t, rc.name)
@@ -88,7 +91,7 @@ func TestRealCases(t *testing.T) {
 				t.Fatalf("Merge: %v", err)
 			}
 			got := diffLines(string(res.Output), string(want))
-			fmt.Fprintf(&table, "%-18s %10d %12d %10d %8d\n", rc.name, got, rc.nonDerivable, res.Report.Conflicts, len(res.Report.Patches))
+			fmt.Fprintf(&table, "%-18s %10d %13d %10d %8d %16d\n", rc.name, got, rc.nonDerivable, res.Report.Conflicts, len(res.Report.Patches), rc.mergeFile)
 			if got > rc.maxDiffLines {
 				t.Errorf("output differs from new-deployed.sls in %d lines, want at most %d", got, rc.maxDiffLines)
 			}
