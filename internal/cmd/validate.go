@@ -45,14 +45,15 @@ func NewValidateCommand(streams IO) *cobra.Command {
 		Long: `Validate a NetworkConfig (calico.networking.extensions.gardener.cloud/v1alpha1) or a Gardener Shoot
 (core.gardener.cloud/v1beta1, its spec.networking and providerConfig) with the same rules the admission
 webhook and the controller apply. The kind of each document is detected from its kind field; a file may
-hold several YAML documents. Error paths are rooted where the value was written (ipam.type in a
+hold several YAML documents, and a List (as kubectl get -o yaml prints it) is validated item by item. Error paths are rooted where the value was written (ipam.type in a
 NetworkConfig file, spec.networking.providerConfig.ipam.type in a Shoot) and prefixed with
 documents[N] (counted from 0) when the file has several documents.
 
 Exit status: 0 valid, 1 invalid, 2 unreadable input or bad usage.`,
 		Example: `  calico-pilot validate -f networkconfig.yaml
   calico-pilot validate -f networkconfig.yaml --ip-families IPv4,IPv6
-  kubectl get shoot my-shoot -o yaml | calico-pilot validate -f - -o json`,
+  kubectl get shoot my-shoot -o yaml | calico-pilot validate -f - -o json
+  kubectl get shoots -A -o yaml | calico-pilot validate -f -`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Complete(cmd); err != nil {
@@ -125,14 +126,6 @@ func (o *ValidateOptions) Run(streams IO) error {
 	if len(docs) == 0 {
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("%s: no YAML documents found", o.source())}
 	}
-	if o.ipFamiliesSet {
-		for _, doc := range docs {
-			if doc.Kind == "Shoot" {
-				return &ExitError{Code: ExitUsage, Err: fmt.Errorf("--ip-families applies to NetworkConfig documents only; Shoot %s uses its spec.networking.ipFamilies", objectName(doc))}
-			}
-		}
-	}
-
 	results := make([]documentResult, len(docs))
 	for i, doc := range docs {
 		res, err := o.validateDocument(doc)
@@ -207,6 +200,9 @@ func (o *ValidateOptions) validateDocument(doc decode.Document) (res documentRes
 		}
 		res.errs = validation.ValidateNetworkConfig(cfg, o.ipFamilies, nil)
 	case "Shoot":
+		if o.ipFamiliesSet {
+			return res, fmt.Errorf("--ip-families applies to NetworkConfig documents only; Shoot %s uses its spec.networking.ipFamilies", objectName(doc))
+		}
 		res.describe = "Shoot " + objectName(doc)
 		shoot, errs := decode.Shoot(doc.JSON)
 		if len(errs) > 0 {
@@ -217,12 +213,61 @@ func (o *ValidateOptions) validateDocument(doc decode.Document) (res documentRes
 			res.note = "workerless, so it has no Calico networking to check"
 		}
 		res.errs = validation.ValidateShoot(shoot)
+	case "List", "ShootList":
+		return o.validateList(doc)
 	case "":
 		res.describe = "document without kind"
 		res.errs = field.ErrorList{field.Required(kindPath, `must be "NetworkConfig" or "Shoot"`)}
 	default:
 		res.describe = doc.Kind
 		res.errs = field.ErrorList{field.NotSupported(kindPath, doc.Kind, []string{"NetworkConfig", "Shoot"})}
+	}
+	return res, nil
+}
+
+// validateList validates the items of a List (as `kubectl get shoots -o yaml` prints) one by one,
+// with paths below items[i].
+func (o *ValidateOptions) validateList(doc decode.Document) (documentResult, error) {
+	res := documentResult{describe: doc.Kind}
+	var list map[string]any
+	if err := json.Unmarshal(doc.JSON, &list); err != nil {
+		return res, fmt.Errorf("document %d: %w", doc.Index, err)
+	}
+	itemsPath := field.NewPath("items")
+	items, ok := list["items"].([]any)
+	switch {
+	case list["items"] == nil:
+		res.errs = field.ErrorList{field.Required(itemsPath, "a List needs items (Shoots or NetworkConfigs)")}
+		return res, nil
+	case !ok:
+		res.errs = field.ErrorList{field.TypeInvalid(itemsPath, list["items"], "must be a list of Shoots or NetworkConfigs")}
+		return res, nil
+	}
+	res.describe = fmt.Sprintf("%s of %d items", doc.Kind, len(items))
+	for i, item := range items {
+		itemPath := itemsPath.Index(i)
+		raw, err := json.Marshal(item)
+		if err != nil {
+			return res, fmt.Errorf("document %d, items[%d]: %w", doc.Index, i, err)
+		}
+		docs, err := decode.SplitDocuments(raw)
+		if err != nil || len(docs) != 1 {
+			res.errs = append(res.errs, field.TypeInvalid(itemPath, item, "must be an object with apiVersion and kind"))
+			continue
+		}
+		if docs[0].Kind == "List" || docs[0].Kind == "ShootList" {
+			res.errs = append(res.errs, field.NotSupported(itemPath.Child("kind"), docs[0].Kind, []string{"NetworkConfig", "Shoot"}))
+			continue
+		}
+		itemRes, err := o.validateDocument(docs[0])
+		if err != nil {
+			return res, err
+		}
+		for _, e := range itemRes.errs {
+			prefixed := *e
+			prefixed.Field = joinPath(itemPath.String(), e.Field)
+			res.errs = append(res.errs, &prefixed)
+		}
 	}
 	return res, nil
 }

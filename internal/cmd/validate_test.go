@@ -134,6 +134,53 @@ documents[1].kind: Required value: must be "NetworkConfig" or "Shoot"
 			wantOut: "Shoot garden-dev/wl: valid (workerless, so it has no Calico networking to check)\n",
 		},
 		{
+			name: "a List as kubectl prints it: items validated one by one",
+			args: []string{"validate", "-f", "-"},
+			stdin: `apiVersion: v1
+kind: List
+items:
+- apiVersion: core.gardener.cloud/v1beta1
+  kind: Shoot
+  metadata: {name: ok, namespace: garden-dev}
+  spec:
+    provider: {type: aws, workers: [{name: a}]}
+    networking: {type: calico, nodes: 10.250.0.0/16}
+- apiVersion: core.gardener.cloud/v1beta1
+  kind: Shoot
+  metadata: {name: bad, namespace: garden-dev}
+  spec:
+    provider: {type: aws, workers: [{name: a}]}
+    networking:
+      type: calico
+      providerConfig: {apiVersion: calico.networking.extensions.gardener.cloud/v1alpha1, kind: NetworkConfig, vethMTU: "-5"}
+- 42
+`,
+			wantCode: 1,
+			wantOut: `items[1].spec.networking.providerConfig.vethMTU: Invalid value: "-5": MTU must be a positive integer, or "0" to auto-detect
+items[2]: Invalid value: 42: must be an object with apiVersion and kind
+`,
+		},
+		{
+			name:    "a valid List",
+			args:    []string{"validate", "-f", "-"},
+			stdin:   "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: calico.networking.extensions.gardener.cloud/v1alpha1, kind: NetworkConfig}\n",
+			wantOut: "List of 1 items: valid\n",
+		},
+		{
+			name:     "a List without items",
+			args:     []string{"validate", "-f", "-", "-o", "json"},
+			stdin:    "apiVersion: v1\nkind: List\nitems: {a: 1}\n",
+			wantCode: 1,
+			wantOut:  "[\n  {\n    \"field\": \"items\",\n    \"type\": \"FieldValueTypeInvalid\",\n    \"badValue\": {\n      \"a\": 1\n    },\n    \"detail\": \"must be a list of Shoots or NetworkConfigs\"\n  }\n]\n",
+		},
+		{
+			name:       "ip families with a List of Shoots",
+			args:       []string{"validate", "-f", "-", "--ip-families", "IPv4"},
+			stdin:      "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: core.gardener.cloud/v1beta1, kind: Shoot, metadata: {name: x}}\n",
+			wantCode:   2,
+			wantErrOut: "error: --ip-families applies to NetworkConfig documents only; Shoot x uses its spec.networking.ipFamilies\n",
+		},
+		{
 			name:       "unparsable YAML",
 			args:       []string{"validate", "-f", examples + "invalid/not-yaml.yaml"},
 			wantCode:   2,
