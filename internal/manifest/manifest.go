@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-var emptyStatus = []byte(`,"status":{}}`)
+var statusKey = []byte(`,"status":{`)
 
 // Doc is one encoded object.
 type Doc struct {
@@ -48,11 +48,19 @@ func Encode(obj client.Object) (Doc, error) {
 	if err != nil {
 		return Doc{}, fmt.Errorf("encoding %s %q: %w", gvk.Kind, obj.GetName(), err)
 	}
-	// Typed objects always carry an empty status last; it says nothing and only costs bytes.
-	if bytes.HasSuffix(b, emptyStatus) {
-		b = append(b[:len(b)-len(emptyStatus)], '}')
+	return Doc{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName(), JSON: stripStatus(b)}, nil
+}
+
+// stripStatus drops the top-level status that typed objects always carry (an empty object, or
+// zero counters for a DaemonSet): the API server ignores it in a manifest, so it only costs bytes.
+// encoding/json writes status as the last top-level field of Kubernetes types; a nested "status"
+// key is never removed, because then the remainder is not a single JSON object.
+func stripStatus(b []byte) []byte {
+	i := bytes.LastIndex(b, statusKey)
+	if i < 0 || b[len(b)-1] != '}' || !json.Valid(b[i+len(statusKey)-1:len(b)-1]) {
+		return b
 	}
-	return Doc{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName(), JSON: b}, nil
+	return append(b[:i], '}')
 }
 
 // Static holds objects encoded once, to be merged into every Manifest.
