@@ -114,8 +114,10 @@ type hunk struct {
 }
 
 type pendingConflict struct {
-	hunk   int
-	reason string
+	hunk int
+	// reasons are the distinct kinds of problem in this block, each with the first detail.
+	reasons []string
+	kinds   map[string]bool
 	down   []string
 	up     []string
 }
@@ -277,15 +279,7 @@ func (m *merger) walk() {
 				nextCommented = &commentState{col: col, marker: marker}
 			}
 		}
-		if len(m.movedA) > 0 {
-			kept := aIns[:0:0]
-			for _, j := range aIns {
-				if !m.movedA[j] {
-					kept = append(kept, j)
-				}
-			}
-			aIns = kept
-		}
+		aIns = m.dropTravelling(aIns)
 		nextSurvives := i == n || bi >= 0
 		if !prevSurvives && !nextSurvives && len(aIns) > 0 {
 			m.emitInsertions(nil, bIns)
@@ -302,13 +296,45 @@ func (m *merger) walk() {
 	}
 }
 
+// dropTravelling removes from downstream insertions the lines that are placed elsewhere (comments
+// moving with a relocated line) or not at all (the comments of a commented-out block upstream
+// removed).
+func (m *merger) dropTravelling(aIns []int) []int {
+	kept := aIns[:0:0]
+	for _, j := range aIns {
+		if m.movedA[j] {
+			continue
+		}
+		if h := m.hunks[m.hunkOfA[j]-1]; m.commentedBlockRemoved(h) {
+			h.addNote("the new upstream removed the block this patch commented out; the commented copy and its comments were dropped")
+			continue
+		}
+		kept = append(kept, j)
+	}
+	return kept
+}
+
 // orphanedInsertions turns downstream additions whose surrounding upstream lines are gone into
 // conflicts, one block per patch.
 func (m *merger) orphanedInsertions(aIns []int) {
 	for _, j := range aIns {
 		h := m.hunks[m.hunkOfA[j]-1]
-		m.addConflict(h, "the new upstream no longer has the lines around this addition", []string{m.downText(j, h)}, nil)
+		m.addConflict(h, "the new upstream no longer has the lines around this addition", "", []string{m.downText(j, h)}, nil)
 	}
+}
+
+// commentedBlockRemoved reports whether h only comments out upstream lines and the new upstream
+// removed all of them.
+func (m *merger) commentedBlockRemoved(h *hunk) bool {
+	if h.modified == 0 || h.commented != h.modified {
+		return false
+	}
+	for _, i := range h.oLines {
+		if m.ob.partner[i] >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // findRelocations finds downstream-changed lines that the new upstream moved: the base line is
@@ -423,8 +449,12 @@ func (m *merger) decide(i, ai, bi int, commented *commentState) {
 		switch {
 		case bi < 0 && m.relocated[i]:
 			h.addNote("upstream moved " + describe(o) + "; the change moved with it")
+		case bi < 0 && commented != nil:
+			// The downstream disabled what upstream has now removed: nothing left to disable.
+			m.commented = nil
+			h.addNote("the new upstream removed the block this patch commented out; the commented copy and its comments were dropped")
 		case bi < 0:
-			m.addConflict(h, "the new upstream no longer has the line this patch changes ("+describe(o)+")",
+			m.addConflict(h, "the new upstream no longer has the line this patch changes", describe(o),
 				[]string{m.downText(ai, h)}, nil)
 		case m.b.lines[bi].text == o.text:
 			m.emitDown(ai)
@@ -448,7 +478,7 @@ func (m *merger) decide(i, ai, bi int, commented *commentState) {
 	default: // the downstream removed the line
 		if bi >= 0 && m.b.lines[bi].text != o.text {
 			h := m.hunks[m.hunkOfO[i]-1]
-			m.addConflict(h, "the downstream removed a line the new upstream changed ("+describe(o)+")",
+			m.addConflict(h, "the downstream removed a line the new upstream changed", describe(o),
 				nil, []string{m.b.lines[bi].text})
 		}
 	}
@@ -563,17 +593,28 @@ func (m *merger) emit(text string, hunkID int) {
 	}
 }
 
-func (m *merger) addConflict(h *hunk, reason string, down, up []string) {
-	if c := m.conflict; c != nil && c.hunk == h.id && c.reason == reason {
-		c.down = append(c.down, down...)
-		c.up = append(c.up, up...)
-		return
+// addConflict adds lines to the open conflict block of patch h, or opens one. kind says what is
+// wrong, detail where (only the first detail of each kind is kept, so a block stays readable).
+func (m *merger) addConflict(h *hunk, kind, detail string, down, up []string) {
+	reason := kind
+	if detail != "" {
+		reason += " (" + detail + ")"
 	}
-	m.finishConflict()
+	c := m.conflict
+	if c == nil || c.hunk != h.id {
+		m.finishConflict()
+		c = &pendingConflict{hunk: h.id, kinds: map[string]bool{}}
+		m.conflict = c
+	}
+	if !c.kinds[kind] {
+		c.kinds[kind] = true
+		c.reasons = append(c.reasons, reason)
+	}
 	if h.conflict == "" {
 		h.conflict = reason
 	}
-	m.conflict = &pendingConflict{hunk: h.id, reason: reason, down: down, up: up}
+	c.down = append(c.down, down...)
+	c.up = append(c.up, up...)
 }
 
 func (m *merger) finishConflict() {
@@ -584,7 +625,7 @@ func (m *merger) finishConflict() {
 	m.conflict = nil
 	m.report.Conflicts++
 	h := m.hunks[c.hunk-1]
-	lines := []string{fmt.Sprintf("%s (patch %d): %s", conflictStart, c.hunk, c.reason)}
+	lines := []string{fmt.Sprintf("%s (patch %d): %s", conflictStart, c.hunk, strings.Join(c.reasons, "; "))}
 	lines = append(lines, c.down...)
 	lines = append(lines, conflictMid)
 	lines = append(lines, c.up...)

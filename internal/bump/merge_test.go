@@ -86,6 +86,13 @@ func TestMergeCases(t *testing.T) {
 			},
 		},
 		{
+			dir: "commented-block-removed",
+			wantPatches: []patchSummary{
+				{"commented-out", "applied", "DaemonSet/calico-node", ".spec.template.spec.initContainers[name=flexvol-driver]"},
+			},
+			wantNotes: []string{"the new upstream removed the block this patch commented out; the commented copy and its comments were dropped"},
+		},
+		{
 			dir: "moved-item",
 			wantPatches: []patchSummary{
 				{"changed", "applied", "DaemonSet/calico-node", ".spec.template.spec.containers[name=calico-node].env[name=A_VAR].value"},
