@@ -118,8 +118,8 @@ type pendingConflict struct {
 	// reasons are the distinct kinds of problem in this block, each with the first detail.
 	reasons []string
 	kinds   map[string]bool
-	down   []string
-	up     []string
+	down    []string
+	up      []string
 }
 
 type merger struct {
