@@ -21,6 +21,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/apiserverendpoints"
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/features"
@@ -38,12 +39,9 @@ type ControllerOptions struct {
 	LeaderElectionID          string
 	MetricsBindAddress        string
 	HealthBindAddress         string
-	DNSNameservers            []string
-	DNSTimeout                time.Duration
-	DNSAttempts               int
-	TTLRequeueMin             time.Duration
-	TTLRequeueMax             time.Duration
 	DeleteTimeout             time.Duration
+	// DNS configures how CNAME DNSRecords are resolved and the TTL-driven requeue bounds.
+	DNS *apiserverendpoints.Options
 
 	// Filled by Complete.
 	config *configv1alpha1.ControllerConfiguration
@@ -60,11 +58,8 @@ func NewControllerOptions() *ControllerOptions {
 		LeaderElectionID:        "calico-pilot-leader-election",
 		MetricsBindAddress:      ":8080",
 		HealthBindAddress:       ":8081",
-		DNSTimeout:              2 * time.Second,
-		DNSAttempts:             3,
-		TTLRequeueMin:           d.TTLRequeueMin,
-		TTLRequeueMax:           d.TTLRequeueMax,
 		DeleteTimeout:           d.DeleteTimeout,
+		DNS:                     apiserverendpoints.NewOptions(),
 	}
 }
 
@@ -79,12 +74,8 @@ func (o *ControllerOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.LeaderElectionID, "leader-election-id", o.LeaderElectionID, "name of the leader election lease")
 	fs.StringVar(&o.MetricsBindAddress, "metrics-bind-address", o.MetricsBindAddress, "address of the Prometheus metrics endpoint (0 disables it)")
 	fs.StringVar(&o.HealthBindAddress, "health-bind-address", o.HealthBindAddress, "address of the /healthz and /readyz endpoints (0 disables them)")
-	fs.StringSliceVar(&o.DNSNameservers, "dns-nameservers", o.DNSNameservers, "nameservers (host:port) for resolving CNAME DNSRecords (default: from /etc/resolv.conf)")
-	fs.DurationVar(&o.DNSTimeout, "dns-timeout", o.DNSTimeout, "timeout of one DNS query")
-	fs.IntVar(&o.DNSAttempts, "dns-attempts", o.DNSAttempts, "DNS queries per name within one reconcile before it fails")
-	fs.DurationVar(&o.TTLRequeueMin, "ttl-requeue-min", o.TTLRequeueMin, "lower bound of the requeue delay after a CNAME was resolved")
-	fs.DurationVar(&o.TTLRequeueMax, "ttl-requeue-max", o.TTLRequeueMax, "upper bound of the requeue delay after a CNAME was resolved")
 	fs.DurationVar(&o.DeleteTimeout, "delete-timeout", o.DeleteTimeout, "how long deletion waits for the ManagedResource to disappear")
+	o.DNS.AddFlags(fs)
 }
 
 // Complete loads the config file, sets the feature gates and builds the REST config.
@@ -147,11 +138,8 @@ func (o *ControllerOptions) Validate() error {
 	if o.MaxConcurrentReconciles < 1 {
 		errs = append(errs, fmt.Errorf("--max-concurrent-reconciles must be at least 1, got %d", o.MaxConcurrentReconciles))
 	}
-	if o.TTLRequeueMin <= 0 || o.TTLRequeueMax < o.TTLRequeueMin {
-		errs = append(errs, fmt.Errorf("--ttl-requeue-min (%s) must be positive and not above --ttl-requeue-max (%s)", o.TTLRequeueMin, o.TTLRequeueMax))
-	}
-	if o.DNSAttempts < 1 || o.DNSTimeout <= 0 {
-		errs = append(errs, fmt.Errorf("--dns-attempts (%d) must be at least 1 and --dns-timeout (%s) positive", o.DNSAttempts, o.DNSTimeout))
+	if err := o.DNS.Validate(); err != nil {
+		errs = append(errs, err)
 	}
 	if o.DeleteTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("--delete-timeout must be positive, got %s", o.DeleteTimeout))
@@ -170,10 +158,6 @@ func (o *ControllerOptions) Run(ctx context.Context) error {
 	scheme, err := network.NewScheme()
 	if err != nil {
 		return err
-	}
-	addresses, err := newAddressSource(o)
-	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	mgr, err := ctrl.NewManager(o.rest, ctrl.Options{
 		Scheme:                  scheme,
@@ -203,7 +187,7 @@ func (o *ControllerOptions) Run(ctx context.Context) error {
 	opts.MaxConcurrentReconciles = o.MaxConcurrentReconciles
 	opts.IgnoreOperationAnnotation = o.IgnoreOperationAnnotation
 	opts.UserAgent = UserAgent()
-	opts.TTLRequeueMin, opts.TTLRequeueMax = o.TTLRequeueMin, o.TTLRequeueMax
+	opts.TTLRequeueMin, opts.TTLRequeueMax = o.DNS.RequeueMin, o.DNS.RequeueMax
 	opts.DeleteTimeout = o.DeleteTimeout
 	images, err := imagevector.FromEnv(os.LookupEnv, os.ReadFile)
 	if err != nil {
@@ -213,10 +197,15 @@ func (o *ControllerOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// DNSRecords are read uncached (network.UncachedObjects): once per reconcile, never watched.
+	source, err := o.DNS.Source(mgr.GetClient())
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("kube-apiserver DNS resolver: %w", err)}
+	}
 	deps := network.Deps{
 		Decoder:      network.NewConfigDecoder(),
 		Renderer:     renderer,
-		Addresses:    addresses,
+		Addresses:    network.NewAddressSource(source),
 		FeatureGates: o.gates,
 		Config:       o.config,
 	}

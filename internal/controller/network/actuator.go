@@ -16,6 +16,7 @@ import (
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/apiserverendpoints"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/managedresource"
 	"github.com/calico-pilot/calico-pilot/internal/overlayswitch"
@@ -98,7 +99,7 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 		previous = nil
 	}
 
-	addrs, ttl, err := a.kubeAPIServerAddresses(ctx, namespace, cluster.Shoot, cfg, conds)
+	addrs, err := a.kubeAPIServerAddresses(ctx, namespace, cluster.Shoot, cfg, conds)
 	if err != nil {
 		return 0, err
 	}
@@ -107,7 +108,7 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 		Network:                network,
 		Shoot:                  cluster.Shoot,
 		Config:                 cfg,
-		KubeAPIServerAddresses: addrs,
+		KubeAPIServerAddresses: addrs.Addrs,
 		Hibernated:             hibernationWanted(cluster.Shoot),
 		PreviousStatus:         previous,
 		FeatureGates:           a.FeatureGates,
@@ -138,7 +139,7 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 	if err := a.patchProviderStatus(ctx, network, rendered.Status); err != nil {
 		return 0, err
 	}
-	return a.ttlRequeue(ttl), nil
+	return a.ttlRequeue(addrs), nil
 }
 
 // decodeConfig strictly decodes and validates the providerConfig.
@@ -172,20 +173,20 @@ func hibernationWanted(shoot *gardencorev1beta1.Shoot) bool {
 	return h != nil && h.Enabled != nil && *h.Enabled
 }
 
-// kubeAPIServerAddresses returns the addresses for the GlobalNetworkSet, nil when the set is to be
-// left out, and the shortest TTL of resolved names.
-func (a *Actuator) kubeAPIServerAddresses(ctx context.Context, namespace string, shoot *gardencorev1beta1.Shoot, cfg *calicov1alpha1.NetworkConfig, conds *conditionSet) ([]netip.Addr, time.Duration, error) {
+// kubeAPIServerAddresses returns the addresses for the GlobalNetworkSet; nil Addrs when the set is
+// to be left out.
+func (a *Actuator) kubeAPIServerAddresses(ctx context.Context, namespace string, shoot *gardencorev1beta1.Shoot, cfg *calicov1alpha1.NetworkConfig, conds *conditionSet) (KubeAPIServerAddresses, error) {
 	if !globalNetworkSetEnabled(cfg, a.Config) {
 		conds.remove(ConditionKubeAPIServerGlobalNetworkSet)
-		return nil, 0, nil
+		return KubeAPIServerAddresses{}, nil
 	}
 	if hibernationWanted(shoot) {
 		conds.set(ConditionKubeAPIServerGlobalNetworkSet, "False", "ShootHibernated",
 			"The shoot is hibernated: the gardener-kube-apiserver GlobalNetworkSet is left out and published again after wake-up.")
-		return nil, 0, nil
+		return KubeAPIServerAddresses{}, nil
 	}
 	if a.Addresses == nil {
-		return nil, 0, errors.New("kube-apiserver GlobalNetworkSet is enabled but the controller has no address source")
+		return KubeAPIServerAddresses{}, errors.New("kube-apiserver GlobalNetworkSet is enabled but the controller has no address source")
 	}
 	addrs, err := a.Addresses.KubeAPIServerAddresses(ctx, namespace)
 	if err == nil && len(addrs.Addrs) == 0 {
@@ -194,25 +195,20 @@ func (a *Actuator) kubeAPIServerAddresses(ctx context.Context, namespace string,
 	if err != nil {
 		msg := fmt.Sprintf("The kube-apiserver addresses for the gardener-kube-apiserver GlobalNetworkSet cannot be determined, so nothing was changed in the shoot (an incomplete set would block traffic your policies allow): %v", err)
 		conds.set(ConditionKubeAPIServerGlobalNetworkSet, "False", "AddressesUnavailable", msg)
-		return nil, 0, retriableError(fmt.Errorf("determining kube-apiserver addresses for the GlobalNetworkSet: %w", err), 0, ErrCodeRetryableConfigurationProblem)
+		return KubeAPIServerAddresses{}, retriableError(fmt.Errorf("determining kube-apiserver addresses for the GlobalNetworkSet: %w", err), 0, ErrCodeRetryableConfigurationProblem)
 	}
 	conds.set(ConditionKubeAPIServerGlobalNetworkSet, "True", "Published",
 		fmt.Sprintf("The gardener-kube-apiserver GlobalNetworkSet holds %s.", joinAddrs(addrs.Addrs)))
-	return addrs.Addrs, addrs.ResolvedTTL, nil
+	return addrs, nil
 }
 
-// ttlRequeue bounds the TTL of resolved names by the configured minimum and maximum.
-func (a *Actuator) ttlRequeue(ttl time.Duration) time.Duration {
-	if ttl <= 0 {
+// ttlRequeue is when resolved addresses must be resolved again: the shortest TTL, bounded by the
+// configured minimum and maximum; 0 (no requeue) when no name was resolved.
+func (a *Actuator) ttlRequeue(addrs KubeAPIServerAddresses) time.Duration {
+	if !addrs.Resolved {
 		return 0
 	}
-	if a.TTLRequeueMin > 0 && ttl < a.TTLRequeueMin {
-		return a.TTLRequeueMin
-	}
-	if a.TTLRequeueMax > 0 && ttl > a.TTLRequeueMax {
-		return a.TTLRequeueMax
-	}
-	return ttl
+	return apiserverendpoints.RequeueInterval(addrs.TTL, a.TTLRequeueMin, a.TTLRequeueMax)
 }
 
 // checkOverlaySwitch keeps the deployed manifest while an overlay on -> off switch waits for routes.

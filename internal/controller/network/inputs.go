@@ -80,9 +80,11 @@ func (f ConfigDecoderFunc) Decode(raw []byte, ipFamilies []string) (*calicov1alp
 type KubeAPIServerAddresses struct {
 	// Addrs are the addresses to publish, never empty.
 	Addrs []netip.Addr
-	// ResolvedTTL is the shortest TTL of the DNS answers used to resolve CNAME records; zero when no
-	// name was resolved (A/AAAA records only).
-	ResolvedTTL time.Duration
+	// Resolved is true when a CNAME record was resolved: the addresses may then change without any
+	// change of the DNSRecords, so the Network is reconciled again after TTL.
+	Resolved bool
+	// TTL is the shortest TTL of the DNS answers used to resolve CNAME records.
+	TTL time.Duration
 }
 
 // AddressSource finds the kube-apiserver addresses of the shoot whose control-plane namespace is

@@ -27,6 +27,7 @@ import (
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/apiserverendpoints"
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
@@ -111,6 +112,9 @@ type controllerSetup struct {
 	gates     map[string]bool
 	operator  *configv1alpha1.ControllerConfiguration
 	addresses network.AddressSource
+	// dnsServer, when set, makes the controller use the production address source (DNSRecords read
+	// with the controller's own client, CNAMEs resolved by this nameserver).
+	dnsServer string
 	// restConfig is the controller's identity; nil means the seed's admin.
 	restConfig *rest.Config
 	// ignoreOperationAnnotation runs the controller in --ignore-operation-annotation mode.
@@ -183,10 +187,21 @@ func startController(t *testing.T, namespace string, s controllerSetup, moreName
 	if operator == nil {
 		operator = &configv1alpha1.ControllerConfiguration{}
 	}
+	addresses := s.addresses
+	if s.dnsServer != "" {
+		resolver, err := apiserverendpoints.NewDNSResolver(apiserverendpoints.DNSResolverConfig{Servers: []string{s.dnsServer}, Timeout: 300 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		addresses = network.NewAddressSource(&apiserverendpoints.Source{
+			Reader: mgr.GetClient(), Resolver: resolver,
+			Retry: wait.Backoff{Duration: 100 * time.Millisecond, Factor: 2, Steps: 2},
+		})
+	}
 	deps := network.Deps{
 		Decoder:      network.NewConfigDecoder(),
 		Renderer:     renderer,
-		Addresses:    s.addresses,
+		Addresses:    addresses,
 		FeatureGates: gates,
 		Config:       operator,
 	}
@@ -454,3 +469,5 @@ func (e *testEnv) manifest() map[string]map[string]any {
 	}
 	return out
 }
+
+func corev1SecretRef(name string) corev1.SecretReference { return corev1.SecretReference{Name: name} }
