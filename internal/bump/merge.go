@@ -138,8 +138,10 @@ type merger struct {
 	// (upstream moved the line); relocated marks those base lines.
 	relocatedTo map[int]int
 	relocated   map[int]bool
-	// movedA marks downstream comment lines that travel with a relocated line.
-	movedA map[int]bool
+	// movedA marks downstream lines that travel with a relocated line; relocTail lists the
+	// added lines that follow a relocated base line.
+	movedA    map[int]bool
+	relocTail map[int][]int
 
 	// keepActive marks base lines that upstream commented out inside a block the downstream
 	// changed: the downstream's active block is kept.
@@ -259,6 +261,7 @@ func (m *merger) walk() {
 	// prevSurvives tells whether the last base line kept by the downstream is still in the new
 	// upstream: a downstream addition whose lines on both sides disappeared has lost its anchor.
 	prevSurvives := true
+	prevI := -1
 	for i := 0; i <= n; i++ {
 		ai, bi := len(m.a.lines), len(m.b.lines)
 		if i < n {
@@ -281,9 +284,12 @@ func (m *merger) walk() {
 		}
 		aIns = m.dropTravelling(aIns)
 		nextSurvives := i == n || bi >= 0
-		if !prevSurvives && !nextSurvives && len(aIns) > 0 {
+		// Lines nested deeper than the next line belong to the previous item: they need the
+		// previous line to survive.
+		nested := i < n && firstContentIndent(m.a.lines, aIns) > indentOf(m.o.lines[i].text)
+		if !prevSurvives && len(aIns) > 0 && (!nextSurvives || nested) {
 			m.emitInsertions(nil, bIns)
-			m.orphanedInsertions(aIns)
+			m.orphanedInsertions(aIns, prevI)
 		} else {
 			m.emitInsertions(aIns, bIns)
 		}
@@ -291,8 +297,52 @@ func (m *merger) walk() {
 			m.decide(i, ai, bi, nextCommented)
 			if ai >= 0 {
 				prevSurvives = bi >= 0
+				prevI = i
 			}
 		}
+	}
+}
+
+// firstContentIndent returns the indentation of the first content line among lines[idx...], or
+// -1 when there is none.
+func firstContentIndent(lines []line, idx []int) int {
+	for _, j := range idx {
+		if l := lines[j]; !l.isBlank() && !l.isComment() {
+			return indentOf(l.text)
+		}
+	}
+	return -1
+}
+
+// emitRelocated writes base line i at the place upstream moved it to (upstream text text): the
+// downstream's version of it if it changed the line, with the comments above it, then the lines
+// the downstream nested below it.
+func (m *merger) emitRelocated(i int, text string) {
+	ai := m.oa.partner[i]
+	if m.relocated[i] {
+		h := m.hunks[m.hunkOfA[ai]-1]
+		if text != m.o.lines[i].text {
+			h.overridden = true
+			h.addNote(fmt.Sprintf("upstream changed %q to %q; the downstream replacement was kept",
+				strings.TrimLeft(m.masker.Unmask(m.o.lines[i].text), " "), strings.TrimLeft(m.masker.Unmask(text), " ")))
+		}
+		start := ai
+		for start > 0 && m.movedA[start-1] {
+			start--
+		}
+		for k := start; k < ai; k++ {
+			m.emit(m.downText(k, h), h.id)
+		}
+		m.emit(m.downText(ai, h), h.id)
+	} else {
+		m.emit(text, -1)
+	}
+	for _, k := range m.relocTail[i] {
+		h := m.hunks[m.hunkOfA[k]-1]
+		if !m.relocated[i] {
+			h.addNote("upstream moved " + describe(m.o.lines[i]) + "; the lines added below it moved with it")
+		}
+		m.emit(m.downText(k, h), h.id)
 	}
 }
 
@@ -316,10 +366,14 @@ func (m *merger) dropTravelling(aIns []int) []int {
 
 // orphanedInsertions turns downstream additions whose surrounding upstream lines are gone into
 // conflicts, one block per patch.
-func (m *merger) orphanedInsertions(aIns []int) {
+func (m *merger) orphanedInsertions(aIns []int, prevI int) {
+	detail := ""
+	if prevI >= 0 {
+		detail = "it followed " + describe(m.o.lines[prevI])
+	}
 	for _, j := range aIns {
 		h := m.hunks[m.hunkOfA[j]-1]
-		m.addConflict(h, "the new upstream no longer has the lines around this addition", "", []string{m.downText(j, h)}, nil)
+		m.addConflict(h, "the new upstream no longer has the lines around this addition", detail, []string{m.downText(j, h)}, nil)
 	}
 }
 
@@ -344,6 +398,7 @@ func (m *merger) findRelocations() {
 	m.relocatedTo = map[int]int{}
 	m.relocated = map[int]bool{}
 	m.movedA = map[int]bool{}
+	m.relocTail = map[int][]int{}
 	candidates := map[string][]int{}
 	for j, l := range m.b.lines {
 		if m.ob.back[j] < 0 && l.path != "" {
@@ -353,11 +408,36 @@ func (m *merger) findRelocations() {
 	}
 	for i, o := range m.o.lines {
 		ai := m.oa.partner[i]
-		if o.path == "" || m.ob.partner[i] >= 0 || ai < 0 || m.a.lines[ai].text == o.text {
+		if o.path == "" || m.ob.partner[i] >= 0 || ai < 0 {
 			continue
 		}
-		if c := candidates[o.doc+"\x00"+o.path]; len(c) == 1 {
-			m.relocatedTo[c[0]] = i
+		c := candidates[o.doc+"\x00"+o.path]
+		if len(c) != 1 {
+			continue
+		}
+		modified := m.a.lines[ai].text != o.text
+		// Lines the downstream added right below, nested deeper than what follows them (more
+		// keys of the same item), travel with the line.
+		var tail []int
+		for j := ai + 1; j < len(m.a.lines) && m.oa.back[j] < 0; j++ {
+			tail = append(tail, j)
+		}
+		after := -1 // indentation of the downstream line after the tail; -1 at the end
+		if k := ai + 1 + len(tail); k < len(m.a.lines) {
+			after = indentOf(m.a.lines[k].text)
+		}
+		if ind := firstContentIndent(m.a.lines, tail); ind < 0 || ind <= after {
+			tail = nil
+		}
+		if !modified && tail == nil {
+			continue
+		}
+		m.relocatedTo[c[0]] = i
+		m.relocTail[i] = tail
+		for _, j := range tail {
+			m.movedA[j] = true
+		}
+		if modified {
 			m.relocated[i] = true
 			// Comment lines the downstream put right above the changed line travel with it.
 			for j := ai - 1; j >= 0 && m.oa.back[j] < 0 && m.a.lines[j].isComment(); j-- {
@@ -399,21 +479,7 @@ func (m *merger) emitInsertions(aIns, bIns []int) {
 	for _, j := range bIns {
 		text := m.b.lines[j].text
 		if i, ok := m.relocatedTo[j]; ok {
-			ai := m.oa.partner[i]
-			h := m.hunks[m.hunkOfA[ai]-1]
-			if text != m.o.lines[i].text {
-				h.overridden = true
-				h.addNote(fmt.Sprintf("upstream changed %q to %q; the downstream replacement was kept",
-					strings.TrimLeft(m.masker.Unmask(m.o.lines[i].text), " "), strings.TrimLeft(m.masker.Unmask(text), " ")))
-			}
-			start := ai
-			for start > 0 && m.movedA[start-1] {
-				start--
-			}
-			for k := start; k < ai; k++ {
-				m.emit(m.downText(k, h), h.id)
-			}
-			m.emit(m.downText(ai, h), h.id)
+			m.emitRelocated(i, text)
 			inBlock = false
 			continue
 		}

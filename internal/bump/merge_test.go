@@ -96,14 +96,21 @@ func TestMergeCases(t *testing.T) {
 			dir: "moved-item",
 			wantPatches: []patchSummary{
 				{"changed", "applied", "DaemonSet/calico-node", ".spec.template.spec.containers[name=calico-node].env[name=A_VAR].value"},
+				{"changed", "applied", "DaemonSet/calico-node", ".spec.template.spec.containers[name=calico-node].volumeMounts[name=lib-modules].mountPath"},
+				{"added", "applied", "DaemonSet/calico-node", ".spec.template.spec.tolerations[key=node-role.kubernetes.io/master].operator"},
 			},
-			wantNotes: []string{"upstream moved DaemonSet/calico-node .spec.template.spec.containers[name=calico-node].env[name=A_VAR].value; the change moved with it"},
+			wantNotes: []string{
+				"upstream moved DaemonSet/calico-node .spec.template.spec.containers[name=calico-node].env[name=A_VAR].value; the change moved with it",
+				"upstream moved DaemonSet/calico-node .spec.template.spec.containers[name=calico-node].volumeMounts[name=lib-modules].mountPath; the change moved with it",
+				"upstream moved DaemonSet/calico-node .spec.template.spec.tolerations[key=node-role.kubernetes.io/master].effect; the lines added below it moved with it",
+			},
 		},
 		{
 			dir:           "conflicts",
-			wantConflicts: 2,
+			wantConflicts: 3,
 			wantPatches: []patchSummary{
 				{"changed", "conflict", "DaemonSet/calico-node", ".spec.template.spec.containers[name=calico-node].env[name=FELIX_IPINIPMTU].value"},
+				{"added", "conflict", "DaemonSet/calico-node", ".spec.template.spec.containers[name=calico-node].volumeMounts[name=policysync].readOnly"},
 				{"changed", "conflict", "ConfigMap/calico-config", ".data.veth_mtu"},
 			},
 		},
@@ -173,10 +180,14 @@ func TestConflictBlocks(t *testing.T) {
 		`              value: "1480"`,
 		"======= new upstream",
 		">>>>>>> end of conflict (patch 1)",
-		"<<<<<<< downstream (patch 2): the new upstream no longer has the line this patch changes (ConfigMap/calico-config .data.veth_mtu)",
-		`  veth_mtu: "1450"`,
+		"<<<<<<< downstream (patch 2): the new upstream no longer has the lines around this addition (it followed DaemonSet/calico-node .spec.template.spec.containers[name=calico-node].volumeMounts[name=policysync].mountPath)",
+		"              readOnly: true",
 		"======= new upstream",
 		">>>>>>> end of conflict (patch 2)",
+		"<<<<<<< downstream (patch 3): the new upstream no longer has the line this patch changes (ConfigMap/calico-config .data.veth_mtu)",
+		`  veth_mtu: "1450"`,
+		"======= new upstream",
+		">>>>>>> end of conflict (patch 3)",
 	}
 	var got []string
 	in := false

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"log"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -72,7 +74,7 @@ func TestBumpCommand(t *testing.T) {
 			wantCode:    1,
 			wantOut:     want("conflicts/want.yaml"),
 			wantErrHas:  []string{"patch 1 [conflict]"},
-			wantErrLast: "error: 2 conflict blocks left in the output (search for '<<<<<<< downstream')",
+			wantErrLast: "error: 3 conflict blocks left in the output (search for '<<<<<<< downstream')",
 		},
 		{
 			name:        "failing expect-count exits 1",
@@ -195,7 +197,7 @@ func TestBumpCommandFiles(t *testing.T) {
 }
 
 func TestBumpDigestsCommand(t *testing.T) {
-	srv := httptest.NewServer(registry.New())
+	srv := httptest.NewServer(registry.New(registry.Logger(log.New(io.Discard, "", 0))))
 	defer srv.Close()
 	host := strings.TrimPrefix(srv.URL, "http://")
 	digests := map[string]string{}
@@ -266,7 +268,7 @@ func TestBumpDigestsCommand(t *testing.T) {
 	}
 
 	t.Run("unreachable registry", func(t *testing.T) {
-		dead := httptest.NewServer(registry.New())
+		dead := httptest.NewServer(registry.New(registry.Logger(log.New(io.Discard, "", 0))))
 		deadHost := strings.TrimPrefix(dead.URL, "http://")
 		dead.Close()
 		code, _, errOut := runCLI(t, "bump", "digests", "--version", "v3.26.1", "--registry", deadHost, "--images", "cni", "--timeout", "5s")
