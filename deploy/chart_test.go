@@ -303,6 +303,12 @@ kind: ControllerConfiguration
 		if len(webhooks) != 1 {
 			t.Fatalf("ValidatingWebhookConfiguration has %d webhooks, want 1", len(webhooks))
 		}
+		// The path `calico-pilot admission` serves (test/integration/webhook registers the same).
+		gotService, _, _ := unstructured.NestedMap(webhooks[0].(map[string]any), "clientConfig", "service")
+		wantService := map[string]any{"name": "networking-calico-admission", "namespace": ns, "path": "/webhooks/validate-shoot", "port": float64(443)}
+		if diff := cmp.Diff(wantService, gotService); diff != "" {
+			t.Errorf("webhook clientConfig.service (-want +got):\n%s", diff)
+		}
 		caB64, _, _ := unstructured.NestedString(webhooks[0].(map[string]any), "clientConfig", "caBundle")
 		verifyServingCert(t, caB64, secret.Data["tls.crt"], "networking-calico-admission.extension-networking-calico-7xk2p.svc")
 	})

@@ -24,6 +24,9 @@ import (
 // the API server calls it for every Shoot create and update.
 var controlPlane *framework.ControlPlane
 
+// healthAddr and metricsAddr are where the suite's admission server serves probes and metrics.
+var healthAddr, metricsAddr string
+
 // webhookName is the name of the registered webhook, as the API server quotes it in denials.
 const webhookName = "shoots.calico-pilot.networking.extensions.gardener.cloud"
 
@@ -83,8 +86,15 @@ func startAdmission(cp *framework.ControlPlane) error {
 	opts.CertDir = wio.LocalServingCertDir
 	opts.BindHost = wio.LocalServingHost
 	opts.Port = wio.LocalServingPort
-	opts.MetricsBindAddress = "0"
-	opts.HealthProbeBindAddress = "0"
+	var err error
+	if healthAddr, err = freeAddress(); err != nil {
+		return err
+	}
+	if metricsAddr, err = freeAddress(); err != nil {
+		return err
+	}
+	opts.MetricsBindAddress = metricsAddr
+	opts.HealthProbeBindAddress = healthAddr
 	if err := opts.Validate(); err != nil {
 		return fmt.Errorf("admission options: %w", err)
 	}
@@ -104,4 +114,17 @@ func startAdmission(cp *framework.ControlPlane) error {
 		}
 		return true, conn.Close()
 	})
+}
+
+// freeAddress returns a loopback address with a port that was free a moment ago.
+func freeAddress() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", fmt.Errorf("finding a free port: %w", err)
+	}
+	addr := ln.Addr().String()
+	if err := ln.Close(); err != nil {
+		return "", fmt.Errorf("finding a free port: %w", err)
+	}
+	return addr, nil
 }

@@ -1,0 +1,207 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/json"
+	"encoding/pem"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	admissionv1 "k8s.io/api/admission/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+)
+
+// writeServingCert writes a self-signed tls.crt/tls.key for 127.0.0.1 into a new directory.
+func writeServingCert(t *testing.T) string {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1),
+		Subject:      pkix.Name{CommonName: "127.0.0.1"},
+		IPAddresses:  []net.IP{net.ParseIP("127.0.0.1")},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(time.Hour),
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "tls.crt"), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tls.key"), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	if err := ln.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return port
+}
+
+func TestAdmissionCommandRejectsBadFlags(t *testing.T) {
+	certDir := writeServingCert(t)
+	tests := []struct {
+		name      string
+		args      []string
+		wantLines []string
+	}{
+		{
+			name:      "port out of range",
+			args:      []string{"admission", "--cert-dir", certDir, "--port", "70000"},
+			wantLines: []string{"error: --port 70000: must be between 1 and 65535"},
+		},
+		{
+			name: "cert dir without certificate",
+			args: []string{"admission", "--cert-dir", "/nonexistent/certs"},
+			wantLines: []string{
+				"error: --cert-dir /nonexistent/certs: tls.crt is not readable (it must hold tls.crt and tls.key): stat /nonexistent/certs/tls.crt: no such file or directory",
+				"--cert-dir /nonexistent/certs: tls.key is not readable (it must hold tls.crt and tls.key): stat /nonexistent/certs/tls.key: no such file or directory",
+			},
+		},
+		{
+			name: "bind addresses without port",
+			args: []string{"admission", "--cert-dir", certDir, "--metrics-bind-address", "localhost", "--health-probe-bind-address", "8081"},
+			wantLines: []string{
+				`error: --metrics-bind-address "localhost": must be host:port, :port or 0: address localhost: missing port in address`,
+				`--health-probe-bind-address "8081": must be host:port, :port or 0: address 8081: missing port in address`,
+			},
+		},
+		{
+			name:      "unknown flag",
+			args:      []string{"admission", "--cert", certDir},
+			wantLines: []string{"error: unknown flag: --cert"},
+		},
+		{
+			name:      "arguments",
+			args:      []string{"admission", "extra"},
+			wantLines: []string{`error: unknown command "extra" for "calico-pilot admission"`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := Execute(context.Background(), tt.args, strings.NewReader(""), &out, &errOut)
+			if code != ExitUsage {
+				t.Errorf("exit code = %d, want %d (stderr %q)", code, ExitUsage, errOut.String())
+			}
+			if diff := cmp.Diff(tt.wantLines, strings.Split(strings.TrimSuffix(errOut.String(), "\n"), "\n")); diff != "" {
+				t.Errorf("stderr (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestAdmissionCommandServesAndStops runs the command as the chart does, waits until /readyz says the
+// webhook serves TLS, checks that the webhook answers at its path, and stops it by cancelling the context
+// (SIGTERM in main): the command then exits 0.
+func TestAdmissionCommandServesAndStops(t *testing.T) {
+	certDir := writeServingCert(t)
+	port := freePort(t)
+	health := "127.0.0.1:" + strconv.Itoa(freePort(t))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+
+	var out, errOut bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Execute(ctx, []string{"admission", "--cert-dir", certDir, "--bind-host", "127.0.0.1", "--port", strconv.Itoa(port),
+			"--metrics-bind-address", "0", "--health-probe-bind-address", health}, strings.NewReader(""), &out, &errOut)
+	}()
+
+	client := &http.Client{Timeout: time.Second}
+	err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 20*time.Second, true, func(context.Context) (bool, error) {
+		select {
+		case code := <-done:
+			t.Fatalf("admission exited early with %d: %s", code, errOut.String())
+		default:
+		}
+		resp, err := client.Get("http://" + health + "/readyz")
+		if err != nil {
+			return false, nil
+		}
+		_ = resp.Body.Close()
+		return resp.StatusCode == http.StatusOK, nil
+	})
+	if err != nil {
+		t.Fatalf("/readyz never answered 200: %v\n%s", err, errOut.String())
+	}
+
+	// The webhook path answers AdmissionReviews: an invalid calico Shoot is denied with its field path.
+	pool := x509.NewCertPool()
+	crt, err := os.ReadFile(filepath.Join(certDir, "tls.crt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool.AppendCertsFromPEM(crt)
+	tlsClient := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: tlsConfig(pool)}}
+	review := `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"42",` +
+		`"kind":{"group":"core.gardener.cloud","version":"v1beta1","kind":"Shoot"},` +
+		`"resource":{"group":"core.gardener.cloud","version":"v1beta1","resource":"shoots"},` +
+		`"name":"s","namespace":"garden-dev","operation":"CREATE","userInfo":{},` +
+		`"object":{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot","metadata":{"name":"s"},` +
+		`"spec":{"networking":{"type":"calico","providerConfig":{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1",` +
+		`"kind":"NetworkConfig","backend":"bgp"}},"kubernetes":{"version":"1.36.1"},"provider":{"type":"aws","workers":[{"name":"a"}]}}}}}`
+	resp, err := tlsClient.Post("https://127.0.0.1:"+strconv.Itoa(port)+"/webhooks/validate-shoot", "application/json", strings.NewReader(review))
+	if err != nil {
+		t.Fatalf("POST to the webhook: %v", err)
+	}
+	var got admissionv1.AdmissionReview
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
+		t.Fatalf("decoding the AdmissionReview response: %v", err)
+	}
+	_ = resp.Body.Close()
+	if got.Response == nil || got.Response.UID != "42" || got.Response.Allowed || got.Response.Result == nil ||
+		got.Response.Result.Details == nil || len(got.Response.Result.Details.Causes) != 1 ||
+		got.Response.Result.Details.Causes[0].Field != "spec.networking.providerConfig.backend" {
+		t.Errorf("webhook response = %+v, want uid 42 denied with one cause at spec.networking.providerConfig.backend", got.Response)
+	}
+
+	cancel()
+	select {
+	case code := <-done:
+		if code != ExitOK {
+			t.Errorf("exit code after cancel = %d, want 0; stderr:\n%s", code, errOut.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("admission did not stop after its context was cancelled")
+	}
+}
+
+func tlsConfig(roots *x509.CertPool) *tls.Config {
+	return &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
+}
