@@ -29,6 +29,8 @@ type Actuator struct {
 	// Client reads and writes the seed. Secrets must not be served from a cache (they are
 	// immutable and content-addressed, but a cache would need list/watch on all secrets).
 	Client client.Client
+	// APIReader reads from the API server directly (seed monitoring objects' metadata).
+	APIReader client.Reader
 	// Decoder strictly decodes and validates providerConfig.
 	Decoder ConfigDecoder
 	// Renderer is the decide + render step.
@@ -132,7 +134,7 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 		log.Info("Stored ManagedResource", "managedResource", ManagedResourceName, "secret", res.SecretName, "deletedSecrets", res.DeletedSecrets)
 	}
 
-	if err := applySeedObjects(ctx, a.Client, namespace, rendered.SeedObjects); err != nil {
+	if err := applySeedObjects(ctx, a.Client, a.APIReader, namespace, rendered.SeedObjects); err != nil {
 		return 0, err
 	}
 

@@ -22,5 +22,7 @@ package network
 // +kubebuilder:rbac:groups=monitoring.coreos.com,resources=scrapeconfigs,verbs=get;create;update;delete
 // Events on the Network tell the shoot owner what happened.
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+// Leader election records its events through the core events API.
+// +kubebuilder:rbac:groups="",resources=events,verbs=create;patch
 // Leader election.
 // +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=get;create;update

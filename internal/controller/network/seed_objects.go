@@ -36,8 +36,9 @@ func seedObjectAllowed(gvk schema.GroupVersionKind, name string) bool {
 }
 
 // applySeedObjects creates or updates objs in namespace, skipping those whose content hash annotation
-// already matches.
-func applySeedObjects(ctx context.Context, c client.Client, namespace string, objs []client.Object) error {
+// already matches. reader must not be a cache: metadata-only reads would start informers (and need
+// list/watch) for kinds the controller only touches a few names of.
+func applySeedObjects(ctx context.Context, c client.Client, reader client.Reader, namespace string, objs []client.Object) error {
 	for _, desired := range objs {
 		gvk, err := c.GroupVersionKindFor(desired)
 		if err != nil {
@@ -64,7 +65,7 @@ func applySeedObjects(ctx context.Context, c client.Client, namespace string, ob
 
 		existing := &metav1.PartialObjectMetadata{}
 		existing.SetGroupVersionKind(gvk)
-		err = c.Get(ctx, client.ObjectKey{Namespace: namespace, Name: obj.GetName()}, existing)
+		err = reader.Get(ctx, client.ObjectKey{Namespace: namespace, Name: obj.GetName()}, existing)
 		switch {
 		case apierrors.IsNotFound(err):
 			if err := c.Create(ctx, obj); err != nil {

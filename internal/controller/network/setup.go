@@ -87,6 +87,7 @@ func AddToManager(mgr manager.Manager, deps Deps, opts Options) error {
 	}
 	actuator := &Actuator{
 		Client:               mgr.GetClient(),
+		APIReader:            mgr.GetAPIReader(),
 		Decoder:              deps.Decoder,
 		Renderer:             deps.Renderer,
 		Addresses:            deps.Addresses,

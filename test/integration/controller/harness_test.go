@@ -119,6 +119,8 @@ type controllerSetup struct {
 	restConfig *rest.Config
 	// ignoreOperationAnnotation runs the controller in --ignore-operation-annotation mode.
 	ignoreOperationAnnotation bool
+	// leaderElection runs the manager with leader election (a Lease in the test namespace).
+	leaderElection bool
 	// tune adjusts the controller options.
 	tune func(*network.Options)
 }
@@ -154,7 +156,10 @@ func startController(t *testing.T, namespace string, s controllerSetup, moreName
 		Cache:                  cache.Options{DefaultNamespaces: namespaces(namespace, moreNamespaces)},
 		Client:                 client.Options{Cache: &client.CacheOptions{DisableFor: network.UncachedObjects()}},
 		// Every test starts its own manager with the same controller name.
-		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
+		Controller:              config.Controller{SkipNameValidation: ptr.To(true)},
+		LeaderElection:          s.leaderElection,
+		LeaderElectionNamespace: namespace,
+		LeaderElectionID:        "calico-pilot-leader-election",
 	})
 	if err != nil {
 		t.Fatalf("creating manager: %v", err)
