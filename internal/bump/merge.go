@@ -706,13 +706,15 @@ func (m *merger) finishConflict() {
 func (m *merger) patchReports() []Patch {
 	out := make([]Patch, 0, len(m.hunks))
 	for _, h := range m.hunks {
-		p := Patch{ID: h.id, Status: StatusApplied, Notes: h.notes, Conflict: h.conflict, OutputLines: h.outLines}
+		p := Patch{ID: h.id, Status: StatusApplied, Notes: h.notes, Conflict: h.conflict}
+		var oldUp, oldDown LineRange
 		for _, i := range h.oLines {
-			p.OldUpstreamLines.add(m.o.lines[i].num)
+			oldUp.add(m.o.lines[i].num)
 		}
 		for _, j := range h.aLines {
-			p.OldDownstreamLines.add(m.a.lines[j].num)
+			oldDown.add(m.a.lines[j].num)
 		}
+		p.OldUpstreamLines, p.OldDownstreamLines, p.OutputLines = rangeOrNil(oldUp), rangeOrNil(oldDown), rangeOrNil(h.outLines)
 		switch {
 		case h.commented > 0 && h.commented == h.modified:
 			p.Kind = "commented-out"
@@ -734,6 +736,13 @@ func (m *merger) patchReports() []Patch {
 		out = append(out, p)
 	}
 	return out
+}
+
+func rangeOrNil(r LineRange) *LineRange {
+	if r.From == 0 {
+		return nil
+	}
+	return &r
 }
 
 // anchorOf names where a hunk sits: the first key path among its lines; for lines without a

@@ -24,9 +24,9 @@ type LineRange struct {
 	To   int `json:"to"`
 }
 
-func (r LineRange) String() string {
+func (r *LineRange) String() string {
 	switch {
-	case r.From == 0:
+	case r == nil || r.From == 0:
 		return "-"
 	case r.From == r.To:
 		return fmt.Sprintf("%d", r.From)
@@ -54,11 +54,13 @@ type Patch struct {
 	// Anchor is the key path the patch is attached to.
 	Anchor string `json:"anchor"`
 	// Summary is the first meaningful line of the patch, for people.
-	Summary            string    `json:"summary"`
-	OldUpstreamLines   LineRange `json:"oldUpstreamLines"`
-	OldDownstreamLines LineRange `json:"oldDownstreamLines"`
-	// OutputLines is where the patch landed in the output.
-	OutputLines LineRange `json:"outputLines"`
+	Summary string `json:"summary"`
+	// OldUpstreamLines, OldDownstreamLines and OutputLines (where the patch landed) are
+	// omitted when the patch has no line there (an addition has no old upstream lines, a
+	// dropped patch no output lines).
+	OldUpstreamLines   *LineRange `json:"oldUpstreamLines,omitempty"`
+	OldDownstreamLines *LineRange `json:"oldDownstreamLines,omitempty"`
+	OutputLines        *LineRange `json:"outputLines,omitempty"`
 	Status      string    `json:"status"`
 	// Notes explain decisions: upstream changes that were overridden, versions updated.
 	Notes []string `json:"notes,omitempty"`
