@@ -24,7 +24,7 @@ type testShoot struct {
 	kubeProxyOff   bool
 }
 
-func (s testShoot) json(t *testing.T) []byte {
+func (s testShoot) json(t testing.TB) []byte {
 	t.Helper()
 	networkingType := s.networkingType
 	if networkingType == "" {
@@ -72,7 +72,7 @@ func (s testShoot) json(t *testing.T) []byte {
 	return data
 }
 
-func request(t *testing.T, op admissionv1.Operation, shoot testShoot, old *testShoot) admission.Request {
+func request(t testing.TB, op admissionv1.Operation, shoot testShoot, old *testShoot) admission.Request {
 	t.Helper()
 	req := admission.Request{AdmissionRequest: admissionv1.AdmissionRequest{
 		UID:       "0b1c",

@@ -1,0 +1,49 @@
+package webhook
+
+import (
+	"context"
+	"testing"
+
+	admissionv1 "k8s.io/api/admission/v1"
+
+	"github.com/calico-pilot/calico-pilot/internal/decode"
+)
+
+// BenchmarkShootValidator measures one admission decision. The baseline is decoding the Shoot alone
+// (the least any validation must do); create adds providerConfig decoding and validation, update decodes
+// and validates both Shoots and compares them. Run: go test -run '^$' -bench . ./internal/webhook/
+func BenchmarkShootValidator(b *testing.B) {
+	config := `{"overlay":{"enabled":true},"typha":{"enabled":true},"ipv4":{"mode":"Always","autoDetectionMethod":"interface=eth.*"},` +
+		`"autoScaling":{"mode":"static","resources":{"node":{"cpu":"250m","memory":"100Mi"}}},"vethMTU":"1440"}`
+	create := request(b, admissionv1.Create, testShoot{providerConfig: config, workerMaximums: []int{30, 30}}, nil)
+	update := request(b, admissionv1.Update,
+		testShoot{created: true, providerConfig: `{"overlay":{"enabled":false}}`, workerMaximums: []int{30, 30}},
+		&testShoot{created: true, providerConfig: config, workerMaximums: []int{30, 30}})
+	ctx := context.Background()
+	validator := ShootValidator{}
+
+	b.Run("baseline-decode-shoot", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, errs := decode.Shoot(create.Object.Raw); len(errs) > 0 {
+				b.Fatal(errs)
+			}
+		}
+	})
+	b.Run("create", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if resp := validator.Handle(ctx, create); !resp.Allowed {
+				b.Fatal(resp.Result)
+			}
+		}
+	})
+	b.Run("update", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if resp := validator.Handle(ctx, update); !resp.Allowed || len(resp.Warnings) != 1 {
+				b.Fatal(resp.Result, resp.Warnings)
+			}
+		}
+	})
+}
