@@ -61,7 +61,7 @@ type Patch struct {
 	OldUpstreamLines   *LineRange `json:"oldUpstreamLines,omitempty"`
 	OldDownstreamLines *LineRange `json:"oldDownstreamLines,omitempty"`
 	OutputLines        *LineRange `json:"outputLines,omitempty"`
-	Status      string    `json:"status"`
+	Status             string     `json:"status"`
 	// Notes explain decisions: upstream changes that were overridden, versions updated.
 	Notes []string `json:"notes,omitempty"`
 	// Conflict says why the patch could not be applied.
