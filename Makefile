@@ -82,3 +82,18 @@ bench-bump: ## Benchmark the bump of the largest real case against a plain line-
 fuzz-bump: ## Fuzz template masking and the bump merge for a minute each.
 	$(GO) test -run '^$$' -fuzz '^FuzzMaskRoundTrip$$' -fuzztime 60s ./internal/bump/
 	$(GO) test -run '^$$' -fuzz '^FuzzMerge$$' -fuzztime 60s ./internal/bump/
+
+IMAGE ?= calico-pilot:$(VERSION)
+
+.PHONY: image
+image: ## Build the calico-pilot container image from the Dockerfile (needs a container engine; IMAGE=repo:tag names it).
+	docker build --build-arg VERSION=$(VERSION) -t $(IMAGE) .
+
+.PHONY: test-deploy
+test-deploy: $(KUBE_APISERVER) $(ETCD) ## Test the admission webhook (unit + envtest suite), its command and the Helm chart (render + server-side dry run).
+	$(GO) test -count=1 ./internal/webhook/ ./test/integration/webhook/ ./deploy/
+	$(GO) test -count=1 -run Admission ./internal/cmd/
+
+.PHONY: bench-admission
+bench-admission: ## Benchmark one Shoot admission decision (create, update) against a decode-only baseline.
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./internal/webhook/
