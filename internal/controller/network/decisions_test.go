@@ -1,0 +1,220 @@
+package network
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/render"
+)
+
+func TestGlobalNetworkSetEnabled(t *testing.T) {
+	cfg := func(v *bool) *calicov1alpha1.NetworkConfig {
+		if v == nil {
+			return &calicov1alpha1.NetworkConfig{}
+		}
+		return &calicov1alpha1.NetworkConfig{KubeAPIServerGlobalNetworkSet: &calicov1alpha1.KubeAPIServerGlobalNetworkSet{Enabled: v}}
+	}
+	op := func(v *bool) *configv1alpha1.ControllerConfiguration {
+		return &configv1alpha1.ControllerConfiguration{KubeAPIServerGlobalNetworkSet: &configv1alpha1.KubeAPIServerGlobalNetworkSet{Enabled: v}}
+	}
+	tests := []struct {
+		name     string
+		cfg      *calicov1alpha1.NetworkConfig
+		operator *configv1alpha1.ControllerConfiguration
+		want     bool
+	}{
+		{name: "nothing set", cfg: cfg(nil), operator: &configv1alpha1.ControllerConfiguration{}, want: false},
+		{name: "nil operator config", cfg: cfg(nil), operator: nil, want: false},
+		{name: "operator on", cfg: cfg(nil), operator: op(ptr.To(true)), want: true},
+		{name: "operator on, block without enabled", cfg: &calicov1alpha1.NetworkConfig{KubeAPIServerGlobalNetworkSet: &calicov1alpha1.KubeAPIServerGlobalNetworkSet{}}, operator: op(ptr.To(true)), want: true},
+		{name: "shoot opts out", cfg: cfg(ptr.To(false)), operator: op(ptr.To(true)), want: false},
+		{name: "shoot opts in", cfg: cfg(ptr.To(true)), operator: op(ptr.To(false)), want: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := globalNetworkSetEnabled(tt.cfg, tt.operator); got != tt.want {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestShootFacts(t *testing.T) {
+	shoot := func(mutate func(*gardencorev1beta1.Shoot)) *gardencorev1beta1.Shoot {
+		s := &gardencorev1beta1.Shoot{}
+		mutate(s)
+		return s
+	}
+	tests := []struct {
+		name                             string
+		shoot                            *gardencorev1beta1.Shoot
+		wantFailed, wantForce, wantHiber bool
+	}{
+		{name: "plain", shoot: shoot(func(*gardencorev1beta1.Shoot) {})},
+		{name: "failed", shoot: shoot(func(s *gardencorev1beta1.Shoot) {
+			s.Status.LastOperation = &gardencorev1beta1.LastOperation{State: "Failed"}
+		}), wantFailed: true},
+		{name: "error is not failed", shoot: shoot(func(s *gardencorev1beta1.Shoot) {
+			s.Status.LastOperation = &gardencorev1beta1.LastOperation{State: "Error"}
+		})},
+		{name: "force deletion True", shoot: shoot(func(s *gardencorev1beta1.Shoot) {
+			s.Annotations = map[string]string{"confirmation.gardener.cloud/force-deletion": "True"}
+		}), wantForce: true},
+		{name: "force deletion garbage", shoot: shoot(func(s *gardencorev1beta1.Shoot) {
+			s.Annotations = map[string]string{"confirmation.gardener.cloud/force-deletion": "yes"}
+		})},
+		{name: "hibernation wanted", shoot: shoot(func(s *gardencorev1beta1.Shoot) {
+			s.Spec.Hibernation = &gardencorev1beta1.Hibernation{Enabled: ptr.To(true)}
+		}), wantHiber: true},
+		{name: "waking up (status still hibernated)", shoot: shoot(func(s *gardencorev1beta1.Shoot) {
+			s.Spec.Hibernation = &gardencorev1beta1.Hibernation{Enabled: ptr.To(false)}
+			s.Status.IsHibernated = true
+		})},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := shootFailed(tt.shoot); got != tt.wantFailed {
+				t.Errorf("shootFailed = %v, want %v", got, tt.wantFailed)
+			}
+			if got := forceDeletion(tt.shoot); got != tt.wantForce {
+				t.Errorf("forceDeletion = %v, want %v", got, tt.wantForce)
+			}
+			if got := hibernationWanted(tt.shoot); got != tt.wantHiber {
+				t.Errorf("hibernationWanted = %v, want %v", got, tt.wantHiber)
+			}
+		})
+	}
+}
+
+func TestErrorClassification(t *testing.T) {
+	base := errors.New("boom")
+	tests := []struct {
+		name        string
+		err         error
+		wantCodes   []string
+		wantRequeue time.Duration
+		wantConfig  bool
+	}{
+		{name: "plain", err: base},
+		{name: "configuration, wrapped", err: fmt.Errorf("step: %w", configurationError(base)), wantCodes: []string{"ERR_CONFIGURATION_PROBLEM"}, wantConfig: true},
+		{name: "retriable with delay", err: retriableError(base, 3*time.Second), wantRequeue: 3 * time.Second},
+		{name: "retriable with code", err: fmt.Errorf("x: %w", retriableError(base, 0, ErrCodeRetryableConfigurationProblem)), wantCodes: []string{"ERR_RETRYABLE_CONFIGURATION_PROBLEM"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.wantCodes, errorCodes(tt.err)); diff != "" {
+				t.Errorf("codes (-want +got):\n%s", diff)
+			}
+			if got := requeueAfter(tt.err); got != tt.wantRequeue {
+				t.Errorf("requeueAfter = %s, want %s", got, tt.wantRequeue)
+			}
+			if got := isConfigurationError(tt.err); got != tt.wantConfig {
+				t.Errorf("isConfigurationError = %v, want %v", got, tt.wantConfig)
+			}
+			if !errors.Is(tt.err, base) {
+				t.Error("cause lost")
+			}
+		})
+	}
+}
+
+func TestTTLRequeue(t *testing.T) {
+	a := &Actuator{TTLRequeueMin: time.Minute, TTLRequeueMax: time.Hour}
+	tests := []struct {
+		addrs KubeAPIServerAddresses
+		want  time.Duration
+	}{
+		{addrs: KubeAPIServerAddresses{Resolved: false, TTL: 0}, want: 0},
+		{addrs: KubeAPIServerAddresses{Resolved: true, TTL: 0}, want: time.Minute},
+		{addrs: KubeAPIServerAddresses{Resolved: true, TTL: 5 * time.Minute}, want: 5 * time.Minute},
+		{addrs: KubeAPIServerAddresses{Resolved: true, TTL: 48 * time.Hour}, want: time.Hour},
+	}
+	for _, tt := range tests {
+		if got := a.ttlRequeue(tt.addrs); got != tt.want {
+			t.Errorf("ttlRequeue(%+v) = %s, want %s", tt.addrs, got, tt.want)
+		}
+	}
+}
+
+// Every seed object the renderer may ever create is one that delete removes.
+func TestDeleteCoversRenderedSeedObjects(t *testing.T) {
+	for _, obj := range render.SeedMonitoringNames() {
+		kind, group := fmt.Sprintf("%T", obj), ""
+		switch kind {
+		case "*v1.ConfigMap":
+			kind, group = "ConfigMap", ""
+		case "*v1alpha1.ScrapeConfig":
+			kind, group = "ScrapeConfig", "monitoring.coreos.com"
+		}
+		if !seedObjectAllowed(gvkOf(group, kind), obj.GetName()) {
+			t.Errorf("%s %s may be rendered but is not in the deletion list", kind, obj.GetName())
+		}
+	}
+}
+
+func TestOperationAnnotationPredicate(t *testing.T) {
+	p := operationAnnotationPredicate()
+	withAnn := func(op, ts string, last *extensionsv1alpha1.LastOperation) *extensionsv1alpha1.Network {
+		n := networkWith(op, false, last)
+		if ts != "" {
+			if n.Annotations == nil {
+				n.Annotations = map[string]string{}
+			}
+			n.Annotations["gardener.cloud/timestamp"] = ts
+		}
+		return n
+	}
+	succeeded := lastOp("Reconcile", "Succeeded")
+	createTests := []struct {
+		name string
+		obj  *extensionsv1alpha1.Network
+		want bool
+	}{
+		{name: "succeeded, no annotation (start-up)", obj: withAnn("", "", succeeded), want: false},
+		{name: "succeeded, reconcile annotation", obj: withAnn("reconcile", "", succeeded), want: true},
+		{name: "never reconciled", obj: withAnn("", "", nil), want: true},
+		{name: "last operation failed", obj: withAnn("", "", lastOp("Reconcile", "Error")), want: true},
+		{name: "being deleted", obj: networkWith("", true, succeeded), want: true},
+	}
+	for _, tt := range createTests {
+		t.Run("create/"+tt.name, func(t *testing.T) {
+			if got := p.Create(event.CreateEvent{Object: tt.obj}); got != tt.want {
+				t.Errorf("Create = %v, want %v", got, tt.want)
+			}
+		})
+	}
+	updateTests := []struct {
+		name     string
+		old, new *extensionsv1alpha1.Network
+		want     bool
+	}{
+		{name: "annotation set", old: withAnn("", "t1", succeeded), new: withAnn("reconcile", "t2", succeeded), want: true},
+		{name: "same annotation, new timestamp", old: withAnn("reconcile", "t1", succeeded), new: withAnn("reconcile", "t2", succeeded), want: true},
+		{name: "own write while restore annotation is on", old: withAnn("restore", "t1", nil), new: withAnn("restore", "t1", lastOp("Restore", "Processing")), want: false},
+		{name: "status change only", old: withAnn("", "", nil), new: withAnn("", "", succeeded), want: false},
+		{name: "deletion marked", old: networkWith("", false, succeeded), new: networkWith("", true, succeeded), want: true},
+		{name: "own status write during deletion", old: networkWith("", true, succeeded), new: networkWith("", true, lastOp("Delete", "Processing")), want: false},
+	}
+	for _, tt := range updateTests {
+		t.Run("update/"+tt.name, func(t *testing.T) {
+			if got := p.Update(event.UpdateEvent{ObjectOld: tt.old, ObjectNew: tt.new}); got != tt.want {
+				t.Errorf("Update = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func gvkOf(group, kind string) schema.GroupVersionKind {
+	return schema.GroupVersionKind{Group: group, Kind: kind}
+}
