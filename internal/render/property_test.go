@@ -93,11 +93,15 @@ func randomConfig(r *rand.Rand) *calicov1alpha1.NetworkConfig {
 
 func randomShoot(r *rand.Rand, cfg *calicov1alpha1.NetworkConfig) (*gardencorev1beta1.Shoot, []string) {
 	s := baseShoot()
-	switch r.IntN(4) {
+	switch r.IntN(5) {
 	case 0:
 		ipv6Only(s)
 	case 1:
 		dualStack(s)
+	case 2:
+		// Dual-stack requested, nodes not migrated yet: rendered as IPv4 only.
+		dualStack(s)
+		s.Status.Constraints = []gardencorev1beta1.Condition{{Type: "DualStackNodesMigrationReady", Status: "Progressing"}}
 	}
 	if r.IntN(4) == 0 {
 		noVPA(s)

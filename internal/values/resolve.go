@@ -43,6 +43,9 @@ func Resolve(in Inputs) (Options, field.ErrorList) {
 }
 
 type resolver struct {
+	// requested4 and requested6 are the families the shoot asks for, before the migration trim.
+	requested4, requested6 bool
+
 	in   Inputs
 	cfg  *calicov1alpha1.NetworkConfig
 	path *field.Path
@@ -76,17 +79,24 @@ func (r *resolver) families() {
 	}
 	r.out.IPv4 = slices.Contains(fams, "IPv4")
 	r.out.IPv6 = slices.Contains(fams, "IPv6")
-	if r.cfg.IPv4 != nil && !r.out.IPv4 {
+	// A family block is judged against the requested families: while the dual-stack migration
+	// trims the second family away, its block waits for it rather than failing the shoot.
+	requested := r.in.Cluster.IPFamilies
+	if len(requested) == 0 {
+		requested = []string{"IPv4"}
+	}
+	r.requested4, r.requested6 = slices.Contains(requested, "IPv4"), slices.Contains(requested, "IPv6")
+	if r.cfg.IPv4 != nil && !r.requested4 {
 		r.errs = append(r.errs, field.Forbidden(r.path.Child("ipv4"), "IPv4 configuration must not be specified when the shoot does not use IPv4 networking"))
 	}
-	if (r.cfg.IPIP != nil || r.cfg.IPAutoDetectionMethod != nil) && !r.out.IPv4 {
+	if (r.cfg.IPIP != nil || r.cfg.IPAutoDetectionMethod != nil) && !r.requested4 {
 		p := r.path.Child("ipip")
 		if r.cfg.IPIP == nil {
 			p = r.path.Child("ipAutodetectionMethod")
 		}
 		r.errs = append(r.errs, field.Forbidden(p, "IPv4 configuration must not be specified when the shoot does not use IPv4 networking"))
 	}
-	if r.cfg.IPv6 != nil && !r.out.IPv6 {
+	if r.cfg.IPv6 != nil && !r.requested6 {
 		r.errs = append(r.errs, field.Forbidden(r.path.Child("ipv6"), "IPv6 configuration must not be specified when the shoot does not use IPv6 networking"))
 	}
 }
@@ -351,7 +361,9 @@ func (r *resolver) autodetection() {
 // Calico's IPAM blocks); an explicit type that cannot work is an error rather than overwritten.
 func (r *resolver) ipam() {
 	cfg := r.cfg
-	vxlanOn := cfg.VXLAN != nil && cfg.VXLAN.Enabled && r.out.IPv4 && !r.out.IPv6
+	// Judged on the requested families: a shoot migrating to dual-stack keeps the IPAM it will
+	// have afterwards (calico-ipam is IPv4 single-stack only).
+	vxlanOn := cfg.VXLAN != nil && cfg.VXLAN.Enabled && r.requested4 && !r.requested6
 	typ := "host-local"
 	if vxlanOn {
 		typ = "calico-ipam"
@@ -401,6 +413,9 @@ func (r *resolver) ipam() {
 		v6 = p.Addr().Is6()
 	}
 	switch {
+	case (v6 && !r.out.IPv6 && r.requested6) || (!v6 && !keyword && !r.out.IPv4 && r.requested4):
+		// The family is requested but trimmed away by the dual-stack migration: its subnet applies
+		// once the nodes are migrated.
 	case !dual && keyword:
 		// usePodCidr is the node's first pod CIDR: the only one on a single-stack node of either family.
 		r.out.IPAM.Subnet = v

@@ -423,3 +423,21 @@ func TestNets(t *testing.T) {
 		t.Errorf("nets (-want +got):\n%s", diff)
 	}
 }
+
+// TestResolveMigrationKeepsFamilyBlocks: while the dual-stack migration trims the shoot to its
+// first family, an ipv6 block (valid for the requested families) waits instead of failing.
+func TestResolveMigrationKeepsFamilyBlocks(t *testing.T) {
+	facts := dualFacts()
+	facts.DualStackMigrationPending = true
+	cfg := &calicov1alpha1.NetworkConfig{
+		IPv6: &calicov1alpha1.IPv6{SourceNATEnabled: ptr.To(true)},
+		IPAM: &calicov1alpha1.IPAM{CIDR: ptr.To("usePodCidrIPv6")},
+	}
+	got, errs := values.Resolve(values.Inputs{Config: cfg, Cluster: facts})
+	if len(errs) > 0 {
+		t.Fatalf("unexpected errors: %v", errs)
+	}
+	if got.IPv6 || !got.IPv4 || got.IPAM.Subnet != "usePodCidr" {
+		t.Errorf("got IPv4=%t IPv6=%t subnet=%q; want IPv4 only with subnet usePodCidr until the migration is done", got.IPv4, got.IPv6, got.IPAM.Subnet)
+	}
+}
