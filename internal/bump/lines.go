@@ -84,7 +84,6 @@ func parseDocument(name, masked string) (*document, error) {
 	}
 	seen := map[string]int{}
 	start := 0
-	anon := 0
 	for start < len(texts) {
 		end := start + 1
 		for end < len(texts) && !isDocSeparator(texts[end]) {
@@ -100,8 +99,9 @@ func parseDocument(name, masked string) (*document, error) {
 			if start == 0 && !isDocSeparator(texts[0]) {
 				id = "(preamble)"
 			} else {
-				anon++
-				id = "(document " + strconv.Itoa(anon) + ")"
+				// A document without kind and name (only comments, or empty): named by its
+				// first line of text, which is stabler than its position.
+				id = "(document " + firstText(texts[start:end]) + ")"
 			}
 		}
 		seen[id]++
@@ -160,6 +160,19 @@ func problemLine(chunk []string, from int, reason string) int {
 		}
 	}
 	return lo
+}
+
+// firstText returns the first line of a document that is neither its "---" line nor blank.
+func firstText(lines []string) string {
+	for i, l := range lines {
+		if i == 0 && isDocSeparator(l) {
+			continue
+		}
+		if t := strings.TrimSpace(l); t != "" {
+			return t
+		}
+	}
+	return "empty"
 }
 
 // isParserError tells yaml.v3's parser errors ("did not find expected key", ...) from its scanner
