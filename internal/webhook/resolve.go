@@ -4,81 +4,46 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	"github.com/calico-pilot/calico-pilot/internal/decode"
+	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
-// resolveNetworking derives the effective IPAM plugin, backend, overlay, typha and dataplane of a valid
-// NetworkConfig (nil = no providerConfig) on a shoot with the given IP families. It follows the
-// derivation of the reference extension (reference §1.1 and §1.2) with this project's rule that an
-// explicit value wins over a derived default:
+// resolveNetworking derives what would be deployed for a Shoot and its (valid) NetworkConfig, through
+// internal/values, the one place the controller and render derive decisions in, so the webhook compares
+// exactly what the controller would roll out.
 //
-//   - overlay: overlay.enabled when set; otherwise off on shoots with IPv6 (their pools never
-//     encapsulate), and on IPv4-only shoots on unless the backend is none or the IPv4 pool mode
-//     (ipv4.mode, else the deprecated ipip) is Never or Off;
-//   - backend: the explicit backend; otherwise vxlan for overlay on with vxlan.enabled, none for overlay
-//     off without createPodRoutes or on IPv6 shoots without an overlay block, bird else;
-//   - IPAM: the explicit ipam.type; otherwise calico-ipam when vxlan.enabled on an IPv4-only shoot,
-//     host-local else;
-//   - typha: on unless typha.enabled is false; eBPF: ebpfDataplane.enabled.
-func resolveNetworking(cfg *calicov1alpha1.NetworkConfig, families []gardencorev1beta1.IPFamily) Networking {
-	if cfg == nil {
-		cfg = &calicov1alpha1.NetworkConfig{}
+// The kube-apiserver GlobalNetworkSet is left out of the derivation: its addresses are only known to the
+// controller (from DNSRecords in the seed), and it has no bearing on the values compared here.
+func resolveNetworking(shoot *gardencorev1beta1.Shoot, cfg *calicov1alpha1.NetworkConfig) (Networking, field.ErrorList) {
+	if cfg != nil && cfg.KubeAPIServerGlobalNetworkSet != nil {
+		cfg = cfg.DeepCopy()
+		cfg.KubeAPIServerGlobalNetworkSet = nil
 	}
-	ipv4Only := true
-	for _, f := range families {
-		if f != gardencorev1beta1.IPFamilyIPv4 {
-			ipv4Only = false
-		}
+	opts, errs := values.Resolve(values.Inputs{
+		Config:     cfg,
+		ConfigPath: decode.ProviderConfigPath(),
+		Cluster:    values.FactsFromShoot(shoot, ""),
+	})
+	if len(errs) > 0 {
+		return Networking{}, errs
 	}
-	vxlan := cfg.VXLAN != nil && cfg.VXLAN.Enabled
+	return networkingFromOptions(opts), nil
+}
 
-	var backend calicov1alpha1.Backend
-	switch {
-	case cfg.Backend != nil:
-		backend = *cfg.Backend
-	case cfg.Overlay != nil && cfg.Overlay.Enabled && vxlan:
-		backend = calicov1alpha1.BackendVXLAN
-	case cfg.Overlay != nil && !cfg.Overlay.Enabled && (cfg.Overlay.CreatePodRoutes == nil || !*cfg.Overlay.CreatePodRoutes):
-		backend = calicov1alpha1.BackendNone
-	case cfg.Overlay == nil && !ipv4Only:
-		backend = calicov1alpha1.BackendNone
-	default:
-		backend = calicov1alpha1.BackendBird
-	}
-
-	var overlay bool
-	switch {
-	case cfg.Overlay != nil:
-		overlay = cfg.Overlay.Enabled
-	case !ipv4Only:
-		overlay = false
-	case backend == calicov1alpha1.BackendNone:
-		overlay = false
-	default:
-		mode := calicov1alpha1.PoolModeAlways
-		if cfg.IPv4 != nil && cfg.IPv4.Mode != nil {
-			mode = *cfg.IPv4.Mode
-		} else if cfg.IPIP != nil {
-			mode = *cfg.IPIP
-		}
-		overlay = mode == calicov1alpha1.PoolModeAlways || mode == calicov1alpha1.PoolModeCrossSubnet
-	}
-
-	ipam := ipamHostLocal
-	switch {
-	case cfg.IPAM != nil && cfg.IPAM.Type != "":
-		ipam = string(cfg.IPAM.Type)
-	case vxlan && ipv4Only:
-		ipam = ipamCalico
-	}
-
+// networkingFromOptions reduces the resolved render options to what the transition rules compare. The
+// overlay is on when a default pool of an enabled family encapsulates (mode Always or CrossSubnet).
+func networkingFromOptions(opts values.Options) Networking {
+	overlay := (opts.IPv4 && opts.IPv4Pool.Mode != "Never") || (opts.IPv6 && opts.IPv6Pool.Mode != "Never")
 	return Networking{
-		IPAM:    ipam,
-		Backend: string(backend),
+		IPAM:    opts.IPAM.Type,
+		Backend: string(opts.Backend),
 		Overlay: overlay,
-		Typha:   cfg.Typha == nil || cfg.Typha.Enabled,
-		EBPF:    cfg.EbpfDataplane != nil && cfg.EbpfDataplane.Enabled,
+		Typha:   opts.Typha,
+		EBPF:    opts.EBPF,
 	}
 }
 

@@ -99,11 +99,20 @@ func (v ShootValidator) checkTransition(req admission.Request, shoot *gardencore
 	if err != nil {
 		return nil, nil, err
 	}
+	before, errs := resolveNetworking(old, oldCfg)
+	if len(errs) > 0 {
+		return nil, []string{decode.ProviderConfigPath().String() + ": the stored Shoot's networking cannot be derived " +
+			"(" + errs.ToAggregate().Error() + "), so changes against it were not checked"}, nil
+	}
+	after, errs := resolveNetworking(shoot, cfg)
+	if len(errs) > 0 {
+		// Validation passed, so the facts the derivation needs are missing (e.g. an IPv6 pod network
+		// that the infrastructure has not reported yet); the controller reports it when it reconciles.
+		return nil, []string{decode.ProviderConfigPath().String() + ": the new networking cannot be derived yet " +
+			"(" + errs.ToAggregate().Error() + "), so changes were not checked"}, nil
+	}
 	cluster := Cluster{RunsNodes: runsNodes(old), MaxNodes: largest}
-	transitionErrs, warnings := Transition(
-		resolveNetworking(oldCfg, old.Spec.Networking.IPFamilies),
-		resolveNetworking(cfg, shoot.Spec.Networking.IPFamilies),
-		cluster, decode.ProviderConfigPath())
+	transitionErrs, warnings := Transition(before, after, cluster, decode.ProviderConfigPath())
 	return transitionErrs, warnings, nil
 }
 
