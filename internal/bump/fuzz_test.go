@@ -8,7 +8,8 @@ import (
 )
 
 // FuzzMerge feeds arbitrary inputs to Merge: it must never panic, bad input must come back as an
-// *InputError, and a downstream without patches must give exactly the new upstream.
+// *InputError, a downstream without patches must give exactly the new upstream, and an
+// unchanged upstream must give back the downstream.
 func FuzzMerge(f *testing.F) {
 	dirs, err := filepath.Glob(filepath.Join("testdata", "*", "old-upstream.yaml"))
 	if err != nil {
@@ -43,6 +44,15 @@ func FuzzMerge(f *testing.F) {
 		}
 		if string(same.Output) != newUp {
 			t.Fatalf("unpatched downstream: output differs from the new upstream\n got: %q\nwant: %q", same.Output, newUp)
+		}
+		// Without an upstream change the downstream comes back unchanged, unless it reordered
+		// documents (the upstream order wins, and the report says so).
+		back, err := Merge(Input{Name: "ou", Data: []byte(oldUp)}, Input{Name: "od", Data: []byte(oldDown)}, Input{Name: "nu", Data: []byte(oldUp)}, Options{})
+		if err != nil {
+			t.Fatalf("Merge onto the same upstream failed where the bump did not: %v", err)
+		}
+		if len(back.Report.Notes) == 0 && string(back.Output) != oldDown {
+			t.Fatalf("unchanged upstream: output differs from the old downstream\n got: %q\nwant: %q", back.Output, oldDown)
 		}
 		_ = res
 	})

@@ -291,8 +291,8 @@ func (d *document) spans() []docSpan {
 // reorderLike rearranges d's documents into the order reference has them, so that documents
 // upstream moved are aligned with their own counterparts instead of looking deleted and
 // re-added. Documents reference lacks keep their place after the document that precedes them
-// in d.
-func (d *document) reorderLike(reference map[string][3]int, level int) map[string][3]int {
+// in d. It reports whether any document changed place.
+func (d *document) reorderLike(reference map[string][3]int, level int) (map[string][3]int, bool) {
 	spans := d.spans()
 	keys := make([][3]int, len(spans))
 	prev := [3]int{-1, 0, 0}
@@ -310,15 +310,21 @@ func (d *document) reorderLike(reference map[string][3]int, level int) map[strin
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(x, y int) bool {
-		a, b := keys[order[x]], keys[order[y]]
+	less := func(a, b [3]int) bool {
 		for k := 0; k < 3; k++ {
 			if a[k] != b[k] {
 				return a[k] < b[k]
 			}
 		}
 		return false
-	})
+	}
+	moved := false
+	for i := 1; i < len(keys); i++ {
+		if less(keys[i], keys[i-1]) {
+			moved = true
+		}
+	}
+	sort.SliceStable(order, func(x, y int) bool { return less(keys[order[x]], keys[order[y]]) })
 	lines := make([]line, 0, len(d.lines))
 	own := make(map[string][3]int, len(spans))
 	for _, i := range order {
@@ -326,7 +332,7 @@ func (d *document) reorderLike(reference map[string][3]int, level int) map[strin
 		own[spans[i].id] = keys[i]
 	}
 	d.lines = lines
-	return own
+	return own, moved
 }
 
 // positions maps each document of d to its position (its sort key when others are reordered

@@ -61,8 +61,10 @@ func Merge(oldUp, oldDown, newUp Input, opts Options) (*Result, error) {
 	m.resolveVersions(opts)
 	// Documents are anchored by kind and name: bring the old files into the new upstream's
 	// document order first.
-	oKeys := m.o.reorderLike(m.b.positions(), 1)
-	m.a.reorderLike(oKeys, 2)
+	oKeys, _ := m.o.reorderLike(m.b.positions(), 1)
+	if _, moved := m.a.reorderLike(oKeys, 2); moved {
+		m.report.Notes = append(m.report.Notes, "the old downstream has documents in another order than the old upstream; the output follows the new upstream's document order")
+	}
 	keys := keyTable{}
 	m.oa = align(m.o, m.a, keys, true)
 	m.ob = align(m.o, m.b, keys, true)

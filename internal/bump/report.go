@@ -87,6 +87,8 @@ type Report struct {
 	MaskedTemplates int     `json:"maskedTemplates"`
 	Patches         []Patch `json:"patches"`
 	Conflicts       int     `json:"conflicts"`
+	// Notes are decisions that concern the whole file.
+	Notes []string `json:"notes,omitempty"`
 	Checks          []Check `json:"checks"`
 }
 
@@ -125,6 +127,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "  masked template pieces: %d\n\n", r.MaskedTemplates)
 	fmt.Fprintf(&b, "%d downstream patches, %d conflicts\n", len(r.Patches), r.Conflicts)
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
 	for _, p := range r.Patches {
 		fmt.Fprintf(&b, "\npatch %d [%s] %s: %s\n", p.ID, p.Status, p.Kind, p.Summary)
 		fmt.Fprintf(&b, "  at:     %s %s\n", p.Document, p.Anchor)
