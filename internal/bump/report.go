@@ -88,8 +88,8 @@ type Report struct {
 	Patches         []Patch `json:"patches"`
 	Conflicts       int     `json:"conflicts"`
 	// Notes are decisions that concern the whole file.
-	Notes []string `json:"notes,omitempty"`
-	Checks          []Check `json:"checks"`
+	Notes  []string `json:"notes,omitempty"`
+	Checks []Check  `json:"checks"`
 }
 
 // Clean reports whether every patch applied and every check passed.
