@@ -97,3 +97,7 @@ test-deploy: $(KUBE_APISERVER) $(ETCD) ## Test the admission webhook (unit + env
 .PHONY: bench-admission
 bench-admission: ## Benchmark one Shoot admission decision (create, update) against a decode-only baseline.
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./internal/webhook/
+
+.PHONY: demo
+demo: $(KUBE_APISERVER) $(ETCD) ## Run the extension controller end to end on a local control plane (example Shoot of the user guide) and print what it deployed.
+	$(GO) run ./hack/demo

@@ -33,7 +33,7 @@ func run(m *testing.M) int {
 	var err error
 	seedCP, err = framework.Start(framework.Options{CRDDirectoryPaths: []string{
 		filepath.Join(framework.RepoRoot(), "test", "integration", "crds", "gardener"),
-		filepath.Join("testdata", "crds"),
+		filepath.Join(framework.RepoRoot(), "test", "integration", "crds", "monitoring"),
 	}})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "controller suite: starting seed control plane: %v\n", err)

@@ -1,0 +1,474 @@
+package demo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/go-logr/logr"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/yaml"
+
+	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/apiserverendpoints"
+	"github.com/calico-pilot/calico-pilot/internal/controller/network"
+	"github.com/calico-pilot/calico-pilot/internal/decode"
+	"github.com/calico-pilot/calico-pilot/internal/features"
+	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/test/integration/framework"
+)
+
+// The seed-side facts the demo invents: the load balancer in front of the shoot's kube-apiserver
+// is published as an A record (internal domain) and as a CNAME to its hostname (external domain),
+// which the loopback DNS server resolves.
+const (
+	internalAddress = "192.0.2.34"
+	lbHostname      = "api-lb.seed.example.net"
+	lbAddress       = "198.51.100.7"
+	lbTTL           = 60
+)
+
+// Options configure a demo run.
+type Options struct {
+	// ShootFile is the example Shoot (examples/shoot.yaml).
+	ShootFile string
+	// Out receives the summary.
+	Out io.Writer
+	// Timeout bounds the wait for the Network to succeed.
+	Timeout time.Duration
+	// UserAgent identifies the controller's API clients.
+	UserAgent string
+}
+
+// DefaultOptions returns the options `make demo` uses.
+func DefaultOptions(out io.Writer) Options {
+	return Options{
+		ShootFile: filepath.Join(framework.RepoRoot(), "examples", "shoot.yaml"),
+		Out:       out,
+		Timeout:   2 * time.Minute,
+		UserAgent: "calico-pilot/demo",
+	}
+}
+
+// Run runs the demo and prints the summary; it returns an error when anything fails, including a
+// Network that ends in Error.
+func Run(ctx context.Context, o Options) error {
+	data, err := os.ReadFile(o.ShootFile)
+	if err != nil {
+		return fmt.Errorf("reading example shoot: %w", err)
+	}
+	shoot, errs := decode.Shoot(data)
+	if len(errs) > 0 {
+		return fmt.Errorf("decoding example shoot %s: %w", o.ShootFile, errs.ToAggregate())
+	}
+	if shoot.Spec.Networking == nil || shoot.Spec.Networking.Pods == nil || shoot.Spec.Networking.Services == nil {
+		return fmt.Errorf("example shoot %s: spec.networking.pods and .services are needed for the Network", o.ShootFile)
+	}
+
+	fmt.Fprintf(o.Out, "Starting a local seed control plane (kube-apiserver + etcd from %s) ...\n", framework.AssetsDir())
+	cp, err := framework.Start(framework.Options{CRDDirectoryPaths: []string{
+		filepath.Join(framework.RepoRoot(), "test", "integration", "crds", "gardener"),
+		filepath.Join(framework.RepoRoot(), "test", "integration", "crds", "monitoring"),
+	}})
+	if err != nil {
+		return err
+	}
+	defer func() { _ = cp.Stop() }()
+	dnsServer, err := startDNS(fmt.Sprintf("%s. %d IN A %s", lbHostname, lbTTL, lbAddress))
+	if err != nil {
+		return err
+	}
+	defer func() { _ = dnsServer.stop() }()
+
+	scheme, err := network.NewScheme()
+	if err != nil {
+		return err
+	}
+	c, err := client.New(cp.Config, client.Options{Scheme: scheme})
+	if err != nil {
+		return fmt.Errorf("building demo client: %w", err)
+	}
+	ns := technicalID(shoot)
+	if err := createShootObjects(ctx, c, ns, shoot, data); err != nil {
+		return err
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done, err := startController(ctx, cp, scheme, dnsServer.addr, o.UserAgent)
+	if err != nil {
+		return err
+	}
+	started := time.Now()
+	n, err := waitForNetwork(ctx, c, client.ObjectKey{Namespace: ns, Name: shoot.Name}, o.Timeout)
+	elapsed := time.Since(started)
+	cancel()
+	if cerr := <-done; cerr != nil && err == nil {
+		err = fmt.Errorf("controller: %w", cerr)
+	}
+	if err != nil {
+		return err
+	}
+	return summarize(context.Background(), o.Out, c, shoot, n, elapsed)
+}
+
+// technicalID is the control-plane namespace Gardener gives a new shoot: shoot--<project>--<name>,
+// the project being the shoot namespace without its garden- prefix.
+func technicalID(shoot *gardencorev1beta1.Shoot) string {
+	return "shoot--" + strings.TrimPrefix(shoot.Namespace, "garden-") + "--" + shoot.Name
+}
+
+// createShootObjects creates what the gardenlet creates in the seed before the Network is
+// reconciled: the control-plane namespace, the Cluster (with the whole Shoot as raw JSON), the
+// kube-apiserver DNSRecords and the Network.
+func createShootObjects(ctx context.Context, c client.Client, ns string, shoot *gardencorev1beta1.Shoot, shootYAML []byte) error {
+	if err := c.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns, Labels: map[string]string{"gardener.cloud/role": "shoot"}}}); err != nil {
+		return fmt.Errorf("creating namespace %s: %w", ns, err)
+	}
+	shootJSON, err := yaml.YAMLToJSON(shootYAML)
+	if err != nil {
+		return fmt.Errorf("converting example shoot to JSON: %w", err)
+	}
+	var whole map[string]any
+	if err := json.Unmarshal(shootJSON, &whole); err != nil {
+		return fmt.Errorf("reading example shoot: %w", err)
+	}
+	whole["status"] = map[string]any{"technicalID": ns, "hibernated": false}
+	if shootJSON, err = json.Marshal(whole); err != nil {
+		return fmt.Errorf("encoding shoot for the Cluster: %w", err)
+	}
+	cluster := &extensionsv1alpha1.Cluster{
+		ObjectMeta: metav1.ObjectMeta{Name: ns},
+		Spec: extensionsv1alpha1.ClusterSpec{
+			CloudProfile: runtime.RawExtension{Raw: []byte(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"CloudProfile","metadata":{"name":"azure"}}`)},
+			Shoot:        runtime.RawExtension{Raw: shootJSON},
+		},
+	}
+	if err := c.Create(ctx, cluster); err != nil {
+		return fmt.Errorf("creating Cluster %s: %w", ns, err)
+	}
+	for _, r := range []struct{ role, recordType, value string }{
+		{"internal", "A", internalAddress},
+		{"external", "CNAME", lbHostname},
+	} {
+		rec := &extensionsv1alpha1.DNSRecord{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: shoot.Name + "-" + r.role,
+				Labels: map[string]string{"gardener.cloud/role": "controlplane", "role": r.role}},
+			Spec: extensionsv1alpha1.DNSRecordSpec{
+				DefaultSpec: extensionsv1alpha1.DefaultSpec{Type: "local"},
+				SecretRef:   corev1.SecretReference{Name: "dnsrecord-" + shoot.Name + "-" + r.role},
+				Name:        "api." + shoot.Name + "." + r.role + ".example.com",
+				RecordType:  extensionsv1alpha1.DNSRecordType(r.recordType),
+				Values:      []string{r.value},
+				TTL:         ptr.To[int64](120),
+			},
+		}
+		if err := c.Create(ctx, rec); err != nil {
+			return fmt.Errorf("creating DNSRecord %s: %w", rec.Name, err)
+		}
+	}
+	nw := shoot.Spec.Networking
+	var families []extensionsv1alpha1.IPFamily
+	for _, f := range nw.IPFamilies {
+		families = append(families, extensionsv1alpha1.IPFamily(f))
+	}
+	var pc *runtime.RawExtension
+	if nw.ProviderConfig != nil {
+		pc = &runtime.RawExtension{Raw: nw.ProviderConfig.Raw}
+		if raw, err := yaml.YAMLToJSON(nw.ProviderConfig.Raw); err == nil {
+			pc.Raw = raw
+		}
+	}
+	net := &extensionsv1alpha1.Network{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: shoot.Name, Annotations: map[string]string{
+			"gardener.cloud/operation": "reconcile", "gardener.cloud/timestamp": time.Now().UTC().Format(time.RFC3339Nano),
+		}},
+		Spec: extensionsv1alpha1.NetworkSpec{
+			DefaultSpec: extensionsv1alpha1.DefaultSpec{Type: "calico", ProviderConfig: pc},
+			PodCIDR:     *nw.Pods, ServiceCIDR: *nw.Services, IPFamilies: families,
+		},
+	}
+	if err := c.Create(ctx, net); err != nil {
+		return fmt.Errorf("creating Network: %w", err)
+	}
+	return nil
+}
+
+// startController runs the production controller (decoder, renderer, DNSRecord address source)
+// in-process, without leader election, metrics or probes.
+func startController(ctx context.Context, cp *framework.ControlPlane, scheme *runtime.Scheme, dnsAddr, userAgent string) (<-chan error, error) {
+	cfg := *cp.Config
+	cfg.UserAgent = userAgent
+	mgr, err := ctrl.NewManager(&cfg, ctrl.Options{
+		Scheme:                 scheme,
+		Logger:                 logr.Discard(),
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+		Client:                 client.Options{Cache: &client.CacheOptions{DisableFor: network.UncachedObjects()}},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("creating controller manager: %w", err)
+	}
+	images, err := imagevector.Default()
+	if err != nil {
+		return nil, err
+	}
+	renderer, err := network.NewRenderer(images)
+	if err != nil {
+		return nil, err
+	}
+	gates, err := features.FromMap(nil)
+	if err != nil {
+		return nil, err
+	}
+	resolver, err := apiserverendpoints.NewDNSResolver(apiserverendpoints.DNSResolverConfig{Servers: []string{dnsAddr}, Timeout: time.Second})
+	if err != nil {
+		return nil, err
+	}
+	opts := network.DefaultOptions()
+	opts.UserAgent = userAgent
+	deps := network.Deps{
+		Decoder:      network.NewConfigDecoder(),
+		Renderer:     renderer,
+		Addresses:    network.NewAddressSource(&apiserverendpoints.Source{Reader: mgr.GetClient(), Resolver: resolver}),
+		FeatureGates: gates,
+		Config:       &configv1alpha1.ControllerConfiguration{},
+	}
+	if err := network.AddToManager(mgr, deps, opts); err != nil {
+		return nil, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- mgr.Start(ctx) }()
+	return done, nil
+}
+
+// waitForNetwork waits until the Network's last operation succeeded; an Error ends the wait with
+// the Network's lastError.
+func waitForNetwork(ctx context.Context, c client.Client, key client.ObjectKey, timeout time.Duration) (*extensionsv1alpha1.Network, error) {
+	var n *extensionsv1alpha1.Network
+	var failed error
+	err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+		n = &extensionsv1alpha1.Network{}
+		if err := c.Get(ctx, key, n); err != nil {
+			return false, err
+		}
+		lo := n.Status.LastOperation
+		switch {
+		case lo == nil:
+			return false, nil
+		case lo.State == extensionsv1alpha1.LastOperationStateSucceeded:
+			return true, nil
+		case lo.State == extensionsv1alpha1.LastOperationStateError && n.Status.LastError != nil:
+			failed = errors.New(n.Status.LastError.Description)
+			return true, nil
+		}
+		return false, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("waiting for Network %s to succeed: %w", key, err)
+	}
+	if failed != nil {
+		return nil, fmt.Errorf("network %s failed: %w", key, failed)
+	}
+	return n, nil
+}
+
+// summarize prints what was deployed: the Network's outcome, the ManagedResource and its objects
+// by kind, the key settings, the GlobalNetworkSet and the seed monitoring objects.
+func summarize(ctx context.Context, out io.Writer, c client.Client, shoot *gardencorev1beta1.Shoot, n *extensionsv1alpha1.Network, elapsed time.Duration) error {
+	mr := &resourcesv1alpha1.ManagedResource{}
+	if err := c.Get(ctx, client.ObjectKey{Namespace: n.Namespace, Name: network.ManagedResourceName}, mr); err != nil {
+		return fmt.Errorf("reading ManagedResource: %w", err)
+	}
+	if len(mr.Spec.SecretRefs) != 1 {
+		return fmt.Errorf("ManagedResource %s has %d secretRefs, want 1", mr.Name, len(mr.Spec.SecretRefs))
+	}
+	secret := &corev1.Secret{}
+	if err := c.Get(ctx, client.ObjectKey{Namespace: n.Namespace, Name: mr.Spec.SecretRefs[0].Name}, secret); err != nil {
+		return fmt.Errorf("reading ManagedResource secret: %w", err)
+	}
+	stream := secret.Data[network.ManagedResourceDataKey]
+	objs, err := decodeStream(stream)
+	if err != nil {
+		return err
+	}
+
+	nw := shoot.Spec.Networking
+	fmt.Fprintf(out, "\nShoot %s/%s: Kubernetes %s, %v, nodes %s, pods %s, services %s\n",
+		shoot.Namespace, shoot.Name, shoot.Spec.Kubernetes.Version, nw.IPFamilies, deref(nw.Nodes), deref(nw.Pods), deref(nw.Services))
+	fmt.Fprintf(out, "Network %s/%s: %s %s in %s: %q\n", n.Namespace, n.Name, n.Status.LastOperation.Type, n.Status.LastOperation.State,
+		elapsed.Round(10*time.Millisecond), n.Status.LastOperation.Description)
+	fmt.Fprintf(out, "ManagedResource %s -> immutable Secret %s (%d objects, %d bytes of JSON)\n\n", mr.Name, secret.Name, len(objs), len(stream))
+
+	counts := map[string]int{}
+	for _, o := range objs {
+		counts[o.kind]++
+	}
+	kinds := make([]string, 0, len(counts))
+	for k := range counts {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "KIND\tCOUNT")
+	for _, k := range kinds {
+		fmt.Fprintf(tw, "%s\t%d\n", k, counts[k])
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+
+	var ps struct {
+		OverlayEnabled *bool    `json:"overlayEnabled"`
+		Backend        *string  `json:"backend"`
+		IPFamilies     []string `json:"ipFamilies"`
+	}
+	if n.Status.ProviderStatus != nil {
+		if err := json.Unmarshal(n.Status.ProviderStatus.Raw, &ps); err != nil {
+			return fmt.Errorf("reading providerStatus: %w", err)
+		}
+	}
+	cfg := objectByName(objs, "ConfigMap", "calico-config")
+	data, _ := cfg["data"].(map[string]any)
+	fmt.Fprintf(out, "\nKey settings: backend %s, overlay %s, veth MTU %v, typha %s, calico-node image %s\n",
+		deref(ps.Backend), onOff(ps.OverlayEnabled), data["veth_mtu"], typha(data), nodeImage(objs))
+	fmt.Fprintf(out, "Network status: ipFamilies %v, conditions %s\n", n.Status.IPFamilies, conditions(n))
+
+	if gns := objectByName(objs, "GlobalNetworkSet", "gardener-kube-apiserver"); gns != nil {
+		spec, _ := gns["spec"].(map[string]any)
+		md, _ := gns["metadata"].(map[string]any)
+		fmt.Fprintf(out, "GlobalNetworkSet gardener-kube-apiserver: nets %v, labels %v\n", spec["nets"], md["labels"])
+		var recs extensionsv1alpha1.DNSRecordList
+		if err := c.List(ctx, &recs, client.InNamespace(n.Namespace)); err != nil {
+			return fmt.Errorf("listing DNSRecords: %w", err)
+		}
+		for _, r := range recs.Items {
+			fmt.Fprintf(out, "  from DNSRecord %s (role %s): %s %v\n", r.Name, r.Labels["role"], r.Spec.RecordType, r.Spec.Values)
+		}
+		fmt.Fprintf(out, "  (CNAME values are resolved by the nameserver the controller is configured with; here a DNS server on loopback answers %s with %s, TTL %ds)\n",
+			lbHostname, lbAddress, lbTTL)
+	} else {
+		fmt.Fprintln(out, "GlobalNetworkSet gardener-kube-apiserver: not deployed")
+	}
+
+	var seed []string
+	var cms corev1.ConfigMapList
+	if err := c.List(ctx, &cms, client.InNamespace(n.Namespace)); err != nil {
+		return fmt.Errorf("listing seed ConfigMaps: %w", err)
+	}
+	for _, cm := range cms.Items {
+		if strings.HasPrefix(cm.Name, "calico-") {
+			seed = append(seed, "ConfigMap "+cm.Name)
+		}
+	}
+	scs := &metav1.PartialObjectMetadataList{}
+	scs.SetGroupVersionKind(schema.GroupVersionKind{Group: "monitoring.coreos.com", Version: "v1alpha1", Kind: "ScrapeConfigList"})
+	if err := c.List(ctx, scs, client.InNamespace(n.Namespace)); err != nil {
+		return fmt.Errorf("listing seed ScrapeConfigs: %w", err)
+	}
+	for _, sc := range scs.Items {
+		seed = append(seed, "ScrapeConfig "+sc.Name)
+	}
+	sort.Strings(seed)
+	fmt.Fprintf(out, "Seed objects in %s: %s\n", n.Namespace, strings.Join(seed, ", "))
+	return nil
+}
+
+type object struct {
+	kind, name string
+	raw        map[string]any
+}
+
+// decodeStream reads the stored stream: one compact JSON object per line.
+func decodeStream(stream []byte) ([]object, error) {
+	var out []object
+	for i, line := range strings.Split(strings.TrimSpace(string(stream)), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			return nil, fmt.Errorf("stored manifest line %d: %w", i+1, err)
+		}
+		md, _ := m["metadata"].(map[string]any)
+		kind, _ := m["kind"].(string)
+		name, _ := md["name"].(string)
+		out = append(out, object{kind: kind, name: name, raw: m})
+	}
+	return out, nil
+}
+
+func objectByName(objs []object, kind, name string) map[string]any {
+	for _, o := range objs {
+		if o.kind == kind && o.name == name {
+			return o.raw
+		}
+	}
+	return nil
+}
+
+func nodeImage(objs []object) string {
+	ds := objectByName(objs, "DaemonSet", "calico-node")
+	spec, _ := ds["spec"].(map[string]any)
+	tmpl, _ := spec["template"].(map[string]any)
+	pod, _ := tmpl["spec"].(map[string]any)
+	containers, _ := pod["containers"].([]any)
+	for _, c := range containers {
+		cm, _ := c.(map[string]any)
+		if cm["name"] == "calico-node" {
+			img, _ := cm["image"].(string)
+			return img
+		}
+	}
+	return "(none)"
+}
+
+func typha(data map[string]any) string {
+	if data["typha_service_name"] == "none" {
+		return "off"
+	}
+	return "on"
+}
+
+func conditions(n *extensionsv1alpha1.Network) string {
+	parts := make([]string, 0, len(n.Status.Conditions))
+	for _, c := range n.Status.Conditions {
+		parts = append(parts, fmt.Sprintf("%s=%s", c.Type, c.Status))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ", ")
+}
+
+func onOff(b *bool) string {
+	switch {
+	case b == nil:
+		return "unknown"
+	case *b:
+		return "on"
+	default:
+		return "off"
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
