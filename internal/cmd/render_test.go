@@ -217,3 +217,23 @@ func TestRenderJSONAndOutputDir(t *testing.T) {
 }
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// TestRenderControllerConfig: gates come from the ControllerConfiguration, and --feature-gates wins.
+func TestRenderControllerConfig(t *testing.T) {
+	base := []string{"--shoot", renderInputs + "shoot-seed-004.yaml", "--kube-apiserver-address", "192.0.2.34", "--crds=false",
+		"--controller-config", renderInputs + "controller-config.yaml"}
+	out, errOut, code := runRender(t, base...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "name: hostpath-init") {
+		t.Error("NonPrivilegedCalicoNode from the controller configuration was not applied")
+	}
+	out, errOut, code = runRender(t, append(base, "--feature-gates", "NonPrivilegedCalicoNode=false")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out, "name: hostpath-init") {
+		t.Error("--feature-gates NonPrivilegedCalicoNode=false did not override the controller configuration")
+	}
+}
