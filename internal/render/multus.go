@@ -87,7 +87,7 @@ func multusDaemonSet(o *values.Options) *appsv1.DaemonSet {
 			VolumeMounts:    []corev1.VolumeMount{{Name: "cnibin", MountPath: "/host/opt/cni/bin"}},
 		})
 	}
-	return &appsv1.DaemonSet{
+	ds := &appsv1.DaemonSet{
 		TypeMeta:   typeMeta("apps/v1", "DaemonSet"),
 		ObjectMeta: meta(NameMultus, Namespace, labels),
 		Spec: appsv1.DaemonSetSpec{
@@ -141,4 +141,8 @@ func multusDaemonSet(o *values.Options) *appsv1.DaemonSet {
 			},
 		},
 	}
+	// If a previous deployment used another (immutable) selector, the resource manager re-creates
+	// the DaemonSet instead of failing: the thin plugin keeps no state.
+	ds.Annotations = map[string]string{"resources.gardener.cloud/delete-on-invalid-update": "true"}
+	return ds
 }
