@@ -95,18 +95,24 @@ func parseDocument(name, masked string) (*document, error) {
 			return nil, yamlInputError(name, texts[start:end], start, err)
 		}
 		id := documentID(&root)
-		if id == "" {
-			if start == 0 && !isDocSeparator(texts[0]) {
-				id = "(preamble)"
-			} else {
-				// A document without kind and name (only comments, or empty): named by its
-				// first line of text, which is stabler than its position.
-				id = "(document " + firstText(texts[start:end]) + ")"
-			}
+		first := firstText(texts[start:end])
+		switch {
+		case id != "":
+		case start == 0 && !isDocSeparator(texts[0]):
+			id = "(preamble)"
+		case first == "" && start > 0:
+			// An empty document has no identity of its own: it stays with the one before.
+			id = d.lines[start-1].doc
+		default:
+			// A document without kind and name (only comments): named by its first line of
+			// text, which is stabler than its position.
+			id = "(document " + first + ")"
 		}
-		seen[id]++
-		if seen[id] > 1 {
-			id += "#" + strconv.Itoa(seen[id])
+		if first != "" || start == 0 {
+			seen[id]++
+			if seen[id] > 1 {
+				id += "#" + strconv.Itoa(seen[id])
+			}
 		}
 		for i := start; i < end; i++ {
 			d.lines[i].doc = id
@@ -162,7 +168,8 @@ func problemLine(chunk []string, from int, reason string) int {
 	return lo
 }
 
-// firstText returns the first line of a document that is neither its "---" line nor blank.
+// firstText returns the first line of a document that is neither its "---" line nor blank, or
+// "" for an empty document.
 func firstText(lines []string) string {
 	for i, l := range lines {
 		if i == 0 && isDocSeparator(l) {
@@ -172,7 +179,7 @@ func firstText(lines []string) string {
 			return t
 		}
 	}
-	return "empty"
+	return ""
 }
 
 // isParserError tells yaml.v3's parser errors ("did not find expected key", ...) from its scanner
@@ -291,8 +298,8 @@ func (d *document) spans() []docSpan {
 // reorderLike rearranges d's documents into the order reference has them, so that documents
 // upstream moved are aligned with their own counterparts instead of looking deleted and
 // re-added. Documents reference lacks keep their place after the document that precedes them
-// in d. It reports whether any document changed place.
-func (d *document) reorderLike(reference map[string][3]int, level int) (map[string][3]int, bool) {
+// in d.
+func (d *document) reorderLike(reference map[string][3]int, level int) map[string][3]int {
 	spans := d.spans()
 	keys := make([][3]int, len(spans))
 	prev := [3]int{-1, 0, 0}
@@ -318,12 +325,6 @@ func (d *document) reorderLike(reference map[string][3]int, level int) (map[stri
 		}
 		return false
 	}
-	moved := false
-	for i := 1; i < len(keys); i++ {
-		if less(keys[i], keys[i-1]) {
-			moved = true
-		}
-	}
 	sort.SliceStable(order, func(x, y int) bool { return less(keys[order[x]], keys[order[y]]) })
 	lines := make([]line, 0, len(d.lines))
 	own := make(map[string][3]int, len(spans))
@@ -332,7 +333,7 @@ func (d *document) reorderLike(reference map[string][3]int, level int) (map[stri
 		own[spans[i].id] = keys[i]
 	}
 	d.lines = lines
-	return own, moved
+	return own
 }
 
 // positions maps each document of d to its position (its sort key when others are reordered

@@ -5,6 +5,20 @@ import (
 	"strings"
 )
 
+// reordered reports whether d has documents of reference in another order than reference.
+func reordered(d *document, reference map[string][3]int) bool {
+	last := -1
+	for _, sp := range d.spans() {
+		if p, ok := reference[sp.id]; ok {
+			if p[0] < last {
+				return true
+			}
+			last = p[0]
+		}
+	}
+	return false
+}
+
 // Input is one file given to Merge.
 type Input struct {
 	// Name is how the file is called in errors and the report (usually its path).
@@ -59,9 +73,16 @@ func Merge(oldUp, oldDown, newUp Input, opts Options) (*Result, error) {
 	m.resolveVersions(opts)
 	// Documents are anchored by kind and name: bring the old files into the new upstream's
 	// document order first.
-	oKeys, _ := m.o.reorderLike(m.b.positions(), 1)
-	if _, moved := m.a.reorderLike(oKeys, 2); moved {
+	if reordered(m.a, m.o.positions()) {
 		m.report.Notes = append(m.report.Notes, "the old downstream has documents in another order than the old upstream; the output follows the new upstream's document order")
+	}
+	oKeys := m.o.reorderLike(m.b.positions(), 1)
+	m.a.reorderLike(oKeys, 2)
+	// List items upstream renamed keep their patches: old paths take the new name.
+	for _, r := range findRenames(m.o, m.b) {
+		applyRenames(m.o, []rename{r})
+		applyRenames(m.a, []rename{r})
+		m.report.Notes = append(m.report.Notes, r.String())
 	}
 	keys := keyTable{}
 	m.oa = align(m.o, m.a, keys, true)

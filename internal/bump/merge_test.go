@@ -45,6 +45,8 @@ func TestMergeCases(t *testing.T) {
 		wantConflicts int
 		wantPatches   []patchSummary
 		wantNotes     []string // substrings that must appear among the patch notes
+		// wantReportNotes are the file-level notes, exactly.
+		wantReportNotes []string
 	}{
 		{
 			dir: "plain-values",
@@ -91,6 +93,15 @@ func TestMergeCases(t *testing.T) {
 				{"commented-out", "applied", "DaemonSet/calico-node", ".spec.template.spec.initContainers[name=flexvol-driver]"},
 			},
 			wantNotes: []string{"the new upstream removed the block this patch commented out; the commented copy and its comments were dropped"},
+		},
+		{
+			dir: "renamed-item",
+			wantPatches: []patchSummary{
+				{"added", "applied", "(file header)", "before the first document"},
+				{"changed", "applied-over-upstream-change", "DaemonSet/kube-system/calico-node", ".spec.template.spec.initContainers[name=ebpf-bootstrap].image"},
+				{"changed", "applied-over-upstream-change", "DaemonSet/kube-system/calico-node", ".spec.template.spec.containers[name=calico-node].image"},
+			},
+			wantReportNotes: []string{"upstream renamed DaemonSet/kube-system/calico-node .spec.template.spec.initContainers[name=mount-bpffs] to .spec.template.spec.initContainers[name=ebpf-bootstrap]; patches to it follow the new name"},
 		},
 		{
 			dir: "moved-item",
@@ -142,6 +153,9 @@ func TestMergeCases(t *testing.T) {
 			for _, p := range res.Report.Patches {
 				got = append(got, patchSummary{p.Kind, p.Status, p.Document, p.Anchor})
 				notes = append(notes, p.Notes...)
+			}
+			if diff := cmp.Diff(tc.wantReportNotes, res.Report.Notes); diff != "" {
+				t.Errorf("report notes mismatch (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tc.wantPatches, got); diff != "" {
 				t.Errorf("patches mismatch (-want +got):\n%s", diff)
@@ -254,6 +268,51 @@ func TestChecks(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.want, res.Report.Checks); diff != "" {
 				t.Errorf("checks mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestDocumentOrder(t *testing.T) {
+	doc := func(kind, name, value string) string {
+		return "---\nkind: " + kind + "\nmetadata:\n  name: " + name + "\ndata:\n  v: \"" + value + "\"\n"
+	}
+	oldUp := Input{Name: "ou", Data: []byte(doc("ConfigMap", "a", "1") + doc("ConfigMap", "b", "1"))}
+	newUp := Input{Name: "nu", Data: []byte(doc("ConfigMap", "b", "2") + doc("ConfigMap", "a", "1"))}
+	cases := []struct {
+		name      string
+		oldDown   string
+		want      string
+		wantNotes []string
+	}{
+		{
+			name:    "upstream moves a patched document: the patch follows it",
+			oldDown: doc("ConfigMap", "a", "9") + doc("ConfigMap", "b", "1"),
+			want:    doc("ConfigMap", "b", "2") + doc("ConfigMap", "a", "9"),
+		},
+		{
+			name:      "downstream reordered documents: upstream order wins, reported",
+			oldDown:   doc("ConfigMap", "b", "1") + doc("ConfigMap", "a", "9"),
+			want:      doc("ConfigMap", "b", "2") + doc("ConfigMap", "a", "9"),
+			wantNotes: []string{"the old downstream has documents in another order than the old upstream; the output follows the new upstream's document order"},
+		},
+		{
+			name:    "a document only the downstream has stays after the one it followed",
+			oldDown: doc("ConfigMap", "a", "1") + doc("Secret", "mine", "x") + doc("ConfigMap", "b", "1"),
+			want:    doc("ConfigMap", "b", "2") + doc("ConfigMap", "a", "1") + doc("Secret", "mine", "x"),
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := Merge(oldUp, Input{Name: "od", Data: []byte(tc.oldDown)}, newUp, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, string(res.Output)); diff != "" {
+				t.Errorf("output mismatch (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.wantNotes, res.Report.Notes); diff != "" {
+				t.Errorf("notes mismatch (-want +got):\n%s", diff)
 			}
 		})
 	}
