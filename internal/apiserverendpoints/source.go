@@ -85,6 +85,9 @@ func Selector() (labels.Selector, error) {
 // CNAME records. It returns a *LookupError, never an empty or partial Result, when the addresses
 // cannot all be determined.
 func (s *Source) Lookup(ctx context.Context, namespace string) (Result, error) {
+	if s.Reader == nil {
+		return Result{}, &LookupError{Namespace: namespace, Err: errors.New("no client configured to read DNSRecords")}
+	}
 	sel, err := Selector()
 	if err != nil {
 		return Result{}, &LookupError{Namespace: namespace, Err: err}
