@@ -507,6 +507,60 @@ func controllerDeploymentValues(t *testing.T) map[string]any {
 	return nil
 }
 
+// TestChartOperatorGuideControllerDeployments renders the chart with the values of every
+// ControllerDeployment in the operator guide (seed 002), exactly as written there (including its `chart`
+// key inside values), and checks that the feature gates reach the ControllerConfiguration.
+func TestChartOperatorGuideControllerDeployments(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "seeds", "002_1d2c71323e447737.txt"))
+	if os.IsNotExist(err) {
+		t.Skip("../shared is absent: the operator guide (seeds/002_1d2c71323e447737.txt) is not here to test against")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The guide's manifests start at "apiVersion: core.gardener.cloud/v1beta1" and end at a blank line.
+	var manifests []string
+	for _, block := range strings.Split(string(data), "\n\n") {
+		if strings.HasPrefix(block, "apiVersion: core.gardener.cloud/v1beta1\nkind: ControllerDeployment") {
+			manifests = append(manifests, block)
+		}
+	}
+	if len(manifests) != 2 {
+		t.Fatalf("found %d ControllerDeployments in the operator guide, want 2 (NonPrivilegedCalicoNode, SeamlessOverlaySwitch)", len(manifests))
+	}
+	for i, manifest := range manifests {
+		var cd struct {
+			metav1.TypeMeta `json:",inline"`
+			Metadata        metav1.ObjectMeta `json:"metadata"`
+			Type            string            `json:"type"`
+			ProviderConfig  struct {
+				Values map[string]any `json:"values"`
+			} `json:"providerConfig"`
+		}
+		if err := yaml.UnmarshalStrict([]byte(manifest), &cd); err != nil {
+			t.Fatalf("ControllerDeployment %d of the guide: %v\n%s", i+1, err, manifest)
+		}
+		if cd.Type != "helm" {
+			t.Fatalf("ControllerDeployment %d of the guide has type %q, want helm", i+1, cd.Type)
+		}
+		objs, err := renderChart(cd.ProviderConfig.Values, gardenerRelease)
+		if err != nil {
+			t.Fatalf("ControllerDeployment %d of the guide: %v", i+1, err)
+		}
+		cm := &corev1.ConfigMap{}
+		into(t, find(t, objs, "ConfigMap", "networking-calico-config"), cm)
+		cfg := decodeConfigStrict(t, cm.Data["config.yaml"])
+		gates, _, _ := unstructured.NestedMap(cd.ProviderConfig.Values, "config", "featureGates")
+		want := map[string]bool{}
+		for name, v := range gates {
+			want[name] = v.(bool)
+		}
+		if diff := cmp.Diff(want, cfg.FeatureGates); diff != "" {
+			t.Errorf("ControllerDeployment %d of the guide: feature gates in the ControllerConfiguration (-guide +config):\n%s", i+1, diff)
+		}
+	}
+}
+
 func TestChartNonDefaultValues(t *testing.T) {
 	tls := testTLS(t)
 	values := map[string]any{
