@@ -37,6 +37,14 @@ func (d Doc) ID() string {
 
 // Encode encodes one object; its TypeMeta must be set (render sets it on every object).
 func Encode(obj client.Object) (Doc, error) {
+	var buf bytes.Buffer
+	return encodeInto(&buf, obj)
+}
+
+// encodeInto encodes obj at the end of buf; the returned Doc's JSON aliases buf's bytes, so buf
+// must not be reset while the Doc is in use. HTML characters are not escaped: the documents are
+// read by Kubernetes and people, never embedded in HTML, and scripts stay readable.
+func encodeInto(buf *bytes.Buffer, obj client.Object) (Doc, error) {
 	gvk := obj.GetObjectKind().GroupVersionKind()
 	if gvk.Kind == "" || gvk.Version == "" {
 		return Doc{}, fmt.Errorf("encoding %T %q: apiVersion and kind are not set", obj, obj.GetName())
@@ -44,11 +52,17 @@ func Encode(obj client.Object) (Doc, error) {
 	if obj.GetName() == "" {
 		return Doc{}, fmt.Errorf("encoding %s: the object has no name", gvk.Kind)
 	}
-	b, err := json.Marshal(obj)
-	if err != nil {
+	start := buf.Len()
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(obj); err != nil {
 		return Doc{}, fmt.Errorf("encoding %s %q: %w", gvk.Kind, obj.GetName(), err)
 	}
-	return Doc{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName(), JSON: stripStatus(b)}, nil
+	b := buf.Bytes()[start : buf.Len()-1] // without Encode's newline
+	b = stripStatus(b)
+	// Keep the buffer in step with the stripped document, so the next one follows it directly.
+	buf.Truncate(start + len(b))
+	return Doc{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName(), JSON: b[:len(b):len(b)]}, nil
 }
 
 // stripStatus drops the top-level status that typed objects always carry (an empty object, or
@@ -102,8 +116,11 @@ func Build(static *Static, objs []client.Object) (*Manifest, error) {
 
 func encodeAll(objs []client.Object) ([]Doc, error) {
 	docs := make([]Doc, 0, len(objs)+32)
+	// One buffer for all documents: a few large allocations instead of one per object.
+	var buf bytes.Buffer
+	buf.Grow(1024 * len(objs))
 	for _, o := range objs {
-		d, err := Encode(o)
+		d, err := encodeInto(&buf, o)
 		if err != nil {
 			return nil, err
 		}
