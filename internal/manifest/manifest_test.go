@@ -151,3 +151,39 @@ func TestStatusStripping(t *testing.T) {
 		t.Errorf("stripped document is not JSON: %v", err)
 	}
 }
+
+// TestSharedBufferDocsIndependent: documents encoded into one buffer stay intact and valid,
+// including after status stripping, and scripts are not HTML-escaped.
+func TestSharedBufferDocsIndependent(t *testing.T) {
+	c := cm("kube-system", "script")
+	c.Data = map[string]string{"run": "a && b > /dev/null"}
+	objs := []client.Object{ds("kube-system", "one"), c, ds("kube-system", "two"), sa("three")}
+	m, err := manifest.Build(nil, objs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range m.Docs() {
+		if !json.Valid(d.JSON) {
+			t.Errorf("%s: invalid JSON %s", d.ID(), d.JSON)
+		}
+		single, err := manifest.Encode(objs[indexOf(objs, d.Name)])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(single.JSON) != string(d.JSON) {
+			t.Errorf("%s: shared-buffer encoding %s differs from single encoding %s", d.ID(), d.JSON, single.JSON)
+		}
+	}
+	if !strings.Contains(string(m.JSON()), `"run":"a && b > /dev/null"`) {
+		t.Errorf("script was escaped: %s", m.JSON())
+	}
+}
+
+func indexOf(objs []client.Object, name string) int {
+	for i, o := range objs {
+		if o.GetName() == name {
+			return i
+		}
+	}
+	return -1
+}
