@@ -91,6 +91,7 @@ func Merge(oldUp, oldDown, newUp Input, opts Options) (*Result, error) {
 	m.numberHunks()
 	m.findUpstreamCommentedRuns()
 	m.findRelocations()
+	m.findAddedByBoth()
 	m.walk()
 	m.finishConflict()
 
@@ -142,6 +143,9 @@ type merger struct {
 	// added lines that follow a relocated base line.
 	movedA    map[int]bool
 	relocTail map[int][]int
+
+	// addedByBoth maps new-upstream lines the downstream had added too to the downstream patch.
+	addedByBoth map[int]*hunk
 
 	// keepActive marks base lines that upstream commented out inside a block the downstream
 	// changed: the downstream's active block is kept.

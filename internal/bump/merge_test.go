@@ -104,6 +104,17 @@ func TestMergeCases(t *testing.T) {
 			wantReportNotes: []string{"upstream renamed DaemonSet/kube-system/calico-node .spec.template.spec.initContainers[name=mount-bpffs] to .spec.template.spec.initContainers[name=ebpf-bootstrap]; patches to it follow the new name"},
 		},
 		{
+			dir: "added-by-both",
+			wantPatches: []patchSummary{
+				{"added", "applied-over-upstream-change", "DaemonSet/calico-node", ".spec.template.spec.containers[name=calico-node].imagePullPolicy"},
+				{"changed", "applied-over-upstream-change", "DaemonSet/calico-node", ".spec.template.spec.containers[name=calico-node].env[name=CALICO_IPV4POOL_CIDR]"},
+			},
+			wantNotes: []string{
+				"the new upstream added DaemonSet/calico-node .spec.template.spec.containers[name=calico-node].imagePullPolicy too; the downstream's version was kept",
+				"the new upstream added DaemonSet/calico-node .spec.template.spec.containers[name=calico-node].env[name=CALICO_IPV4POOL_CIDR] too; the downstream's version was kept",
+			},
+		},
+		{
 			dir: "moved-item",
 			wantPatches: []patchSummary{
 				{"changed", "applied", "DaemonSet/calico-node", ".spec.template.spec.containers[name=calico-node].env[name=A_VAR].value"},

@@ -141,3 +141,36 @@ func (m *merger) keepActiveHunk(i int) int {
 	}
 	return 0
 }
+
+// findAddedByBoth finds lines the new upstream added that the downstream had added too (same
+// document and key path, or inside an item the downstream added): an env var the downstream
+// enabled and upstream now enables as well, an imagePullPolicy both added. Keeping both would
+// duplicate the key; the downstream's version wins. Unnamed list items ([]) are never taken as
+// the same.
+func (m *merger) findAddedByBoth() {
+	m.addedByBoth = map[int]*hunk{}
+	added := map[string]*hunk{}
+	for j, l := range m.a.lines {
+		if m.oa.back[j] >= 0 || l.path == "" || strings.Contains(l.path, "[]") {
+			continue
+		}
+		added[l.doc+"\x00"+l.path] = m.hunks[m.hunkOfA[j]-1]
+	}
+	if len(added) == 0 {
+		return
+	}
+	for j, l := range m.b.lines {
+		if m.ob.back[j] >= 0 || l.path == "" {
+			continue
+		}
+		for k := 1; k <= len(l.path); k++ {
+			if k < len(l.path) && l.path[k] != '.' && l.path[k] != '[' {
+				continue
+			}
+			if h, ok := added[l.doc+"\x00"+l.path[:k]]; ok {
+				m.addedByBoth[j] = h
+				break
+			}
+		}
+	}
+}

@@ -153,8 +153,19 @@ func (m *merger) emitInsertions(aIns, bIns []int) {
 	// block's commented line) are commented out too; the first line back at the block's level
 	// ends the block.
 	inBlock := m.commented != nil
+	skipIndent := -1 // while >= 0: skipping an upstream addition the downstream also made
 	for _, j := range bIns {
 		text := m.b.lines[j].text
+		if skipIndent >= 0 && m.b.lines[j].path == "" && !m.b.lines[j].isComment() && (indentOf(text) > skipIndent || strings.TrimSpace(text) == "") {
+			continue
+		}
+		skipIndent = -1
+		if h, ok := m.addedByBoth[j]; ok {
+			h.overridden = true
+			h.addNote("the new upstream added " + describe(m.b.lines[j]) + " too; the downstream's version was kept")
+			skipIndent = indentOf(text)
+			continue
+		}
 		if i, ok := m.relocatedTo[j]; ok {
 			m.emitRelocated(i, text)
 			inBlock = false
