@@ -69,10 +69,10 @@ type Cluster struct {
 // must be reconciled again (0 for "only on the next event").
 func (a *Actuator) Reconcile(ctx context.Context, log logr.Logger, network *extensionsv1alpha1.Network, cluster *Cluster) (time.Duration, error) {
 	conds := newConditionSet(network.Status.Conditions, a.now())
-	requeue, err := a.reconcile(ctx, log, network, cluster, conds)
+	applied, requeue, err := a.reconcile(ctx, log, network, cluster, conds)
 	// Conditions are reported whether the reconcile succeeded or not: they tell the shoot owner
-	// what is wrong in their terms.
-	if serr := a.patchConditions(ctx, network, conds); serr != nil {
+	// what is wrong in their terms. On success the same status write records what was applied.
+	if serr := a.patchStatus(ctx, network, conds, applied); serr != nil {
 		return 0, errors.Join(err, serr)
 	}
 	return requeue, err
@@ -83,13 +83,14 @@ func (a *Actuator) Restore(ctx context.Context, log logr.Logger, network *extens
 	return a.Reconcile(ctx, log, network, cluster)
 }
 
-func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *extensionsv1alpha1.Network, cluster *Cluster, conds *conditionSet) (time.Duration, error) {
+// reconcile returns what was applied (nil unless the ManagedResource was stored) and the requeue delay.
+func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *extensionsv1alpha1.Network, cluster *Cluster, conds *conditionSet) (*calicov1alpha1.NetworkStatus, time.Duration, error) {
 	namespace := network.Namespace
 
 	cfg, err := a.decodeConfig(network)
 	if err != nil {
 		conds.set(ConditionConfigurationValid, "False", "InvalidProviderConfig", err.Error())
-		return 0, configurationError(fmt.Errorf("invalid providerConfig: %w", err))
+		return nil, 0, configurationError(fmt.Errorf("invalid providerConfig: %w", err))
 	}
 	conds.set(ConditionConfigurationValid, "True", "ProviderConfigValid", "The providerConfig is valid.")
 
@@ -103,7 +104,7 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 
 	addrs, err := a.kubeAPIServerAddresses(ctx, namespace, cluster.Shoot, cfg, conds)
 	if err != nil {
-		return 0, err
+		return nil, 0, err
 	}
 
 	rendered, err := a.Renderer.Render(ctx, Inputs{
@@ -117,31 +118,28 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 		ControllerConfig:       a.Config,
 	})
 	if err != nil {
-		return 0, fmt.Errorf("rendering calico manifests: %w", err)
+		return nil, 0, fmt.Errorf("rendering calico manifests: %w", err)
 	}
 
 	if err := a.checkOverlaySwitch(ctx, log, namespace, cluster.Shoot, previous, rendered.Status, conds); err != nil {
-		return 0, err
+		return nil, 0, err
 	}
 
 	res, err := managedresource.Apply(ctx, a.Client, managedresource.Object{
 		Namespace: namespace, Name: ManagedResourceName, Origin: ManagedResourceOrigin,
 	}, rendered.Data)
 	if err != nil {
-		return 0, fmt.Errorf("storing ManagedResource: %w", err)
+		return nil, 0, fmt.Errorf("storing ManagedResource: %w", err)
 	}
 	if res.Changed {
 		log.Info("Stored ManagedResource", "managedResource", ManagedResourceName, "secret", res.SecretName, "deletedSecrets", res.DeletedSecrets)
 	}
 
 	if err := applySeedObjects(ctx, a.Client, a.APIReader, namespace, rendered.SeedObjects); err != nil {
-		return 0, err
+		return nil, 0, err
 	}
 
-	if err := a.patchProviderStatus(ctx, network, rendered.Status); err != nil {
-		return 0, err
-	}
-	return a.ttlRequeue(addrs), nil
+	return &rendered.Status, a.ttlRequeue(addrs), nil
 }
 
 // decodeConfig strictly decodes and validates the providerConfig.

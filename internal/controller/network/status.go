@@ -33,27 +33,38 @@ func decodeProviderStatus(network *extensionsv1alpha1.Network) (*calicov1alpha1.
 	return st, nil
 }
 
-// patchProviderStatus records what was applied: providerStatus and status.ipFamilies. Nothing is
-// sent when both are unchanged.
-func (a *Actuator) patchProviderStatus(ctx context.Context, network *extensionsv1alpha1.Network, applied calicov1alpha1.NetworkStatus) error {
-	applied.TypeMeta = metav1.TypeMeta{APIVersion: calicov1alpha1.SchemeGroupVersion.String(), Kind: "NetworkStatus"}
-	raw, err := json.Marshal(applied)
-	if err != nil {
-		return fmt.Errorf("encoding provider status: %w", err)
-	}
-	families := make([]extensionsv1alpha1.IPFamily, 0, len(applied.IPFamilies))
-	for _, f := range applied.IPFamilies {
-		families = append(families, extensionsv1alpha1.IPFamily(f))
-	}
+// patchStatus writes, in one status patch, the conditions the reconcile changed and, when applied
+// is set, what was applied: providerStatus and status.ipFamilies. Nothing is sent when nothing
+// changed.
+func (a *Actuator) patchStatus(ctx context.Context, network *extensionsv1alpha1.Network, cs *conditionSet, applied *calicov1alpha1.NetworkStatus) error {
 	before := network.DeepCopy()
-	network.Status.ProviderStatus = &runtime.RawExtension{Raw: raw}
-	network.Status.IPFamilies = families
-	if providerStatusEqual(before.Status.ProviderStatus, raw) && reflect.DeepEqual(before.Status.IPFamilies, families) {
-		network.Status = before.Status
+	changed := false
+	if cs.changed {
+		network.Status.Conditions = cs.conditions
+		changed = true
+	}
+	if applied != nil {
+		st := *applied
+		st.TypeMeta = metav1.TypeMeta{APIVersion: calicov1alpha1.SchemeGroupVersion.String(), Kind: "NetworkStatus"}
+		raw, err := json.Marshal(st)
+		if err != nil {
+			return fmt.Errorf("encoding provider status: %w", err)
+		}
+		families := make([]extensionsv1alpha1.IPFamily, 0, len(st.IPFamilies))
+		for _, f := range st.IPFamilies {
+			families = append(families, extensionsv1alpha1.IPFamily(f))
+		}
+		if !providerStatusEqual(before.Status.ProviderStatus, raw) || !reflect.DeepEqual(before.Status.IPFamilies, families) {
+			network.Status.ProviderStatus = &runtime.RawExtension{Raw: raw}
+			network.Status.IPFamilies = families
+			changed = true
+		}
+	}
+	if !changed {
 		return nil
 	}
 	if err := a.Client.Status().Patch(ctx, network, client.MergeFrom(before)); err != nil {
-		return fmt.Errorf("writing provider status: %w", err)
+		return fmt.Errorf("writing status: %w", err)
 	}
 	return nil
 }
@@ -117,19 +128,6 @@ func (cs *conditionSet) remove(condType string) {
 			return
 		}
 	}
-}
-
-// patchConditions writes the conditions when the reconcile changed any.
-func (a *Actuator) patchConditions(ctx context.Context, network *extensionsv1alpha1.Network, cs *conditionSet) error {
-	if !cs.changed {
-		return nil
-	}
-	before := network.DeepCopy()
-	network.Status.Conditions = cs.conditions
-	if err := a.Client.Status().Patch(ctx, network, client.MergeFrom(before)); err != nil {
-		return fmt.Errorf("writing conditions: %w", err)
-	}
-	return nil
 }
 
 // toErrorCodes converts code strings to the API's error code type.

@@ -119,6 +119,9 @@ type controllerSetup struct {
 	restConfig *rest.Config
 	// ignoreOperationAnnotation runs the controller in --ignore-operation-annotation mode.
 	ignoreOperationAnnotation bool
+	// qps and burst set the controller's client-side rate limit (0: controller-runtime's default).
+	qps   float32
+	burst int
 	// leaderElection runs the manager with leader election (a Lease in the test namespace).
 	leaderElection bool
 	// tune adjusts the controller options.
@@ -137,7 +140,7 @@ func newScheme(t testing.TB) *runtime.Scheme {
 
 // startController runs the real controller for one namespace until the test ends and returns the
 // log of its write requests.
-func startController(t *testing.T, namespace string, s controllerSetup, moreNamespaces ...string) *requestLog {
+func startController(t testing.TB, namespace string, s controllerSetup, moreNamespaces ...string) *requestLog {
 	t.Helper()
 	base := seedCP.Config
 	if s.restConfig != nil {
@@ -147,6 +150,9 @@ func startController(t *testing.T, namespace string, s controllerSetup, moreName
 	log := &requestLog{writes: map[string]int{}}
 	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return countingTransport{log: log, next: rt} })
 	cfg.UserAgent = "calico-pilot/test"
+	if s.qps > 0 {
+		cfg.QPS, cfg.Burst = s.qps, s.burst
+	}
 
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                 newScheme(t),
@@ -154,6 +160,7 @@ func startController(t *testing.T, namespace string, s controllerSetup, moreName
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
 		Cache:                  cache.Options{DefaultNamespaces: namespaces(namespace, moreNamespaces)},
+		// Leader election needs a namespace; tests that use it pass one.
 		Client:                 client.Options{Cache: &client.CacheOptions{DisableFor: network.UncachedObjects()}},
 		// Every test starts its own manager with the same controller name.
 		Controller:              config.Controller{SkipNameValidation: ptr.To(true)},
@@ -225,7 +232,11 @@ func startController(t *testing.T, namespace string, s controllerSetup, moreName
 	return log
 }
 
+// namespaces is the cache's namespace restriction; none ("") means all namespaces.
 func namespaces(first string, more []string) map[string]cache.Config {
+	if first == "" {
+		return nil
+	}
 	out := map[string]cache.Config{first: {}}
 	for _, ns := range more {
 		out[ns] = cache.Config{}
@@ -264,7 +275,7 @@ func baseShoot() *gardencorev1beta1.Shoot {
 
 // testEnv is one test's shoot: a control-plane namespace, its Cluster and the Network.
 type testEnv struct {
-	t  *testing.T
+	t  testing.TB
 	c  client.Client
 	ns string
 }
@@ -289,33 +300,45 @@ func newTestEnv(t *testing.T, mutate func(*gardencorev1beta1.Shoot)) *testEnv {
 // setShoot creates or replaces the Cluster's shoot.
 func (e *testEnv) setShoot(shoot *gardencorev1beta1.Shoot) {
 	e.t.Helper()
-	raw, err := json.Marshal(shoot)
-	if err != nil {
-		e.t.Fatal(err)
-	}
 	ctx := context.Background()
 	cluster := &extensionsv1alpha1.Cluster{}
-	err = e.c.Get(ctx, client.ObjectKey{Name: e.ns}, cluster)
+	err := e.c.Get(ctx, client.ObjectKey{Name: e.ns}, cluster)
 	switch {
 	case apierrors.IsNotFound(err):
-		cluster = &extensionsv1alpha1.Cluster{
-			ObjectMeta: metav1.ObjectMeta{Name: e.ns},
-			Spec: extensionsv1alpha1.ClusterSpec{
-				CloudProfile: runtime.RawExtension{Raw: []byte(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"CloudProfile"}`)},
-				Shoot:        runtime.RawExtension{Raw: raw},
-			},
-		}
-		if err := e.c.Create(ctx, cluster); err != nil {
-			e.t.Fatalf("creating Cluster: %v", err)
+		if err := createCluster(ctx, e.c, e.ns, shoot); err != nil {
+			e.t.Fatal(err)
 		}
 	case err != nil:
 		e.t.Fatal(err)
 	default:
+		raw, err := json.Marshal(shoot)
+		if err != nil {
+			e.t.Fatal(err)
+		}
 		cluster.Spec.Shoot = runtime.RawExtension{Raw: raw}
 		if err := e.c.Update(ctx, cluster); err != nil {
 			e.t.Fatalf("updating Cluster: %v", err)
 		}
 	}
+}
+
+// createCluster creates the Cluster of a control-plane namespace with shoot embedded.
+func createCluster(ctx context.Context, c client.Client, ns string, shoot *gardencorev1beta1.Shoot) error {
+	raw, err := json.Marshal(shoot)
+	if err != nil {
+		return err
+	}
+	cluster := &extensionsv1alpha1.Cluster{
+		ObjectMeta: metav1.ObjectMeta{Name: ns},
+		Spec: extensionsv1alpha1.ClusterSpec{
+			CloudProfile: runtime.RawExtension{Raw: []byte(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"CloudProfile"}`)},
+			Shoot:        runtime.RawExtension{Raw: raw},
+		},
+	}
+	if err := c.Create(ctx, cluster); err != nil {
+		return fmt.Errorf("creating Cluster: %w", err)
+	}
+	return nil
 }
 
 func (e *testEnv) key() client.ObjectKey { return client.ObjectKey{Namespace: e.ns, Name: networkName} }
