@@ -161,7 +161,7 @@ func startController(t testing.TB, namespace string, s controllerSetup, moreName
 		HealthProbeBindAddress: "0",
 		Cache:                  cache.Options{DefaultNamespaces: namespaces(namespace, moreNamespaces)},
 		// Leader election needs a namespace; tests that use it pass one.
-		Client:                 client.Options{Cache: &client.CacheOptions{DisableFor: network.UncachedObjects()}},
+		Client: client.Options{Cache: &client.CacheOptions{DisableFor: network.UncachedObjects()}},
 		// Every test starts its own manager with the same controller name.
 		Controller:              config.Controller{SkipNameValidation: ptr.To(true)},
 		LeaderElection:          s.leaderElection,
