@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -30,6 +31,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/cmd"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/validation"
@@ -270,7 +272,7 @@ kind: ControllerConfiguration
 			"--leader-elect=true",
 			"--leader-election-namespace=extension-networking-calico-7xk2p",
 			"--metrics-bind-address=:8080",
-			"--health-probe-bind-address=:8081",
+			"--health-bind-address=:8081",
 		}
 		if diff := cmp.Diff(wantArgs, d.Spec.Template.Spec.Containers[0].Args); diff != "" {
 			t.Errorf("controller args (-want +got):\n%s", diff)
@@ -720,6 +722,32 @@ func decodeConfigStrict(t *testing.T, data string) *configv1alpha1.ControllerCon
 		t.Fatalf("config.yaml is not a valid ControllerConfiguration: %v\n%s", errs.ToAggregate(), data)
 	}
 	return cfg
+}
+
+// TestChartArgsAreTheCommandsFlags parses the container args of both Deployments with the real
+// calico-pilot command tree, so a renamed or removed flag fails here instead of in a crash-looping pod.
+func TestChartArgsAreTheCommandsFlags(t *testing.T) {
+	objs, err := renderChart(nil, gardenerRelease)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"networking-calico", "networking-calico-admission"} {
+		d := &appsv1.Deployment{}
+		into(t, find(t, objs, "Deployment", name), d)
+		args := d.Spec.Template.Spec.Containers[0].Args
+		root := cmd.NewRootCommand(cmd.IO{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard})
+		sub, rest, err := root.Find(args)
+		if err != nil || sub == root {
+			t.Errorf("%s: args %q do not name a calico-pilot subcommand: %v", name, args, err)
+			continue
+		}
+		if err := sub.ParseFlags(rest); err != nil {
+			t.Errorf("%s: calico-pilot %s rejects the chart's args %q: %v", name, sub.Name(), rest, err)
+		}
+		if extra := sub.Flags().Args(); len(extra) > 0 {
+			t.Errorf("%s: args %q are not flags of calico-pilot %s", name, extra, sub.Name())
+		}
+	}
 }
 
 // TestSchemaFeatureGatesAreTheControllers keeps the feature gates the values schema accepts equal to the
