@@ -83,6 +83,9 @@ func TestGoldenScenariosAccepted(t *testing.T) {
 	}
 	c := newClient(t)
 	for _, f := range files {
+		if strings.HasPrefix(filepath.Base(f), "seed-monitoring-") {
+			continue // seed-side objects: TestSeedMonitoringAccepted
+		}
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".yaml"), func(t *testing.T) {
 			data, err := os.ReadFile(f)
 			if err != nil {
@@ -150,6 +153,19 @@ func TestSeedMonitoringAccepted(t *testing.T) {
 		t.Fatal(err)
 	}
 	dryRunApply(t, c, decodeStream(t, m.JSON()))
+
+	// And the seed-side golden files of internal/render.
+	files, err := filepath.Glob(filepath.Join(goldenDir, "seed-monitoring-*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no seed-monitoring golden files: %v", err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dryRunApply(t, c, decodeStream(t, data))
+	}
 }
 
 func options(t *testing.T, facts values.ClusterFacts) values.Options {
