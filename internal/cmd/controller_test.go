@@ -1,0 +1,96 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestControllerCommandRejectsBadInput: bad flags and config files exit 2 with one line naming the
+// flag or field and what is accepted, before anything connects to a cluster.
+func TestControllerCommandRejectsBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	kubeconfig := write("kubeconfig", "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: https://127.0.0.1:1\ncontexts:\n- name: c\n  context:\n    cluster: c\n    user: u\nusers:\n- name: u\n  user:\n    token: x\ncurrent-context: c\n")
+	header := "apiVersion: calico.networking.extensions.config.gardener.cloud/v1alpha1\nkind: ControllerConfiguration\n"
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantErr  []string
+	}{
+		{
+			name:     "unknown feature gate",
+			args:     []string{"--config-file", write("gates.yaml", header+"featureGates:\n  SeamlessOverlaySwich: true\n")},
+			wantCode: ExitUsage,
+			wantErr:  []string{"featureGates", "SeamlessOverlaySwich"},
+		},
+		{
+			name:     "unknown config field",
+			args:     []string{"--config-file", write("field.yaml", header+"kubeAPIServerGlobalNetworkSet:\n  enable: true\n")},
+			wantCode: ExitUsage,
+			wantErr:  []string{"kubeAPIServerGlobalNetworkSet.enable"},
+		},
+		{
+			name:     "missing config file",
+			args:     []string{"--config-file", filepath.Join(dir, "nope.yaml")},
+			wantCode: ExitUsage,
+			wantErr:  []string{"reading --config-file"},
+		},
+		{
+			name:     "no concurrency",
+			args:     []string{"--max-concurrent-reconciles", "0"},
+			wantCode: ExitUsage,
+			wantErr:  []string{"--max-concurrent-reconciles must be at least 1, got 0"},
+		},
+		{
+			name:     "DNS requeue bounds reversed",
+			args:     []string{"--kube-apiserver-dns-requeue-min", "2h", "--kube-apiserver-dns-requeue-max", "1h"},
+			wantCode: ExitUsage,
+			wantErr:  []string{"--kube-apiserver-dns-requeue-min 2h0m0s is above --kube-apiserver-dns-requeue-max 1h0m0s"},
+		},
+		{
+			name:     "unknown flag",
+			args:     []string{"--leader-elekt=false"},
+			wantCode: ExitUsage,
+			wantErr:  []string{"unknown flag: --leader-elekt"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			args := append([]string{"controller", "--kubeconfig", kubeconfig}, tt.args...)
+			code := Execute(context.Background(), args, strings.NewReader(""), &out, &errOut)
+			if code != tt.wantCode {
+				t.Errorf("exit code %d, want %d; stderr: %s", code, tt.wantCode, errOut.String())
+			}
+			got := errOut.String()
+			if strings.Count(strings.TrimSpace(got), "\n") != 0 || !strings.HasPrefix(got, "error: ") {
+				t.Errorf("stderr is not one error line: %q", got)
+			}
+			for _, w := range tt.wantErr {
+				if !strings.Contains(got, w) {
+					t.Errorf("stderr %q does not contain %q", got, w)
+				}
+			}
+			if strings.Contains(got, "goroutine ") {
+				t.Errorf("stack trace on stderr: %s", got)
+			}
+		})
+	}
+}
+
+func TestUserAgent(t *testing.T) {
+	if got, want := UserAgent(), "calico-pilot/"+Version; got != want {
+		t.Errorf("UserAgent() = %q, want %q", got, want)
+	}
+}
