@@ -5,6 +5,8 @@ import (
 	"strings"
 )
 
+// pendingConflict is the conflict block being collected; consecutive conflicting lines of one
+// patch share a block.
 type pendingConflict struct {
 	hunk int
 	// reasons are the distinct kinds of problem in this block, each with the first detail.
@@ -14,6 +16,8 @@ type pendingConflict struct {
 	up      []string
 }
 
+// commentState describes how the downstream commented out a block: the column of the marker and
+// the marker itself ("#" or "# ").
 type commentState struct {
 	col    int
 	marker string
@@ -124,6 +128,7 @@ func (m *merger) commentedBlockRemoved(h *hunk) bool {
 	return true
 }
 
+// seq returns the indexes from, from+1, ..., to-1.
 func seq(from, to int) []int {
 	if to <= from {
 		return nil

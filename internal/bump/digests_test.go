@@ -1,0 +1,79 @@
+package bump
+
+import (
+	"context"
+	"io"
+	"log"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-containerregistry/pkg/name"
+	"github.com/google/go-containerregistry/pkg/registry"
+	"github.com/google/go-containerregistry/pkg/v1/random"
+	"github.com/google/go-containerregistry/pkg/v1/remote"
+)
+
+// TestResolveDigests pushes a single image and a multi-arch index (what Calico publishes) to an
+// in-process registry: the digest printed is the one the tag points to, as `gcrane digest` does.
+func TestResolveDigests(t *testing.T) {
+	srv := httptest.NewServer(registry.New(registry.Logger(log.New(io.Discard, "", 0))))
+	defer srv.Close()
+	host := strings.TrimPrefix(srv.URL, "http://")
+
+	img, err := random.Image(128, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imgRef, err := name.NewTag(host + "/calico/cni:v3.29.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := remote.Write(imgRef, img); err != nil {
+		t.Fatal(err)
+	}
+	imgDigest, err := img.Digest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := random.Index(128, 1, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idxRef, err := name.NewTag(host + "/calico/node:v3.29.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := remote.WriteIndex(idxRef, idx); err != nil {
+		t.Fatal(err)
+	}
+	idxDigest, err := idx.Digest()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	got, err := ResolveDigests(context.Background(), DigestRequest{Registry: host, Namespace: "calico", Version: "v3.29.0", Images: []string{"node", "cni"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []ImageDigest{
+		{Image: "node", Reference: host + "/calico/node:v3.29.0", Version: "v3.29.0", Digest: idxDigest.String()},
+		{Image: "cni", Reference: host + "/calico/cni:v3.29.0", Version: "v3.29.0", Digest: imgDigest.String()},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("digests mismatch (-want +got):\n%s", diff)
+	}
+	var out strings.Builder
+	if err := WriteDigests(&out, got); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff("node: v3.29.0@"+idxDigest.String()+"\ncni: v3.29.0@"+imgDigest.String()+"\n", out.String()); diff != "" {
+		t.Errorf("printed digests mismatch (-want +got):\n%s", diff)
+	}
+
+	_, err = ResolveDigests(context.Background(), DigestRequest{Registry: host, Namespace: "calico", Version: "v3.29.0", Images: []string{"cni", "kube-controllers"}})
+	if err == nil || !strings.HasPrefix(err.Error(), "resolving "+host+"/calico/kube-controllers:v3.29.0: ") {
+		t.Errorf("missing image error = %v, want it to name %s/calico/kube-controllers:v3.29.0", err, host)
+	}
+}
