@@ -83,11 +83,14 @@ func validateShoot(shoot *gardencorev1beta1.Shoot) (*calicov1alpha1.NetworkConfi
 }
 
 // checkTransition compares the old Shoot with the valid new one. An old Shoot that was not a calico shoot
-// or whose providerConfig no longer decodes has nothing to compare against: the update is judged on the
-// new Shoot alone, and a warning says so for the second case.
+// has nothing to compare against; one that no longer decodes or cannot be derived is not compared either,
+// and a warning says so. In both cases the update is judged on the new Shoot alone.
 func (v ShootValidator) checkTransition(req admission.Request, shoot *gardencorev1beta1.Shoot, cfg *calicov1alpha1.NetworkConfig) (field.ErrorList, []string, error) {
 	old, errs := decode.Shoot(req.OldObject.Raw)
-	if len(errs) > 0 || !isCalico(old) {
+	if len(errs) > 0 {
+		return nil, []string{"the stored Shoot does not decode (" + errs.ToAggregate().Error() + "), so changes against it were not checked"}, nil
+	}
+	if !isCalico(old) {
 		return nil, nil, nil
 	}
 	oldCfg, errs := decode.ShootNetworkConfig(old)

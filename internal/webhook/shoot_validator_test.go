@@ -282,6 +282,18 @@ func TestShootValidatorHandle(t *testing.T) {
 	}
 }
 
+func TestShootValidatorUndecodableOldShoot(t *testing.T) {
+	req := request(t, admissionv1.Update, testShoot{created: true}, nil)
+	req.OldObject = runtime.RawExtension{Raw: []byte(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot","spec":{"provider":{"workers":"all"}}}`)}
+	resp := NewWebhook().Handle(context.Background(), req)
+	if !resp.Allowed {
+		t.Fatalf("update denied: %+v", resp.Result)
+	}
+	if len(resp.Warnings) != 1 || !strings.HasPrefix(resp.Warnings[0], "the stored Shoot does not decode (spec.provider.workers: ") {
+		t.Errorf("warnings = %q, want one saying the stored Shoot does not decode, naming spec.provider.workers", resp.Warnings)
+	}
+}
+
 func TestShootValidatorIgnoresOtherKinds(t *testing.T) {
 	req := admission.Request{AdmissionRequest: admissionv1.AdmissionRequest{
 		UID:       "1",
