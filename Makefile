@@ -42,8 +42,8 @@ generate: $(CONTROLLER_GEN) ## Regenerate deepcopy, CRDs and RBAC from markers.
 
 .PHONY: verify
 verify: generate ## Fail when generated files are out of date.
-	@git diff --exit-code -- api deploy config internal || (echo "generated files are out of date: run 'make generate' and commit" >&2; exit 1)
-	@test -z "$$(git status --porcelain -- api deploy config internal)" || (git status --porcelain -- api deploy config internal; echo "untracked generated files: run 'make generate' and commit" >&2; exit 1)
+	@git diff --exit-code -- api deploy internal test || (echo "generated files are out of date: run 'make generate' and commit" >&2; exit 1)
+	@test -z "$$(git status --porcelain -- api deploy internal test)" || (git status --porcelain -- api deploy internal test; echo "untracked generated files: run 'make generate' and commit" >&2; exit 1)
 
 .PHONY: lint
 lint: ## gofmt and go vet.
