@@ -4,13 +4,13 @@ package network
 // Helm chart (deploy/calico-pilot/files/rbac/role.yaml); each rule says why it is needed.
 
 // Networks are watched (cache), get a finalizer and lose the operation annotation (patch).
-// +kubebuilder:rbac:groups=extensions.gardener.cloud,resources=networks,verbs=get;list;watch;patch;update
-// lastOperation, lastError, observedGeneration, providerStatus, ipFamilies and conditions are status writes.
-// +kubebuilder:rbac:groups=extensions.gardener.cloud,resources=networks/status,verbs=get;patch;update
+// +kubebuilder:rbac:groups=extensions.gardener.cloud,resources=networks,verbs=get;list;watch;patch
+// lastOperation, lastError, observedGeneration, providerStatus, ipFamilies and conditions are status patches.
+// +kubebuilder:rbac:groups=extensions.gardener.cloud,resources=networks/status,verbs=patch
 // The Cluster holds the shoot (read per reconcile; watched for --ignore-operation-annotation).
 // +kubebuilder:rbac:groups=extensions.gardener.cloud,resources=clusters,verbs=get;list;watch
 // The kube-apiserver DNSRecords give the GlobalNetworkSet's addresses (listed uncached, never watched).
-// +kubebuilder:rbac:groups=extensions.gardener.cloud,resources=dnsrecords,verbs=get;list
+// +kubebuilder:rbac:groups=extensions.gardener.cloud,resources=dnsrecords,verbs=list
 // The one ManagedResource per shoot is read uncached, created, repointed, marked keepObjects and deleted.
 // +kubebuilder:rbac:groups=resources.gardener.cloud,resources=managedresources,verbs=get;create;update;patch;delete
 // Content-hashed manifest secrets are created and deleted (list finds those an interrupted write
