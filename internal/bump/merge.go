@@ -139,10 +139,11 @@ type merger struct {
 	// (upstream moved the line); relocated marks those base lines.
 	relocatedTo map[int]int
 	relocated   map[int]bool
-	// movedA marks downstream lines that travel with a relocated line; relocTail lists the
-	// added lines that follow a relocated base line.
-	movedA    map[int]bool
-	relocTail map[int][]int
+	// movedA marks downstream lines that travel with a relocated line; relocAbove and
+	// relocTail list the added comment lines above and nested lines below a relocated base line.
+	movedA     map[int]bool
+	relocTail  map[int][]int
+	relocAbove map[int][]int
 
 	// addedByBoth maps new-upstream lines the downstream had added too to the downstream patch.
 	addedByBoth map[int]*hunk

@@ -117,6 +117,7 @@ func TestMergeCases(t *testing.T) {
 		{
 			dir: "moved-item",
 			wantPatches: []patchSummary{
+				{"added", "applied", "DaemonSet/calico-node", "before .spec.template.spec.containers[name=calico-node].env[name=A_VAR]"},
 				{"changed", "applied", "DaemonSet/calico-node", ".spec.template.spec.containers[name=calico-node].env[name=A_VAR].value"},
 				{"changed", "applied", "DaemonSet/calico-node", ".spec.template.spec.containers[name=calico-node].volumeMounts[name=lib-modules].mountPath"},
 				{"added", "applied", "DaemonSet/calico-node", ".spec.template.spec.tolerations[key=node-role.kubernetes.io/master].operator"},
@@ -125,6 +126,7 @@ func TestMergeCases(t *testing.T) {
 				"upstream moved DaemonSet/calico-node .spec.template.spec.containers[name=calico-node].env[name=A_VAR].value; the change moved with it",
 				"upstream moved DaemonSet/calico-node .spec.template.spec.containers[name=calico-node].volumeMounts[name=lib-modules].mountPath; the change moved with it",
 				"upstream moved DaemonSet/calico-node .spec.template.spec.tolerations[key=node-role.kubernetes.io/master].effect; the lines added below it moved with it",
+				"upstream moved DaemonSet/calico-node .spec.template.spec.containers[name=calico-node].env[name=A_VAR]; the comments above it moved with it",
 			},
 		},
 		{

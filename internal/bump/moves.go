@@ -10,19 +10,19 @@ import (
 // the downstream nested below it.
 func (m *merger) emitRelocated(i int, text string) {
 	ai := m.oa.partner[i]
+	for _, k := range m.relocAbove[i] {
+		h := m.hunks[m.hunkOfA[k]-1]
+		if !m.relocated[i] {
+			h.addNote("upstream moved " + describe(m.o.lines[i]) + "; the comments above it moved with it")
+		}
+		m.emit(m.downText(k, h), h.id)
+	}
 	if m.relocated[i] {
 		h := m.hunks[m.hunkOfA[ai]-1]
 		if text != m.o.lines[i].text {
 			h.overridden = true
 			h.addNote(fmt.Sprintf("upstream changed %q to %q; the downstream replacement was kept",
 				strings.TrimLeft(m.masker.Unmask(m.o.lines[i].text), " "), strings.TrimLeft(m.masker.Unmask(text), " ")))
-		}
-		start := ai
-		for start > 0 && m.movedA[start-1] {
-			start--
-		}
-		for k := start; k < ai; k++ {
-			m.emit(m.downText(k, h), h.id)
 		}
 		m.emit(m.downText(ai, h), h.id)
 	} else {
@@ -45,6 +45,7 @@ func (m *merger) findRelocations() {
 	m.relocated = map[int]bool{}
 	m.movedA = map[int]bool{}
 	m.relocTail = map[int][]int{}
+	m.relocAbove = map[int][]int{}
 	candidates := map[string][]int{}
 	for j, l := range m.b.lines {
 		if m.ob.back[j] < 0 && l.path != "" {
@@ -75,20 +76,22 @@ func (m *merger) findRelocations() {
 		if ind := firstContentIndent(m.a.lines, tail); ind < 0 || ind <= after {
 			tail = nil
 		}
-		if !modified && tail == nil {
+		// Comment lines the downstream put right above the line travel with it.
+		var above []int
+		for j := ai - 1; j >= 0 && m.oa.back[j] < 0 && m.a.lines[j].isComment(); j-- {
+			above = append([]int{j}, above...)
+		}
+		if !modified && tail == nil && above == nil {
 			continue
 		}
 		m.relocatedTo[c[0]] = i
+		m.relocAbove[i] = above
 		m.relocTail[i] = tail
-		for _, j := range tail {
+		for _, j := range append(above, tail...) {
 			m.movedA[j] = true
 		}
 		if modified {
 			m.relocated[i] = true
-			// Comment lines the downstream put right above the changed line travel with it.
-			for j := ai - 1; j >= 0 && m.oa.back[j] < 0 && m.a.lines[j].isComment(); j-- {
-				m.movedA[j] = true
-			}
 		}
 	}
 }
