@@ -217,6 +217,13 @@ func (o *RenderOptions) Run(streams IO) error {
 		KubeAPIServerAddresses: o.addresses,
 	})
 	if len(errs) > 0 {
+		for _, e := range errs {
+			if strings.HasSuffix(e.Field, "kubeAPIServerGlobalNetworkSet.enabled") && len(o.addresses) == 0 {
+				// Offline there are no DNSRecords to read the addresses from.
+				errs = append(errs, field.Required(field.NewPath("--kube-apiserver-address"), "offline, give the kube-apiserver addresses with --kube-apiserver-address IP (repeatable)"))
+				break
+			}
+		}
 		return reportFieldErrors(streams.ErrOut, errs)
 	}
 	m, err := o.render(&opts)

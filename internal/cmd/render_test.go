@@ -119,7 +119,8 @@ spec.networking.providerConfig.autoScaling.mode: Invalid value: "vpa": needs the
 			name:       "GlobalNetworkSet enabled but no address given",
 			args:       []string{"--shoot", renderInputs + "shoot-seed-004.yaml"},
 			wantCode:   1,
-			wantStderr: "spec.networking.providerConfig.kubeAPIServerGlobalNetworkSet.enabled: Invalid value: true: no kube-apiserver address is known, and an empty set is never published; provide the addresses or disable the set\n",
+			wantStderr: "spec.networking.providerConfig.kubeAPIServerGlobalNetworkSet.enabled: Invalid value: true: no kube-apiserver address is known, and an empty set is never published; provide the addresses or disable the set\n" +
+				"--kube-apiserver-address: Required value: offline, give the kube-apiserver addresses with --kube-apiserver-address IP (repeatable)\n",
 		},
 		{
 			name:       "unknown feature gate",
