@@ -160,3 +160,54 @@ func TestRealCases(t *testing.T) {
 	table.WriteString("(* = derived case combining two real cases; see realCases)\n")
 	t.Log(table.String())
 }
+
+// TestRealCaseUpstreamMove moves the CALICO_IPV4POOL_IPIP env var (with its upstream comment)
+// further down in the real 3.26.1 upstream and expects the maintainers' 3.26.1 file with the same
+// move: the MetalK8s Note comments and the CrossSubnet value travel with the variable.
+func TestRealCaseUpstreamMove(t *testing.T) {
+	if _, err := os.Stat(realCasesDir); err != nil {
+		t.Skipf("real bump cases not available at %s: %v", realCasesDir, err)
+	}
+	ou, od, nu, want := loadCase(t, "3.25.0_to_3.26.1")
+	up := strings.Split(string(nu.Data), "\n")
+	exp := strings.Split(string(want), "\n")
+	// move cuts lines [from, from+n) (0-based) and puts them before index to (in the original
+	// numbering, to > from).
+	move := func(lines []string, from, n, to int) []string {
+		block := append([]string(nil), lines[from:from+n]...)
+		out := append([]string(nil), lines[:from]...)
+		out = append(out, lines[from+n:to]...)
+		out = append(out, block...)
+		return append(out, lines[to:]...)
+	}
+	find := func(lines []string, text string) int {
+		for i, l := range lines {
+			if l == text {
+				return i
+			}
+		}
+		t.Fatalf("line %q not found", text)
+		return -1
+	}
+	// Upstream: "# Enable IPIP", "- name: CALICO_IPV4POOL_IPIP", "value: Always" go after the
+	// FELIX_HEALTHENABLED value line.
+	ipip := find(up, "            # Enable IPIP")
+	health := find(up, "            - name: FELIX_HEALTHENABLED")
+	nu.Data = []byte(strings.Join(move(up, ipip, 3, health+2), "\n"))
+	// Expected: the five downstream lines follow, after the downstream's own addition that
+	// follows FELIX_HEALTHENABLED (downstream additions come first at a spot).
+	dIPIP := find(exp, "            # Enable IPIP")
+	usage := find(exp, "            - name: FELIX_USAGEREPORTINGENABLED")
+	wantOut := strings.Join(move(exp, dIPIP, 5, usage+2), "\n")
+
+	res, err := Merge(ou, od, nu, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Report.Conflicts != 0 {
+		t.Errorf("%d conflicts, want none", res.Report.Conflicts)
+	}
+	if n := diffLines(string(res.Output), wantOut); n != 0 {
+		t.Errorf("output differs from the expected moved file in %d lines", n)
+	}
+}
