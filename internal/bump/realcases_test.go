@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // realCasesDir is where the shared real bump cases live (../shared from the repository root).
@@ -209,5 +211,36 @@ func TestRealCaseUpstreamMove(t *testing.T) {
 	}
 	if n := diffLines(string(res.Output), wantOut); n != 0 {
 		t.Errorf("output differs from the expected moved file in %d lines", n)
+	}
+}
+
+// TestRealCaseUpstreamRename renames the mount-bpffs init container to ebpf-bootstrap in the
+// real 3.26.1 upstream (as later Calico releases did) and expects the maintainers' 3.26.1 file
+// with the same rename: the build_image_name rewrite of its image follows the new name.
+func TestRealCaseUpstreamRename(t *testing.T) {
+	if _, err := os.Stat(realCasesDir); err != nil {
+		t.Skipf("real bump cases not available at %s: %v", realCasesDir, err)
+	}
+	ou, od, nu, want := loadCase(t, "3.25.0_to_3.26.1")
+	const from, to = `        - name: "mount-bpffs"`, `        - name: ebpf-bootstrap`
+	if strings.Count(string(nu.Data), from) != 1 || strings.Count(string(want), from) != 1 {
+		t.Fatalf("expected exactly one %q line in the new upstream and the expected file", from)
+	}
+	nu.Data = []byte(strings.Replace(string(nu.Data), from, to, 1))
+	wantOut := strings.Replace(string(want), from, to, 1)
+
+	res, err := Merge(ou, od, nu, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Report.Conflicts != 0 {
+		t.Errorf("%d conflicts, want none", res.Report.Conflicts)
+	}
+	if n := diffLines(string(res.Output), wantOut); n != 0 {
+		t.Errorf("output differs from the expected renamed file in %d lines", n)
+	}
+	wantNotes := []string{"upstream renamed DaemonSet/kube-system/calico-node .spec.template.spec.initContainers[name=mount-bpffs] to .spec.template.spec.initContainers[name=ebpf-bootstrap]; patches to it follow the new name"}
+	if diff := cmp.Diff(wantNotes, res.Report.Notes); diff != "" {
+		t.Errorf("notes mismatch (-want +got):\n%s", diff)
 	}
 }
