@@ -148,3 +148,9 @@ func (m *Masker) Unmask(text string) string {
 		return m.originals[n]
 	})
 }
+
+// isStatement reports whether a masked line holds a template statement or comment that was
+// masked as a YAML comment ({% ... %}, {# ... #}, the #! line).
+func (m *Masker) isStatement(masked string) bool {
+	return strings.Contains(masked, "#"+m.prefix+"_c")
+}

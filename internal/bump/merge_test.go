@@ -115,6 +115,13 @@ func TestMergeCases(t *testing.T) {
 			},
 		},
 		{
+			dir: "jinja-conditional",
+			wantPatches: []patchSummary{
+				{"added", "applied", "(file header)", "before the first document"},
+				{"added", "applied", "DaemonSet/calico-node", ".spec.template.spec.containers[name=calico-node].env[name=IP_AUTODETECTION_METHOD]"},
+			},
+		},
+		{
 			dir: "moved-item",
 			wantPatches: []patchSummary{
 				{"added", "applied", "DaemonSet/calico-node", "before .spec.template.spec.containers[name=calico-node].env[name=A_VAR]"},

@@ -78,7 +78,7 @@ func (m *merger) findRelocations() {
 		}
 		// Comment lines the downstream put right above the line travel with it.
 		var above []int
-		for j := ai - 1; j >= 0 && m.oa.back[j] < 0 && m.a.lines[j].isComment(); j-- {
+		for j := ai - 1; j >= 0 && m.oa.back[j] < 0 && m.a.lines[j].isComment() && !m.masker.isStatement(m.a.lines[j].text); j-- {
 			above = append([]int{j}, above...)
 		}
 		if !modified && tail == nil && above == nil {

@@ -147,8 +147,10 @@ func (m *merger) emitInsertions(aIns, bIns []int) {
 	if len(aIns) == 0 && len(bIns) == 0 {
 		return
 	}
+	// Template statements ({% endif %}) masked as comments close what precedes them; they are
+	// not comments about the next line.
 	split := len(aIns)
-	for split > 0 && m.a.lines[aIns[split-1]].isComment() {
+	for split > 0 && m.a.lines[aIns[split-1]].isComment() && !m.masker.isStatement(m.a.lines[aIns[split-1]].text) {
 		split--
 	}
 	for _, j := range aIns[:split] {
