@@ -21,6 +21,8 @@ type Doc struct {
 	Group, Version, Kind, Namespace, Name string
 	// JSON is the compact JSON encoding.
 	JSON []byte
+
+	static bool
 }
 
 // ID is the object's identity as "<kind>.<group> <namespace>/<name>".
@@ -79,17 +81,27 @@ func stripStatus(b []byte) []byte {
 
 // Static holds objects encoded once, to be merged into every Manifest.
 type Static struct {
-	docs []Doc
+	docs   []Doc
+	joined []byte
 }
 
-// NewStatic encodes objs once.
+// NewStatic encodes objs once, sorted, and joins them into one stream (see Static.JSON).
 func NewStatic(objs []client.Object) (*Static, error) {
 	docs, err := encodeAll(objs)
 	if err != nil {
 		return nil, err
 	}
-	return &Static{docs: docs}, nil
+	slices.SortFunc(docs, compareDocs)
+	for i := range docs {
+		docs[i].static = true
+	}
+	return &Static{docs: docs, joined: join(docs, true)}, nil
 }
+
+// JSON returns the static documents as one stream in the stored format, computed once. Together
+// with Manifest.DynamicJSON it lets a caller store the static part under its own key without
+// copying it on every render. The returned slice is shared: do not modify it.
+func (s *Static) JSON() []byte { return s.joined }
 
 // Manifest is a sorted, duplicate-free set of encoded objects.
 type Manifest struct {
@@ -146,15 +158,24 @@ func (m *Manifest) Len() int { return len(m.docs) }
 
 // JSON returns the stored form: one compact JSON object per line. Both old resource managers
 // (which pick JSON from the first byte) and new ones decode this stream.
-func (m *Manifest) JSON() []byte {
+func (m *Manifest) JSON() []byte { return join(m.docs, true) }
+
+// DynamicJSON returns the stored form of the documents that did not come from the Static.
+func (m *Manifest) DynamicJSON() []byte { return join(m.docs, false) }
+
+func join(docs []Doc, withStatic bool) []byte {
 	n := 0
-	for _, d := range m.docs {
-		n += len(d.JSON) + 1
+	for _, d := range docs {
+		if withStatic || !d.static {
+			n += len(d.JSON) + 1
+		}
 	}
 	buf := make([]byte, 0, n)
-	for _, d := range m.docs {
-		buf = append(buf, d.JSON...)
-		buf = append(buf, '\n')
+	for _, d := range docs {
+		if withStatic || !d.static {
+			buf = append(buf, d.JSON...)
+			buf = append(buf, '\n')
+		}
 	}
 	return buf
 }

@@ -187,3 +187,28 @@ func indexOf(objs []client.Object, name string) int {
 	}
 	return -1
 }
+
+func TestStaticAndDynamicJSON(t *testing.T) {
+	static, err := manifest.NewStatic([]client.Object{cm("kube-system", "s2"), cm("kube-system", "s1")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := manifest.Build(static, []client.Object{sa("d")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantStatic := `{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"s1","namespace":"kube-system"},"data":{"a":"1","b":"2"}}
+{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"s2","namespace":"kube-system"},"data":{"a":"1","b":"2"}}
+`
+	wantDynamic := `{"kind":"ServiceAccount","apiVersion":"v1","metadata":{"name":"d","namespace":"kube-system"}}
+`
+	if diff := cmp.Diff(wantStatic, string(static.JSON())); diff != "" {
+		t.Errorf("static (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantDynamic, string(m.DynamicJSON())); diff != "" {
+		t.Errorf("dynamic (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantStatic+wantDynamic, string(m.JSON())); diff != "" {
+		t.Errorf("whole (-want +got):\n%s", diff)
+	}
+}
