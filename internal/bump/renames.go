@@ -7,11 +7,8 @@ import (
 	"strings"
 )
 
-// itemNameSegment matches a named list item segment at the end of a path prefix.
-var (
-	itemNameSegment = regexp.MustCompile(`^(.*)\[name=([^\]]*)\]$`)
-	anyVersion      = regexp.MustCompile(`v?[0-9]+\.[0-9]+\.[0-9]+`)
-)
+// anyVersion matches version strings, which a rename comparison ignores.
+var anyVersion = regexp.MustCompile(`v?[0-9]+\.[0-9]+\.[0-9]+`)
 
 // namedItem is one named list item of a document: its lines' paths relative to the item and texts.
 type namedItem struct {
@@ -19,23 +16,43 @@ type namedItem struct {
 	lines             map[string]bool // relative path + "\x00" + text (versions blanked)
 }
 
-func collectItems(d *document) map[string]*namedItem {
-	items := map[string]*namedItem{}
+// splitItemPath splits a path ending in a named list item ("...containers[name=x]") into the
+// parent path and the name.
+func splitItemPath(path string) (string, string, bool) {
+	if !strings.HasSuffix(path, "]") {
+		return "", "", false
+	}
+	idx := strings.LastIndex(path, "[name=")
+	if idx < 0 || strings.IndexByte(path[idx:], ']') != len(path)-idx-1 {
+		return "", "", false
+	}
+	return path[:idx], path[idx+len("[name=") : len(path)-1], true
+}
+
+// itemKeys returns the document+path keys of every named list item of d.
+func itemKeys(d *document) map[string]bool {
+	keys := map[string]bool{}
 	for _, l := range d.lines {
-		m := itemNameSegment.FindStringSubmatch(l.path)
-		if m == nil {
-			continue
+		if _, _, ok := splitItemPath(l.path); ok {
+			keys[l.doc+"\x00"+l.path] = true
 		}
-		key := l.doc + "\x00" + l.path
-		if items[key] == nil {
-			items[key] = &namedItem{doc: l.doc, parent: m[1], name: m[2], lines: map[string]bool{}}
-		}
+	}
+	return keys
+}
+
+// collectItems gathers the lines of the items of d whose keys are in wanted.
+func collectItems(d *document, wanted map[string]bool) map[string]*namedItem {
+	items := map[string]*namedItem{}
+	for k := range wanted {
+		doc, path, _ := strings.Cut(k, "\x00")
+		parent, name, _ := splitItemPath(path)
+		items[k] = &namedItem{doc: doc, parent: parent, name: name, lines: map[string]bool{}}
 	}
 	for _, l := range d.lines {
 		if l.path == "" {
 			continue
 		}
-		// Attribute the line to every named item it is inside.
+		// Attribute the line to every wanted item it is inside.
 		for p := l.path; ; {
 			idx := strings.LastIndex(p, "[name=")
 			if idx < 0 {
@@ -65,22 +82,40 @@ type rename struct {
 // same parent, with at least half of their other lines equal (versions ignored). Each old item
 // is paired with its unique best match only.
 func findRenames(o, b *document) []rename {
-	oItems, bItems := collectItems(o), collectItems(b)
+	oKeys, bKeys := itemKeys(o), itemKeys(b)
+	onlyO, onlyB := map[string]bool{}, map[string]bool{}
+	for k := range oKeys {
+		if !bKeys[k] {
+			onlyO[k] = true
+		}
+	}
+	for k := range bKeys {
+		if !oKeys[k] {
+			onlyB[k] = true
+		}
+	}
+	if len(onlyO) == 0 || len(onlyB) == 0 {
+		return nil
+	}
+	oItems, bItems := collectItems(o, onlyO), collectItems(b, onlyB)
 	var out []rename
 	keys := make([]string, 0, len(oItems))
 	for k := range oItems {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	bKeysSorted := make([]string, 0, len(bItems))
+	for k := range bItems {
+		bKeysSorted = append(bKeysSorted, k)
+	}
+	sort.Strings(bKeysSorted)
 	taken := map[string]bool{}
 	for _, k := range keys {
-		if bItems[k] != nil {
-			continue
-		}
 		oi := oItems[k]
 		best, bestScore, tie := "", 0.0, false
-		for bk, bi := range bItems {
-			if oItems[bk] != nil || bi.doc != oi.doc || bi.parent != oi.parent || taken[bk] {
+		for _, bk := range bKeysSorted {
+			bi := bItems[bk]
+			if bi.doc != oi.doc || bi.parent != oi.parent || taken[bk] {
 				continue
 			}
 			common := 0
