@@ -26,6 +26,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/rest"
 	componentbaseconfigv1alpha1 "k8s.io/component-base/config/v1alpha1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
@@ -68,6 +69,17 @@ type rendered struct {
 // renderChart renders the chart the way gardenlet and `helm template` do: chart defaults coalesced with
 // values, the values schema enforced, strict templates (a reference to a missing value is an error).
 func renderChart(values map[string]any, rel release) ([]rendered, error) {
+	return renderChartWith(engine.Engine{Strict: true}, values, rel)
+}
+
+// renderChartAgainst renders as `helm install/upgrade` does: with a client, so `lookup` sees the cluster.
+func renderChartAgainst(cfg *rest.Config, values map[string]any, rel release) ([]rendered, error) {
+	e := engine.New(cfg)
+	e.Strict = true
+	return renderChartWith(e, values, rel)
+}
+
+func renderChartWith(e engine.Engine, values map[string]any, rel release) ([]rendered, error) {
 	chrt, err := loader.Load(chartDir)
 	if err != nil {
 		return nil, fmt.Errorf("loading chart: %w", err)
@@ -80,7 +92,7 @@ func renderChart(values map[string]any, rel release) ([]rendered, error) {
 	if err != nil {
 		return nil, fmt.Errorf("composing values: %w", err)
 	}
-	files, err := engine.Engine{Strict: true}.Render(chrt, renderValues)
+	files, err := e.Render(chrt, renderValues)
 	if err != nil {
 		return nil, fmt.Errorf("rendering: %w", err)
 	}
@@ -638,6 +650,47 @@ func TestChartNonDefaultValues(t *testing.T) {
 		t.Errorf("two renders of the same values differ:\n%s", diff)
 	}
 	dryRunApply(t, objs, rel.namespace)
+}
+
+// TestChartKeepsItsGeneratedCertificate installs the generated serving certificate for real, renders the
+// chart again against the cluster (as helm upgrade does) and expects the same certificate and CA, so an
+// upgrade does not roll the webhook's certificate.
+func TestChartKeepsItsGeneratedCertificate(t *testing.T) {
+	rel := release{name: "networking-calico", namespace: "extension-networking-calico-upgrade"}
+	first, err := renderChartAgainst(controlPlane.Config, nil, rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := &corev1.Secret{}
+	into(t, find(t, first, "Secret", "networking-calico-admission-tls"), secret)
+
+	ctx := context.Background()
+	c, err := client.New(controlPlane.Config, client.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: rel.namespace}}
+	if err := c.Create(ctx, ns); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Delete(context.Background(), ns) })
+	if err := c.Create(ctx, secret); err != nil {
+		t.Fatalf("installing the generated Secret: %v", err)
+	}
+
+	second, err := renderChartAgainst(controlPlane.Config, nil, rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := &corev1.Secret{}
+	into(t, find(t, second, "Secret", "networking-calico-admission-tls"), again)
+	if diff := cmp.Diff(secret.Data, again.Data); diff != "" {
+		t.Errorf("the upgrade render changed the certificate (-installed +rendered):\n%s", diff)
+	}
+	vwc := find(t, second, "ValidatingWebhookConfiguration", "calico-pilot-extension-networking-calico-upgrade-networking-calico")
+	webhooks, _, _ := unstructured.NestedSlice(vwc.Object, "webhooks")
+	caB64, _, _ := unstructured.NestedString(webhooks[0].(map[string]any), "clientConfig", "caBundle")
+	verifyServingCert(t, caB64, again.Data["tls.crt"], "networking-calico-admission.extension-networking-calico-upgrade.svc")
 }
 
 func TestChartAdmissionDisabled(t *testing.T) {
