@@ -72,12 +72,21 @@ func encodeInto(buf *bytes.Buffer, obj client.Object) (Doc, error) {
 // encoding/json writes status as the last top-level field of Kubernetes types; a nested "status"
 // key is never removed, because then the remainder is not a single JSON object.
 func stripStatus(b []byte) []byte {
-	i := bytes.LastIndex(b, statusKey)
-	if i < 0 || b[len(b)-1] != '}' || !json.Valid(b[i+len(statusKey)-1:len(b)-1]) {
+	// An unset status is short; only the tail is searched, so large documents cost nothing.
+	from := max(0, len(b)-statusWindow)
+	i := bytes.LastIndex(b[from:], statusKey)
+	if i < 0 || b[len(b)-1] != '}' {
+		return b
+	}
+	i += from
+	if !json.Valid(b[i+len(statusKey)-1 : len(b)-1]) {
 		return b
 	}
 	return append(b[:i], '}')
 }
+
+// statusWindow bounds the status stripStatus removes; a larger (set) status is left alone.
+const statusWindow = 1024
 
 // Static holds objects encoded once, to be merged into every Manifest.
 type Static struct {
