@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -43,7 +44,14 @@ import (
 var controlPlane *framework.ControlPlane
 
 func TestMain(m *testing.M) {
-	os.Exit(framework.RunSuite(m, framework.Options{}, func(cp *framework.ControlPlane) error {
+	// The VPA CRD the chart's VerticalPodAutoscalers need, from the VPA module this project depends on.
+	dir, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "k8s.io/autoscaler/vertical-pod-autoscaler").Output()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "locating the VPA module for its CRD: %v\n", err)
+		os.Exit(1)
+	}
+	vpaCRD := filepath.Join(strings.TrimSpace(string(dir)), "deploy", "vpa-v1-crd-gen.yaml")
+	os.Exit(framework.RunSuite(m, framework.Options{CRDDirectoryPaths: []string{vpaCRD}}, func(cp *framework.ControlPlane) error {
 		controlPlane = cp
 		return nil
 	}))
@@ -589,6 +597,7 @@ func TestChartNonDefaultValues(t *testing.T) {
 			"leaderElection":          map[string]any{"enabled": false},
 			"priorityClassName":       "gardener-system-900",
 		},
+		"vpa": map[string]any{"enabled": true, "updateMode": "InPlaceOrRecreate", "minAllowed": map[string]any{"cpu": "10m", "memory": "32Mi"}},
 		"admission": map[string]any{
 			"failurePolicy":  "Ignore",
 			"objectSelector": nil,
@@ -624,6 +633,16 @@ func TestChartNonDefaultValues(t *testing.T) {
 	for _, want := range []string{"SeamlessOverlaySwitch: false", "kubeAPIServerGlobalNetworkSet:\n  enabled: false"} {
 		if !strings.Contains(cm.Data["config.yaml"], want) {
 			t.Errorf("config.yaml lacks %q:\n%s", want, cm.Data["config.yaml"])
+		}
+	}
+	for _, target := range []string{"calico", "calico-admission"} {
+		vpa := find(t, objs, "VerticalPodAutoscaler", target)
+		gotTarget, _, _ := unstructured.NestedStringMap(vpa.Object, "spec", "targetRef")
+		if diff := cmp.Diff(map[string]string{"apiVersion": "apps/v1", "kind": "Deployment", "name": target}, gotTarget); diff != "" {
+			t.Errorf("VPA %s targetRef (-want +got):\n%s", target, diff)
+		}
+		if mode, _, _ := unstructured.NestedString(vpa.Object, "spec", "updatePolicy", "updateMode"); mode != "InPlaceOrRecreate" {
+			t.Errorf("VPA %s updateMode = %q, want InPlaceOrRecreate", target, mode)
 		}
 	}
 	vwc := find(t, objs, "ValidatingWebhookConfiguration", "calico-pilot-calico-pilot-system-calico")
