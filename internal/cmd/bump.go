@@ -230,9 +230,16 @@ func (o *DigestsOptions) Validate() error {
 	if o.Registry == "" {
 		return errors.New("--registry must not be empty")
 	}
-	if len(o.Images) == 0 {
+	images := o.Images[:0:0]
+	for _, img := range o.Images {
+		if img = strings.TrimSpace(img); img != "" {
+			images = append(images, img)
+		}
+	}
+	if len(images) == 0 {
 		return errors.New("--images must name at least one image")
 	}
+	o.Images = images
 	if o.Timeout <= 0 {
 		return fmt.Errorf("--timeout %s: must be positive", o.Timeout)
 	}
