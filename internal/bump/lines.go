@@ -345,3 +345,17 @@ func (d *document) positions() map[string][3]int {
 	}
 	return out
 }
+
+// reordered reports whether d has documents of reference in another order than reference.
+func reordered(d *document, reference map[string][3]int) bool {
+	last := -1
+	for _, sp := range d.spans() {
+		if p, ok := reference[sp.id]; ok {
+			if p[0] < last {
+				return true
+			}
+			last = p[0]
+		}
+	}
+	return false
+}

@@ -5,20 +5,6 @@ import (
 	"strings"
 )
 
-// reordered reports whether d has documents of reference in another order than reference.
-func reordered(d *document, reference map[string][3]int) bool {
-	last := -1
-	for _, sp := range d.spans() {
-		if p, ok := reference[sp.id]; ok {
-			if p[0] < last {
-				return true
-			}
-			last = p[0]
-		}
-	}
-	return false
-}
-
 // Input is one file given to Merge.
 type Input struct {
 	// Name is how the file is called in errors and the report (usually its path).
@@ -57,7 +43,9 @@ const (
 	conflictEnd   = ">>>>>>> end of conflict"
 )
 
-// Merge carries the patches of oldDown (relative to oldUp) onto newUp.
+// Merge carries the patches of oldDown (relative to oldUp) onto newUp and reports what it did.
+// Input that cannot be parsed gives an *InputError naming the file and line; everything else,
+// including conflicts and failed checks, is in the Result (see Report.Clean).
 func Merge(oldUp, oldDown, newUp Input, opts Options) (*Result, error) {
 	masker := NewMasker(oldUp.Data, oldDown.Data, newUp.Data)
 	docs := make([]*document, 3)
@@ -118,11 +106,14 @@ func Merge(oldUp, oldDown, newUp Input, opts Options) (*Result, error) {
 	return &Result{Output: []byte(output), Report: m.report}, nil
 }
 
+// outLine is one output line and the patch it came from.
 type outLine struct {
 	text string
 	hunk int // -1 for upstream text
 }
 
+// merger holds the state of one Merge: the three parsed inputs (o = old upstream, a = old
+// downstream, b = new upstream), their alignments, the patches and the output being built.
 type merger struct {
 	o, a, b *document
 	masker  *Masker
