@@ -2,13 +2,16 @@ package render_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
@@ -128,6 +131,45 @@ func randomShoot(r *rand.Rand, cfg *calicov1alpha1.NetworkConfig) (*gardencorev1
 	return s, addrs
 }
 
+// invariants checks what the API server does not: every container has an image, env names are
+// unique per container, and every mounted volume exists in the pod.
+func invariants(objs []client.Object) []string {
+	var problems []string
+	for _, o := range objs {
+		var spec *corev1.PodSpec
+		switch w := o.(type) {
+		case *appsv1.DaemonSet:
+			spec = &w.Spec.Template.Spec
+		case *appsv1.Deployment:
+			spec = &w.Spec.Template.Spec
+		default:
+			continue
+		}
+		volumes := map[string]bool{}
+		for _, v := range spec.Volumes {
+			volumes[v.Name] = true
+		}
+		for _, c := range append(append([]corev1.Container(nil), spec.InitContainers...), spec.Containers...) {
+			if c.Image == "" {
+				problems = append(problems, fmt.Sprintf("%s/%s container %s has no image", o.GetNamespace(), o.GetName(), c.Name))
+			}
+			seen := map[string]bool{}
+			for _, e := range c.Env {
+				if seen[e.Name] {
+					problems = append(problems, fmt.Sprintf("%s container %s sets %s twice", o.GetName(), c.Name, e.Name))
+				}
+				seen[e.Name] = true
+			}
+			for _, m := range c.VolumeMounts {
+				if !volumes[m.Name] {
+					problems = append(problems, fmt.Sprintf("%s container %s mounts missing volume %s", o.GetName(), c.Name, m.Name))
+				}
+			}
+		}
+	}
+	return problems
+}
+
 // TestValidConfigsRender is the property of DESIGN.md decision 2: for generated configs, whatever
 // values/render reject, validation rejected first; and every valid config renders.
 func TestValidConfigsRender(t *testing.T) {
@@ -158,6 +200,9 @@ func TestValidConfigsRender(t *testing.T) {
 		}
 		if _, err := manifest.Build(nil, objs); err != nil {
 			t.Errorf("case %d: serializing failed: %v", i, err)
+		}
+		for _, problem := range invariants(objs) {
+			t.Errorf("case %d: %s", i, problem)
 		}
 	}
 	if gaps > 0 {
