@@ -157,7 +157,8 @@ func (r *resolver) backend() {
 	switch {
 	case cfg.Overlay != nil && cfg.Overlay.Enabled:
 		derived = BackendBird
-		if cfg.VXLAN != nil && cfg.VXLAN.Enabled && r.out.IPv4 {
+		// As in the reference (and validation): overlay with VXLAN means backend vxlan, whatever the families.
+		if cfg.VXLAN != nil && cfg.VXLAN.Enabled {
 			derived = BackendVXLAN
 		}
 	case cfg.Overlay != nil:
