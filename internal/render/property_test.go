@@ -174,7 +174,7 @@ func invariants(objs []client.Object) []string {
 // values/render reject, validation rejected first; and every valid config renders.
 func TestValidConfigsRender(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	const n = 6000
+	const n = 20000
 	valid, gaps := 0, 0
 	for i := range n {
 		cfg := randomConfig(r)

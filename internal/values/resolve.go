@@ -157,8 +157,8 @@ func (r *resolver) backend() {
 	switch {
 	case cfg.Overlay != nil && cfg.Overlay.Enabled:
 		derived = BackendBird
-		// As in the reference (and validation): overlay with VXLAN means backend vxlan, whatever the families.
-		if cfg.VXLAN != nil && cfg.VXLAN.Enabled {
+		// VXLAN is an IPv4 setting: judged on the requested families, as validation does.
+		if cfg.VXLAN != nil && cfg.VXLAN.Enabled && r.requested4 {
 			derived = BackendVXLAN
 		}
 	case cfg.Overlay != nil:
