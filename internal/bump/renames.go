@@ -29,12 +29,28 @@ func splitItemPath(path string) (string, string, bool) {
 	return path[:idx], path[idx+len("[name=") : len(path)-1], true
 }
 
-// itemKeys returns the document+path keys of every named list item of d.
-func itemKeys(d *document) map[string]bool {
-	keys := map[string]bool{}
+// itemKeys returns the document+path keys of every named list item of d, with the names of
+// the items before and after it under the same parent ("" at either end).
+func itemKeys(d *document) map[string][2]string {
+	order := map[string][]string{} // doc+parent -> item names in file order
 	for _, l := range d.lines {
-		if _, _, ok := splitItemPath(l.path); ok {
-			keys[l.doc+"\x00"+l.path] = true
+		if parent, name, ok := splitItemPath(l.path); ok {
+			k := l.doc + "\x00" + parent
+			order[k] = append(order[k], name)
+		}
+	}
+	keys := map[string][2]string{}
+	for k, names := range order {
+		doc, parent, _ := strings.Cut(k, "\x00")
+		for i, name := range names {
+			var nb [2]string
+			if i > 0 {
+				nb[0] = names[i-1]
+			}
+			if i+1 < len(names) {
+				nb[1] = names[i+1]
+			}
+			keys[doc+"\x00"+parent+"[name="+name+"]"] = nb
 		}
 	}
 	return keys
@@ -77,20 +93,25 @@ type rename struct {
 	doc, from, to string // full paths of the item before and after
 }
 
+// minRenameEvidence is the number of equal lines (besides the name) two items need to be taken
+// as one renamed item; a three-line volume that shares "hostPath:" and "type:" is not enough.
+const minRenameEvidence = 3
+
 // findRenames detects named list items the new upstream renamed: an item of the old upstream
 // missing from the new one, and an item of the new upstream missing from the old one, under the
-// same parent, with at least half of their other lines equal (versions ignored). Each old item
-// is paired with its unique best match only.
+// same parent, at the same place (the same item before or after it), with at least half and at
+// least minRenameEvidence of their other lines equal (versions ignored). Each old item is paired
+// with its unique best match only.
 func findRenames(o, b *document) []rename {
 	oKeys, bKeys := itemKeys(o), itemKeys(b)
 	onlyO, onlyB := map[string]bool{}, map[string]bool{}
 	for k := range oKeys {
-		if !bKeys[k] {
+		if _, ok := bKeys[k]; !ok {
 			onlyO[k] = true
 		}
 	}
 	for k := range bKeys {
-		if !oKeys[k] {
+		if _, ok := oKeys[k]; !ok {
 			onlyB[k] = true
 		}
 	}
@@ -112,10 +133,15 @@ func findRenames(o, b *document) []rename {
 	taken := map[string]bool{}
 	for _, k := range keys {
 		oi := oItems[k]
-		best, bestScore, tie := "", 0.0, false
+		best, bestScore, bestCommon, tie := "", 0.0, 0, false
 		for _, bk := range bKeysSorted {
 			bi := bItems[bk]
 			if bi.doc != oi.doc || bi.parent != oi.parent || taken[bk] {
+				continue
+			}
+			// A rename keeps its place: the same item before it or after it.
+			on, bn := oKeys[k], bKeys[bk]
+			if on[0] != bn[0] && on[1] != bn[1] {
 				continue
 			}
 			common := 0
@@ -127,12 +153,12 @@ func findRenames(o, b *document) []rename {
 			score := float64(common) / float64(max(len(oi.lines), len(bi.lines), 1))
 			switch {
 			case score > bestScore:
-				best, bestScore, tie = bk, score, false
+				best, bestScore, bestCommon, tie = bk, score, common, false
 			case score == bestScore:
 				tie = true
 			}
 		}
-		if best != "" && bestScore >= 0.5 && !tie {
+		if best != "" && bestScore >= 0.5 && bestCommon >= minRenameEvidence && !tie {
 			taken[best] = true
 			bi := bItems[best]
 			out = append(out, rename{doc: oi.doc, from: oi.parent + "[name=" + oi.name + "]", to: bi.parent + "[name=" + bi.name + "]"})

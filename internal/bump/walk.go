@@ -140,18 +140,25 @@ func seq(from, to int) []int {
 	return s
 }
 
-// emitInsertions writes the lines both sides inserted before the same base line. Downstream
-// lines come first (they were added after the previous line), except a downstream run that ends
-// in comments: those comments describe the next line and stay right above it.
+// emitInsertions writes the lines both sides inserted before the same base line. Where the
+// downstream appended to the end of a block (the line after its addition is less indented:
+// another list or key follows), upstream's additions to that block come first and the
+// downstream's stay last. Elsewhere the downstream inserted after a specific line, so its lines
+// come first, except a run of trailing comments, which describes the next line and stays right
+// above it.
 func (m *merger) emitInsertions(aIns, bIns []int) {
 	if len(aIns) == 0 && len(bIns) == 0 {
 		return
 	}
-	// Template statements ({% endif %}) masked as comments close what precedes them; they are
-	// not comments about the next line.
 	split := len(aIns)
-	for split > 0 && m.a.lines[aIns[split-1]].isComment() && !m.masker.isStatement(m.a.lines[aIns[split-1]].text) {
-		split--
+	if m.appendsToBlock(aIns) {
+		split = 0
+	} else {
+		// Template statements ({% endif %}) masked as comments close what precedes them;
+		// they are not comments about the next line.
+		for split > 0 && m.a.lines[aIns[split-1]].isComment() && !m.masker.isStatement(m.a.lines[aIns[split-1]].text) {
+			split--
+		}
 	}
 	for _, j := range aIns[:split] {
 		m.emitDown(j)
@@ -188,6 +195,21 @@ func (m *merger) emitInsertions(aIns, bIns []int) {
 	for _, j := range aIns[split:] {
 		m.emitDown(j)
 	}
+}
+
+// appendsToBlock reports whether the downstream lines aIns end a block: the next downstream
+// line with content is less indented than the first content line of aIns (or there is none).
+func (m *merger) appendsToBlock(aIns []int) bool {
+	ind := firstContentIndent(m.a.lines, aIns)
+	if ind < 0 {
+		return false
+	}
+	for j := aIns[len(aIns)-1] + 1; j < len(m.a.lines); j++ {
+		if l := m.a.lines[j]; !l.isBlank() && !l.isComment() {
+			return indentOf(l.text) < ind
+		}
+	}
+	return true
 }
 
 // decide emits the merged form of base line i.
