@@ -167,8 +167,14 @@ type renderInput struct {
 	facts      values.ClusterFacts
 }
 
-// Run reads, validates, renders and writes.
-func (o *RenderOptions) Run(streams IO) error {
+// Run reads, validates, renders and writes. An internal failure (a bug) becomes an error
+// message, never a Go stack trace.
+func (o *RenderOptions) Run(streams IO) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &ExitError{Code: ExitUsage, Err: fmt.Errorf("internal error rendering (please report it): %v", r)}
+		}
+	}()
 	in, errs, err := o.load(streams.In)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
