@@ -65,7 +65,7 @@ func NewControllerOptions() *ControllerOptions {
 
 // AddFlags registers the options' flags.
 func (o *ControllerOptions) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&o.Kubeconfig, "kubeconfig", o.Kubeconfig, "kubeconfig of the seed cluster (default: $KUBECONFIG, else in-cluster)")
+	fs.StringVar(&o.Kubeconfig, "kubeconfig", o.Kubeconfig, "kubeconfig of the seed cluster (default: $KUBECONFIG, else clientConnection.kubeconfig of --config-file, else in-cluster)")
 	fs.StringVar(&o.ConfigFile, "config-file", o.ConfigFile, "ControllerConfiguration file (calico.networking.extensions.config.gardener.cloud/v1alpha1)")
 	fs.IntVar(&o.MaxConcurrentReconciles, "max-concurrent-reconciles", o.MaxConcurrentReconciles, "Networks reconciled in parallel")
 	fs.BoolVar(&o.IgnoreOperationAnnotation, "ignore-operation-annotation", o.IgnoreOperationAnnotation, "reconcile on every change instead of waiting for the gardener.cloud/operation annotation")
@@ -100,6 +100,9 @@ func (o *ControllerOptions) Complete() error {
 
 	if o.Kubeconfig == "" {
 		o.Kubeconfig = os.Getenv("KUBECONFIG")
+	}
+	if o.Kubeconfig == "" && o.config.ClientConnection != nil {
+		o.Kubeconfig = o.config.ClientConnection.Kubeconfig
 	}
 	var cfg *rest.Config
 	if o.Kubeconfig != "" {
