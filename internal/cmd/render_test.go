@@ -238,3 +238,19 @@ func TestRenderControllerConfig(t *testing.T) {
 		t.Error("--feature-gates NonPrivilegedCalicoNode=false did not override the controller configuration")
 	}
 }
+
+func TestRenderFromStdin(t *testing.T) {
+	data, err := os.ReadFile(renderInputs + "shoot-seed-004.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	code := Execute(context.Background(), []string{"render", "--shoot", "-", "--crds=false", "--kube-apiserver-address", "192.0.2.34"}, bytes.NewReader(data), &out, &errOut)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	fromFile, _, _ := runRender(t, "--shoot", renderInputs+"shoot-seed-004.yaml", "--crds=false", "--kube-apiserver-address", "192.0.2.34")
+	if out.String() != fromFile {
+		t.Error("rendering from stdin differs from rendering the file")
+	}
+}
