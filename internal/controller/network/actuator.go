@@ -118,6 +118,12 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 		ControllerConfig:       a.Config,
 	})
 	if err != nil {
+		if isConfigurationError(err) {
+			// The providerConfig is valid on its own but not for this shoot (e.g. vpa mode on a
+			// shoot without a VPA): the shoot owner has to change one of them.
+			conds.set(ConditionConfigurationValid, "False", "InvalidForShoot", err.Error())
+			return nil, 0, fmt.Errorf("invalid configuration for this shoot: %w", err)
+		}
 		return nil, 0, fmt.Errorf("rendering calico manifests: %w", err)
 	}
 

@@ -185,12 +185,19 @@ func TestUpdateAndUnchanged(t *testing.T) {
 // a condition saying so, and nothing stored.
 func TestInvalidProviderConfig(t *testing.T) {
 	tests := []struct {
-		name     string
-		config   string
-		wantText []string
+		name       string
+		config     string
+		wantText   []string
+		wantPrefix string
+		wantReason string
 	}{
-		{name: "unsupported value", config: "ipv4:\n  mode: Sometimes\n", wantText: []string{"spec.providerConfig.ipv4.mode", "Sometimes"}},
-		{name: "unknown field", config: "overlay:\n  enabeld: true\n", wantText: []string{"spec.providerConfig.overlay.enabeld"}},
+		{name: "unsupported value", config: "ipv4:\n  mode: Sometimes\n", wantText: []string{"spec.providerConfig.ipv4.mode", "Sometimes"},
+			wantPrefix: "Error reconciling Network: invalid providerConfig: ", wantReason: "InvalidProviderConfig"},
+		{name: "unknown field", config: "overlay:\n  enabeld: true\n", wantText: []string{"spec.providerConfig.overlay.enabeld"},
+			wantPrefix: "Error reconciling Network: invalid providerConfig: ", wantReason: "InvalidProviderConfig"},
+		{name: "vpa mode on a shoot without VPA", config: "autoScaling:\n  mode: vpa\n",
+			wantText:   []string{"spec.providerConfig.autoScaling.mode", "spec.kubernetes.verticalPodAutoscaler.enabled=true"},
+			wantPrefix: "Error reconciling Network: invalid configuration for this shoot: ", wantReason: "InvalidForShoot"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -207,15 +214,15 @@ func TestInvalidProviderConfig(t *testing.T) {
 					t.Errorf("lastError %q does not contain %q", le.Description, w)
 				}
 			}
-			if !strings.HasPrefix(le.Description, "Error reconciling Network: invalid providerConfig: ") {
-				t.Errorf("lastError %q does not start with %q", le.Description, "Error reconciling Network: invalid providerConfig: ")
+			if !strings.HasPrefix(le.Description, tt.wantPrefix) {
+				t.Errorf("lastError %q does not start with %q", le.Description, tt.wantPrefix)
 			}
 			if diff := cmp.Diff([]extensionsv1alpha1.ErrorCode{"ERR_CONFIGURATION_PROBLEM"}, le.Codes); diff != "" {
 				t.Errorf("lastError codes (-want +got):\n%s", diff)
 			}
 			cond := findCondition(n, "ConfigurationValid")
-			if cond == nil || cond.Status != "False" || cond.Reason != "InvalidProviderConfig" {
-				t.Errorf("condition ConfigurationValid = %+v, want False/InvalidProviderConfig", cond)
+			if cond == nil || cond.Status != "False" || cond.Reason != tt.wantReason {
+				t.Errorf("condition ConfigurationValid = %+v, want False/%s", cond, tt.wantReason)
 			}
 			if mr := e.managedResource(); mr != nil {
 				t.Errorf("ManagedResource created for an invalid config")
