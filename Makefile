@@ -98,6 +98,14 @@ test-deploy: $(KUBE_APISERVER) $(ETCD) ## Test the admission webhook (unit + env
 bench-admission: ## Benchmark one Shoot admission decision (create, update) against a decode-only baseline.
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./internal/webhook/
 
+.PHONY: bench-controller
+bench-controller: $(KUBE_APISERVER) $(ETCD) ## Scale benchmark of the controller: 100 and 1000 Networks in one control plane, with a raw-write baseline (about 4 minutes).
+	$(GO) test -run '^$$' -bench BenchmarkScale -benchtime 1x -timeout 60m ./test/integration/controller/
+
+.PHONY: test-controller
+test-controller: $(KUBE_APISERVER) $(ETCD) ## Test the extension controller (unit tests + the envtest suite with a seed and a shoot control plane + the demo).
+	$(GO) test -count=1 ./internal/controller/... ./internal/managedresource/... ./internal/overlayswitch/... ./test/integration/controller/ ./test/integration/demo/
+
 .PHONY: demo
 demo: $(KUBE_APISERVER) $(ETCD) ## Run the extension controller end to end on a local control plane (example Shoot of the user guide) and print what it deployed.
 	$(GO) run ./hack/demo
