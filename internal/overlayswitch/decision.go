@@ -7,7 +7,7 @@ import (
 )
 
 // mapGAVersion is the first Kubernetes minor in which the MutatingAdmissionPolicy API is GA and always on.
-var mapGAVersion = version.MajorMinor(1, 36)
+func mapGAVersion() *version.Version { return version.MajorMinor(1, 36) }
 
 // MutatingAdmissionPolicyAvailable reports whether a shoot's kube-apiserver serves the
 // MutatingAdmissionPolicy API: always from Kubernetes 1.36, before that only with the
@@ -18,7 +18,7 @@ func MutatingAdmissionPolicyAvailable(kubernetesVersion string, featureGates, ru
 	if err != nil {
 		return false, fmt.Errorf("parsing shoot kubernetes version %q: %w", kubernetesVersion, err)
 	}
-	if v.AtLeast(mapGAVersion) {
+	if v.AtLeast(mapGAVersion()) {
 		return true, nil
 	}
 	if !featureGates["MutatingAdmissionPolicy"] {

@@ -33,6 +33,7 @@ type RoutesNotReadyError struct {
 // status message.
 const maxListedNodes = 5
 
+// Error says that the overlay stays on, which nodes lack routes (at most five named) and why.
 func (e *RoutesNotReadyError) Error() string {
 	parts := make([]string, 0, maxListedNodes+1)
 	for i, n := range e.NotReady {

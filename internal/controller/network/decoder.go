@@ -10,7 +10,7 @@ import (
 )
 
 // providerConfigPath is where a Network carries its NetworkConfig; every error path starts here.
-var providerConfigPath = field.NewPath("spec", "providerConfig")
+func providerConfigPath() *field.Path { return field.NewPath("spec", "providerConfig") }
 
 // NewConfigDecoder returns the production decoder: strict decoding (unknown fields are errors) and
 // the same validation the admission webhook runs, with paths rooted at spec.providerConfig.
@@ -18,7 +18,7 @@ func NewConfigDecoder() ConfigDecoder {
 	return ConfigDecoderFunc(func(raw []byte, ipFamilies []string) (*calicov1alpha1.NetworkConfig, error) {
 		cfg := &calicov1alpha1.NetworkConfig{}
 		if len(raw) > 0 {
-			decoded, errs := decode.NetworkConfig(raw, providerConfigPath)
+			decoded, errs := decode.NetworkConfig(raw, providerConfigPath())
 			if len(errs) > 0 {
 				return nil, errs.ToAggregate()
 			}
@@ -28,7 +28,7 @@ func NewConfigDecoder() ConfigDecoder {
 		for _, f := range ipFamilies {
 			families = append(families, gardencorev1beta1.IPFamily(f))
 		}
-		if errs := validation.ValidateNetworkConfig(cfg, families, providerConfigPath); len(errs) > 0 {
+		if errs := validation.ValidateNetworkConfig(cfg, families, providerConfigPath()); len(errs) > 0 {
 			return nil, errs.ToAggregate()
 		}
 		return cfg, nil

@@ -55,8 +55,12 @@ const (
 
 // seedMonitoringConfigMaps are the ConfigMaps in the control-plane namespace that this or the
 // reference extension may have created; delete removes them whatever the current config says.
-var seedMonitoringConfigMaps = []string{"calico-dashboards", "calico-monitoring-config"}
+func seedMonitoringConfigMaps() []string {
+	return []string{"calico-dashboards", "calico-monitoring-config"}
+}
 
 // seedMonitoringScrapeConfigs are the monitoring.coreos.com/v1alpha1 ScrapeConfigs this or the
 // reference extension may have created (bird regardless of birdExporter, which the reference leaked).
-var seedMonitoringScrapeConfigs = []string{"shoot-calico-bird", "shoot-calico-felix", "shoot-calico-typha"}
+func seedMonitoringScrapeConfigs() []string {
+	return []string{"shoot-calico-bird", "shoot-calico-felix", "shoot-calico-typha"}
+}

@@ -88,7 +88,7 @@ func (r *calicoRenderer) options(in Inputs) (values.Options, error) {
 	}
 	opts, errs := values.Resolve(values.Inputs{
 		Config:                 in.Config,
-		ConfigPath:             providerConfigPath,
+		ConfigPath:             providerConfigPath(),
 		Cluster:                facts,
 		FeatureGates:           gates,
 		Operator:               operator,

@@ -21,16 +21,19 @@ import (
 // object is recognised from its metadata alone and not written again.
 const annotationContentHash = "calico-pilot.gardener.cloud/content-hash"
 
-var scrapeConfigGVK = schema.GroupVersionKind{Group: "monitoring.coreos.com", Version: "v1alpha1", Kind: "ScrapeConfig"}
+// scrapeConfigGVK is the seed Prometheus operator's ScrapeConfig kind.
+func scrapeConfigGVK() schema.GroupVersionKind {
+	return schema.GroupVersionKind{Group: "monitoring.coreos.com", Version: "v1alpha1", Kind: "ScrapeConfig"}
+}
 
 // seedObjectAllowed reports whether obj is one of the seed objects delete knows how to remove; any
 // other object would leak on deletion, so the renderer may not produce it.
 func seedObjectAllowed(gvk schema.GroupVersionKind, name string) bool {
 	switch {
 	case gvk.Group == "" && gvk.Kind == "ConfigMap":
-		return slices.Contains(seedMonitoringConfigMaps, name)
-	case gvk.Group == scrapeConfigGVK.Group && gvk.Kind == scrapeConfigGVK.Kind:
-		return slices.Contains(seedMonitoringScrapeConfigs, name)
+		return slices.Contains(seedMonitoringConfigMaps(), name)
+	case gvk.Group == scrapeConfigGVK().Group && gvk.Kind == scrapeConfigGVK().Kind:
+		return slices.Contains(seedMonitoringScrapeConfigs(), name)
 	}
 	return false
 }
@@ -89,15 +92,15 @@ func applySeedObjects(ctx context.Context, c client.Client, reader client.Reader
 // ScrapeConfig API are fine.
 func deleteSeedObjects(ctx context.Context, c client.Client, namespace string) error {
 	var errs []error
-	for _, name := range seedMonitoringConfigMaps {
+	for _, name := range seedMonitoringConfigMaps() {
 		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}}
 		if err := c.Delete(ctx, cm); err != nil && !apierrors.IsNotFound(err) {
 			errs = append(errs, fmt.Errorf("deleting seed ConfigMap %s/%s: %w", namespace, name, err))
 		}
 	}
-	for _, name := range seedMonitoringScrapeConfigs {
+	for _, name := range seedMonitoringScrapeConfigs() {
 		sc := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}}
-		sc.SetGroupVersionKind(scrapeConfigGVK)
+		sc.SetGroupVersionKind(scrapeConfigGVK())
 		if err := c.Delete(ctx, sc); err != nil && !apierrors.IsNotFound(err) && !meta.IsNoMatchError(err) {
 			errs = append(errs, fmt.Errorf("deleting seed ScrapeConfig %s/%s: %w", namespace, name, err))
 		}
