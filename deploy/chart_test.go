@@ -284,6 +284,9 @@ kind: ControllerConfiguration
 		if got := *d.Spec.Replicas; got != 2 {
 			t.Errorf("controller replicas = %d, want 2", got)
 		}
+		if got := d.Labels["high-availability-config.resources.gardener.cloud/type"]; got != "controller" {
+			t.Errorf("controller HA type label = %q, want controller", got)
+		}
 		wantArgs := []string{
 			"controller",
 			"--config-file=/etc/calico-pilot/config/config.yaml",
@@ -306,6 +309,9 @@ kind: ControllerConfiguration
 		d := &appsv1.Deployment{}
 		into(t, find(t, objs, "Deployment", "networking-calico-admission"), d)
 		checkHardened(t, d)
+		if got := d.Labels["high-availability-config.resources.gardener.cloud/type"]; got != "server" {
+			t.Errorf("admission HA type label = %q, want server", got)
+		}
 		wantArgs := []string{
 			"admission",
 			"--cert-dir=/etc/calico-pilot/admission-tls",
