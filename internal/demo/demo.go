@@ -159,7 +159,7 @@ func reconcileAgain(ctx context.Context, c client.Client, key client.ObjectKey, 
 		diff := writes.since(before)
 		_, annotated := n.Annotations["gardener.cloud/operation"]
 		lo := n.Status.LastOperation
-		return !annotated && diff["networks/status"] >= 2 && lo != nil && lo.State == extensionsv1alpha1.LastOperationStateSucceeded, nil
+		return !annotated && diff["networks/status"] >= 2 && lo != nil && lo.State == gardencorev1beta1.LastOperationStateSucceeded, nil
 	})
 	if err != nil {
 		return "", fmt.Errorf("waiting for the second reconcile: %w", err)
@@ -230,9 +230,9 @@ func createShootObjects(ctx context.Context, c client.Client, ns string, shoot *
 		}
 	}
 	nw := shoot.Spec.Networking
-	var families []extensionsv1alpha1.IPFamily
+	var families []gardencorev1beta1.IPFamily
 	for _, f := range nw.IPFamilies {
-		families = append(families, extensionsv1alpha1.IPFamily(f))
+		families = append(families, gardencorev1beta1.IPFamily(f))
 	}
 	var pc *runtime.RawExtension
 	if nw.ProviderConfig != nil {
@@ -319,9 +319,9 @@ func waitForNetwork(ctx context.Context, c client.Client, key client.ObjectKey, 
 		switch {
 		case lo == nil:
 			return false, nil
-		case lo.State == extensionsv1alpha1.LastOperationStateSucceeded:
+		case lo.State == gardencorev1beta1.LastOperationStateSucceeded:
 			return true, nil
-		case lo.State == extensionsv1alpha1.LastOperationStateError && n.Status.LastError != nil:
+		case lo.State == gardencorev1beta1.LastOperationStateError && n.Status.LastError != nil:
 			failed = errors.New(n.Status.LastError.Description)
 			return true, nil
 		}

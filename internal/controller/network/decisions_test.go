@@ -165,7 +165,7 @@ func TestDeleteCoversRenderedSeedObjects(t *testing.T) {
 
 func TestOperationAnnotationPredicate(t *testing.T) {
 	p := operationAnnotationPredicate()
-	withAnn := func(op, ts string, last *extensionsv1alpha1.LastOperation) *extensionsv1alpha1.Network {
+	withAnn := func(op, ts string, last *gardencorev1beta1.LastOperation) *extensionsv1alpha1.Network {
 		n := networkWith(op, false, last)
 		if ts != "" {
 			if n.Annotations == nil {

@@ -6,10 +6,11 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 )
 
-func networkWith(annotation string, deleting bool, last *extensionsv1alpha1.LastOperation) *extensionsv1alpha1.Network {
+func networkWith(annotation string, deleting bool, last *gardencorev1beta1.LastOperation) *extensionsv1alpha1.Network {
 	n := &extensionsv1alpha1.Network{}
 	if annotation != "" {
 		n.Annotations = map[string]string{"gardener.cloud/operation": annotation}
@@ -22,8 +23,8 @@ func networkWith(annotation string, deleting bool, last *extensionsv1alpha1.Last
 	return n
 }
 
-func lastOp(typ, state string) *extensionsv1alpha1.LastOperation {
-	return &extensionsv1alpha1.LastOperation{Type: extensionsv1alpha1.LastOperationType(typ), State: extensionsv1alpha1.LastOperationState(state)}
+func lastOp(typ, state string) *gardencorev1beta1.LastOperation {
+	return &gardencorev1beta1.LastOperation{Type: gardencorev1beta1.LastOperationType(typ), State: gardencorev1beta1.LastOperationState(state)}
 }
 
 func TestOperationType(t *testing.T) {
@@ -60,7 +61,7 @@ func TestOperationType(t *testing.T) {
 func TestConditionSet(t *testing.T) {
 	t0 := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
 	t1 := t0.Add(time.Hour)
-	existing := []extensionsv1alpha1.Condition{{
+	existing := []gardencorev1beta1.Condition{{
 		Type: "ConfigurationValid", Status: "True", Reason: "ProviderConfigValid", Message: "ok",
 		LastTransitionTime: metav1.NewTime(t0), LastUpdateTime: metav1.NewTime(t0),
 	}}

@@ -16,6 +16,7 @@ import (
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 )
 
@@ -172,11 +173,11 @@ func (r *Reconciler) fail(ctx context.Context, network *extensionsv1alpha1.Netwo
 	description := upperFirst(d.errorPrefix + ": " + cause.Error())
 	now := metav1.NewTime(r.now())
 	patch := client.MergeFrom(network.DeepCopy())
-	network.Status.LastOperation = &extensionsv1alpha1.LastOperation{
-		Type: extensionsv1alpha1.LastOperationType(op), State: extensionsv1alpha1.LastOperationState(StateError),
+	network.Status.LastOperation = &gardencorev1beta1.LastOperation{
+		Type: gardencorev1beta1.LastOperationType(op), State: gardencorev1beta1.LastOperationState(StateError),
 		Progress: 50, Description: description, LastUpdateTime: now,
 	}
-	network.Status.LastError = &extensionsv1alpha1.LastError{Description: description, Codes: toErrorCodes(errorCodes(cause)), LastUpdateTime: &now}
+	network.Status.LastError = &gardencorev1beta1.LastError{Description: description, Codes: toErrorCodes(errorCodes(cause)), LastUpdateTime: &now}
 	network.Status.ObservedGeneration = network.Generation
 	if err := r.Client.Status().Patch(ctx, network, patch); err != nil {
 		logf.FromContext(ctx).Error(err, "Could not write Error status", "operation", op)
@@ -193,8 +194,8 @@ func (r *Reconciler) fail(ctx context.Context, network *extensionsv1alpha1.Netwo
 
 func (r *Reconciler) writeProcessing(ctx context.Context, network *extensionsv1alpha1.Network, op string, d descriptions) error {
 	patch := client.MergeFrom(network.DeepCopy())
-	network.Status.LastOperation = &extensionsv1alpha1.LastOperation{
-		Type: extensionsv1alpha1.LastOperationType(op), State: extensionsv1alpha1.LastOperationState(StateProcessing),
+	network.Status.LastOperation = &gardencorev1beta1.LastOperation{
+		Type: gardencorev1beta1.LastOperationType(op), State: gardencorev1beta1.LastOperationState(StateProcessing),
 		Progress: 1, Description: d.processing, LastUpdateTime: metav1.NewTime(r.now()),
 	}
 	if err := r.Client.Status().Patch(ctx, network, patch); err != nil {
@@ -205,8 +206,8 @@ func (r *Reconciler) writeProcessing(ctx context.Context, network *extensionsv1a
 
 func (r *Reconciler) writeSuccess(ctx context.Context, network *extensionsv1alpha1.Network, op string, d descriptions) error {
 	patch := client.MergeFrom(network.DeepCopy())
-	network.Status.LastOperation = &extensionsv1alpha1.LastOperation{
-		Type: extensionsv1alpha1.LastOperationType(op), State: extensionsv1alpha1.LastOperationState(StateSucceeded),
+	network.Status.LastOperation = &gardencorev1beta1.LastOperation{
+		Type: gardencorev1beta1.LastOperationType(op), State: gardencorev1beta1.LastOperationState(StateSucceeded),
 		Progress: 100, Description: d.success, LastUpdateTime: metav1.NewTime(r.now()),
 	}
 	network.Status.LastError = nil

@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 )
 
@@ -50,9 +51,9 @@ func (a *Actuator) patchStatus(ctx context.Context, network *extensionsv1alpha1.
 		if err != nil {
 			return fmt.Errorf("encoding provider status: %w", err)
 		}
-		families := make([]extensionsv1alpha1.IPFamily, 0, len(st.IPFamilies))
+		families := make([]gardencorev1beta1.IPFamily, 0, len(st.IPFamilies))
 		for _, f := range st.IPFamilies {
-			families = append(families, extensionsv1alpha1.IPFamily(f))
+			families = append(families, gardencorev1beta1.IPFamily(f))
 		}
 		if !providerStatusEqual(before.Status.ProviderStatus, raw) || !reflect.DeepEqual(before.Status.IPFamilies, families) {
 			network.Status.ProviderStatus = &runtime.RawExtension{Raw: raw}
@@ -85,11 +86,11 @@ func providerStatusEqual(old *runtime.RawExtension, raw []byte) bool {
 // something changed, so an unchanged reconcile writes no status for them.
 type conditionSet struct {
 	now        metav1.Time
-	conditions []extensionsv1alpha1.Condition
+	conditions []gardencorev1beta1.Condition
 	changed    bool
 }
 
-func newConditionSet(existing []extensionsv1alpha1.Condition, now time.Time) *conditionSet {
+func newConditionSet(existing []gardencorev1beta1.Condition, now time.Time) *conditionSet {
 	cs := &conditionSet{now: metav1.NewTime(now)}
 	for _, c := range existing {
 		cs.conditions = append(cs.conditions, *c.DeepCopy())
@@ -109,12 +110,12 @@ func (cs *conditionSet) set(condType, status, reason, message string) {
 		if string(c.Status) != status {
 			c.LastTransitionTime = cs.now
 		}
-		c.Status, c.Reason, c.Message, c.LastUpdateTime = extensionsv1alpha1.ConditionStatus(status), reason, message, cs.now
+		c.Status, c.Reason, c.Message, c.LastUpdateTime = gardencorev1beta1.ConditionStatus(status), reason, message, cs.now
 		cs.changed = true
 		return
 	}
-	cs.conditions = append(cs.conditions, extensionsv1alpha1.Condition{
-		Type: extensionsv1alpha1.ConditionType(condType), Status: extensionsv1alpha1.ConditionStatus(status),
+	cs.conditions = append(cs.conditions, gardencorev1beta1.Condition{
+		Type: gardencorev1beta1.ConditionType(condType), Status: gardencorev1beta1.ConditionStatus(status),
 		Reason: reason, Message: message, LastTransitionTime: cs.now, LastUpdateTime: cs.now,
 	})
 	cs.changed = true
@@ -131,13 +132,13 @@ func (cs *conditionSet) remove(condType string) {
 }
 
 // toErrorCodes converts code strings to the API's error code type.
-func toErrorCodes(codes []string) []extensionsv1alpha1.ErrorCode {
+func toErrorCodes(codes []string) []gardencorev1beta1.ErrorCode {
 	if len(codes) == 0 {
 		return nil
 	}
-	out := make([]extensionsv1alpha1.ErrorCode, len(codes))
+	out := make([]gardencorev1beta1.ErrorCode, len(codes))
 	for i, c := range codes {
-		out[i] = extensionsv1alpha1.ErrorCode(c)
+		out[i] = gardencorev1beta1.ErrorCode(c)
 	}
 	return out
 }

@@ -170,7 +170,7 @@ func TestGlobalNetworkSetUndeterminable(t *testing.T) {
 			if !strings.HasPrefix(le.Description, "Error reconciling Network: determining kube-apiserver addresses for the GlobalNetworkSet: ") || !strings.Contains(le.Description, tt.wantText) {
 				t.Errorf("lastError = %q, want the address error with %q", le.Description, tt.wantText)
 			}
-			if diff := cmp.Diff([]extensionsv1alpha1.ErrorCode{"ERR_RETRYABLE_CONFIGURATION_PROBLEM"}, le.Codes); diff != "" {
+			if diff := cmp.Diff([]gardencorev1beta1.ErrorCode{"ERR_RETRYABLE_CONFIGURATION_PROBLEM"}, le.Codes); diff != "" {
 				t.Errorf("codes (-want +got):\n%s", diff)
 			}
 			if c := findCondition(n, "KubeAPIServerGlobalNetworkSetReady"); c == nil || c.Status != "False" || c.Reason != "AddressesUnavailable" {

@@ -359,7 +359,7 @@ func (e *testEnv) createNetwork(pc *runtime.RawExtension) {
 		Spec: extensionsv1alpha1.NetworkSpec{
 			DefaultSpec: extensionsv1alpha1.DefaultSpec{Type: "calico", ProviderConfig: pc},
 			PodCIDR:     "100.96.0.0/11", ServiceCIDR: "100.64.0.0/13",
-			IPFamilies: []extensionsv1alpha1.IPFamily{"IPv4"},
+			IPFamilies: []gardencorev1beta1.IPFamily{"IPv4"},
 		},
 	}
 	if pc != nil {

@@ -46,7 +46,7 @@ func TestCreate(t *testing.T) {
 	if !slices.Contains(n.Finalizers, "extensions.gardener.cloud/network") {
 		t.Errorf("finalizers = %v, want extensions.gardener.cloud/network", n.Finalizers)
 	}
-	if diff := cmp.Diff([]extensionsv1alpha1.IPFamily{"IPv4"}, n.Status.IPFamilies); diff != "" {
+	if diff := cmp.Diff([]gardencorev1beta1.IPFamily{"IPv4"}, n.Status.IPFamilies); diff != "" {
 		t.Errorf("status.ipFamilies (-want +got):\n%s", diff)
 	}
 	var ps map[string]any
@@ -219,7 +219,7 @@ func TestInvalidProviderConfig(t *testing.T) {
 			if !strings.HasPrefix(le.Description, tt.wantPrefix) {
 				t.Errorf("lastError %q does not start with %q", le.Description, tt.wantPrefix)
 			}
-			if diff := cmp.Diff([]extensionsv1alpha1.ErrorCode{"ERR_CONFIGURATION_PROBLEM"}, le.Codes); diff != "" {
+			if diff := cmp.Diff([]gardencorev1beta1.ErrorCode{"ERR_CONFIGURATION_PROBLEM"}, le.Codes); diff != "" {
 				t.Errorf("lastError codes (-want +got):\n%s", diff)
 			}
 			cond := findCondition(n, "ConfigurationValid")
@@ -239,7 +239,7 @@ func TestInvalidProviderConfig(t *testing.T) {
 	}
 }
 
-func findCondition(n *extensionsv1alpha1.Network, condType string) *extensionsv1alpha1.Condition {
+func findCondition(n *extensionsv1alpha1.Network, condType string) *gardencorev1beta1.Condition {
 	for i := range n.Status.Conditions {
 		if string(n.Status.Conditions[i].Type) == condType {
 			return &n.Status.Conditions[i]

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
@@ -122,7 +123,7 @@ func benchController(b *testing.B, n int) {
 				ObjectMeta: metav1.ObjectMeta{Name: networkName, Namespace: ns, Annotations: map[string]string{"gardener.cloud/operation": "reconcile"}},
 				Spec: extensionsv1alpha1.NetworkSpec{
 					DefaultSpec: extensionsv1alpha1.DefaultSpec{Type: "calico"},
-					PodCIDR:     "100.96.0.0/11", ServiceCIDR: "100.64.0.0/13", IPFamilies: []extensionsv1alpha1.IPFamily{"IPv4"},
+					PodCIDR:     "100.96.0.0/11", ServiceCIDR: "100.64.0.0/13", IPFamilies: []gardencorev1beta1.IPFamily{"IPv4"},
 				},
 			}
 			nw.Spec.ProviderConfig = pc.DeepCopy()
@@ -157,7 +158,7 @@ func benchController(b *testing.B, n int) {
 		log := startController(b, "", controllerSetup{qps: 100, burst: 130, tune: func(o *network.Options) { o.MaxConcurrentReconciles = 5 }})
 		waitAll(b, c, keys, prefix, func(n *extensionsv1alpha1.Network) bool {
 			lo := n.Status.LastOperation
-			return lo != nil && lo.State == extensionsv1alpha1.LastOperationStateSucceeded && lo.Type == extensionsv1alpha1.LastOperationTypeCreate
+			return lo != nil && lo.State == gardencorev1beta1.LastOperationStateSucceeded && lo.Type == gardencorev1beta1.LastOperationTypeCreate
 		})
 		b.ReportMetric(time.Since(start).Seconds(), "s-until-all-succeeded")
 		b.StopTimer()
@@ -182,7 +183,7 @@ func benchController(b *testing.B, n int) {
 		}
 		waitAll(b, c, keys, prefix, func(n *extensionsv1alpha1.Network) bool {
 			_, annotated := n.Annotations["gardener.cloud/operation"]
-			return !annotated && n.Status.LastOperation != nil && n.Status.LastOperation.State == extensionsv1alpha1.LastOperationStateSucceeded
+			return !annotated && n.Status.LastOperation != nil && n.Status.LastOperation.State == gardencorev1beta1.LastOperationStateSucceeded
 		})
 		b.ReportMetric(time.Since(resyncStart).Seconds(), "s-noop-resync")
 		reportWrites(b, "resync", log.since(before), n)

@@ -14,6 +14,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 )
@@ -68,7 +69,7 @@ func TestRoundTripSpecAndStatus(t *testing.T) {
 						},
 						PodCIDR:     "100.96.0.0/11",
 						ServiceCIDR: "100.64.0.0/13",
-						IPFamilies:  []extensionsv1alpha1.IPFamily{"IPv4", "IPv6"},
+						IPFamilies:  []gardencorev1beta1.IPFamily{"IPv4", "IPv6"},
 					},
 				}
 			},
@@ -77,15 +78,15 @@ func TestRoundTripSpecAndStatus(t *testing.T) {
 				o.(*extensionsv1alpha1.Network).Status = extensionsv1alpha1.NetworkStatus{
 					DefaultStatus: extensionsv1alpha1.DefaultStatus{
 						ProviderStatus: raw(`{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":"NetworkStatus","overlayEnabled":false}`),
-						Conditions: []extensionsv1alpha1.Condition{{
+						Conditions: []gardencorev1beta1.Condition{{
 							Type: "KubeAPIServerGlobalNetworkSet", Status: "True", LastTransitionTime: at(1), LastUpdateTime: at(2),
-							Reason: "Published", Message: "The set holds 192.0.2.34.", Codes: []extensionsv1alpha1.ErrorCode{"ERR_RETRYABLE_CONFIGURATION_PROBLEM"},
+							Reason: "Published", Message: "The set holds 192.0.2.34.", Codes: []gardencorev1beta1.ErrorCode{"ERR_RETRYABLE_CONFIGURATION_PROBLEM"},
 						}},
-						LastError: &extensionsv1alpha1.LastError{
+						LastError: &gardencorev1beta1.LastError{
 							Description: "Error reconciling Network: boom", TaskID: ptr.To("task"),
-							Codes: []extensionsv1alpha1.ErrorCode{"ERR_CONFIGURATION_PROBLEM"}, LastUpdateTime: ptr.To(at(3)),
+							Codes: []gardencorev1beta1.ErrorCode{"ERR_CONFIGURATION_PROBLEM"}, LastUpdateTime: ptr.To(at(3)),
 						},
-						LastOperation: &extensionsv1alpha1.LastOperation{
+						LastOperation: &gardencorev1beta1.LastOperation{
 							Description: "Reconciling the Network", LastUpdateTime: at(4), Progress: 1, State: "Processing", Type: "Reconcile",
 						},
 						ObservedGeneration: 1,
@@ -94,7 +95,7 @@ func TestRoundTripSpecAndStatus(t *testing.T) {
 							Name: "ref", ResourceRef: autoscalingv1.CrossVersionObjectReference{APIVersion: "v1", Kind: "Secret", Name: "s1"},
 						}},
 					},
-					IPFamilies: []extensionsv1alpha1.IPFamily{"IPv4"},
+					IPFamilies: []gardencorev1beta1.IPFamily{"IPv4"},
 				}
 			},
 			clearStatus: func(o client.Object) { o.(*extensionsv1alpha1.Network).Status = extensionsv1alpha1.NetworkStatus{} },
@@ -145,8 +146,8 @@ func TestRoundTripSpecAndStatus(t *testing.T) {
 			setStatus: func(o client.Object) {
 				o.(*extensionsv1alpha1.DNSRecord).Status = extensionsv1alpha1.DNSRecordStatus{
 					DefaultStatus: extensionsv1alpha1.DefaultStatus{
-						Conditions: []extensionsv1alpha1.Condition{{Type: "Created", Status: "True", LastTransitionTime: at(5), LastUpdateTime: at(5)}},
-						LastOperation: &extensionsv1alpha1.LastOperation{
+						Conditions: []gardencorev1beta1.Condition{{Type: "Created", Status: "True", LastTransitionTime: at(5), LastUpdateTime: at(5)}},
+						LastOperation: &gardencorev1beta1.LastOperation{
 							Description: "Successfully reconciled DNSRecord", LastUpdateTime: at(6), Progress: 100, State: "Succeeded", Type: "Create",
 						},
 						ObservedGeneration: 1,
@@ -180,7 +181,7 @@ func TestRoundTripSpecAndStatus(t *testing.T) {
 			empty: func() client.Object { return &resourcesv1alpha1.ManagedResource{} },
 			setStatus: func(o client.Object) {
 				o.(*resourcesv1alpha1.ManagedResource).Status = resourcesv1alpha1.ManagedResourceStatus{
-					Conditions: []extensionsv1alpha1.Condition{
+					Conditions: []gardencorev1beta1.Condition{
 						{Type: "ResourcesApplied", Status: "True", LastTransitionTime: at(7), LastUpdateTime: at(7), Reason: "ApplySucceeded", Message: "All resources are applied."},
 						{Type: "ResourcesHealthy", Status: "False", LastTransitionTime: at(8), LastUpdateTime: at(9), Reason: "DaemonSetUnhealthy", Message: "calico-node is not ready"},
 					},

@@ -13,6 +13,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 )
 
@@ -70,7 +71,7 @@ func TestSchemaRefuses(t *testing.T) {
 			name: "Network with an unknown IP family",
 			create: func(ns string) client.Object {
 				n := validNetwork(ns)
-				n.Spec.IPFamilies = []extensionsv1alpha1.IPFamily{"IPv5"}
+				n.Spec.IPFamilies = []gardencorev1beta1.IPFamily{"IPv5"}
 				return n
 			},
 			want: []metav1.StatusCause{{Type: metav1.CauseTypeFieldValueNotSupported, Field: "spec.ipFamilies[0]"}, skippedRules},
@@ -105,7 +106,7 @@ func TestSchemaRefuses(t *testing.T) {
 			name:   "Network status with progress above 100",
 			create: func(ns string) client.Object { return validNetwork(ns) },
 			mutate: func(o client.Object) {
-				o.(*extensionsv1alpha1.Network).Status.LastOperation = &extensionsv1alpha1.LastOperation{
+				o.(*extensionsv1alpha1.Network).Status.LastOperation = &gardencorev1beta1.LastOperation{
 					Description: "x", LastUpdateTime: at(1), Progress: 101, State: "Processing", Type: "Reconcile",
 				}
 			},
@@ -116,7 +117,7 @@ func TestSchemaRefuses(t *testing.T) {
 			name:   "Network status with an unknown operation state",
 			create: func(ns string) client.Object { return validNetwork(ns) },
 			mutate: func(o client.Object) {
-				o.(*extensionsv1alpha1.Network).Status.LastOperation = &extensionsv1alpha1.LastOperation{
+				o.(*extensionsv1alpha1.Network).Status.LastOperation = &gardencorev1beta1.LastOperation{
 					Description: "x", LastUpdateTime: at(1), Progress: 1, State: "Done", Type: "Reconcile",
 				}
 			},

@@ -45,17 +45,6 @@ type ShootSpec struct {
 	Provider Provider `json:"provider"`
 }
 
-// IPFamily is an IP family of a shoot network.
-// +kubebuilder:validation:Enum=IPv4;IPv6
-type IPFamily string
-
-const (
-	// IPFamilyIPv4 is IPv4.
-	IPFamilyIPv4 IPFamily = "IPv4"
-	// IPFamilyIPv6 is IPv6.
-	IPFamilyIPv6 IPFamily = "IPv6"
-)
-
 // Networking is the shoot's network configuration.
 type Networking struct {
 	// Type is the network plugin type ("calico").
@@ -187,64 +176,5 @@ type NetworkingStatus struct {
 	Services []string `json:"services,omitempty"`
 }
 
-// ConditionType is the type of a condition or constraint.
-type ConditionType string
-
 // ConditionDualStackNodesMigrationReady is the constraint the gardenlet keeps while nodes migrate to dual-stack.
 const ConditionDualStackNodesMigrationReady ConditionType = "DualStackNodesMigrationReady"
-
-// ConditionStatus is the status of a condition.
-// +kubebuilder:validation:Enum=True;False;Unknown;Progressing
-type ConditionStatus string
-
-const (
-	// ConditionTrue means the condition holds.
-	ConditionTrue ConditionStatus = "True"
-	// ConditionFalse means it does not hold.
-	ConditionFalse ConditionStatus = "False"
-	// ConditionUnknown means it is not known.
-	ConditionUnknown ConditionStatus = "Unknown"
-	// ConditionProgressing means it is changing.
-	ConditionProgressing ConditionStatus = "Progressing"
-)
-
-// Condition is a shoot condition or constraint (the fields a networking extension reads).
-type Condition struct {
-	// Type is the condition type.
-	Type ConditionType `json:"type"`
-	// Status is the condition status.
-	Status ConditionStatus `json:"status"`
-	// Reason is a machine-readable CamelCase reason.
-	Reason string `json:"reason"`
-	// Message is a human-readable message.
-	Message string `json:"message"`
-}
-
-// LastOperationType is the type of an operation.
-// +kubebuilder:validation:Enum=Create;Reconcile;Delete;Migrate;Restore;LiveMigrate
-type LastOperationType string
-
-// LastOperationState is the state of an operation.
-// +kubebuilder:validation:Enum=Processing;Succeeded;Error;Failed;Pending;Aborted
-type LastOperationState string
-
-const (
-	// LastOperationTypeCreate is a creation.
-	LastOperationTypeCreate LastOperationType = "Create"
-	// LastOperationStateFailed is a failed operation that will not be retried automatically.
-	LastOperationStateFailed LastOperationState = "Failed"
-)
-
-// LastOperation is the last operation on a shoot.
-type LastOperation struct {
-	// Description is human-readable.
-	Description string `json:"description"`
-	// LastUpdateTime is when the state last changed.
-	LastUpdateTime metav1.Time `json:"lastUpdateTime"`
-	// Progress is 0 to 100.
-	Progress int32 `json:"progress"`
-	// State is the operation's state.
-	State LastOperationState `json:"state"`
-	// Type is the operation's type.
-	Type LastOperationType `json:"type"`
-}

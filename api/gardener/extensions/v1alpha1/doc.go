@@ -3,10 +3,9 @@
 // (the shoot, seed and cloud profile of a control-plane namespace, kept as raw JSON) and DNSRecord
 // (where the kube-apiserver addresses are published).
 //
-// Gardener keeps the status building blocks (Condition, LastOperation, LastError, ErrorCode) in
-// core.gardener.cloud/v1beta1. They are defined here instead (types_common.go), because they are
-// only used inside extension and ManagedResource statuses and api/gardener/core/v1beta1 models
-// just the Shoot fields a networking extension reads. On the wire they are identical.
+// The status building blocks (IPFamily, Condition, LastOperation, LastError, ErrorCode) are not
+// defined here: as in Gardener, they live in core.gardener.cloud/v1beta1 (api/gardener/core/v1beta1,
+// types_common.go) and the extension types use them from there.
 //
 // The JSON names follow ../shared/reference/gardener-wire-types.md sections 1.1-1.3 and 1.5; the
 // CRDs generated from these types (test/integration/crds/gardener) are for the test control plane

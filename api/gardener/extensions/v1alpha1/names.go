@@ -1,5 +1,9 @@
 package v1alpha1
 
+import (
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+)
+
 // Well-known annotation keys and values on extension objects (gardener-wire-types.md section 3.1).
 const (
 	// AnnotationOperation asks an extension controller for an operation on the object.
@@ -59,7 +63,7 @@ const (
 // DNSRecord condition types (section 1.3).
 const (
 	// ConditionTypeCreated is True once the record was created on the provider at least once.
-	ConditionTypeCreated ConditionType = "Created"
+	ConditionTypeCreated gardencorev1beta1.ConditionType = "Created"
 )
 
 // DefaultDNSRecordTTL is the TTL in seconds Gardener assumes for a DNSRecord without spec.ttl.

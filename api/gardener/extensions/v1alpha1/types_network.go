@@ -2,6 +2,8 @@ package v1alpha1
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 )
 
 // +kubebuilder:object:root=true
@@ -47,7 +49,7 @@ type NetworkSpec struct {
 	ServiceCIDR string `json:"serviceCIDR"`
 	// IPFamilies are the desired IP families, in order.
 	// +optional
-	IPFamilies []IPFamily `json:"ipFamilies,omitempty"`
+	IPFamilies []gardencorev1beta1.IPFamily `json:"ipFamilies,omitempty"`
 }
 
 // NetworkStatus is the observed state of a Network.
@@ -57,5 +59,5 @@ type NetworkStatus struct {
 	// IPFamilies are the IP families actually in effect; the gardenlet drives the dual-stack
 	// migration from them.
 	// +optional
-	IPFamilies []IPFamily `json:"ipFamilies,omitempty"`
+	IPFamilies []gardencorev1beta1.IPFamily `json:"ipFamilies,omitempty"`
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 )
 
@@ -130,17 +131,17 @@ func TestZeroValueKeys(t *testing.T) {
 		},
 		{
 			name: "LastOperation",
-			obj:  &extensionsv1alpha1.LastOperation{},
+			obj:  &gardencorev1beta1.LastOperation{},
 			want: `{"description":"","lastUpdateTime":null,"progress":0,"state":"","type":""}`,
 		},
 		{
 			name: "Condition",
-			obj:  &extensionsv1alpha1.Condition{},
+			obj:  &gardencorev1beta1.Condition{},
 			want: `{"type":"","status":"","lastTransitionTime":null,"lastUpdateTime":null,"reason":"","message":""}`,
 		},
 		{
 			name: "LastError",
-			obj:  &extensionsv1alpha1.LastError{},
+			obj:  &gardencorev1beta1.LastError{},
 			want: `{"description":""}`,
 		},
 	}

@@ -4,8 +4,8 @@
 // manager reads (names.go).
 //
 // The JSON names follow ../shared/reference/gardener-wire-types.md sections 1.4, 3.5 and 3.6. The
-// status conditions use the Condition type of api/gardener/extensions/v1alpha1, which is the same
-// on the wire as Gardener's core.gardener.cloud/v1beta1 Condition.
+// status conditions use the Condition type of api/gardener/core/v1beta1, as Gardener's
+// ManagedResource uses core.gardener.cloud/v1beta1 Condition.
 //
 // +kubebuilder:object:generate=true
 // +groupName=resources.gardener.cloud

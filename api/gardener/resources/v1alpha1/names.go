@@ -1,18 +1,18 @@
 package v1alpha1
 
 import (
-	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 )
 
 // Condition types of a ManagedResource and the reasons this project reads
 // (gardener-wire-types.md section 1.4).
 const (
 	// ResourcesApplied is True once every object was applied.
-	ResourcesApplied extensionsv1alpha1.ConditionType = "ResourcesApplied"
+	ResourcesApplied gardencorev1beta1.ConditionType = "ResourcesApplied"
 	// ResourcesHealthy is True while every applied object is healthy.
-	ResourcesHealthy extensionsv1alpha1.ConditionType = "ResourcesHealthy"
+	ResourcesHealthy gardencorev1beta1.ConditionType = "ResourcesHealthy"
 	// ResourcesProgressing is False once every applied object is rolled out.
-	ResourcesProgressing extensionsv1alpha1.ConditionType = "ResourcesProgressing"
+	ResourcesProgressing gardencorev1beta1.ConditionType = "ResourcesProgressing"
 
 	// ReasonDeletionFailed means deleting the applied objects failed.
 	ReasonDeletionFailed = "DeletionFailed"

@@ -4,7 +4,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 )
 
 // +kubebuilder:object:root=true
@@ -72,7 +72,7 @@ type ManagedResourceSpec struct {
 type ManagedResourceStatus struct {
 	// Conditions are ResourcesApplied, ResourcesHealthy and ResourcesProgressing.
 	// +optional
-	Conditions []extensionsv1alpha1.Condition `json:"conditions,omitempty"`
+	Conditions []gardencorev1beta1.Condition `json:"conditions,omitempty"`
 	// ObservedGeneration is the generation the resource manager processed.
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
