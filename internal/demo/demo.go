@@ -85,10 +85,9 @@ func Run(ctx context.Context, o Options) error {
 	}
 
 	fmt.Fprintf(o.Out, "Starting a local seed control plane (kube-apiserver + etcd from %s) ...\n", framework.AssetsDir())
-	cp, err := framework.Start(framework.Options{CRDDirectoryPaths: []string{
-		filepath.Join(framework.RepoRoot(), "test", "integration", "crds", "gardener"),
-		filepath.Join(framework.RepoRoot(), "test", "integration", "crds", "monitoring"),
-	}})
+	cp, err := framework.Start(framework.Options{
+		CRDDirectoryPaths: framework.CRDDirectories(framework.GardenerCRDs, framework.MonitoringCRDs),
+	})
 	if err != nil {
 		return err
 	}

@@ -2,11 +2,9 @@ package calicocrds
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	policyv1alpha1 "sigs.k8s.io/network-policy-api/apis/v1alpha1"
 
@@ -18,25 +16,10 @@ import (
 var cl client.Client
 
 func TestMain(m *testing.M) {
-	opts := framework.Options{
-		CRDDirectoryPaths: []string{filepath.Join(framework.RepoRoot(), "api", "projectcalico", "crds")},
-	}
+	opts := framework.Options{CRDDirectoryPaths: framework.CRDDirectories(framework.CalicoCRDs)}
 	os.Exit(framework.RunSuite(m, opts, func(cp *framework.ControlPlane) error {
-		scheme := runtime.NewScheme()
-		for _, add := range []func(*runtime.Scheme) error{
-			corev1.AddToScheme,
-			projectcalicov1.AddToScheme,
-			policyv1alpha1.AddToScheme,
-		} {
-			if err := add(scheme); err != nil {
-				return err
-			}
-		}
-		c, err := client.New(cp.Config, client.Options{Scheme: scheme})
-		if err != nil {
-			return err
-		}
-		cl = c
-		return nil
+		var err error
+		cl, err = cp.NewClient(corev1.AddToScheme, projectcalicov1.AddToScheme, policyv1alpha1.AddToScheme)
+		return err
 	}))
 }

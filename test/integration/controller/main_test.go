@@ -3,7 +3,6 @@ package controller
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/go-logr/logr"
@@ -31,10 +30,9 @@ func run(m *testing.M) int {
 	// controller-runtime's process-wide logger (used by its internals) goes where the managers log.
 	ctrl.SetLogger(testLogger())
 	var err error
-	seedCP, err = framework.Start(framework.Options{CRDDirectoryPaths: []string{
-		filepath.Join(framework.RepoRoot(), "test", "integration", "crds", "gardener"),
-		filepath.Join(framework.RepoRoot(), "test", "integration", "crds", "monitoring"),
-	}})
+	seedCP, err = framework.Start(framework.Options{
+		CRDDirectoryPaths: framework.CRDDirectories(framework.GardenerCRDs, framework.MonitoringCRDs),
+	})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "controller suite: starting seed control plane: %v\n", err)
 		return 1

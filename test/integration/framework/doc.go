@@ -2,5 +2,14 @@
 // by hack/tools) that the integration suites under test/integration run against.
 //
 // Each suite package starts one control plane in its TestMain and shares it between its tests;
-// tests isolate themselves with fresh namespaces.
+// tests isolate themselves with fresh namespaces. A suite names the repository's CRD directories it
+// installs with CRDDirectories and builds its uncached client with ControlPlane.NewClient, passing
+// the AddToScheme functions of the types it uses:
+//
+//	opts := framework.Options{CRDDirectoryPaths: framework.CRDDirectories(framework.GardenerCRDs)}
+//	os.Exit(framework.RunSuite(m, opts, func(cp *framework.ControlPlane) error {
+//		var err error
+//		cl, err = cp.NewClient(clientgoscheme.AddToScheme, extensionsv1alpha1.AddToScheme)
+//		return err
+//	}))
 package framework

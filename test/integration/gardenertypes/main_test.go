@@ -3,12 +3,10 @@ package gardenertypes
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -21,22 +19,11 @@ import (
 var cl client.Client
 
 func TestMain(m *testing.M) {
-	opts := framework.Options{
-		CRDDirectoryPaths: []string{filepath.Join(framework.RepoRoot(), "test", "integration", "crds", "gardener")},
-	}
+	opts := framework.Options{CRDDirectoryPaths: framework.CRDDirectories(framework.GardenerCRDs)}
 	os.Exit(framework.RunSuite(m, opts, func(cp *framework.ControlPlane) error {
-		scheme := runtime.NewScheme()
-		for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, extensionsv1alpha1.AddToScheme, resourcesv1alpha1.AddToScheme} {
-			if err := add(scheme); err != nil {
-				return err
-			}
-		}
-		c, err := client.New(cp.Config, client.Options{Scheme: scheme})
-		if err != nil {
-			return err
-		}
-		cl = c
-		return nil
+		var err error
+		cl, err = cp.NewClient(clientgoscheme.AddToScheme, extensionsv1alpha1.AddToScheme, resourcesv1alpha1.AddToScheme)
+		return err
 	}))
 }
 

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -29,11 +28,7 @@ var goldenDir = filepath.Join("..", "..", "..", "internal", "render", "testdata"
 
 func newClient(t *testing.T) client.Client {
 	t.Helper()
-	scheme := runtime.NewScheme()
-	if err := clientgoscheme.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	c, err := client.New(controlPlane.Config, client.Options{Scheme: scheme})
+	c, err := controlPlane.NewClient(clientgoscheme.AddToScheme)
 	if err != nil {
 		t.Fatal(err)
 	}
