@@ -113,7 +113,7 @@ func Run(ctx context.Context, o Options) error {
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	writes := &writeCounter{writes: map[string]int{}}
+	writes := framework.NewWriteCounter()
 	done, err := startController(ctx, cp, scheme, dnsServer.addr, o.UserAgent, writes)
 	if err != nil {
 		return err
@@ -143,8 +143,8 @@ func Run(ctx context.Context, o Options) error {
 // reconcileAgain annotates the Network as the gardenlet does on every shoot reconcile, waits for the
 // controller to finish (annotation removed, Processing and Succeeded written) and returns the write
 // requests it sent; a Secret or ManagedResource write is an error (DESIGN.md decision 7).
-func reconcileAgain(ctx context.Context, c client.Client, key client.ObjectKey, writes *writeCounter, timeout time.Duration) (string, error) {
-	before := writes.snapshot()
+func reconcileAgain(ctx context.Context, c client.Client, key client.ObjectKey, writes *framework.WriteCounter, timeout time.Duration) (string, error) {
+	before := writes.Snapshot()
 	n := &extensionsv1alpha1.Network{}
 	n.Namespace, n.Name = key.Namespace, key.Name
 	patch := []byte(`{"metadata":{"annotations":{"gardener.cloud/operation":"reconcile"}}}`)
@@ -155,7 +155,7 @@ func reconcileAgain(ctx context.Context, c client.Client, key client.ObjectKey, 
 		if err := c.Get(ctx, key, n); err != nil {
 			return false, err
 		}
-		diff := writes.since(before)
+		diff := writes.Since(before)
 		_, annotated := n.Annotations["gardener.cloud/operation"]
 		lo := n.Status.LastOperation
 		return !annotated && diff["networks/status"] >= 2 && lo != nil && lo.State == gardencorev1beta1.LastOperationStateSucceeded, nil
@@ -163,7 +163,7 @@ func reconcileAgain(ctx context.Context, c client.Client, key client.ObjectKey, 
 	if err != nil {
 		return "", fmt.Errorf("waiting for the second reconcile: %w", err)
 	}
-	diff := writes.since(before)
+	diff := writes.Since(before)
 	// Events are sent asynchronously by the events library; leave them out of the count.
 	delete(diff, "events")
 	text := formatWrites(diff)
@@ -257,10 +257,10 @@ func createShootObjects(ctx context.Context, c client.Client, ns string, shoot *
 
 // startController runs the production controller (decoder, renderer, DNSRecord address source)
 // in-process, without leader election, metrics or probes.
-func startController(ctx context.Context, cp *framework.ControlPlane, scheme *runtime.Scheme, dnsAddr, userAgent string, writes *writeCounter) (<-chan error, error) {
+func startController(ctx context.Context, cp *framework.ControlPlane, scheme *runtime.Scheme, dnsAddr, userAgent string, writes *framework.WriteCounter) (<-chan error, error) {
 	cfg := *cp.Config
 	cfg.UserAgent = userAgent
-	cfg.Wrap(writes.wrap)
+	cfg.Wrap(writes.Wrap)
 	mgr, err := ctrl.NewManager(&cfg, ctrl.Options{
 		Scheme:                 scheme,
 		Logger:                 logr.Discard(),

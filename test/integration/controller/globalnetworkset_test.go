@@ -208,7 +208,7 @@ func TestGlobalNetworkSetHibernation(t *testing.T) {
 	shoot.Status.IsHibernated = true
 	e.setShoot(shoot)
 	e.createDNSRecord("internal", "A", "192.0.2.34")
-	before := log.snapshot()
+	before := log.Snapshot()
 	e.annotate("reconcile")
 	n = e.waitForOperation(log, before, "Reconcile", "Succeeded")
 	_, nets, ok := e.globalNetworkSet()

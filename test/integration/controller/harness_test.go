@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -31,6 +29,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/test/integration/framework"
 )
 
 const (
@@ -38,74 +37,6 @@ const (
 	mrName      = "extension-networking-calico-config"
 	pollTimeout = 60 * time.Second
 )
-
-// requestLog counts the write requests (POST, PUT, PATCH, DELETE) a client sends, by resource
-// ("secrets", "networks/status", ...).
-type requestLog struct {
-	mu     sync.Mutex
-	writes map[string]int
-}
-
-type countingTransport struct {
-	log  *requestLog
-	next http.RoundTripper
-}
-
-func (c countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	switch req.Method {
-	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
-		c.log.mu.Lock()
-		c.log.writes[resourceOf(req.URL.Path)]++
-		c.log.mu.Unlock()
-	}
-	return c.next.RoundTrip(req)
-}
-
-// resourceOf extracts "resource[/subresource]" from an API path.
-func resourceOf(path string) string {
-	parts := strings.Split(strings.Trim(path, "/"), "/")
-	var rest []string
-	switch {
-	case len(parts) >= 2 && parts[0] == "api":
-		rest = parts[2:]
-	case len(parts) >= 3 && parts[0] == "apis":
-		rest = parts[3:]
-	default:
-		return path
-	}
-	if len(rest) > 2 && rest[0] == "namespaces" {
-		rest = rest[2:]
-	}
-	if len(rest) == 0 {
-		return path
-	}
-	if len(rest) >= 3 {
-		return rest[0] + "/" + rest[2]
-	}
-	return rest[0]
-}
-
-// snapshot returns a copy of the counts.
-func (l *requestLog) snapshot() map[string]int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	out := make(map[string]int, len(l.writes))
-	for k, v := range l.writes {
-		out[k] = v
-	}
-	return out
-}
-
-// since returns the writes per resource after the snapshot before.
-func (l *requestLog) since(before map[string]int) map[string]int {
-	out := map[string]int{}
-	for k, v := range l.snapshot() {
-		if d := v - before[k]; d > 0 {
-			out[k] = d
-		}
-	}
-	return out
-}
 
 // controllerSetup says how a test's controller is configured.
 type controllerSetup struct {
@@ -140,15 +71,15 @@ func newScheme(t testing.TB) *runtime.Scheme {
 
 // startController runs the real controller for one namespace until the test ends and returns the
 // log of its write requests.
-func startController(t testing.TB, namespace string, s controllerSetup, moreNamespaces ...string) *requestLog {
+func startController(t testing.TB, namespace string, s controllerSetup, moreNamespaces ...string) *framework.WriteCounter {
 	t.Helper()
 	base := seedCP.Config
 	if s.restConfig != nil {
 		base = s.restConfig
 	}
 	cfg := rest.CopyConfig(base)
-	log := &requestLog{writes: map[string]int{}}
-	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return countingTransport{log: log, next: rt} })
+	log := framework.NewWriteCounter()
+	cfg.Wrap(log.Wrap)
 	cfg.UserAgent = "calico-pilot/test"
 	if s.qps > 0 {
 		cfg.QPS, cfg.Burst = s.qps, s.burst
@@ -417,7 +348,7 @@ func (e *testEnv) waitFor(what string, cond func() (bool, error)) {
 // waitForOperation waits until the Network's lastOperation has type and state, the operation
 // annotation is gone and, if after is given, at least two status writes (Processing and the final
 // one) were sent after that snapshot of log.
-func (e *testEnv) waitForOperation(log *requestLog, after map[string]int, opType, state string) *extensionsv1alpha1.Network {
+func (e *testEnv) waitForOperation(log *framework.WriteCounter, after map[string]int, opType, state string) *extensionsv1alpha1.Network {
 	e.t.Helper()
 	var n *extensionsv1alpha1.Network
 	defer func() {
@@ -437,7 +368,7 @@ func (e *testEnv) waitForOperation(log *requestLog, after map[string]int, opType
 		if _, ok := n.Annotations["gardener.cloud/operation"]; ok {
 			return false, nil
 		}
-		if after != nil && log.since(after)["networks/status"] < 2 {
+		if after != nil && log.Since(after)["networks/status"] < 2 {
 			return false, nil
 		}
 		return true, nil

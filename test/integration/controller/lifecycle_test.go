@@ -137,7 +137,7 @@ func TestUpdateAndUnchanged(t *testing.T) {
 	e.waitForOperation(log, nil, "Create", "Succeeded")
 	oldSecret := e.managedResource().Spec.SecretRefs[0].Name
 
-	before := log.snapshot()
+	before := log.Snapshot()
 	e.patchNetwork(func(n *extensionsv1alpha1.Network) {
 		n.Spec.ProviderConfig.Raw = yamlToJSON(t, providerConfig("overlay:\n  enabled: true\ntypha:\n  enabled: false\n").Raw)
 		n.Annotations = map[string]string{"gardener.cloud/operation": "reconcile"}
@@ -162,10 +162,10 @@ func TestUpdateAndUnchanged(t *testing.T) {
 	}
 
 	// Unchanged: annotate again and count writes.
-	before = log.snapshot()
+	before = log.Snapshot()
 	e.annotate("reconcile")
 	e.waitForOperation(log, before, "Reconcile", "Succeeded")
-	writes := log.since(before)
+	writes := log.Since(before)
 	for _, res := range []string{"secrets", "managedresources", "configmaps", "scrapeconfigs"} {
 		if writes[res] != 0 {
 			t.Errorf("unchanged reconcile sent %d write requests for %s, want 0 (all writes: %v)", writes[res], res, writes)
@@ -372,13 +372,13 @@ func TestMigrateAndRestore(t *testing.T) {
 	e.waitFor("the ManagedResource to be gone", func() (bool, error) { return e.managedResource() == nil, nil })
 
 	// A migrated Network is left alone by ordinary reconciles...
-	before := log.snapshot()
+	before := log.Snapshot()
 	e.annotate("reconcile")
 	e.waitFor("the reconcile annotation to be removed", func() (bool, error) {
 		_, ok := e.network().Annotations["gardener.cloud/operation"]
 		return !ok, nil
 	})
-	if w := log.since(before); w["managedresources"] != 0 || w["secrets"] != 0 {
+	if w := log.Since(before); w["managedresources"] != 0 || w["secrets"] != 0 {
 		t.Errorf("a migrated Network was reconciled: writes %v", w)
 	}
 

@@ -129,7 +129,7 @@ func TestOverlaySwitch(t *testing.T) {
 			}
 			oldSecret := e.managedResource().Spec.SecretRefs[0].Name
 
-			before := log.snapshot()
+			before := log.Snapshot()
 			e.switchOverlayOff()
 			if !tt.wantWait {
 				e.waitForOperation(log, before, "Reconcile", "Succeeded")

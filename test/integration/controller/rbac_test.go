@@ -83,7 +83,7 @@ func TestGeneratedClusterRoleIsEnough(t *testing.T) {
 		return len(evs.Items) > 0, nil
 	})
 
-	before := log.snapshot()
+	before := log.Snapshot()
 	e.switchOverlayOff()
 	e.waitForOperation(log, before, "Reconcile", "Succeeded")
 	if e.storedOverlay() {

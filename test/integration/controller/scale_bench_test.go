@@ -162,10 +162,10 @@ func benchController(b *testing.B, n int) {
 		})
 		b.ReportMetric(time.Since(start).Seconds(), "s-until-all-succeeded")
 		b.StopTimer()
-		reportWrites(b, "first", log.since(map[string]int{}), n)
+		reportWrites(b, "first", log.Since(map[string]int{}), n)
 
 		// No-op resync: the gardenlet annotates every Network again.
-		before := log.snapshot()
+		before := log.Snapshot()
 		if err := parallel(n, 20, func(i int) error {
 			nw := &extensionsv1alpha1.Network{}
 			nw.Namespace, nw.Name = keys[i].Namespace, keys[i].Name
@@ -177,16 +177,16 @@ func benchController(b *testing.B, n int) {
 		resyncStart := time.Now()
 		// Done when the annotation is gone and two more status writes per Network were sent.
 		if err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 10*time.Minute, true, func(context.Context) (bool, error) {
-			return log.since(before)["networks/status"] >= 2*n, nil
+			return log.Since(before)["networks/status"] >= 2*n, nil
 		}); err != nil {
-			b.Fatalf("waiting for the resync: %v (writes %v)", err, log.since(before))
+			b.Fatalf("waiting for the resync: %v (writes %v)", err, log.Since(before))
 		}
 		waitAll(b, c, keys, prefix, func(n *extensionsv1alpha1.Network) bool {
 			_, annotated := n.Annotations["gardener.cloud/operation"]
 			return !annotated && n.Status.LastOperation != nil && n.Status.LastOperation.State == gardencorev1beta1.LastOperationStateSucceeded
 		})
 		b.ReportMetric(time.Since(resyncStart).Seconds(), "s-noop-resync")
-		reportWrites(b, "resync", log.since(before), n)
+		reportWrites(b, "resync", log.Since(before), n)
 		close(stopSampling)
 		<-sampled
 		b.ReportMetric(float64(peak)/(1<<20), "MiB-peak-heap")
