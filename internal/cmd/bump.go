@@ -99,9 +99,9 @@ func (o *BumpOptions) Validate() error {
 // unreadable input (2).
 func (o *BumpOptions) Run(streams IO) error {
 	read := func(flag, path string) (bump.Input, error) {
-		data, err := os.ReadFile(path)
+		data, err := readInput(path, nil)
 		if err != nil {
-			return bump.Input{}, fmt.Errorf("reading %s: %w", flag, err)
+			return bump.Input{}, fmt.Errorf("%s: %w", flag, err)
 		}
 		return bump.Input{Name: path, Data: data}, nil
 	}

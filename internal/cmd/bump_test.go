@@ -93,7 +93,7 @@ func TestBumpCommand(t *testing.T) {
 			name:        "missing file exits 2",
 			args:        []string{"bump", "--old-upstream", filepath.Join(tmp, "nope.yaml"), "--old-downstream", badYAML, "--new-upstream", badYAML},
 			wantCode:    2,
-			wantErrLast: "error: reading --old-upstream: open " + filepath.Join(tmp, "nope.yaml") + ": no such file or directory",
+			wantErrLast: "error: --old-upstream: cannot read " + filepath.Join(tmp, "nope.yaml") + ": no such file or directory",
 		},
 		{
 			name:        "missing flags exit 2",

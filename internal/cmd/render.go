@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -420,29 +419,6 @@ func (o *RenderOptions) controllerConfig() (*configv1alpha1.ControllerConfigurat
 		return nil, errs, nil
 	}
 	return cfg, nil, nil
-}
-
-// readInput reads a file, or stdin for "-".
-func readInput(path string, stdin io.Reader) ([]byte, error) {
-	if path == "-" {
-		if stdin == nil {
-			return nil, errors.New("cannot read stdin: no input stream")
-		}
-		data, err := io.ReadAll(stdin)
-		if err != nil {
-			return nil, fmt.Errorf("cannot read stdin: %w", err)
-		}
-		return data, nil
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		var pathErr *fs.PathError
-		if errors.As(err, &pathErr) {
-			return nil, fmt.Errorf("cannot read %s: %w", path, pathErr.Err)
-		}
-		return nil, fmt.Errorf("cannot read %s: %w", path, err)
-	}
-	return data, nil
 }
 
 // reportFieldErrors prints one line per error, in validate's text format, and exits 1.

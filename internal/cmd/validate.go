@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -115,16 +113,16 @@ type documentResult struct {
 
 // Run reads, validates and reports. Validation findings are an ExitError with code ExitFindings.
 func (o *ValidateOptions) Run(streams IO) error {
-	data, err := o.read(streams.In)
+	data, err := readInput(o.File, streams.In)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	docs, err := decode.SplitDocuments(data)
 	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("%s: %w", o.source(), err)}
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("%s: %w", inputName(o.File), err)}
 	}
 	if len(docs) == 0 {
-		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("%s: no YAML documents found", o.source())}
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("%s: no YAML documents found", inputName(o.File))}
 	}
 	results := make([]documentResult, len(docs))
 	for i, doc := range docs {
@@ -150,35 +148,6 @@ func (o *ValidateOptions) Run(streams IO) error {
 		}
 	}
 	return nil
-}
-
-func (o *ValidateOptions) source() string {
-	if o.File == "-" {
-		return "stdin"
-	}
-	return o.File
-}
-
-func (o *ValidateOptions) read(stdin io.Reader) ([]byte, error) {
-	if o.File == "-" {
-		if stdin == nil {
-			return nil, errors.New("cannot read stdin: no input stream")
-		}
-		data, err := io.ReadAll(stdin)
-		if err != nil {
-			return nil, fmt.Errorf("cannot read stdin: %w", err)
-		}
-		return data, nil
-	}
-	data, err := os.ReadFile(o.File)
-	if err != nil {
-		var pathErr *fs.PathError
-		if errors.As(err, &pathErr) {
-			return nil, fmt.Errorf("cannot read %s: %w", o.File, pathErr.Err)
-		}
-		return nil, fmt.Errorf("cannot read %s: %w", o.File, err)
-	}
-	return data, nil
 }
 
 // validateDocument decodes and validates one document by its kind. An internal failure (a bug) is
