@@ -1,12 +1,9 @@
 package apiserverendpoints
 
 import (
-	"context"
 	"os"
 	"testing"
 
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -29,9 +26,5 @@ func TestMain(m *testing.M) {
 // newNamespace creates a fresh control-plane namespace for one test and returns its name.
 func newNamespace(t *testing.T) string {
 	t.Helper()
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "shoot--proj--"}}
-	if err := cl.Create(context.Background(), ns); err != nil {
-		t.Fatalf("creating namespace: %v", err)
-	}
-	return ns.Name
+	return framework.NewNamespace(t, cl, "shoot--proj--", nil)
 }

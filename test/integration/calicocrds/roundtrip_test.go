@@ -17,15 +17,13 @@ import (
 	policyv1alpha1 "sigs.k8s.io/network-policy-api/apis/v1alpha1"
 
 	projectcalicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
+	"github.com/calico-pilot/calico-pilot/test/integration/framework"
 )
 
 // newNamespace creates a fresh namespace for a test and returns its name.
-func newNamespace(ctx context.Context, t *testing.T) string {
+func newNamespace(t *testing.T) string {
 	t.Helper()
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "calicocrds-"}}
-	if err := cl.Create(ctx, ns); err != nil {
-		t.Fatalf("creating namespace: %v", err)
-	}
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: framework.NewNamespace(t, cl, "calicocrds-", nil)}}
 	t.Cleanup(func() {
 		if err := cl.Delete(context.Background(), ns); err != nil {
 			t.Errorf("deleting namespace %s: %v", ns.Name, err)
@@ -297,7 +295,7 @@ func objects(namespace string) []client.Object {
 // Calico kinds without a status subresource) must be exactly what was written.
 func TestEveryKindRoundTrips(t *testing.T) {
 	ctx := context.Background()
-	namespace := newNamespace(ctx, t)
+	namespace := newNamespace(t)
 	objs := objects(namespace)
 	if len(objs) != 24 {
 		t.Fatalf("test table has %d objects, want 24 (22 Calico kinds + ANP + BANP)", len(objs))

@@ -215,11 +215,8 @@ type testEnv struct {
 func newTestEnv(t *testing.T, mutate func(*gardencorev1beta1.Shoot)) *testEnv {
 	t.Helper()
 	c := adminClient(t)
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "shoot--test--", Labels: map[string]string{"gardener.cloud/role": "shoot"}}}
-	if err := c.Create(context.Background(), ns); err != nil {
-		t.Fatalf("creating namespace: %v", err)
-	}
-	e := &testEnv{t: t, c: c, ns: ns.Name}
+	ns := framework.NewNamespace(t, c, "shoot--test--", map[string]string{"gardener.cloud/role": "shoot"})
+	e := &testEnv{t: t, c: c, ns: ns}
 	shoot := baseShoot()
 	if mutate != nil {
 		mutate(shoot)

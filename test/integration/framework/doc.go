@@ -2,7 +2,7 @@
 // by hack/tools) that the integration suites under test/integration run against.
 //
 // Each suite package starts one control plane in its TestMain and shares it between its tests;
-// tests isolate themselves with fresh namespaces. A suite names the repository's CRD directories it
+// tests isolate themselves with fresh namespaces (NewNamespace). A suite names the repository's CRD directories it
 // installs with CRDDirectories and builds its uncached client with ControlPlane.NewClient, passing
 // the AddToScheme functions of the types it uses:
 //

@@ -1,16 +1,20 @@
 package framework_test
 
 import (
+	"context"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/calico-pilot/calico-pilot/test/integration/framework"
 )
@@ -69,5 +73,51 @@ func TestNewScheme(t *testing.T) {
 	}
 	if want := "building scheme: boom"; err.Error() != want {
 		t.Errorf("error %q, want %q", err, want)
+	}
+}
+
+// TestNewClientAndNamespace starts a control plane with the Gardener CRDs and checks that a client
+// from NewClient reaches it with the given types, and that NewNamespace creates distinct labelled
+// namespaces with the asked-for prefix.
+func TestNewClientAndNamespace(t *testing.T) {
+	cp, err := framework.Start(framework.Options{CRDDirectoryPaths: framework.CRDDirectories(framework.GardenerCRDs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := cp.Stop(); err != nil {
+			t.Errorf("stopping control plane: %v", err)
+		}
+	})
+	c, err := cp.NewClient(corev1.AddToScheme)
+	if err != nil {
+		t.Fatalf("NewClient: %v", err)
+	}
+	labels := map[string]string{"gardener.cloud/role": "shoot"}
+	first := framework.NewNamespace(t, c, "shoot--test--", labels)
+	second := framework.NewNamespace(t, c, "shoot--test--", nil)
+	if first == second {
+		t.Fatalf("two namespaces got the same name %q", first)
+	}
+	for name, wantLabels := range map[string]map[string]string{first: labels, second: nil} {
+		if !strings.HasPrefix(name, "shoot--test--") || len(name) == len("shoot--test--") {
+			t.Errorf("namespace %q: want the prefix shoot--test-- and a generated suffix", name)
+		}
+		var ns corev1.Namespace
+		if err := c.Get(context.Background(), client.ObjectKey{Name: name}, &ns); err != nil {
+			t.Fatalf("reading namespace %s back: %v", name, err)
+		}
+		got := maps.Clone(ns.Labels)
+		delete(got, "kubernetes.io/metadata.name") // set by the API server on every namespace
+		if len(got) == 0 {
+			got = nil
+		}
+		if diff := cmp.Diff(wantLabels, got); diff != "" {
+			t.Errorf("labels of %s (-want +got):\n%s", name, diff)
+		}
+	}
+	// The client's scheme holds only what was asked for.
+	if err := c.List(context.Background(), &appsv1.DeploymentList{}); !runtime.IsNotRegisteredError(err) {
+		t.Errorf("listing Deployments with a core/v1-only client: error %v, want a not-registered error", err)
 	}
 }
