@@ -1,9 +1,6 @@
 package webhook
 
 import (
-	"encoding/json"
-	"fmt"
-
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
@@ -52,29 +49,13 @@ func runsNodes(shoot *gardencorev1beta1.Shoot) bool {
 	return len(shoot.Spec.Provider.Workers) > 0 && shoot.Status.LastOperation != nil && !shoot.Status.IsHibernated
 }
 
-// workerSizes is the part of a Shoot's worker pools that our Shoot subset does not model: their
-// maximum sizes, read leniently from the raw object for the large-cluster rule.
-type workerSizes struct {
-	Spec struct {
-		Provider struct {
-			Workers []struct {
-				Maximum int64 `json:"maximum"`
-			} `json:"workers"`
-		} `json:"provider"`
-	} `json:"spec"`
-}
-
-// maxNodes is the sum of the worker pools' maximum sizes in a raw Shoot; 0 when they are not given.
-func maxNodes(raw []byte) (int64, error) {
-	var sizes workerSizes
-	if err := json.Unmarshal(raw, &sizes); err != nil {
-		return 0, fmt.Errorf("reading worker pool sizes: %w", err)
-	}
+// maxNodes is the sum of the worker pools' maximum sizes; 0 when they are not given.
+func maxNodes(shoot *gardencorev1beta1.Shoot) int64 {
 	var sum int64
-	for _, w := range sizes.Spec.Provider.Workers {
+	for _, w := range shoot.Spec.Provider.Workers {
 		if w.Maximum > 0 {
-			sum += w.Maximum
+			sum += int64(w.Maximum)
 		}
 	}
-	return sum, nil
+	return sum
 }

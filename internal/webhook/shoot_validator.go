@@ -98,10 +98,7 @@ func (v ShootValidator) checkTransition(req admission.Request, shoot *gardencore
 		return nil, []string{decode.ProviderConfigPath().String() + ": the stored providerConfig does not decode " +
 			"(" + errs.ToAggregate().Error() + "), so changes against it were not checked"}, nil
 	}
-	largest, err := maxNodes(req.Object.Raw)
-	if err != nil {
-		return nil, nil, err
-	}
+	largest := maxNodes(shoot)
 	before, errs := resolveNetworking(old, oldCfg)
 	if len(errs) > 0 {
 		return nil, []string{decode.ProviderConfigPath().String() + ": the stored Shoot's networking cannot be derived " +

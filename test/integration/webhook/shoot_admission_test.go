@@ -78,6 +78,7 @@ type shoot struct {
 	workerless     bool
 	created        bool // gardenlet has acted: status.lastOperation is set
 	hibernated     bool
+	maxNodes       int64 // the worker pool's maximum size; 0 = not given
 }
 
 func (s shoot) object(t *testing.T) *unstructured.Unstructured {
@@ -98,7 +99,12 @@ func (s shoot) object(t *testing.T) *unstructured.Unstructured {
 	}
 	provider := map[string]any{"type": "aws"}
 	if !s.workerless {
-		provider["workers"] = []any{map[string]any{"name": "pool-a"}}
+		worker := map[string]any{"name": "pool-a"}
+		if s.maxNodes > 0 {
+			worker["minimum"] = int64(1)
+			worker["maximum"] = s.maxNodes
+		}
+		provider["workers"] = []any{worker}
 	}
 	status := map[string]any{"hibernated": s.hibernated}
 	if s.created {
@@ -291,6 +297,18 @@ func TestUpdateShoot(t *testing.T) {
 			newConfig:    `{"ebpfDataplane":{"enabled":true}}`,
 			wantWarnings: []string{"spec.networking.providerConfig.ebpfDataplane.enabled"},
 			wantPhrase:   "switching the data plane to eBPF",
+		},
+		{
+			name:         "typha off on a shoot that can grow to 60 nodes is allowed with a warning",
+			old:          shoot{name: "typha-large", created: true, maxNodes: 60, providerConfig: `{"typha":{"enabled":true}}`},
+			newConfig:    `{"typha":{"enabled":false}}`,
+			wantWarnings: []string{"spec.networking.providerConfig.typha.enabled"},
+			wantPhrase:   "disabling typha on a shoot that can grow to 60 nodes",
+		},
+		{
+			name:      "typha off on a shoot of at most 10 nodes is allowed silently",
+			old:       shoot{name: "typha-small", created: true, maxNodes: 10, providerConfig: `{"typha":{"enabled":true}}`},
+			newConfig: `{"typha":{"enabled":false}}`,
 		},
 		{
 			name:      "an unrelated change is allowed silently",

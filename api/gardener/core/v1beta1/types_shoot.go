@@ -146,6 +146,13 @@ type Provider struct {
 type Worker struct {
 	// Name is the pool name.
 	Name string `json:"name"`
+	// Minimum is the pool's minimum number of nodes.
+	// +optional
+	Minimum int32 `json:"minimum,omitempty"`
+	// Maximum is the pool's maximum number of nodes (the admission webhook sums it to judge whether
+	// turning typha off is risky).
+	// +optional
+	Maximum int32 `json:"maximum,omitempty"`
 }
 
 // ShootStatus is the subset of the Shoot status a networking extension reads.
