@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -40,13 +39,21 @@ func (d Doc) ID() string {
 // Encode encodes one object; its TypeMeta must be set (render sets it on every object).
 func Encode(obj client.Object) (Doc, error) {
 	var buf bytes.Buffer
-	return encodeInto(&buf, obj)
+	return encodeInto(&buf, newEncoder(&buf), obj)
 }
 
-// encodeInto encodes obj at the end of buf; the returned Doc's JSON aliases buf's bytes, so buf
-// must not be reset while the Doc is in use. HTML characters are not escaped: the documents are
+// newEncoder returns the encoder for buf. HTML characters are not escaped: the documents are
 // read by Kubernetes and people, never embedded in HTML, and scripts stay readable.
-func encodeInto(buf *bytes.Buffer, obj client.Object) (Doc, error) {
+func newEncoder(buf *bytes.Buffer) *json.Encoder {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	return enc
+}
+
+// encodeInto encodes obj with enc, which writes to buf, at the end of buf; the returned Doc's JSON
+// aliases buf's bytes, so buf must not be reset while the Doc is in use. One encoder serves all
+// documents of a buffer.
+func encodeInto(buf *bytes.Buffer, enc *json.Encoder, obj client.Object) (Doc, error) {
 	gvk := obj.GetObjectKind().GroupVersionKind()
 	if gvk.Kind == "" || gvk.Version == "" {
 		return Doc{}, fmt.Errorf("encoding %T %q: apiVersion and kind are not set", obj, obj.GetName())
@@ -55,8 +62,6 @@ func encodeInto(buf *bytes.Buffer, obj client.Object) (Doc, error) {
 		return Doc{}, fmt.Errorf("encoding %s: the object has no name", gvk.Kind)
 	}
 	start := buf.Len()
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
 	if err := enc.Encode(obj); err != nil {
 		return Doc{}, fmt.Errorf("encoding %s %q: %w", gvk.Kind, obj.GetName(), err)
 	}
@@ -96,7 +101,7 @@ type Static struct {
 
 // NewStatic encodes objs once, sorted, and joins them into one stream (see Static.JSON).
 func NewStatic(objs []client.Object) (*Static, error) {
-	docs, err := encodeAll(objs)
+	docs, err := encodeAll(objs, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -119,14 +124,20 @@ type Manifest struct {
 
 // Build encodes objs, merges the static documents (nil for none), sorts them and rejects duplicates.
 func Build(static *Static, objs []client.Object) (*Manifest, error) {
-	docs, err := encodeAll(objs)
+	extra := 0
+	if static != nil {
+		extra = len(static.docs)
+	}
+	docs, err := encodeAll(objs, extra)
 	if err != nil {
 		return nil, err
 	}
-	if static != nil {
-		docs = append(docs, static.docs...)
-	}
 	slices.SortFunc(docs, compareDocs)
+	if static != nil {
+		// The static documents are sorted once in NewStatic; merging keeps Build from
+		// re-sorting them on every render.
+		docs = merge(docs, static.docs)
+	}
 	for i := 1; i < len(docs); i++ {
 		if docs[i-1].Group == docs[i].Group && compareDocs(docs[i-1], docs[i]) == 0 {
 			return nil, fmt.Errorf("building manifest: duplicate object %s", docs[i].ID())
@@ -135,13 +146,15 @@ func Build(static *Static, objs []client.Object) (*Manifest, error) {
 	return &Manifest{docs: docs}, nil
 }
 
-func encodeAll(objs []client.Object) ([]Doc, error) {
-	docs := make([]Doc, 0, len(objs)+32)
+// encodeAll encodes objs in order, leaving room for extra more documents.
+func encodeAll(objs []client.Object, extra int) ([]Doc, error) {
+	docs := make([]Doc, 0, len(objs)+extra)
 	// One buffer for all documents: a few large allocations instead of one per object.
 	var buf bytes.Buffer
 	buf.Grow(1024 * len(objs))
+	enc := newEncoder(&buf)
 	for _, o := range objs {
-		d, err := encodeInto(&buf, o)
+		d, err := encodeInto(&buf, enc, o)
 		if err != nil {
 			return nil, err
 		}
@@ -150,13 +163,37 @@ func encodeAll(objs []client.Object) ([]Doc, error) {
 	return docs, nil
 }
 
+// merge merges the sorted list b into the sorted list a, from the back, so that a's spare
+// capacity is used and nothing else is allocated; equal documents (duplicates, which Build
+// rejects) end up next to each other.
+func merge(a, b []Doc) []Doc {
+	i, j := len(a)-1, len(b)-1
+	a = slices.Grow(a, len(b))[:len(a)+len(b)]
+	for k := len(a) - 1; j >= 0; k-- {
+		if i >= 0 && compareDocs(a[i], b[j]) > 0 {
+			a[k] = a[i]
+			i--
+		} else {
+			a[k] = b[j]
+			j--
+		}
+	}
+	return a
+}
+
+// compareDocs orders documents by kind, namespace, name and group. It stops at the first field
+// that differs (cmp.Or would compare all four every time).
 func compareDocs(a, b Doc) int {
-	return cmp.Or(
-		cmp.Compare(a.Kind, b.Kind),
-		cmp.Compare(a.Namespace, b.Namespace),
-		cmp.Compare(a.Name, b.Name),
-		cmp.Compare(a.Group, b.Group),
-	)
+	if c := strings.Compare(a.Kind, b.Kind); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Namespace, b.Namespace); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Name, b.Name); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Group, b.Group)
 }
 
 // Docs returns the sorted documents.

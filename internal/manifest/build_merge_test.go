@@ -1,0 +1,88 @@
+package manifest_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/calico-pilot/calico-pilot/internal/manifest"
+)
+
+// TestBuildMergesStaticAtEveryPosition checks that Build, which sorts only the rendered objects
+// and merges the pre-sorted static documents in, gives the full sort order wherever the static
+// documents fall (first, last, in between, all of one side) and still rejects duplicates.
+func TestBuildMergesStaticAtEveryPosition(t *testing.T) {
+	tests := []struct {
+		name    string
+		static  []client.Object
+		objs    []client.Object
+		want    []string
+		wantErr string
+	}{
+		{
+			name:   "static interleaved",
+			static: []client.Object{sa("m"), cm("kube-system", "b"), sa("z")},
+			objs:   []client.Object{sa("n"), cm("kube-system", "c"), cm("kube-system", "a"), sa("a")},
+			want: []string{
+				"ConfigMap kube-system/a", "ConfigMap kube-system/b", "ConfigMap kube-system/c",
+				"ServiceAccount kube-system/a", "ServiceAccount kube-system/m", "ServiceAccount kube-system/n",
+				"ServiceAccount kube-system/z",
+			},
+		},
+		{
+			name:   "static all first",
+			static: []client.Object{cm("kube-system", "y"), cm("kube-system", "x")},
+			objs:   []client.Object{sa("b"), sa("a")},
+			want:   []string{"ConfigMap kube-system/x", "ConfigMap kube-system/y", "ServiceAccount kube-system/a", "ServiceAccount kube-system/b"},
+		},
+		{
+			name:   "static all last",
+			static: []client.Object{sa("b"), sa("a")},
+			objs:   []client.Object{cm("kube-system", "y"), cm("kube-system", "x")},
+			want:   []string{"ConfigMap kube-system/x", "ConfigMap kube-system/y", "ServiceAccount kube-system/a", "ServiceAccount kube-system/b"},
+		},
+		{
+			name:   "no rendered objects",
+			static: []client.Object{sa("b"), sa("a")},
+			want:   []string{"ServiceAccount kube-system/a", "ServiceAccount kube-system/b"},
+		},
+		{
+			name:    "duplicate among rendered objects",
+			static:  []client.Object{sa("a")},
+			objs:    []client.Object{cm("kube-system", "x"), sa("b"), cm("kube-system", "x")},
+			wantErr: "building manifest: duplicate object ConfigMap kube-system/x",
+		},
+		{
+			name:    "rendered object duplicates the last static one",
+			static:  []client.Object{cm("kube-system", "a"), sa("z")},
+			objs:    []client.Object{sa("z"), cm("kube-system", "b")},
+			wantErr: "building manifest: duplicate object ServiceAccount kube-system/z",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			static, err := manifest.NewStatic(tt.static)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := manifest.Build(static, tt.objs)
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("error %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, d := range m.Docs() {
+				got = append(got, d.ID())
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("order (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
