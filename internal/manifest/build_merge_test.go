@@ -86,3 +86,39 @@ func TestBuildMergesStaticAtEveryPosition(t *testing.T) {
 		})
 	}
 }
+
+// TestNewStaticRejectsDuplicates: the static documents are sorted and checked like a manifest.
+func TestNewStaticRejectsDuplicates(t *testing.T) {
+	_, err := manifest.NewStatic([]client.Object{sa("a"), cm("kube-system", "x"), sa("a")})
+	if err == nil || err.Error() != "building manifest: duplicate object ServiceAccount kube-system/a" {
+		t.Errorf("error %v", err)
+	}
+}
+
+// TestDynamicJSONIsTheRenderedDocumentsInOrder: the stream of the rendered objects is exactly
+// their documents, sorted, one per line, whatever order they were passed in.
+func TestDynamicJSONIsTheRenderedDocumentsInOrder(t *testing.T) {
+	static, err := manifest.NewStatic([]client.Object{sa("m")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := manifest.Build(static, []client.Object{sa("z"), ds("kube-system", "n"), sa("a")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"kind":"DaemonSet","apiVersion":"apps/v1","metadata":{"name":"n","namespace":"kube-system"},"spec":{"selector":null,"template":{"metadata":{},"spec":{"containers":null}},"updateStrategy":{}}}
+{"kind":"ServiceAccount","apiVersion":"v1","metadata":{"name":"a","namespace":"kube-system"}}
+{"kind":"ServiceAccount","apiVersion":"v1","metadata":{"name":"z","namespace":"kube-system"}}
+`
+	if diff := cmp.Diff(want, string(m.DynamicJSON())); diff != "" {
+		t.Errorf("dynamic (-want +got):\n%s", diff)
+	}
+	wantAll := `{"kind":"DaemonSet","apiVersion":"apps/v1","metadata":{"name":"n","namespace":"kube-system"},"spec":{"selector":null,"template":{"metadata":{},"spec":{"containers":null}},"updateStrategy":{}}}
+{"kind":"ServiceAccount","apiVersion":"v1","metadata":{"name":"a","namespace":"kube-system"}}
+{"kind":"ServiceAccount","apiVersion":"v1","metadata":{"name":"m","namespace":"kube-system"}}
+{"kind":"ServiceAccount","apiVersion":"v1","metadata":{"name":"z","namespace":"kube-system"}}
+`
+	if diff := cmp.Diff(wantAll, string(m.JSON())); diff != "" {
+		t.Errorf("whole (-want +got):\n%s", diff)
+	}
+}

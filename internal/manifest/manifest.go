@@ -20,8 +20,6 @@ type Doc struct {
 	Group, Version, Kind, Namespace, Name string
 	// JSON is the compact JSON encoding.
 	JSON []byte
-
-	static bool
 }
 
 // ID is the object's identity as "<kind>.<group> <namespace>/<name>".
@@ -38,8 +36,15 @@ func (d Doc) ID() string {
 
 // Encode encodes one object; its TypeMeta must be set (render sets it on every object).
 func Encode(obj client.Object) (Doc, error) {
+	d, err := header(obj)
+	if err != nil {
+		return Doc{}, err
+	}
 	var buf bytes.Buffer
-	return encodeInto(&buf, newEncoder(&buf), obj)
+	if err := encodeInto(&buf, newEncoder(&buf), obj, &d); err != nil {
+		return Doc{}, err
+	}
+	return d, nil
 }
 
 // newEncoder returns the encoder for buf. HTML characters are not escaped: the documents are
@@ -50,10 +55,8 @@ func newEncoder(buf *bytes.Buffer) *json.Encoder {
 	return enc
 }
 
-// encodeInto encodes obj with enc, which writes to buf, at the end of buf; the returned Doc's JSON
-// aliases buf's bytes, so buf must not be reset while the Doc is in use. One encoder serves all
-// documents of a buffer.
-func encodeInto(buf *bytes.Buffer, enc *json.Encoder, obj client.Object) (Doc, error) {
+// header returns obj's identity as a Doc without JSON, or why obj cannot be encoded.
+func header(obj client.Object) (Doc, error) {
 	gvk := obj.GetObjectKind().GroupVersionKind()
 	if gvk.Kind == "" || gvk.Version == "" {
 		return Doc{}, fmt.Errorf("encoding %T %q: apiVersion and kind are not set", obj, obj.GetName())
@@ -61,15 +64,24 @@ func encodeInto(buf *bytes.Buffer, enc *json.Encoder, obj client.Object) (Doc, e
 	if obj.GetName() == "" {
 		return Doc{}, fmt.Errorf("encoding %s: the object has no name", gvk.Kind)
 	}
+	return Doc{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}, nil
+}
+
+// encodeInto appends obj's document and a newline to buf with enc, which writes to buf, and
+// sets d.JSON to the document (without the newline). d.JSON aliases buf's bytes, so buf must
+// not be reset while d is in use. One encoder serves all documents of a buffer, and the
+// encoder's newline is kept as the separator of the stored stream.
+func encodeInto(buf *bytes.Buffer, enc *json.Encoder, obj client.Object, d *Doc) error {
 	start := buf.Len()
 	if err := enc.Encode(obj); err != nil {
-		return Doc{}, fmt.Errorf("encoding %s %q: %w", gvk.Kind, obj.GetName(), err)
+		return fmt.Errorf("encoding %s %q: %w", d.Kind, d.Name, err)
 	}
-	b := buf.Bytes()[start : buf.Len()-1] // without Encode's newline
-	b = stripStatus(b)
+	b := stripStatus(buf.Bytes()[start : buf.Len()-1]) // without Encode's newline
 	// Keep the buffer in step with the stripped document, so the next one follows it directly.
 	buf.Truncate(start + len(b))
-	return Doc{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName(), JSON: b[:len(b):len(b)]}, nil
+	buf.WriteByte('\n')
+	d.JSON = buf.Bytes()[start : start+len(b) : start+len(b)]
+	return nil
 }
 
 // stripStatus drops the top-level status that typed objects always carry (an empty object, or
@@ -101,15 +113,11 @@ type Static struct {
 
 // NewStatic encodes objs once, sorted, and joins them into one stream (see Static.JSON).
 func NewStatic(objs []client.Object) (*Static, error) {
-	docs, err := encodeAll(objs, 0)
+	m, err := Build(nil, objs)
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(docs, compareDocs)
-	for i := range docs {
-		docs[i].static = true
-	}
-	return &Static{docs: docs, joined: join(docs, true)}, nil
+	return &Static{docs: m.docs, joined: m.dynamic}, nil
 }
 
 // JSON returns the static documents as one stream in the stored format, computed once. Together
@@ -120,47 +128,59 @@ func (s *Static) JSON() []byte { return s.joined }
 // Manifest is a sorted, duplicate-free set of encoded objects.
 type Manifest struct {
 	docs []Doc
+	// dynamic is the stored form of the documents that did not come from the Static, in
+	// order: Build encodes them sorted, so their buffer is this stream.
+	dynamic []byte
+	// static is the number of documents from the Static.
+	static int
+}
+
+// pending is an object whose document is not encoded yet.
+type pending struct {
+	doc Doc
+	obj client.Object
 }
 
 // Build encodes objs, merges the static documents (nil for none), sorts them and rejects duplicates.
+//
+// The objects are sorted by identity before they are encoded, so their documents land in one
+// buffer in stored order (DynamicJSON needs no copy), and only the merge with the static
+// documents, sorted once in NewStatic, remains per render.
 func Build(static *Static, objs []client.Object) (*Manifest, error) {
-	extra := 0
-	if static != nil {
-		extra = len(static.docs)
-	}
-	docs, err := encodeAll(objs, extra)
-	if err != nil {
-		return nil, err
-	}
-	slices.SortFunc(docs, compareDocs)
-	if static != nil {
-		// The static documents are sorted once in NewStatic; merging keeps Build from
-		// re-sorting them on every render.
-		docs = merge(docs, static.docs)
-	}
-	for i := 1; i < len(docs); i++ {
-		if docs[i-1].Group == docs[i].Group && compareDocs(docs[i-1], docs[i]) == 0 {
-			return nil, fmt.Errorf("building manifest: duplicate object %s", docs[i].ID())
+	ps := make([]pending, 0, len(objs))
+	for _, o := range objs {
+		d, err := header(o)
+		if err != nil {
+			return nil, err
 		}
+		ps = append(ps, pending{doc: d, obj: o})
 	}
-	return &Manifest{docs: docs}, nil
-}
-
-// encodeAll encodes objs in order, leaving room for extra more documents.
-func encodeAll(objs []client.Object, extra int) ([]Doc, error) {
-	docs := make([]Doc, 0, len(objs)+extra)
+	slices.SortFunc(ps, func(a, b pending) int { return compareDocs(a.doc, b.doc) })
+	var staticDocs []Doc
+	if static != nil {
+		staticDocs = static.docs
+	}
+	docs := make([]Doc, 0, len(objs)+len(staticDocs))
 	// One buffer for all documents: a few large allocations instead of one per object.
 	var buf bytes.Buffer
 	buf.Grow(1024 * len(objs))
 	enc := newEncoder(&buf)
-	for _, o := range objs {
-		d, err := encodeInto(&buf, enc, o)
-		if err != nil {
+	for i := range ps {
+		if err := encodeInto(&buf, enc, ps[i].obj, &ps[i].doc); err != nil {
 			return nil, err
 		}
-		docs = append(docs, d)
+		docs = append(docs, ps[i].doc)
 	}
-	return docs, nil
+	// The static documents are sorted once in NewStatic; merging keeps Build from re-sorting
+	// them on every render.
+	docs = merge(docs, staticDocs)
+	for i := 1; i < len(docs); i++ {
+		if compareDocs(docs[i-1], docs[i]) == 0 {
+			return nil, fmt.Errorf("building manifest: duplicate object %s", docs[i].ID())
+		}
+	}
+	b := buf.Bytes()
+	return &Manifest{docs: docs, dynamic: b[:len(b):len(b)], static: len(staticDocs)}, nil
 }
 
 // merge merges the sorted list b into the sorted list a, from the back, so that a's spare
@@ -204,27 +224,26 @@ func (m *Manifest) Len() int { return len(m.docs) }
 
 // JSON returns the stored form: one compact JSON object per line. Both old resource managers
 // (which pick JSON from the first byte) and new ones decode this stream.
-func (m *Manifest) JSON() []byte { return join(m.docs, true) }
-
-// DynamicJSON returns the stored form of the documents that did not come from the Static.
-func (m *Manifest) DynamicJSON() []byte { return join(m.docs, false) }
-
-func join(docs []Doc, withStatic bool) []byte {
+// Without static documents it is the stream Build encoded, shared: do not modify it.
+func (m *Manifest) JSON() []byte {
+	if m.static == 0 {
+		return m.dynamic
+	}
 	n := 0
-	for _, d := range docs {
-		if withStatic || !d.static {
-			n += len(d.JSON) + 1
-		}
+	for _, d := range m.docs {
+		n += len(d.JSON) + 1
 	}
 	buf := make([]byte, 0, n)
-	for _, d := range docs {
-		if withStatic || !d.static {
-			buf = append(buf, d.JSON...)
-			buf = append(buf, '\n')
-		}
+	for _, d := range m.docs {
+		buf = append(buf, d.JSON...)
+		buf = append(buf, '\n')
 	}
 	return buf
 }
+
+// DynamicJSON returns the stored form of the documents that did not come from the Static. It is
+// the stream Build encoded, shared: do not modify it.
+func (m *Manifest) DynamicJSON() []byte { return m.dynamic }
 
 // YAML returns a multi-document YAML stream for people, each document starting with "---".
 func (m *Manifest) YAML() ([]byte, error) {
