@@ -1,6 +1,7 @@
 package manifest_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -120,5 +121,35 @@ func TestDynamicJSONIsTheRenderedDocumentsInOrder(t *testing.T) {
 `
 	if diff := cmp.Diff(wantAll, string(m.JSON())); diff != "" {
 		t.Errorf("whole (-want +got):\n%s", diff)
+	}
+}
+
+// TestBuildBufferGrowth: documents larger than the initial buffer (1 kB per object) still come
+// out whole, each equal to its own Encode, and the stream is them in order.
+func TestBuildBufferGrowth(t *testing.T) {
+	big := cm("kube-system", "big")
+	big.Data = map[string]string{"blob": strings.Repeat("x", 5000)}
+	objs := []client.Object{sa("b"), big, sa("a"), ds("kube-system", "n")}
+	m, err := manifest.Build(nil, objs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, o := range []client.Object{big, ds("kube-system", "n"), sa("a"), sa("b")} {
+		d, err := manifest.Encode(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, string(d.JSON))
+	}
+	var got []string
+	for _, d := range m.Docs() {
+		got = append(got, string(d.JSON))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("documents (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(strings.Join(want, "\n")+"\n", string(m.DynamicJSON())); diff != "" {
+		t.Errorf("stream (-want +got):\n%s", diff)
 	}
 }

@@ -179,6 +179,15 @@ func Build(static *Static, objs []client.Object) (*Manifest, error) {
 		}
 		docs = append(docs, ps[i].doc)
 	}
+	// If the buffer grew, earlier documents alias its old arrays; point them all at the final
+	// one (the documents follow each other, one newline apart), so only it stays alive.
+	b := buf.Bytes()
+	off := 0
+	for i := range docs {
+		n := len(docs[i].JSON)
+		docs[i].JSON = b[off : off+n : off+n]
+		off += n + 1
+	}
 	// The static documents are sorted once in NewStatic; merging keeps Build from re-sorting
 	// them on every render.
 	docs = merge(docs, staticDocs)
@@ -187,7 +196,6 @@ func Build(static *Static, objs []client.Object) (*Manifest, error) {
 			return nil, fmt.Errorf("building manifest: duplicate object %s", docs[i].ID())
 		}
 	}
-	b := buf.Bytes()
 	return &Manifest{docs: docs, dynamic: b[:len(b):len(b)], static: len(staticDocs)}, nil
 }
 
