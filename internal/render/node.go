@@ -217,7 +217,8 @@ func ipEnv(o *values.Options) []corev1.EnvVar {
 }
 
 func calicoNodeContainer(o *values.Options) corev1.Container {
-	var e []corev1.EnvVar
+	// Sized for every variable below, so appending never reallocates.
+	e := make([]corev1.EnvVar, 0, 48)
 	if o.IPAM.UsePodCIDR {
 		e = append(e, env("USE_POD_CIDR", "true"))
 	}
@@ -320,11 +321,12 @@ func calicoNodeContainer(o *values.Options) corev1.Container {
 			Capabilities:             &corev1.Capabilities{Add: []corev1.Capability{"NET_RAW", "NET_ADMIN", "NET_BIND_SERVICE"}},
 		}
 	}
-	mounts := []corev1.VolumeMount{
-		{Name: "cni-net-dir", MountPath: "/host/etc/cni/net.d"},
-		{Name: "lib-modules", MountPath: "/lib/modules", ReadOnly: true},
-		{Name: "xtables-lock", MountPath: "/run/xtables.lock"},
-	}
+	mounts := make([]corev1.VolumeMount, 0, 12) // every mount below, without reallocating
+	mounts = append(mounts,
+		corev1.VolumeMount{Name: "cni-net-dir", MountPath: "/host/etc/cni/net.d"},
+		corev1.VolumeMount{Name: "lib-modules", MountPath: "/lib/modules", ReadOnly: true},
+		corev1.VolumeMount{Name: "xtables-lock", MountPath: "/run/xtables.lock"},
+	)
 	if o.NonPrivileged {
 		mounts = append(mounts, nonPrivilegedMounts()...)
 	} else {
@@ -366,7 +368,8 @@ func calicoNodeContainer(o *values.Options) corev1.Container {
 
 func nodeVolumes(o *values.Options) []corev1.Volume {
 	dirOrCreate := ptr.To(corev1.HostPathDirectoryOrCreate)
-	vs := []corev1.Volume{hostPathVolume("lib-modules", "/lib/modules", nil)}
+	vs := make([]corev1.Volume, 0, 12) // every volume below, without reallocating
+	vs = append(vs, hostPathVolume("lib-modules", "/lib/modules", nil))
 	if o.NonPrivileged {
 		vs = append(vs,
 			hostPathVolume("var-run", "/var/run", nil),
