@@ -24,5 +24,5 @@ package network
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 // Leader election records its events through the core events API.
 // +kubebuilder:rbac:groups="",resources=events,verbs=create;patch
-// Leader election.
-// +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=get;create;update
+// Leader election's Lease is not granted here: it lives in the release namespace, known only at install
+// time, so the Helm chart grants it with a namespaced Role (templates/rbac.yaml).

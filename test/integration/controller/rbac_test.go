@@ -61,6 +61,7 @@ func TestGeneratedClusterRoleIsEnough(t *testing.T) {
 	srv.set(t, "lb.example.net. 60 IN A 198.51.100.10")
 	e := newTestEnv(t, func(s *gardencorev1beta1.Shoot) { s.Spec.Kubernetes.Version = "1.36.1" })
 	e.grantShootAccess()
+	grantLeaderElection(t, c, e.ns, "calico-pilot-rbac-test")
 	setNodes(t, map[string]string{"rbac-node-1": "RouteCreated"})
 	e.createDNSRecord("external", "CNAME", "lb.example.net")
 	log := startController(t, e.ns, controllerSetup{
@@ -102,5 +103,29 @@ func TestGeneratedClusterRoleIsEnough(t *testing.T) {
 	}
 	if err := c.Get(ctx, client.ObjectKey{Namespace: e.ns, Name: "calico-dashboards"}, &corev1.ConfigMap{}); !apierrors.IsNotFound(err) {
 		t.Errorf("seed ConfigMap calico-dashboards after delete: %v, want NotFound", err)
+	}
+}
+
+// grantLeaderElection gives user the namespaced leader-election Role the Helm chart ships
+// (deploy/calico-pilot/templates/rbac.yaml): the Lease lock and events about it, in namespace only.
+func grantLeaderElection(t *testing.T, c client.Client, namespace, user string) {
+	t.Helper()
+	ctx := context.Background()
+	role := &rbacv1.Role{
+		ObjectMeta: metav1.ObjectMeta{Name: "calico-pilot-leader-election", Namespace: namespace},
+		Rules: []rbacv1.PolicyRule{
+			{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "create", "update"}},
+			{APIGroups: []string{"", "events.k8s.io"}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}},
+		},
+	}
+	binding := &rbacv1.RoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: "calico-pilot-leader-election", Namespace: namespace},
+		RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: role.Name},
+		Subjects:   []rbacv1.Subject{{APIGroup: "rbac.authorization.k8s.io", Kind: "User", Name: user}},
+	}
+	for _, obj := range []client.Object{role, binding} {
+		if err := c.Create(ctx, obj); err != nil {
+			t.Fatalf("granting leader election: %v", err)
+		}
 	}
 }
