@@ -143,7 +143,8 @@ type Manifest struct {
 	static int
 }
 
-// pending is an object whose document is not encoded yet.
+// pending is an object whose document is not encoded yet, or (obj nil) a document encoded
+// earlier whose bytes are copied in.
 type pending struct {
 	doc Doc
 	obj client.Object
@@ -154,8 +155,17 @@ type pending struct {
 // The objects are sorted by identity before they are encoded, so their documents land in one
 // buffer in stored order (DynamicJSON needs no copy), and only the merge with the static
 // documents, sorted once in NewStatic, remains per render.
-func Build(static *Static, objs []client.Object) (*Manifest, error) {
-	ps := make([]pending, 0, len(objs))
+//
+// The documents of each of pre, encoded once like static's, are copied into that buffer in
+// their sorted places instead of being encoded again: unlike static's they belong to the
+// dynamic part (DynamicJSON), for constant objects that only some renders include.
+func Build(static *Static, objs []client.Object, pre ...*Static) (*Manifest, error) {
+	n, size := len(objs), 1024*len(objs)
+	for _, p := range pre {
+		n += len(p.docs)
+		size += len(p.joined)
+	}
+	ps := make([]pending, 0, n)
 	for _, o := range objs {
 		d, err := header(o)
 		if err != nil {
@@ -163,18 +173,27 @@ func Build(static *Static, objs []client.Object) (*Manifest, error) {
 		}
 		ps = append(ps, pending{doc: d, obj: o})
 	}
+	for _, p := range pre {
+		for _, d := range p.docs {
+			ps = append(ps, pending{doc: d})
+		}
+	}
 	slices.SortFunc(ps, func(a, b pending) int { return compareDocs(a.doc, b.doc) })
 	var staticDocs []Doc
 	if static != nil {
 		staticDocs = static.docs
 	}
-	docs := make([]Doc, 0, len(objs)+len(staticDocs))
+	docs := make([]Doc, 0, len(ps)+len(staticDocs))
 	// One buffer for all documents: a few large allocations instead of one per object.
 	var buf bytes.Buffer
-	buf.Grow(1024 * len(objs))
+	buf.Grow(size)
 	enc := newEncoder(&buf)
 	for i := range ps {
-		if err := encodeInto(&buf, enc, ps[i].obj, &ps[i].doc); err != nil {
+		if ps[i].obj == nil {
+			// Encoded once already (Static documents carry no status to strip).
+			buf.Write(ps[i].doc.JSON)
+			buf.WriteByte('\n')
+		} else if err := encodeInto(&buf, enc, ps[i].obj, &ps[i].doc); err != nil {
 			return nil, err
 		}
 		docs = append(docs, ps[i].doc)

@@ -28,26 +28,7 @@ func autoscalers(o *values.Options) []client.Object {
 	a := o.AutoScaling
 	var objs []client.Object
 	if a.TyphaCPA {
-		data := map[string]string{"ladder": typhaCPALadder}
 		objs = append(objs,
-			clusterRole(NameTyphaCPARBAC, nil, rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"nodes"}, Verbs: []string{"get", "list", "watch"}}),
-			clusterRoleBinding(NameTyphaCPARBAC, NameTyphaCPARBAC, nil, saSubject(NameTyphaCPARBAC)),
-			&rbacv1.Role{
-				TypeMeta: typeMeta("rbac.authorization.k8s.io/v1", "Role"), ObjectMeta: meta(NameTyphaCPARBAC, Namespace, nil),
-				Rules: []rbacv1.PolicyRule{
-					// Reads its ladder.
-					{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get"}, ResourceNames: []string{NameTyphaCPA}},
-					// Scales typha.
-					{APIGroups: []string{"apps"}, Resources: []string{"deployments/scale"}, Verbs: []string{"get", "update"}, ResourceNames: []string{NameTyphaDeployment}},
-				},
-			},
-			&rbacv1.RoleBinding{
-				TypeMeta: typeMeta("rbac.authorization.k8s.io/v1", "RoleBinding"), ObjectMeta: meta(NameTyphaCPARBAC, Namespace, nil),
-				RoleRef:  rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: NameTyphaCPARBAC},
-				Subjects: []rbacv1.Subject{saSubject(NameTyphaCPARBAC)},
-			},
-			serviceAccount(NameTyphaCPARBAC),
-			autoscalerConfigMap(NameTyphaCPA, data),
 			autoscalerDeployment(o, NameTyphaCPA, NameTyphaCPARBAC, o.Images.CPA, "gardener-shoot-system-800", []string{
 				"/cluster-proportional-autoscaler",
 				"--namespace=" + Namespace,
@@ -55,20 +36,56 @@ func autoscalers(o *values.Options) []client.Object {
 				"--target=deployment/" + NameTyphaDeployment,
 				"--logtostderr=true",
 				"--v=2",
-			}, data, false),
+			}, typhaCPAData(), false),
 		)
 	}
 	if a.TyphaCPVA {
-		objs = append(objs, cpva(o, NameTyphaCPVA, NameTyphaCPVARBAC, "deployment", NameTyphaDeployment, "typha-autoscaler", typhaCPVAConfig)...)
+		objs = append(objs, cpvaDeployment(o, NameTyphaCPVA, NameTyphaCPVARBAC, "deployment", NameTyphaDeployment, "typha-autoscaler", typhaCPVAConfig))
 	}
 	if a.NodeCPVA {
-		objs = append(objs, cpva(o, NameNodeCPVA, NameNodeCPVARBAC, "daemonset", NameCalicoNode, "node-autoscaler", nodeCPVAConfig)...)
+		objs = append(objs, cpvaDeployment(o, NameNodeCPVA, NameNodeCPVARBAC, "daemonset", NameCalicoNode, "node-autoscaler", nodeCPVAConfig))
 	}
 	return objs
 }
 
-func cpva(o *values.Options, name, rbacName, targetKind, targetName, key, config string) []client.Object {
-	data := map[string]string{key: config}
+func typhaCPAData() map[string]string { return map[string]string{"ladder": typhaCPALadder} }
+
+// typhaCPAConstants returns typha's horizontal autoscaler's RBAC and ConfigMap, which do not
+// depend on the options (see Constants).
+func typhaCPAConstants() []client.Object {
+	return []client.Object{
+		clusterRole(NameTyphaCPARBAC, nil, rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"nodes"}, Verbs: []string{"get", "list", "watch"}}),
+		clusterRoleBinding(NameTyphaCPARBAC, NameTyphaCPARBAC, nil, saSubject(NameTyphaCPARBAC)),
+		&rbacv1.Role{
+			TypeMeta: typeMeta("rbac.authorization.k8s.io/v1", "Role"), ObjectMeta: meta(NameTyphaCPARBAC, Namespace, nil),
+			Rules: []rbacv1.PolicyRule{
+				// Reads its ladder.
+				{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get"}, ResourceNames: []string{NameTyphaCPA}},
+				// Scales typha.
+				{APIGroups: []string{"apps"}, Resources: []string{"deployments/scale"}, Verbs: []string{"get", "update"}, ResourceNames: []string{NameTyphaDeployment}},
+			},
+		},
+		&rbacv1.RoleBinding{
+			TypeMeta: typeMeta("rbac.authorization.k8s.io/v1", "RoleBinding"), ObjectMeta: meta(NameTyphaCPARBAC, Namespace, nil),
+			RoleRef:  rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: NameTyphaCPARBAC},
+			Subjects: []rbacv1.Subject{saSubject(NameTyphaCPARBAC)},
+		},
+		serviceAccount(NameTyphaCPARBAC),
+		autoscalerConfigMap(NameTyphaCPA, typhaCPAData()),
+	}
+}
+
+// typhaCPVAConstants and nodeCPVAConstants return the vertical autoscalers' RBAC and ConfigMaps,
+// which do not depend on the options (see Constants).
+func typhaCPVAConstants() []client.Object {
+	return cpvaConstants(NameTyphaCPVA, NameTyphaCPVARBAC, "deployment", NameTyphaDeployment, "typha-autoscaler", typhaCPVAConfig)
+}
+
+func nodeCPVAConstants() []client.Object {
+	return cpvaConstants(NameNodeCPVA, NameNodeCPVARBAC, "daemonset", NameCalicoNode, "node-autoscaler", nodeCPVAConfig)
+}
+
+func cpvaConstants(name, rbacName, targetKind, targetName, key, config string) []client.Object {
 	return []client.Object{
 		clusterRole(rbacName, nil,
 			// Counts nodes.
@@ -78,17 +95,20 @@ func cpva(o *values.Options, name, rbacName, targetKind, targetName, key, config
 		),
 		clusterRoleBinding(rbacName, rbacName, nil, saSubject(rbacName)),
 		serviceAccount(rbacName),
-		autoscalerConfigMap(name, data),
-		autoscalerDeployment(o, name, rbacName, o.Images.CPVA, "system-cluster-critical", []string{
-			"/cpvpa",
-			"--target=" + targetKind + "/" + targetName,
-			"--namespace=" + Namespace,
-			"--logtostderr=true",
-			"--poll-period-seconds=30",
-			"--v=2",
-			"--config-file=/etc/config/" + key,
-		}, data, true),
+		autoscalerConfigMap(name, map[string]string{key: config}),
 	}
+}
+
+func cpvaDeployment(o *values.Options, name, rbacName, targetKind, targetName, key, config string) client.Object {
+	return autoscalerDeployment(o, name, rbacName, o.Images.CPVA, "system-cluster-critical", []string{
+		"/cpvpa",
+		"--target=" + targetKind + "/" + targetName,
+		"--namespace=" + Namespace,
+		"--logtostderr=true",
+		"--poll-period-seconds=30",
+		"--v=2",
+		"--config-file=/etc/config/" + key,
+	}, map[string]string{key: config}, true)
 }
 
 func autoscalerConfigMap(name string, data map[string]string) *corev1.ConfigMap {

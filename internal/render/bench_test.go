@@ -72,6 +72,8 @@ func measure(b *testing.B, f func() int) {
 //     (what the controller stores); this is the path the 10x goal is about.
 //   - stored-split: the same, with the CRDs kept in their own pre-joined stream (Static.JSON)
 //     and only the other objects joined per render (Manifest.DynamicJSON).
+//   - stored-const, stored-split-const: stored and stored-split with the option-independent
+//     objects encoded once (render.ShootWith with render.Constants built at start).
 //   - yaml: the same, then YAML for people (render -o yaml).
 //   - baseline-json: encoding/json of every object, CRDs re-encoded on every render.
 //   - baseline-yaml: the naive path, sigs.k8s.io/yaml.Marshal of every object, CRDs included.
@@ -80,6 +82,10 @@ func measure(b *testing.B, f func() int) {
 func BenchmarkRender(b *testing.B) {
 	crdObjs := benchCRDs(b)
 	static, err := manifest.NewStatic(crdObjs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	constants, err := render.NewConstants()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -106,6 +112,33 @@ func BenchmarkRender(b *testing.B) {
 					b.Fatal(err)
 				}
 				m, err := manifest.Build(static, objs)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return len(static.JSON()) + len(m.DynamicJSON())
+			})
+		})
+		b.Run(name+"/stored-const", func(b *testing.B) {
+			// As stored, with the option-independent objects encoded once (render.Constants).
+			measure(b, func() int {
+				objs, groups, err := render.ShootWith(&opts, constants)
+				if err != nil {
+					b.Fatal(err)
+				}
+				m, err := manifest.Build(static, objs, groups...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return len(m.JSON())
+			})
+		})
+		b.Run(name+"/stored-split-const", func(b *testing.B) {
+			measure(b, func() int {
+				objs, groups, err := render.ShootWith(&opts, constants)
+				if err != nil {
+					b.Fatal(err)
+				}
+				m, err := manifest.Build(static, objs, groups...)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -67,8 +67,14 @@ func kubeControllers(o *values.Options) []client.Object {
 			},
 		},
 	}
-	return []client.Object{
-		d,
+	return []client.Object{d}
+}
+
+// kubeControllersConstants returns kube-controllers' PodDisruptionBudget, ServiceAccount and
+// RBAC, which do not depend on the options (see Constants).
+func kubeControllersConstants() []client.Object {
+	labels := systemComponent(map[string]string{"k8s-app": NameKubeControllers})
+	return append([]client.Object{
 		&policyv1.PodDisruptionBudget{
 			TypeMeta:   typeMeta("policy/v1", "PodDisruptionBudget"),
 			ObjectMeta: meta(NameKubeControllers, Namespace, labels),
@@ -79,5 +85,5 @@ func kubeControllers(o *values.Options) []client.Object {
 			},
 		},
 		serviceAccount(NameKubeControllers),
-	}
+	}, kubeControllersRBAC()...)
 }

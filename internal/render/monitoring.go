@@ -15,35 +15,32 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
-// monitoringServices returns the Services Prometheus discovers calico's metrics endpoints by,
-// one per running component (none for a component that is switched off).
+// monitoringService returns a Service Prometheus discovers one of calico's metrics endpoints
+// by. There is one per running component (none for a component that is switched off): felix's
+// is among the constant objects every shoot gets, typha's among typha's (see Constants), and
+// bird's is added by monitoringServices.
+func monitoringService(name, app string, port int32, portName string) *corev1.Service {
+	return &corev1.Service{
+		TypeMeta:   typeMeta("v1", "Service"),
+		ObjectMeta: meta(name, Namespace, map[string]string{"k8s-app": name}),
+		Spec: corev1.ServiceSpec{
+			Ports:    []corev1.ServicePort{{Name: portName, Port: port, Protocol: corev1.ProtocolTCP, TargetPort: intstr.FromInt32(port)}},
+			Selector: map[string]string{"k8s-app": app},
+		},
+	}
+}
+
+// monitoringServices returns bird's metrics Service when the exporter runs.
 func monitoringServices(o *values.Options) []client.Object {
-	svc := func(name, app string, port int32, portName string) *corev1.Service {
-		return &corev1.Service{
-			TypeMeta:   typeMeta("v1", "Service"),
-			ObjectMeta: meta(name, Namespace, map[string]string{"k8s-app": name}),
-			Spec: corev1.ServiceSpec{
-				Ports:    []corev1.ServicePort{{Name: portName, Port: port, Protocol: corev1.ProtocolTCP, TargetPort: intstr.FromInt32(port)}},
-				Selector: map[string]string{"k8s-app": app},
-			},
-		}
-	}
-	objs := []client.Object{svc(NameFelixMonitoring, NameCalicoNode, 9091, "metrics")}
-	if o.Typha {
-		objs = append(objs, svc(NameTyphaMonitoring, NameTypha, 9093, "metrics"))
-	}
 	if o.BirdExporter && !o.NonPrivileged {
-		objs = append(objs, svc(NameBirdMonitoring, NameCalicoNode, 9094, "metrics"))
+		return []client.Object{monitoringService(NameBirdMonitoring, NameCalicoNode, 9094, "metrics")}
 	}
-	return objs
+	return nil
 }
 
 // typhaNetworkPolicy lets calico-node reach typha in a kube-system that denies by default.
-func typhaNetworkPolicy(o *values.Options) []client.Object {
-	if !o.Typha {
-		return nil
-	}
-	return []client.Object{&networkingv1.NetworkPolicy{
+func typhaNetworkPolicy() client.Object {
+	return &networkingv1.NetworkPolicy{
 		TypeMeta:   typeMeta("networking.k8s.io/v1", "NetworkPolicy"),
 		ObjectMeta: meta(NameAllowFromCalicoNode, Namespace, nil),
 		Spec: networkingv1.NetworkPolicySpec{
@@ -54,7 +51,7 @@ func typhaNetworkPolicy(o *values.Options) []client.Object {
 				Ports: []networkingv1.NetworkPolicyPort{{Protocol: ptr.To(corev1.ProtocolTCP), Port: ptr.To(intstr.FromInt32(5473))}},
 			}},
 		},
-	}}
+	}
 }
 
 // SeedMonitoring returns the objects for the shoot's control-plane namespace in the seed: the

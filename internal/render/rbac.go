@@ -42,15 +42,22 @@ var (
 	ipamRes = []string{"blockaffinities", "ipamblocks", "ipamhandles"}
 )
 
-// rbac returns the RBAC of calico-node (shared with typha), the CNI plugin, kube-controllers and
-// the tier getter; the autoscalers' RBAC is next to them in autoscaling.go.
-func rbac(o *values.Options) []client.Object {
+// nodeRoleBinding binds calico-node's ClusterRole to calico-node and, with typha, to typha.
+func nodeRoleBinding(o *values.Options) client.Object {
 	nodeSubjects := []rbacv1.Subject{saSubject(NameCalicoNode)}
 	if o.Typha {
 		// Typha serves calico-node's view of the datastore and needs the same read access.
 		nodeSubjects = append(nodeSubjects, saSubject(NameTypha))
 	}
-	objs := []client.Object{
+	return clusterRoleBinding(NameCalicoNode, NameCalicoNode, nil, nodeSubjects...)
+}
+
+// constantRBAC returns the RBAC of calico-node (shared with typha), the CNI plugin and the tier
+// getter, which every shoot gets whatever its options: it takes no Options, so its bytes can be
+// encoded once (see Constants). kube-controllers' RBAC is below; the autoscalers' RBAC is next
+// to them in autoscaling.go.
+func constantRBAC() []client.Object {
+	return []client.Object{
 		clusterRole(NameCalicoNode, nil,
 			// Felix and typha watch the Kubernetes objects policies and endpoints are computed from.
 			rule(core, []string{"pods", "nodes", "namespaces", "serviceaccounts", "endpoints", "services", "configmaps"}, read),
@@ -81,7 +88,6 @@ func rbac(o *values.Options) []client.Object {
 			// calico-node mints the CNI plugin's short-lived tokens.
 			rbacv1.PolicyRule{APIGroups: core, Resources: []string{"serviceaccounts/token"}, Verbs: []string{"create"}, ResourceNames: []string{NameCNIPlugin}},
 		),
-		clusterRoleBinding(NameCalicoNode, NameCalicoNode, nil, nodeSubjects...),
 		serviceAccount(NameCalicoNode),
 		clusterRole(NameCNIPlugin, nil,
 			// The CNI plugin looks up the pod, its namespace and the node when wiring a pod.
@@ -100,19 +106,21 @@ func rbac(o *values.Options) []client.Object {
 			APIGroup: "rbac.authorization.k8s.io", Kind: rbacv1.UserKind, Name: "system:kube-controller-manager",
 		}),
 	}
-	if o.KubeControllers {
-		objs = append(objs,
-			clusterRole(NameKubeControllers, nil,
-				// The node controller cleans up after deleted nodes; the loadbalancer controller assigns service IPs.
-				rule(core, []string{"nodes", "pods", "services", "endpoints"}, read),
-				rule(core, []string{"services/status"}, []string{"update", "patch"}),
-				rule(calico, append([]string{"hostendpoints"}, ipamRes...), ipamRW),
-				rule(calico, []string{"ippools", "ipreservations"}, read),
-				rule(calico, []string{"clusterinformations", "kubecontrollersconfigurations"}, []string{"get", "list", "watch", "create", "update"}),
-				rule(calico, []string{"tiers"}, []string{"get"}),
-			),
-			clusterRoleBinding(NameKubeControllers, NameKubeControllers, nil, saSubject(NameKubeControllers)),
-		)
+}
+
+// kubeControllersRBAC returns kube-controllers' RBAC, which does not depend on the options
+// either; they only say whether it is included (see kubeControllersConstants).
+func kubeControllersRBAC() []client.Object {
+	return []client.Object{
+		clusterRole(NameKubeControllers, nil,
+			// The node controller cleans up after deleted nodes; the loadbalancer controller assigns service IPs.
+			rule(core, []string{"nodes", "pods", "services", "endpoints"}, read),
+			rule(core, []string{"services/status"}, []string{"update", "patch"}),
+			rule(calico, append([]string{"hostendpoints"}, ipamRes...), ipamRW),
+			rule(calico, []string{"ippools", "ipreservations"}, read),
+			rule(calico, []string{"clusterinformations", "kubecontrollersconfigurations"}, []string{"get", "list", "watch", "create", "update"}),
+			rule(calico, []string{"tiers"}, []string{"get"}),
+		),
+		clusterRoleBinding(NameKubeControllers, NameKubeControllers, nil, saSubject(NameKubeControllers)),
 	}
-	return objs
 }

@@ -13,19 +13,31 @@ import (
 // calico-node, typha, kube-controllers, autoscalers, VPAs, monitoring Services, the typha
 // NetworkPolicy, IP pools, multus and the gardener-kube-apiserver GlobalNetworkSet.
 func Shoot(o *values.Options) ([]client.Object, error) {
+	objs, err := shoot(o)
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range selectGroups(o) {
+		objs = append(objs, g.objects()...)
+	}
+	return objs, nil
+}
+
+// shoot renders the shoot objects that depend on the options; the constant ones are in the
+// groups selectGroups chooses (see Constants).
+func shoot(o *values.Options) ([]client.Object, error) {
 	if err := check(o); err != nil {
 		return nil, fmt.Errorf("rendering shoot objects: %w", err)
 	}
 	cm := configMap(o)
 	objs := make([]client.Object, 0, 48)
-	objs = append(objs, rbac(o)...)
+	objs = append(objs, nodeRoleBinding(o))
 	objs = append(objs, cm, nodeDaemonSet(o, checksum(cm.Data)))
 	objs = append(objs, typha(o)...)
 	objs = append(objs, kubeControllers(o)...)
 	objs = append(objs, autoscalers(o)...)
 	objs = append(objs, vpas(o)...)
 	objs = append(objs, monitoringServices(o)...)
-	objs = append(objs, typhaNetworkPolicy(o)...)
 	objs = append(objs, ipPools(o)...)
 	objs = append(objs, multus(o)...)
 	objs = append(objs, kubeAPIServerNetworkSet(o)...)

@@ -12,14 +12,19 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
-// typha returns calico-typha's Deployment, Service, PodDisruptionBudget and ServiceAccount.
+// typha returns calico-typha's Deployment; its other objects are in typhaConstants.
 func typha(o *values.Options) []client.Object {
 	if !o.Typha {
 		return nil
 	}
+	return []client.Object{typhaDeployment(o)}
+}
+
+// typhaConstants returns typha's Service, PodDisruptionBudget, ServiceAccount, metrics Service
+// and NetworkPolicy, which do not depend on the options (see Constants).
+func typhaConstants() []client.Object {
 	labels := systemComponent(map[string]string{"k8s-app": NameTypha})
 	return []client.Object{
-		typhaDeployment(o),
 		&corev1.Service{
 			TypeMeta:   typeMeta("v1", "Service"),
 			ObjectMeta: meta(NameTypha, Namespace, labels),
@@ -39,6 +44,8 @@ func typha(o *values.Options) []client.Object {
 			},
 		},
 		serviceAccount(NameTypha),
+		monitoringService(NameTyphaMonitoring, NameTypha, 9093, "metrics"),
+		typhaNetworkPolicy(),
 	}
 }
 
