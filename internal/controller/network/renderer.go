@@ -15,11 +15,13 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
-// calicoRenderer is the production decide + render step: values.Resolve, render.Shoot and
-// render.SeedMonitoring, serialized by internal/manifest. The static CRDs are serialized once.
+// calicoRenderer is the production decide + render step: values.Resolve, render.ShootWith and
+// render.SeedMonitoring, serialized by internal/manifest. The static CRDs and the shoot objects that
+// do not depend on the options are serialized once, when the renderer is built.
 type calicoRenderer struct {
-	images imagevector.Images
-	static *manifest.Static
+	images    imagevector.Images
+	static    *manifest.Static
+	constants *render.Constants
 }
 
 // NewRenderer returns the production Renderer for the given image pins.
@@ -36,7 +38,11 @@ func NewRenderer(images imagevector.Images) (Renderer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("serializing calico CRDs: %w", err)
 	}
-	return &calicoRenderer{images: images, static: static}, nil
+	constants, err := render.NewConstants()
+	if err != nil {
+		return nil, err
+	}
+	return &calicoRenderer{images: images, static: static, constants: constants}, nil
 }
 
 // Render implements Renderer.
@@ -45,11 +51,11 @@ func (r *calicoRenderer) Render(_ context.Context, in Inputs) (Rendered, error) 
 	if err != nil {
 		return Rendered{}, err
 	}
-	objs, err := render.Shoot(&opts)
+	objs, groups, err := render.ShootWith(&opts, r.constants)
 	if err != nil {
 		return Rendered{}, err
 	}
-	m, err := manifest.Build(r.static, objs)
+	m, err := manifest.Build(r.static, objs, groups...)
 	if err != nil {
 		return Rendered{}, err
 	}
