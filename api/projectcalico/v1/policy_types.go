@@ -96,42 +96,8 @@ type StagedGlobalNetworkPolicySpec struct {
 	// StagedAction is what committing the policy does.
 	// +optional
 	StagedAction StagedAction `json:"stagedAction,omitempty"`
-	// Tier is the tier the policy belongs to; empty means "default".
-	// +optional
-	Tier string `json:"tier,omitempty"`
-	// Order is the precedence within the tier; lower orders are applied first, unset is applied last.
-	// +optional
-	Order *float64 `json:"order,omitempty"`
-	// Ingress are the rules for traffic to the selected endpoints.
-	// +optional
-	Ingress []Rule `json:"ingress,omitempty"`
-	// Egress are the rules for traffic from the selected endpoints.
-	// +optional
-	Egress []Rule `json:"egress,omitempty"`
-	// Selector picks the endpoints the policy applies to.
-	// +optional
-	Selector string `json:"selector,omitempty"`
-	// Types are the directions the policy applies to; derived from the rules when empty.
-	// +optional
-	Types []PolicyType `json:"types,omitempty"`
-	// DoNotTrack applies the policy before connection tracking (untracked policy).
-	// +optional
-	DoNotTrack bool `json:"doNotTrack,omitempty"`
-	// PreDNAT applies the policy before destination NAT (host endpoints only).
-	// +optional
-	PreDNAT bool `json:"preDNAT,omitempty"`
-	// ApplyOnForward applies the policy to forwarded traffic as well.
-	// +optional
-	ApplyOnForward bool `json:"applyOnForward,omitempty"`
-	// ServiceAccountSelector picks endpoints by the labels of their service account.
-	// +optional
-	ServiceAccountSelector string `json:"serviceAccountSelector,omitempty"`
-	// NamespaceSelector picks endpoints by the labels of their namespace.
-	// +optional
-	NamespaceSelector string `json:"namespaceSelector,omitempty"`
-	// PerformanceHints are optimisation hints for the dataplane.
-	// +optional
-	PerformanceHints []string `json:"performanceHints,omitempty"`
+	// GlobalNetworkPolicySpec holds the fields of the policy being staged, inline as in Calico's CRD.
+	GlobalNetworkPolicySpec `json:",inline"`
 }
 
 // +kubebuilder:object:root=true
@@ -213,30 +179,8 @@ type StagedNetworkPolicySpec struct {
 	// StagedAction is what committing the policy does.
 	// +optional
 	StagedAction StagedAction `json:"stagedAction,omitempty"`
-	// Tier is the tier the policy belongs to; empty means "default".
-	// +optional
-	Tier string `json:"tier,omitempty"`
-	// Order is the precedence within the tier; lower orders are applied first, unset is applied last.
-	// +optional
-	Order *float64 `json:"order,omitempty"`
-	// Ingress are the rules for traffic to the selected endpoints.
-	// +optional
-	Ingress []Rule `json:"ingress,omitempty"`
-	// Egress are the rules for traffic from the selected endpoints.
-	// +optional
-	Egress []Rule `json:"egress,omitempty"`
-	// Selector picks the endpoints of the namespace the policy applies to.
-	// +optional
-	Selector string `json:"selector,omitempty"`
-	// Types are the directions the policy applies to; derived from the rules when empty.
-	// +optional
-	Types []PolicyType `json:"types,omitempty"`
-	// ServiceAccountSelector picks endpoints by the labels of their service account.
-	// +optional
-	ServiceAccountSelector string `json:"serviceAccountSelector,omitempty"`
-	// PerformanceHints are optimisation hints for the dataplane.
-	// +optional
-	PerformanceHints []string `json:"performanceHints,omitempty"`
+	// NetworkPolicySpec holds the fields of the policy being staged, inline as in Calico's CRD.
+	NetworkPolicySpec `json:",inline"`
 }
 
 // +kubebuilder:object:root=true

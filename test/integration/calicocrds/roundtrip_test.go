@@ -242,8 +242,11 @@ func objects(namespace string) []client.Object {
 			Nets: []string{"198.51.100.0/28"},
 		}},
 		&projectcalicov1.StagedGlobalNetworkPolicy{ObjectMeta: meta("default.staged-deny", ""), Spec: projectcalicov1.StagedGlobalNetworkPolicySpec{
-			StagedAction: projectcalicov1.StagedActionSet, Tier: "default", Order: ptr.To(2000.0), Selector: "all()",
-			Egress: []projectcalicov1.Rule{icmpRule()}, DoNotTrack: true, PreDNAT: false, NamespaceSelector: "all()",
+			StagedAction: projectcalicov1.StagedActionSet,
+			GlobalNetworkPolicySpec: projectcalicov1.GlobalNetworkPolicySpec{
+				Tier: "default", Order: ptr.To(2000.0), Selector: "all()",
+				Egress: []projectcalicov1.Rule{icmpRule()}, DoNotTrack: true, PreDNAT: false, NamespaceSelector: "all()",
+			},
 		}},
 		&projectcalicov1.StagedKubernetesNetworkPolicy{ObjectMeta: meta("staged-k8s", namespace), Spec: projectcalicov1.StagedKubernetesNetworkPolicySpec{
 			StagedAction: projectcalicov1.StagedActionSet,
@@ -258,8 +261,11 @@ func objects(namespace string) []client.Object {
 			PolicyTypes: []networkingv1.PolicyType{networkingv1.PolicyTypeIngress, networkingv1.PolicyTypeEgress},
 		}},
 		&projectcalicov1.StagedNetworkPolicy{ObjectMeta: meta("default.staged-web", namespace), Spec: projectcalicov1.StagedNetworkPolicySpec{
-			StagedAction: projectcalicov1.StagedActionDelete, Tier: "default", Order: ptr.To(5.0), Selector: "app == 'web'",
-			Ingress: []projectcalicov1.Rule{calicoRule()}, PerformanceHints: []string{"AssumeNeededOnEveryNode"},
+			StagedAction: projectcalicov1.StagedActionDelete,
+			NetworkPolicySpec: projectcalicov1.NetworkPolicySpec{
+				Tier: "default", Order: ptr.To(5.0), Selector: "app == 'web'",
+				Ingress: []projectcalicov1.Rule{calicoRule()}, PerformanceHints: []string{"AssumeNeededOnEveryNode"},
+			},
 		}},
 		&projectcalicov1.Tier{ObjectMeta: meta("security", ""), Spec: projectcalicov1.TierSpec{
 			Order: ptr.To(50.0), DefaultAction: ptr.To(projectcalicov1.TierActionPass),
