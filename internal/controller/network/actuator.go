@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
-	"k8s.io/component-base/featuregate"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
@@ -31,19 +30,9 @@ type Actuator struct {
 	Client client.Client
 	// APIReader reads from the API server directly (seed monitoring objects' metadata).
 	APIReader client.Reader
-	// Decoder strictly decodes and validates providerConfig.
-	Decoder ConfigDecoder
-	// Renderer is the decide + render step.
-	Renderer Renderer
-	// Addresses finds the kube-apiserver addresses for the GlobalNetworkSet.
-	Addresses AddressSource
-	// ShootClient returns a client for the shoot of a control-plane namespace (for the overlay
-	// switch's node check).
-	ShootClient func(ctx context.Context, namespace string) (client.Reader, error)
-	// FeatureGates are the controller's feature gates.
-	FeatureGates featuregate.FeatureGate
-	// Config is the operator configuration.
-	Config *configv1alpha1.ControllerConfiguration
+	// Deps are the decoder, renderer, address source, shoot client factory, feature gates and
+	// operator configuration; ShootClient must be set (AddToManager defaults it).
+	Deps
 	// TTLRequeueMin and TTLRequeueMax bound the requeue delay after a CNAME was resolved.
 	TTLRequeueMin, TTLRequeueMax time.Duration
 	// RouteRecheckInterval is how soon a Network waiting for node routes is retried.

@@ -77,23 +77,17 @@ func AddToManager(mgr manager.Manager, deps Deps, opts Options) error {
 	if deps.Decoder == nil || deps.Renderer == nil {
 		return errors.New("network controller needs a decoder and a renderer")
 	}
-	shootClient := deps.ShootClient
-	if shootClient == nil {
+	if deps.ShootClient == nil {
 		scheme, userAgent := mgr.GetScheme(), opts.UserAgent
 		seed := mgr.GetClient()
-		shootClient = func(ctx context.Context, namespace string) (client.Reader, error) {
+		deps.ShootClient = func(ctx context.Context, namespace string) (client.Reader, error) {
 			return overlayswitch.NewShootClient(ctx, seed, namespace, scheme, userAgent)
 		}
 	}
 	actuator := &Actuator{
 		Client:               mgr.GetClient(),
 		APIReader:            mgr.GetAPIReader(),
-		Decoder:              deps.Decoder,
-		Renderer:             deps.Renderer,
-		Addresses:            deps.Addresses,
-		ShootClient:          shootClient,
-		FeatureGates:         deps.FeatureGates,
-		Config:               deps.Config,
+		Deps:                 deps,
 		TTLRequeueMin:        opts.TTLRequeueMin,
 		TTLRequeueMax:        opts.TTLRequeueMax,
 		RouteRecheckInterval: opts.RouteRecheckInterval,
