@@ -259,13 +259,7 @@ Exit codes: 0 every patch applied and every check passed; 1 conflicts remain (th
 written, with marked conflict blocks) or a check failed; 2 bad usage or unreadable input.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.Complete(); err != nil {
-				return &ExitError{Code: ExitUsage, Err: err}
-			}
-			if err := o.Validate(); err != nil {
-				return &ExitError{Code: ExitUsage, Err: err}
-			}
-			return o.Run(streams)
+			return runOptions(o.Complete, o.Validate, func() error { return o.Run(streams) })
 		},
 	}
 	o.AddFlags(cmd)

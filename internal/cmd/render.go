@@ -79,13 +79,7 @@ Exit status: 0 rendered, 1 invalid input, 2 unreadable input or bad usage.`,
   calico-pilot render --shoot shoot.yaml --seed`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.Complete(); err != nil {
-				return &ExitError{Code: ExitUsage, Err: err}
-			}
-			if err := o.Validate(); err != nil {
-				return &ExitError{Code: ExitUsage, Err: err}
-			}
-			return o.Run(streams)
+			return runOptions(o.Complete, o.Validate, func() error { return o.Run(streams) })
 		},
 	}
 	o.AddFlags(cmd)

@@ -93,3 +93,14 @@ func Execute(ctx context.Context, args []string, in io.Reader, out, errOut io.Wr
 	fmt.Fprintf(errOut, "error: %v\n", err)
 	return ExitUsage
 }
+
+// runOptions runs the steps of a command's options struct: a failure to complete or validate the
+// options is bad usage (exit 2); run's error is returned as it is.
+func runOptions(complete, validate, run func() error) error {
+	for _, step := range []func() error{complete, validate} {
+		if err := step(); err != nil {
+			return &ExitError{Code: ExitUsage, Err: err}
+		}
+	}
+	return run()
+}

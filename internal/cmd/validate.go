@@ -54,13 +54,7 @@ Exit status: 0 valid, 1 invalid, 2 unreadable input or bad usage.`,
   kubectl get shoots -A -o yaml | calico-pilot validate -f -`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.Complete(cmd); err != nil {
-				return &ExitError{Code: ExitUsage, Err: err}
-			}
-			if err := o.Validate(); err != nil {
-				return &ExitError{Code: ExitUsage, Err: err}
-			}
-			return o.Run(streams)
+			return runOptions(func() error { return o.Complete(cmd) }, o.Validate, func() error { return o.Run(streams) })
 		},
 	}
 	o.AddFlags(cmd)
