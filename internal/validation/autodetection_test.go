@@ -51,7 +51,7 @@ func TestValidateIPAutoDetectionMethod(t *testing.T) {
 		}
 		t.Run(string(family)+" "+tt.method, func(t *testing.T) {
 			got := ValidateIPAutoDetectionMethod(tt.method, family, path)
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			if diff := cmp.Diff(tt.want, got, ignoreOrigin); diff != "" {
 				t.Errorf("mismatch (-want +got):\n%s", diff)
 			}
 		})

@@ -3,12 +3,13 @@ package validation
 import (
 	"fmt"
 	"net"
+	"slices"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
+	"github.com/calico-pilot/calico-pilot/internal/rules"
 )
 
 // NetworkingTypeCalico is the Shoot networking type this extension serves.
@@ -44,17 +45,13 @@ func ValidateShoot(shoot *gardencorev1beta1.Shoot) field.ErrorList {
 	pcPath := decode.ProviderConfigPath()
 	allErrs = append(allErrs, ValidateNetworkConfig(cfg, validFamilies(networking.IPFamilies), pcPath)...)
 
-	ebpf := cfg != nil && cfg.EbpfDataplane != nil && cfg.EbpfDataplane.Enabled
-	if kp := shoot.Spec.Kubernetes.KubeProxy; kp != nil && kp.Enabled != nil && !*kp.Enabled && !ebpf {
-		allErrs = append(allErrs, field.Forbidden(field.NewPath("spec", "kubernetes", "kubeProxy", "enabled"),
-			fmt.Sprintf("Disabling kube-proxy is forbidden in conjunction with calico without running in ebpf dataplane; set %s: true or enable kube-proxy", pcPath.Child("ebpfDataplane", "enabled"))))
+	var kubeProxyEnabled *bool
+	if kp := shoot.Spec.Kubernetes.KubeProxy; kp != nil {
+		kubeProxyEnabled = kp.Enabled
 	}
-	if cfg != nil && cfg.AutoScaling != nil && cfg.AutoScaling.Mode == calicov1alpha1.AutoScalingModeVPA {
-		if vpa := shoot.Spec.Kubernetes.VerticalPodAutoscaler; vpa == nil || !vpa.Enabled {
-			allErrs = append(allErrs, field.Invalid(pcPath.Child("autoScaling", "mode"), string(cfg.AutoScaling.Mode),
-				`needs the shoot's VPA: set spec.kubernetes.verticalPodAutoscaler.enabled: true, or use "cluster-proportional" or "static"`))
-		}
-	}
+	allErrs = append(allErrs, rules.KubeProxy(cfg, kubeProxyEnabled, field.NewPath("spec", "kubernetes", "kubeProxy", "enabled"), pcPath)...)
+	vpa := shoot.Spec.Kubernetes.VerticalPodAutoscaler
+	allErrs = append(allErrs, rules.ShootVPA(cfg, vpa != nil && vpa.Enabled, field.NewPath("spec", "kubernetes", "verticalPodAutoscaler", "enabled"), pcPath)...)
 	return allErrs
 }
 
@@ -72,7 +69,7 @@ func ValidateNetworking(networking *gardencorev1beta1.Networking, fldPath *field
 	familyErrs := ValidateIPFamilies(networking.IPFamilies, fldPath.Child("ipFamilies"))
 	allErrs = append(allErrs, familyErrs...)
 
-	single := familiesOf(validFamilies(networking.IPFamilies)).singleFamily()
+	single := rules.FamilySetOf(validFamilies(networking.IPFamilies)).Single()
 	for _, c := range []struct {
 		name  string
 		value *string
@@ -86,7 +83,7 @@ func ValidateNetworking(networking *gardencorev1beta1.Networking, fldPath *field
 			allErrs = append(allErrs, field.Invalid(p, *c.value, fmt.Sprintf("%s is not a valid CIDR", c.name)))
 			continue
 		}
-		if len(familyErrs) == 0 && single != "" && cidrFamily(n) != single {
+		if len(familyErrs) == 0 && single != "" && rules.CIDRFamily(n) != single {
 			allErrs = append(allErrs, field.Invalid(p, *c.value, fmt.Sprintf("must be an %s CIDR, the shoot's only IP family", single)))
 		}
 	}
@@ -98,7 +95,7 @@ func ValidateNetworking(networking *gardencorev1beta1.Networking, fldPath *field
 func validFamilies(in []gardencorev1beta1.IPFamily) []gardencorev1beta1.IPFamily {
 	var out []gardencorev1beta1.IPFamily
 	for _, f := range in {
-		if contains(supportedIPFamilies, f) {
+		if slices.Contains(supportedIPFamilies, string(f)) {
 			out = append(out, f)
 		}
 	}
@@ -109,7 +106,7 @@ func validFamilies(in []gardencorev1beta1.IPFamily) []gardencorev1beta1.IPFamily
 func ValidateIPFamilies(ipFamilies []gardencorev1beta1.IPFamily, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	for i, family := range ipFamilies {
-		if !contains(supportedIPFamilies, family) {
+		if !slices.Contains(supportedIPFamilies, string(family)) {
 			allErrs = append(allErrs, field.NotSupported(fldPath.Index(i), string(family), supportedIPFamilies))
 		}
 	}

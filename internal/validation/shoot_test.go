@@ -85,7 +85,7 @@ func TestValidateShoot(t *testing.T) {
 			if len(errs) > 0 {
 				t.Fatalf("test input does not decode: %v", errs)
 			}
-			if diff := cmp.Diff(tt.want, ValidateShoot(shoot)); diff != "" {
+			if diff := cmp.Diff(tt.want, ValidateShoot(shoot), ignoreOrigin); diff != "" {
 				t.Errorf("ValidateShoot() mismatch (-want +got):\n%s", diff)
 			}
 		})

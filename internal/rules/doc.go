@@ -1,0 +1,13 @@
+// Package rules is the one home of calico-pilot's NetworkConfig semantics: what each setting
+// means for a shoot (the value derived from it) and which settings contradict each other or the
+// shoot (the errors). Every rule is a small pure function returning (value, field.ErrorList) with
+// paths rooted where the user wrote the value; internal/validation calls them for its errors and
+// internal/values for its derivations, so the two cannot disagree.
+//
+// Every error carries the identity of the rule that produced it in field.Error.Origin, and the
+// catalogue (Catalogue, Of) says for each rule whether the reference extension enforced it too.
+// Rules that go beyond the reference can thus be told apart from the reference's own rules without
+// parsing messages (issue 10: existing shoots get those as conditions rather than errors).
+//
+// The package depends on the API types and apimachinery only; it holds no state.
+package rules

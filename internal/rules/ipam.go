@@ -1,0 +1,121 @@
+package rules
+
+import (
+	"fmt"
+	"net"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+)
+
+var supportedIPAMTypes = []string{"calico-ipam", "host-local"}
+
+// The ipam.cidr keywords; Calico's CNI matches them case-insensitively.
+const (
+	usePodCIDR     = "usePodCidr"
+	usePodCIDRIPv6 = "usePodCidrIPv6"
+)
+
+// IPAMSettings is the CNI IPAM configuration.
+type IPAMSettings struct {
+	// Type is host-local or calico-ipam.
+	Type calicov1alpha1.IPAMType
+	// Subnet is ipam.subnet on single-stack shoots; empty on dual-stack.
+	Subnet string
+	// RangeIPv4 and RangeIPv6 are the subnets of the dual-stack ranges; empty on single-stack.
+	RangeIPv4, RangeIPv6 string
+}
+
+// IPAM returns the CNI IPAM configuration and the errors of the IPAM rules. The type is
+// host-local, calico-ipam with vxlan.enabled on IPv4 single-stack shoots (Calico routes VXLAN by
+// its IPAM blocks), or ipam.type when set. ipam.cidr is the host-local subnet of its family
+// (usePodCidr the node's first pod CIDR, IPv4's on dual-stack; usePodCidrIPv6 the IPv6 one) and is
+// written as given. While a dual-stack migration is pending, a cidr of the family that is not
+// active yet waits for it.
+func IPAM(cfg *calicov1alpha1.NetworkConfig, fam Families, path *field.Path) (IPAMSettings, field.ErrorList) {
+	var errs field.ErrorList
+	typePath := path.Child("ipam", "type")
+	vxlanPath := path.Child("vxlan", "enabled")
+	// Judged on the requested families: a shoot migrating to dual-stack keeps the IPAM it will have
+	// afterwards (calico-ipam is IPv4 single-stack only).
+	vxlanIPAM := cfg.VXLAN != nil && cfg.VXLAN.Enabled && fam.Requested.IPv4 && !fam.Requested.IPv6
+
+	out := IPAMSettings{Type: calicov1alpha1.IPAMHostLocal}
+	if vxlanIPAM {
+		out.Type = calicov1alpha1.IPAMCalico
+	}
+	var explicitType calicov1alpha1.IPAMType
+	if cfg.IPAM != nil {
+		explicitType = cfg.IPAM.Type
+	}
+	if explicitType != "" {
+		out.Type = explicitType
+		switch {
+		case !contains(supportedIPAMTypes, explicitType):
+			errs = append(errs, RuleIPAMTypeSupported.notSupported(typePath, string(explicitType), supportedIPAMTypes))
+		case explicitType == calicov1alpha1.IPAMCalico && fam.Requested.IPv6:
+			errs = append(errs, RuleIPAMTypeCalicoIPAMIPv4.invalid(typePath, string(explicitType), fmt.Sprintf(`IPAM type "calico-ipam" is only supported for IPv4 single-stack shoots, use "host-local" instead (this is %s)`, fam.Requested.describe())))
+		case explicitType == calicov1alpha1.IPAMHostLocal && vxlanIPAM:
+			errs = append(errs, RuleIPAMTypeVXLANHostLocal.invalid(typePath, string(explicitType), fmt.Sprintf(`contradicts %s: true, which needs "calico-ipam" on IPv4 single-stack shoots; use "calico-ipam" or remove ipam.type`, vxlanPath)))
+		}
+	}
+
+	active := fam.Active
+	if active.DualStack() {
+		out.RangeIPv4, out.RangeIPv6 = usePodCIDR, usePodCIDRIPv6
+	} else {
+		out.Subnet = usePodCIDR
+		if active.IPv6 {
+			out.Subnet = usePodCIDRIPv6
+		}
+	}
+	if cfg.IPAM == nil || cfg.IPAM.CIDR == nil {
+		return out, errs
+	}
+
+	cidr := *cfg.IPAM.CIDR
+	cidrPath := path.Child("ipam", "cidr")
+	switch {
+	case explicitType == calicov1alpha1.IPAMCalico:
+		return out, append(errs, RuleIPAMCIDRCalicoIPAM.invalid(cidrPath, cidr, fmt.Sprintf(`contradicts %s: "calico-ipam": the cidr is the host-local subnet; calico-ipam allocates from the IP pools, remove one of the two`, typePath)))
+	case explicitType == "" && vxlanIPAM:
+		return out, append(errs, RuleIPAMCIDRVXLAN.invalid(cidrPath, cidr, fmt.Sprintf(`contradicts %s: true, which makes the IPAM "calico-ipam": the cidr is the host-local subnet, remove it`, vxlanPath)))
+	}
+	// family is the family whose subnet the cidr is; "" for usePodCidr on single-stack (the node's
+	// only pod CIDR, of either family).
+	var family gardencorev1beta1.IPFamily
+	switch {
+	case strings.EqualFold(cidr, usePodCIDR):
+		if fam.Requested.DualStack() {
+			family = gardencorev1beta1.IPFamilyIPv4
+		}
+	case strings.EqualFold(cidr, usePodCIDRIPv6):
+		family = gardencorev1beta1.IPFamilyIPv6
+	default:
+		_, n, err := net.ParseCIDR(cidr)
+		if err != nil {
+			return out, append(errs, RuleIPAMCIDRFormat.invalid(cidrPath, cidr, `must be "usePodCidr", "usePodCidrIPv6" or a CIDR such as 100.96.0.0/11`))
+		}
+		family = CIDRFamily(n)
+	}
+	switch {
+	case family != "" && !fam.Requested.Has(family):
+		errs = append(errs, RuleIPAMCIDRFamily.invalid(cidrPath, cidr, fmt.Sprintf("is an %s subnet, but this is %s", family, fam.Requested.describe())))
+	case strings.EqualFold(cidr, usePodCIDR) && !active.DualStack():
+		// The node's first pod CIDR: the only one on a single-stack node, of either family.
+		out.Subnet = cidr
+	case family != "" && !active.Has(family):
+		// Requested but not active yet (dual-stack migration pending): its subnet applies once
+		// the nodes are migrated.
+	case !active.DualStack():
+		out.Subnet = cidr
+	case family == gardencorev1beta1.IPFamilyIPv6:
+		out.RangeIPv6 = cidr
+	default:
+		out.RangeIPv4 = cidr
+	}
+	return out, errs
+}

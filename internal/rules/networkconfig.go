@@ -1,0 +1,54 @@
+package rules
+
+import (
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+)
+
+// Settings is what a NetworkConfig decides for a shoot with given families and node networks.
+type Settings struct {
+	Backend               calicov1alpha1.Backend
+	IPAM                  IPAMSettings
+	IPv4Pool, IPv6Pool    Pool
+	Autodetection         AutodetectionMethods
+	VethMTU               string
+	AutoScaling           AutoScalingSettings
+	ServiceLoopPrevention string
+}
+
+// NetworkConfig applies every NetworkConfig rule: it returns the settings the config decides and
+// every error, with paths below path (where the NetworkConfig sits: nil for a file of its own,
+// spec.networking.providerConfig in a Shoot, spec.providerConfig in a Network). nodes are only
+// needed for the autodetection default; validation passes none. A nil cfg is an empty config.
+//
+// Validation reports these errors and values.Resolve derives from these settings, so a config is
+// valid exactly when the derivation succeeds. The rules that need other parts of the Shoot
+// (KubeProxy, ShootVPA) are separate.
+func NetworkConfig(cfg *calicov1alpha1.NetworkConfig, fam Families, nodes NodeNetworks, path *field.Path) (Settings, field.ErrorList) {
+	if cfg == nil {
+		cfg = &calicov1alpha1.NetworkConfig{}
+	}
+	var s Settings
+	var all, errs field.ErrorList
+	collect := func(e field.ErrorList) { all = append(all, e...) }
+
+	s.Backend, errs = Backend(cfg, fam, path)
+	collect(errs)
+	s.IPAM, errs = IPAM(cfg, fam, path)
+	collect(errs)
+	collect(FamilyBlocks(cfg, fam, path))
+	s.IPv4Pool, errs = IPv4Pool(cfg, fam, s.Backend, path)
+	collect(errs)
+	s.IPv6Pool, errs = IPv6Pool(cfg, fam, path)
+	collect(errs)
+	s.Autodetection, errs = Autodetection(cfg, fam, nodes, path)
+	collect(errs)
+	s.VethMTU, errs = VethMTU(cfg, path)
+	collect(errs)
+	s.AutoScaling, errs = AutoScaling(cfg, path)
+	collect(errs)
+	s.ServiceLoopPrevention, errs = ServiceLoopPrevention(cfg, path)
+	collect(errs)
+	return s, all
+}
