@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"slices"
+	"strings"
+
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
@@ -50,5 +53,40 @@ func NetworkConfig(cfg *calicov1alpha1.NetworkConfig, fam Families, nodes NodeNe
 	collect(errs)
 	s.ServiceLoopPrevention, errs = ServiceLoopPrevention(cfg, path)
 	collect(errs)
-	return s, all
+	return s, inReportOrder(all, path)
+}
+
+// fieldOrder is the order in which errors of single fields are reported: the NetworkConfig's
+// fields as docs/validation.md lists them.
+var fieldOrder = []string{"backend", "ipam", "ipv4", "ipv6", "vethMTU", "autoScaling", "serviceLoopPrevention"}
+
+// reportedLast are the contradictions between the overlay, VXLAN, backend, pool and IPAM
+// settings, reported after the errors of single fields, in this order.
+var reportedLast = []ID{
+	RuleIPv4ModeOverlay, RuleIPv6ModeOverlay, RuleVXLANOverlayDisabled, RuleBackendOverlay, RuleIPv4ModeBackendNone,
+	RuleBackendVXLANDisabled, RuleIPv4PoolVXLANEnabled, RuleIPv4PoolVXLANDisabled, RuleIPAMTypeVXLANHostLocal,
+}
+
+// inReportOrder sorts errors for people (stable, so equal keys keep the order the rules produced
+// them in): errors of single fields by field, then the contradictions. The ipv4 block and the
+// deprecated IPv4 fields are one group.
+func inReportOrder(errs field.ErrorList, path *field.Path) field.ErrorList {
+	prefix := ""
+	if path != nil {
+		prefix = path.String() + "."
+	}
+	rank := func(e *field.Error) int {
+		if i := slices.Index(reportedLast, ID(e.Origin)); i >= 0 {
+			return len(fieldOrder) + i
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(e.Field, prefix), ".")
+		name, _, _ = strings.Cut(name, "[")
+		switch name {
+		case "ipip", "ipAutodetectionMethod":
+			name = "ipv4"
+		}
+		return slices.Index(fieldOrder, name)
+	}
+	slices.SortStableFunc(errs, func(a, b *field.Error) int { return rank(a) - rank(b) })
+	return errs
 }
