@@ -36,53 +36,57 @@ type IPAMSettings struct {
 // written as given. While a dual-stack migration is pending, a cidr of the family that is not
 // active yet waits for it.
 func IPAM(cfg *calicov1alpha1.NetworkConfig, fam Families, path *field.Path) (IPAMSettings, field.ErrorList) {
-	var errs field.ErrorList
-	typePath := path.Child("ipam", "type")
-	vxlanPath := path.Child("vxlan", "enabled")
 	// Judged on the requested families: a shoot migrating to dual-stack keeps the IPAM it will have
 	// afterwards (calico-ipam is IPv4 single-stack only).
 	vxlanIPAM := cfg.VXLAN != nil && cfg.VXLAN.Enabled && fam.Requested.IPv4 && !fam.Requested.IPv6
-
 	out := IPAMSettings{Type: calicov1alpha1.IPAMHostLocal}
 	if vxlanIPAM {
 		out.Type = calicov1alpha1.IPAMCalico
 	}
 	var explicitType calicov1alpha1.IPAMType
-	if cfg.IPAM != nil {
+	if cfg.IPAM != nil && cfg.IPAM.Type != "" {
 		explicitType = cfg.IPAM.Type
-	}
-	if explicitType != "" {
 		out.Type = explicitType
-		switch {
-		case !contains(supportedIPAMTypes, explicitType):
-			errs = append(errs, RuleIPAMTypeSupported.notSupported(typePath, string(explicitType), supportedIPAMTypes))
-		case explicitType == calicov1alpha1.IPAMCalico && fam.Requested.IPv6:
-			errs = append(errs, RuleIPAMTypeCalicoIPAMIPv4.invalid(typePath, string(explicitType), fmt.Sprintf(`IPAM type "calico-ipam" is only supported for IPv4 single-stack shoots, use "host-local" instead (this is %s)`, fam.Requested.describe())))
-		case explicitType == calicov1alpha1.IPAMHostLocal && vxlanIPAM:
-			errs = append(errs, RuleIPAMTypeVXLANHostLocal.invalid(typePath, string(explicitType), fmt.Sprintf(`contradicts %s: true, which needs "calico-ipam" on IPv4 single-stack shoots; use "calico-ipam" or remove ipam.type`, vxlanPath)))
-		}
 	}
-
-	active := fam.Active
-	if active.DualStack() {
+	if fam.Active.DualStack() {
 		out.RangeIPv4, out.RangeIPv6 = usePodCIDR, usePodCIDRIPv6
 	} else {
 		out.Subnet = usePodCIDR
-		if active.IPv6 {
+		if fam.Active.IPv6 {
 			out.Subnet = usePodCIDRIPv6
 		}
 	}
+	errs := ipamType(explicitType, vxlanIPAM, fam, path)
 	if cfg.IPAM == nil || cfg.IPAM.CIDR == nil {
 		return out, errs
 	}
+	cidrErrs := ipamCIDR(&out, *cfg.IPAM.CIDR, explicitType, vxlanIPAM, fam, path)
+	return out, append(errs, cidrErrs...)
+}
 
-	cidr := *cfg.IPAM.CIDR
+// ipamType checks an explicit ipam.type ("" when unset).
+func ipamType(explicitType calicov1alpha1.IPAMType, vxlanIPAM bool, fam Families, path *field.Path) field.ErrorList {
+	typePath := path.Child("ipam", "type")
+	switch {
+	case explicitType == "":
+	case !contains(supportedIPAMTypes, explicitType):
+		return field.ErrorList{RuleIPAMTypeSupported.notSupported(typePath, string(explicitType), supportedIPAMTypes)}
+	case explicitType == calicov1alpha1.IPAMCalico && fam.Requested.IPv6:
+		return field.ErrorList{RuleIPAMTypeCalicoIPAMIPv4.invalid(typePath, string(explicitType), fmt.Sprintf(`IPAM type "calico-ipam" is only supported for IPv4 single-stack shoots, use "host-local" instead (this is %s)`, fam.Requested.describe()))}
+	case explicitType == calicov1alpha1.IPAMHostLocal && vxlanIPAM:
+		return field.ErrorList{RuleIPAMTypeVXLANHostLocal.invalid(typePath, string(explicitType), fmt.Sprintf(`contradicts %s: true, which needs "calico-ipam" on IPv4 single-stack shoots; use "calico-ipam" or remove ipam.type`, path.Child("vxlan", "enabled")))}
+	}
+	return nil
+}
+
+// ipamCIDR checks ipam.cidr and sets it as the subnet or range of its family in out.
+func ipamCIDR(out *IPAMSettings, cidr string, explicitType calicov1alpha1.IPAMType, vxlanIPAM bool, fam Families, path *field.Path) field.ErrorList {
 	cidrPath := path.Child("ipam", "cidr")
 	switch {
 	case explicitType == calicov1alpha1.IPAMCalico:
-		return out, append(errs, RuleIPAMCIDRCalicoIPAM.invalid(cidrPath, cidr, fmt.Sprintf(`contradicts %s: "calico-ipam": the cidr is the host-local subnet; calico-ipam allocates from the IP pools, remove one of the two`, typePath)))
+		return field.ErrorList{RuleIPAMCIDRCalicoIPAM.invalid(cidrPath, cidr, fmt.Sprintf(`contradicts %s: "calico-ipam": the cidr is the host-local subnet; calico-ipam allocates from the IP pools, remove one of the two`, path.Child("ipam", "type")))}
 	case explicitType == "" && vxlanIPAM:
-		return out, append(errs, RuleIPAMCIDRVXLAN.invalid(cidrPath, cidr, fmt.Sprintf(`contradicts %s: true, which makes the IPAM "calico-ipam": the cidr is the host-local subnet, remove it`, vxlanPath)))
+		return field.ErrorList{RuleIPAMCIDRVXLAN.invalid(cidrPath, cidr, fmt.Sprintf(`contradicts %s: true, which makes the IPAM "calico-ipam": the cidr is the host-local subnet, remove it`, path.Child("vxlan", "enabled")))}
 	}
 	// family is the family whose subnet the cidr is; "" for usePodCidr on single-stack (the node's
 	// only pod CIDR, of either family).
@@ -97,13 +101,14 @@ func IPAM(cfg *calicov1alpha1.NetworkConfig, fam Families, path *field.Path) (IP
 	default:
 		_, n, err := net.ParseCIDR(cidr)
 		if err != nil {
-			return out, append(errs, RuleIPAMCIDRFormat.invalid(cidrPath, cidr, `must be "usePodCidr", "usePodCidrIPv6" or a CIDR such as 100.96.0.0/11`))
+			return field.ErrorList{RuleIPAMCIDRFormat.invalid(cidrPath, cidr, `must be "usePodCidr", "usePodCidrIPv6" or a CIDR such as 100.96.0.0/11`)}
 		}
 		family = CIDRFamily(n)
 	}
+	active := fam.Active
 	switch {
 	case family != "" && !fam.Requested.Has(family):
-		errs = append(errs, RuleIPAMCIDRFamily.invalid(cidrPath, cidr, fmt.Sprintf("is an %s subnet, but this is %s", family, fam.Requested.describe())))
+		return field.ErrorList{RuleIPAMCIDRFamily.invalid(cidrPath, cidr, fmt.Sprintf("is an %s subnet, but this is %s", family, fam.Requested.describe()))}
 	case strings.EqualFold(cidr, usePodCIDR) && !active.DualStack():
 		// The node's first pod CIDR: the only one on a single-stack node, of either family.
 		out.Subnet = cidr
@@ -117,5 +122,5 @@ func IPAM(cfg *calicov1alpha1.NetworkConfig, fam Families, path *field.Path) (IP
 	default:
 		out.RangeIPv4 = cidr
 	}
-	return out, errs
+	return nil
 }

@@ -52,10 +52,8 @@ func notEncapsulating(m calicov1alpha1.PoolMode) bool {
 // (ipv4.mode, else the deprecated ipip). The rules are judged only on shoots that request IPv4
 // (IPv4Family reports the block otherwise).
 func IPv4Pool(cfg *calicov1alpha1.NetworkConfig, fam Families, backend calicov1alpha1.Backend, path *field.Path) (Pool, field.ErrorList) {
-	vxlanOn := cfg.VXLAN != nil && cfg.VXLAN.Enabled
-	vxlanOff := cfg.VXLAN != nil && !cfg.VXLAN.Enabled
 	pool := Pool{Encapsulation: calicov1alpha1.PoolIPIP, Mode: calicov1alpha1.PoolModeAlways}
-	if vxlanOn {
+	if cfg.VXLAN != nil && cfg.VXLAN.Enabled {
 		pool.Encapsulation = calicov1alpha1.PoolVXLAN
 	}
 	if cfg.IPv4 != nil && cfg.IPv4.Pool != nil {
@@ -67,8 +65,7 @@ func IPv4Pool(cfg *calicov1alpha1.NetworkConfig, fam Families, backend calicov1a
 	if backend == calicov1alpha1.BackendNone || (cfg.Overlay != nil && !cfg.Overlay.Enabled) {
 		pool.Mode = calicov1alpha1.PoolModeNever
 	}
-	mode, modePath := explicitIPv4Mode(cfg, path)
-	if mode != nil {
+	if mode, _ := explicitIPv4Mode(cfg, path); mode != nil {
 		pool.Mode = *mode
 		if pool.Mode == calicov1alpha1.PoolModeOff {
 			pool.Mode = calicov1alpha1.PoolModeNever
@@ -77,15 +74,20 @@ func IPv4Pool(cfg *calicov1alpha1.NetworkConfig, fam Families, backend calicov1a
 	if !fam.Requested.IPv4 {
 		return pool, nil
 	}
+	errs := ipv4PoolValues(cfg, path)
+	errs = append(errs, ipv4VXLANMode(cfg, path)...)
+	errs = append(errs, ipv4ModeContradictions(cfg, path)...)
+	return pool, append(errs, ipv4PoolContradictions(cfg, path)...)
+}
 
+// ipv4PoolValues checks ipv4.pool, ipv4.mode and the deprecated ipip on their own, and ipip
+// against ipv4.mode (it is only the fallback).
+func ipv4PoolValues(cfg *calicov1alpha1.NetworkConfig, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	ipv4Path := path.Child("ipv4")
-	poolPath := ipv4Path.Child("pool")
-	vxlanPath := path.Child("vxlan", "enabled")
-	overlayPath := path.Child("overlay", "enabled")
 	if cfg.IPv4 != nil {
 		if p := cfg.IPv4.Pool; p != nil && !contains(supportedPools, *p) {
-			errs = append(errs, RuleIPv4PoolSupported.notSupported(poolPath, string(*p), supportedPools))
+			errs = append(errs, RuleIPv4PoolSupported.notSupported(ipv4Path.Child("pool"), string(*p), supportedPools))
 		}
 		if m := cfg.IPv4.Mode; m != nil && !contains(supportedPoolModes, *m) {
 			errs = append(errs, RuleIPv4ModeSupported.notSupported(ipv4Path.Child("mode"), string(*m), supportedPoolModes))
@@ -100,42 +102,66 @@ func IPv4Pool(cfg *calicov1alpha1.NetworkConfig, fam Families, backend calicov1a
 			errs = append(errs, RuleIPIPIPv4Mode.invalid(path.Child("ipip"), string(*cfg.IPIP), fmt.Sprintf("contradicts %s: %q; the deprecated ipip is only a fallback for %s, remove it", newPath, *cfg.IPv4.Mode, newPath)))
 		}
 	}
-	// Calico VXLAN pools only encapsulate Always or Never (a reference rule for ipv4.pool: vxlan),
-	// whichever field set the mode and whether the pool is vxlan explicitly or from vxlan.enabled.
-	explicitVXLAN := cfg.IPv4 != nil && cfg.IPv4.Pool != nil && *cfg.IPv4.Pool == calicov1alpha1.PoolVXLAN
-	derivedVXLAN := (cfg.IPv4 == nil || cfg.IPv4.Pool == nil) && vxlanOn
-	if mode != nil && contains(supportedPoolModes, *mode) && !contains(supportedVXLANPoolModes, *mode) {
-		switch {
-		case explicitVXLAN:
-			id := RuleIPv4ModeVXLANPool
-			if cfg.IPv4.Mode == nil {
-				// The reference ignored the deprecated ipip.
-				id = RuleIPv4ModeVXLANDerived
-			}
-			errs = append(errs, id.invalid(modePath, string(*mode), fmt.Sprintf(`not supported with %s: "vxlan", supported values: "Always", "Never"`, poolPath)))
-		case derivedVXLAN:
-			errs = append(errs, RuleIPv4ModeVXLANDerived.invalid(modePath, string(*mode), fmt.Sprintf(`not supported with %s: true (a VXLAN pool), supported values: "Always", "Never"`, vxlanPath)))
-		}
+	return errs
+}
+
+// ipv4VXLANMode: Calico VXLAN pools only encapsulate Always or Never (a reference rule for
+// ipv4.pool: vxlan), whichever field set the mode and whether the pool is vxlan explicitly or from
+// vxlan.enabled.
+func ipv4VXLANMode(cfg *calicov1alpha1.NetworkConfig, path *field.Path) field.ErrorList {
+	mode, modePath := explicitIPv4Mode(cfg, path)
+	if mode == nil || !contains(supportedPoolModes, *mode) || contains(supportedVXLANPoolModes, *mode) {
+		return nil
 	}
-	if mode != nil {
-		switch {
-		case cfg.Overlay != nil && cfg.Overlay.Enabled && notEncapsulating(*mode):
-			errs = append(errs, RuleIPv4ModeOverlay.invalid(modePath, string(*mode), fmt.Sprintf(`contradicts %s: true; an overlay encapsulates, use "Always" or "CrossSubnet" or remove the mode`, overlayPath)))
-		case cfg.Overlay != nil && !cfg.Overlay.Enabled && encapsulating(*mode):
-			errs = append(errs, RuleIPv4ModeOverlay.invalid(modePath, string(*mode), fmt.Sprintf(`contradicts %s: false; without an overlay nothing is encapsulated, use "Never" or remove the mode`, overlayPath)))
-		case cfg.Overlay == nil && cfg.Backend != nil && *cfg.Backend == calicov1alpha1.BackendNone && encapsulating(*mode):
-			errs = append(errs, RuleIPv4ModeBackendNone.invalid(modePath, string(*mode), fmt.Sprintf(`contradicts %s: "none"; backend none does not encapsulate, use "Never" or remove the mode`, path.Child("backend"))))
+	explicitPool := cfg.IPv4 != nil && cfg.IPv4.Pool != nil
+	switch {
+	case explicitPool && *cfg.IPv4.Pool == calicov1alpha1.PoolVXLAN:
+		id := RuleIPv4ModeVXLANPool
+		if cfg.IPv4.Mode == nil {
+			// The reference ignored the deprecated ipip.
+			id = RuleIPv4ModeVXLANDerived
 		}
+		return field.ErrorList{id.invalid(modePath, string(*mode), fmt.Sprintf(`not supported with %s: "vxlan", supported values: "Always", "Never"`, path.Child("ipv4", "pool")))}
+	case !explicitPool && cfg.VXLAN != nil && cfg.VXLAN.Enabled:
+		return field.ErrorList{RuleIPv4ModeVXLANDerived.invalid(modePath, string(*mode), fmt.Sprintf(`not supported with %s: true (a VXLAN pool), supported values: "Always", "Never"`, path.Child("vxlan", "enabled")))}
 	}
-	if cfg.IPv4 != nil && cfg.IPv4.Pool != nil {
-		switch {
-		case *cfg.IPv4.Pool == calicov1alpha1.PoolIPIP && vxlanOn:
-			errs = append(errs, RuleIPv4PoolVXLANEnabled.invalid(poolPath, string(*cfg.IPv4.Pool), fmt.Sprintf(`contradicts %s: true, which makes the IPv4 pool "vxlan"`, vxlanPath)))
-		case *cfg.IPv4.Pool == calicov1alpha1.PoolVXLAN && vxlanOff:
-			errs = append(errs, RuleIPv4PoolVXLANDisabled.invalid(poolPath, string(*cfg.IPv4.Pool), fmt.Sprintf(`contradicts %s: false; set vxlan.enabled: true or use pool "ipip"`, vxlanPath)))
-		}
+	return nil
+}
+
+// ipv4ModeContradictions: an explicit mode must agree with an explicit overlay, and not encapsulate
+// with backend none.
+func ipv4ModeContradictions(cfg *calicov1alpha1.NetworkConfig, path *field.Path) field.ErrorList {
+	mode, modePath := explicitIPv4Mode(cfg, path)
+	if mode == nil {
+		return nil
 	}
-	return pool, errs
+	overlayPath := path.Child("overlay", "enabled")
+	switch {
+	case cfg.Overlay != nil && cfg.Overlay.Enabled && notEncapsulating(*mode):
+		return field.ErrorList{RuleIPv4ModeOverlay.invalid(modePath, string(*mode), fmt.Sprintf(`contradicts %s: true; an overlay encapsulates, use "Always" or "CrossSubnet" or remove the mode`, overlayPath))}
+	case cfg.Overlay != nil && !cfg.Overlay.Enabled && encapsulating(*mode):
+		return field.ErrorList{RuleIPv4ModeOverlay.invalid(modePath, string(*mode), fmt.Sprintf(`contradicts %s: false; without an overlay nothing is encapsulated, use "Never" or remove the mode`, overlayPath))}
+	case cfg.Overlay == nil && cfg.Backend != nil && *cfg.Backend == calicov1alpha1.BackendNone && encapsulating(*mode):
+		return field.ErrorList{RuleIPv4ModeBackendNone.invalid(modePath, string(*mode), fmt.Sprintf(`contradicts %s: "none"; backend none does not encapsulate, use "Never" or remove the mode`, path.Child("backend")))}
+	}
+	return nil
+}
+
+// ipv4PoolContradictions: an explicit pool must agree with an explicit vxlan.enabled.
+func ipv4PoolContradictions(cfg *calicov1alpha1.NetworkConfig, path *field.Path) field.ErrorList {
+	if cfg.IPv4 == nil || cfg.IPv4.Pool == nil || cfg.VXLAN == nil {
+		return nil
+	}
+	pool := *cfg.IPv4.Pool
+	poolPath := path.Child("ipv4", "pool")
+	vxlanPath := path.Child("vxlan", "enabled")
+	switch {
+	case pool == calicov1alpha1.PoolIPIP && cfg.VXLAN.Enabled:
+		return field.ErrorList{RuleIPv4PoolVXLANEnabled.invalid(poolPath, string(pool), fmt.Sprintf(`contradicts %s: true, which makes the IPv4 pool "vxlan"`, vxlanPath))}
+	case pool == calicov1alpha1.PoolVXLAN && !cfg.VXLAN.Enabled:
+		return field.ErrorList{RuleIPv4PoolVXLANDisabled.invalid(poolPath, string(pool), fmt.Sprintf(`contradicts %s: false; set vxlan.enabled: true or use pool "ipip"`, vxlanPath))}
+	}
+	return nil
 }
 
 // IPv6Pool returns the IPv6 default pool and the errors of the IPv6 pool rules. Calico's IPv6
