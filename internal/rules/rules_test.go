@@ -1,6 +1,9 @@
 package rules_test
 
 import (
+	"fmt"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -153,5 +156,23 @@ func TestMigrationPending(t *testing.T) {
 	_, errs = rules.NetworkConfig(config(t, "ipam: {type: calico-ipam}"), fam, rules.NodeNetworks{}, nil)
 	if diff := cmp.Diff([]ruleError{{rules.RuleIPAMTypeCalicoIPAMIPv4, "ipam.type", true}}, ruleErrors(t, errs)); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+}
+
+// TestCatalogueDocumented keeps docs/validation.md's rule catalogue in step with the code.
+func TestCatalogueDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/validation.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rules.Catalogue() {
+		ref := "—"
+		if r.Reference {
+			ref = "ref"
+		}
+		row := fmt.Sprintf("| `%s` | %s |", r.ID, ref)
+		if !strings.Contains(string(doc), row) {
+			t.Errorf("docs/validation.md has no catalogue row starting %q", row)
+		}
 	}
 }
