@@ -138,7 +138,7 @@ func Autodetection(cfg *calicov1alpha1.NetworkConfig, fam Families, nodes NodeNe
 			methodErrs := AutoDetectionMethod(*deprecated, gardencorev1beta1.IPFamilyIPv4, oldPath)
 			errs = append(errs, methodErrs...)
 			if len(methodErrs) == 0 && explicit4 != "" && explicit4 != *deprecated {
-				errs = append(errs, RuleAutodetectionDeprecate.invalid(oldPath, *deprecated, fmt.Sprintf("contradicts %s: %q; the deprecated ipAutodetectionMethod is only a fallback for %s, remove it", newPath, explicit4, newPath)))
+				errs = append(errs, RuleAutodetectionDeprecated.invalid(oldPath, *deprecated, fmt.Sprintf("contradicts %s: %q; the deprecated ipAutodetectionMethod is only a fallback for %s, remove it", newPath, explicit4, newPath)))
 			}
 		}
 	}

@@ -34,7 +34,7 @@ type AutoScalingSettings struct {
 // with amounts greater than zero. Resources are checked in every mode: they are inert in
 // cluster-proportional mode, not wrong.
 func AutoScaling(cfg *calicov1alpha1.NetworkConfig, path *field.Path) (AutoScalingSettings, field.ErrorList) {
-	out := AutoScalingSettings{Mode: calicov1alpha1.AutoScalingMode("cluster-proportional")}
+	out := AutoScalingSettings{Mode: calicov1alpha1.AutoScalingModeClusterProportional}
 	as := cfg.AutoScaling
 	if as == nil {
 		return out, nil

@@ -22,7 +22,7 @@ type Rule struct {
 	Summary string
 }
 
-// Rule identities. The dotted prefix is the field the error sits on.
+// Rule identities. The prefix names the field (or group of fields) the rule is about.
 const (
 	RuleBackendSupported               ID = "backend.supported"
 	RuleBackendOverlay                 ID = "backend.overlay"
@@ -53,7 +53,7 @@ const (
 	RuleIPv6ModeOverlay                ID = "ipv6.mode.overlay"
 	RuleAutodetectionMethod            ID = "autodetection.method"
 	RuleAutodetectionFamily            ID = "autodetection.method-family"
-	RuleAutodetectionDeprecate         ID = "ipAutodetectionMethod.ipv4-method"
+	RuleAutodetectionDeprecated        ID = "ipAutodetectionMethod.ipv4-method"
 	RuleVethMTUFormat                  ID = "vethMTU.format"
 	RuleVethMTUPlain                   ID = "vethMTU.plain"
 	RuleVethMTURange                   ID = "vethMTU.range"
@@ -96,7 +96,7 @@ var catalogue = []Rule{
 	{RuleIPv6ModeOverlay, false, "ipv6.mode", "not contradicting overlay.enabled (the reference overwrote the mode)"},
 	{RuleAutodetectionMethod, true, "ipv4.autoDetectionMethod, ipv6.autoDetectionMethod, ipAutodetectionMethod", "a calico-node autodetection method"},
 	{RuleAutodetectionFamily, false, "ipv4.autoDetectionMethod, ipv6.autoDetectionMethod, ipAutodetectionMethod", "cidr and can-reach parameters of the field's family"},
-	{RuleAutodetectionDeprecate, false, "ipAutodetectionMethod", "equal to a non-empty ipv4.autoDetectionMethod (the reference ignored the deprecated field)"},
+	{RuleAutodetectionDeprecated, false, "ipAutodetectionMethod", "equal to a non-empty ipv4.autoDetectionMethod (the reference ignored the deprecated field)"},
 	{RuleVethMTUFormat, true, "vethMTU", "a non-negative integer"},
 	{RuleVethMTUPlain, false, "vethMTU", "written as a plain integer"},
 	{RuleVethMTURange, false, "vethMTU", "0 or between 68 and 65535"},
