@@ -198,7 +198,7 @@ func TestInvalidProviderConfig(t *testing.T) {
 		{name: "unknown field", config: "overlay:\n  enabeld: true\n", wantText: []string{"spec.providerConfig.overlay.enabeld"},
 			wantPrefix: "Error reconciling Network: invalid providerConfig: ", wantReason: "InvalidProviderConfig"},
 		{name: "vpa mode on a shoot without VPA", config: "autoScaling:\n  mode: vpa\n",
-			wantText:   []string{"spec.providerConfig.autoScaling.mode", "spec.kubernetes.verticalPodAutoscaler.enabled=true"},
+			wantText:   []string{"spec.providerConfig.autoScaling.mode", "spec.kubernetes.verticalPodAutoscaler.enabled: true"},
 			wantPrefix: "Error reconciling Network: invalid configuration for this shoot: ", wantReason: "InvalidForShoot"},
 	}
 	for _, tt := range tests {
