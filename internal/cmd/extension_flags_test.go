@@ -185,8 +185,12 @@ func TestExtensionLogger(t *testing.T) {
 		level, format string
 		check         func(string) bool
 	}{
-		{"info", "json", func(s string) bool { return strings.HasPrefix(s, "{") && strings.Contains(s, `"msg":"shown"`) && !strings.Contains(s, "hidden") }},
-		{"debug", "text", func(s string) bool { return !strings.HasPrefix(s, "{") && strings.Contains(s, "shown") && strings.Contains(s, "hidden") }},
+		{"info", "json", func(s string) bool {
+			return strings.HasPrefix(s, "{") && strings.Contains(s, `"msg":"shown"`) && !strings.Contains(s, "hidden")
+		}},
+		{"debug", "text", func(s string) bool {
+			return !strings.HasPrefix(s, "{") && strings.Contains(s, "shown") && strings.Contains(s, "hidden")
+		}},
 		{"error", "json", func(s string) bool { return s == "" }},
 	} {
 		f := NewExtensionFlags()
