@@ -79,7 +79,7 @@ func (f *AdmissionGardenerFlags) Enabled() bool { return f.Mode != "" }
 func (f *AdmissionGardenerFlags) Validate() error {
 	switch f.Mode {
 	case "":
-		for _, name := range []string{"webhook-config-url", "webhook-config-namespace", "webhook-config-owner-namespace"} {
+		for _, name := range []string{"webhook-config-url", "webhook-config-namespace", "webhook-config-owner-namespace", "kubeconfig", "webhook-config-sync-period", "webhook-config-ca-validity"} {
 			if f.fs != nil && f.fs.Changed(name) {
 				return fmt.Errorf("--%s needs --webhook-config-mode=url", name)
 			}

@@ -204,3 +204,24 @@ func TestExtensionLogger(t *testing.T) {
 		}
 	}
 }
+
+func TestAdmissionGardenerFlagsRejectBadValues(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--webhook-config-mode=service"}, `--webhook-config-mode "service": supported is url`},
+		{[]string{"--webhook-config-mode=url", "--webhook-config-namespace=garden"}, "--webhook-config-url: required in url mode"},
+		{[]string{"--webhook-config-mode=url", "--webhook-config-url=a.garden"}, "--webhook-config-namespace: required"},
+		{[]string{"--webhook-config-url=a.garden"}, "--webhook-config-url needs --webhook-config-mode=url"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := Execute(context.Background(), append([]string{"admission"}, tt.args...), strings.NewReader(""), &out, &errOut)
+			if code != ExitUsage || !strings.Contains(errOut.String(), tt.want) {
+				t.Errorf("exit %d, stderr %q; want %d and %q", code, errOut.String(), ExitUsage, tt.want)
+			}
+		})
+	}
+}
