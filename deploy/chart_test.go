@@ -325,18 +325,19 @@ kind: ControllerConfiguration
 
 // TestChartWithAdmission renders the in-chart admission webhook (a single cluster that holds Shoots).
 func TestChartWithAdmission(t *testing.T) {
-	objs, err := renderChart(withAdmission(), gardenerRelease)
+	rel := release{name: "networking-calico", namespace: "extension-networking-calico-adm"}
+	objs, err := renderChart(withAdmission(), rel)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ns := gardenerRelease.namespace
+	ns := rel.namespace
 	for _, id := range []string{
 		"Deployment " + ns + "/networking-calico-admission",
 		"PodDisruptionBudget " + ns + "/networking-calico-admission",
 		"Secret " + ns + "/networking-calico-admission-tls",
 		"Service " + ns + "/networking-calico-admission",
 		"ServiceAccount " + ns + "/networking-calico-admission",
-		"ValidatingWebhookConfiguration calico-pilot-extension-networking-calico-7xk2p-networking-calico",
+		"ValidatingWebhookConfiguration calico-pilot-extension-networking-calico-adm-networking-calico",
 		"VerticalPodAutoscaler " + ns + "/networking-calico-admission",
 	} {
 		if !contains(ids(objs), id) {
@@ -365,7 +366,7 @@ func TestChartWithAdmission(t *testing.T) {
 		// name the API server dials (the Service's DNS name).
 		secret := &corev1.Secret{}
 		into(t, find(t, objs, "Secret", "networking-calico-admission-tls"), secret)
-		vwc := find(t, objs, "ValidatingWebhookConfiguration", "calico-pilot-extension-networking-calico-7xk2p-networking-calico")
+		vwc := find(t, objs, "ValidatingWebhookConfiguration", "calico-pilot-extension-networking-calico-adm-networking-calico")
 		webhooks, _, _ := unstructured.NestedSlice(vwc.Object, "webhooks")
 		if len(webhooks) != 1 {
 			t.Fatalf("ValidatingWebhookConfiguration has %d webhooks, want 1", len(webhooks))
@@ -377,7 +378,7 @@ func TestChartWithAdmission(t *testing.T) {
 			t.Errorf("webhook clientConfig.service (-want +got):\n%s", diff)
 		}
 		caB64, _, _ := unstructured.NestedString(webhooks[0].(map[string]any), "clientConfig", "caBundle")
-		verifyServingCert(t, caB64, secret.Data["tls.crt"], "networking-calico-admission.extension-networking-calico-7xk2p.svc")
+		verifyServingCert(t, caB64, secret.Data["tls.crt"], "networking-calico-admission.extension-networking-calico-adm.svc")
 	})
 
 	t.Run("server-side dry run", func(t *testing.T) {

@@ -167,9 +167,11 @@ func TestChartReferenceValues(t *testing.T) {
 			traffic:      "PreferSameZone",
 		},
 	}
-	for _, tt := range tests {
+	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			objs, err := renderChartWith(engine.Engine{Strict: true}, tt.values, gardenerRelease, seedCaps(t, tt.kubeVersion))
+			// Each case in its own namespace: the server-side dry run needs a live one.
+			rel := release{name: "networking-calico", namespace: "extension-networking-calico-ref" + strconv.Itoa(i)}
+			objs, err := renderChartWith(engine.Engine{Strict: true}, tt.values, rel, seedCaps(t, tt.kubeVersion))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -197,10 +199,10 @@ func TestChartReferenceValues(t *testing.T) {
 				"--ignore-operation-annotation=false",
 				"--leader-election=true",
 				"--leader-election-id=networking-calico-leader-election",
-				"--leader-election-namespace=extension-networking-calico-7xk2p",
+				"--leader-election-namespace=" + rel.namespace,
 				"--metrics-bind-address=:" + tt.metricsPort,
 				"--health-bind-address=:" + tt.healthPort,
-				"--heartbeat-namespace=extension-networking-calico-7xk2p",
+				"--heartbeat-namespace=" + rel.namespace,
 				"--heartbeat-renew-interval-seconds=30",
 			}, tt.gardenerArgs...)
 			if diff := cmp.Diff(wantArgs, c.Args); diff != "" {
@@ -267,7 +269,7 @@ func TestChartReferenceValues(t *testing.T) {
 			if diff := cmp.Diff(map[string]bool{"NonPrivilegedCalicoNode": false, "SeamlessOverlaySwitch": true}, cfg.FeatureGates); diff != "" {
 				t.Errorf("feature gates (-want +got):\n%s", diff)
 			}
-			dryRunApply(t, objs, "extension-ref-"+strings.ReplaceAll(tt.kubeVersion, ".", "-")+"-"+tt.metricsPort)
+			dryRunApply(t, objs, rel.namespace)
 		})
 	}
 }
