@@ -2,11 +2,13 @@ package heartbeat
 
 import (
 	"context"
-	"io"
+	"encoding/json"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -20,7 +22,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
-	"github.com/calico-pilot/calico-pilot/internal/cmd"
 	"github.com/calico-pilot/calico-pilot/internal/heartbeat"
 	"github.com/calico-pilot/calico-pilot/test/integration/framework"
 )
@@ -206,20 +207,39 @@ func TestControllerStartsWithReferenceArgs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ns := framework.NewNamespace(t, cl, "extension-networking-calico-", nil)
-			ctx, cancel := context.WithCancel(context.Background())
-			var stderr strings.Builder
-			done := make(chan int, 1)
-			args := append([]string{"controller", "--kubeconfig=" + kubeconfigPath}, tt.args(ns)...)
-			go func() { done <- cmd.Execute(ctx, args, strings.NewReader(""), io.Discard, &lockedWriter{w: &stderr}) }()
+			args, err := json.Marshal(append([]string{"controller", "--kubeconfig=" + kubeconfigPath}, tt.args(ns)...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The controller runs as its own process (this test binary, see TestMain).
+			proc := exec.Command(os.Args[0])
+			proc.Env = append(os.Environ(), controllerArgsEnv+"="+string(args))
+			var stderr lockedWriter
+			var buf strings.Builder
+			stderr.w = &buf
+			proc.Stderr = &stderr
+			if err := proc.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- proc.Wait() }()
+			t.Cleanup(func() {
+				if t.Failed() {
+					stderr.mu.Lock()
+					t.Logf("controller stderr:\n%s", buf.String())
+					stderr.mu.Unlock()
+				}
+			})
 			stop := func() {
-				cancel()
+				_ = proc.Process.Signal(syscall.SIGTERM)
 				select {
-				case code := <-done:
-					if code != 0 {
-						t.Errorf("controller exited %d", code)
+				case err := <-done:
+					if err != nil {
+						t.Errorf("controller exited: %v", err)
 					}
 				case <-time.After(30 * time.Second):
-					t.Error("controller did not stop within 30s")
+					_ = proc.Process.Kill()
+					t.Error("controller did not stop within 30s of SIGTERM")
 				}
 			}
 			if tt.heartbeat {
@@ -230,8 +250,8 @@ func TestControllerStartsWithReferenceArgs(t *testing.T) {
 			// Give the controller the time it needs to write the Lease if it would (it writes at start).
 			time.Sleep(3 * time.Second)
 			select {
-			case code := <-done:
-				t.Fatalf("controller exited %d early", code)
+			case err := <-done:
+				t.Fatalf("controller exited early: %v", err)
 			default:
 			}
 			if l := lease(t, ns); l != nil {
