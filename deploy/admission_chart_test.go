@@ -2,6 +2,8 @@ package deploy_test
 
 import (
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -143,5 +145,45 @@ func TestAdmissionChartRejects(t *testing.T) {
 				t.Errorf("error %v, want one containing %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestExampleExtension renders both charts with the values of examples/extension.yaml, as gardener-operator
+// passes them (extension values to the seed chart with gardenlet's tree, admission values to both parts).
+func TestExampleExtension(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "examples", "extension.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ext struct {
+		APIVersion string `json:"apiVersion"`
+		Kind       string `json:"kind"`
+		Spec       struct {
+			Deployment struct {
+				Extension struct {
+					Values map[string]any `json:"values"`
+				} `json:"extension"`
+				Admission struct {
+					Values map[string]any `json:"values"`
+				} `json:"admission"`
+			} `json:"deployment"`
+		} `json:"spec"`
+	}
+	if err := yaml.Unmarshal(data, &ext); err != nil {
+		t.Fatal(err)
+	}
+	if ext.APIVersion != "operator.gardener.cloud/v1alpha1" || ext.Kind != "Extension" {
+		t.Fatalf("examples/extension.yaml is a %s %s", ext.APIVersion, ext.Kind)
+	}
+	seedValues := gardenletMerge(ext.Spec.Deployment.Extension.Values, readValues(t, "gardenlet-values.yaml"))
+	objs, err := renderChart(seedValues, release{name: "networking-calico", namespace: "extension-networking-calico-ex"})
+	if err != nil {
+		t.Fatalf("seed chart with the example's extension values: %v", err)
+	}
+	find(t, objs, "ConfigMap", "networking-calico-imagevector-overwrite")
+	for _, injected := range []map[string]any{operatorRuntimeValues, operatorVirtualValues} {
+		if _, err := renderAdmissionChart(t, gardenletMerge(ext.Spec.Deployment.Admission.Values, injected), release{name: "networking-calico", namespace: "garden"}); err != nil {
+			t.Errorf("admission chart with the example's admission values: %v", err)
+		}
 	}
 }
