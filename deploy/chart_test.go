@@ -389,26 +389,24 @@ func TestChartWithAdmission(t *testing.T) {
 // checkGeneratedRBAC asserts that the rendered roles are the ones generated from the code's markers.
 func checkGeneratedRBAC(t *testing.T, objs []rendered, generated []generatedRole, ns string) {
 	t.Helper()
-	{
-		for _, role := range generated {
-			kind, namespace := role.Kind, role.Namespace
-			for _, o := range objs {
-				if o.obj.GetKind() != kind || o.obj.GetNamespace() != namespace || !strings.HasPrefix(o.obj.GetName(), "calico-pilot:") {
-					continue
-				}
-				got := &rbacv1.ClusterRole{}
-				into(t, o.obj, got)
-				if diff := cmp.Diff(role.Rules, got.Rules); diff != "" {
-					t.Errorf("%s rules differ from files/rbac/role.yaml (-generated +rendered):\n%s", objectID(o.obj), diff)
-				}
+	for _, role := range generated {
+		kind, namespace := role.Kind, role.Namespace
+		for _, o := range objs {
+			if o.obj.GetKind() != kind || o.obj.GetNamespace() != namespace || !strings.HasPrefix(o.obj.GetName(), "calico-pilot:") {
+				continue
+			}
+			got := &rbacv1.ClusterRole{}
+			into(t, o.obj, got)
+			if diff := cmp.Diff(role.Rules, got.Rules); diff != "" {
+				t.Errorf("%s rules differ from files/rbac/role.yaml (-generated +rendered):\n%s", objectID(o.obj), diff)
 			}
 		}
-		binding := &rbacv1.ClusterRoleBinding{}
-		into(t, find(t, objs, "ClusterRoleBinding", "calico-pilot:extension-networking-calico-7xk2p:networking-calico"), binding)
-		wantSubjects := []rbacv1.Subject{{Kind: "ServiceAccount", Name: "networking-calico", Namespace: ns}}
-		if diff := cmp.Diff(wantSubjects, binding.Subjects); diff != "" {
-			t.Errorf("ClusterRoleBinding subjects (-want +got):\n%s", diff)
-		}
+	}
+	binding := &rbacv1.ClusterRoleBinding{}
+	into(t, find(t, objs, "ClusterRoleBinding", "calico-pilot:"+ns+":networking-calico"), binding)
+	wantSubjects := []rbacv1.Subject{{Kind: "ServiceAccount", Name: "networking-calico", Namespace: ns}}
+	if diff := cmp.Diff(wantSubjects, binding.Subjects); diff != "" {
+		t.Errorf("ClusterRoleBinding subjects (-want +got):\n%s", diff)
 	}
 }
 
