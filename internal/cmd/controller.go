@@ -17,7 +17,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
-	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
@@ -42,6 +41,8 @@ type ControllerOptions struct {
 	DeleteTimeout             time.Duration
 	// DNS configures how CNAME DNSRecords are resolved and the TTL-driven requeue bounds.
 	DNS *apiserverendpoints.Options
+	// Extension are the Gardener extension flags (extension_flags.go).
+	Extension *ExtensionFlags
 
 	// Filled by Complete.
 	config *configv1alpha1.ControllerConfiguration
@@ -60,6 +61,7 @@ func NewControllerOptions() *ControllerOptions {
 		HealthBindAddress:       ":8081",
 		DeleteTimeout:           d.DeleteTimeout,
 		DNS:                     apiserverendpoints.NewOptions(),
+		Extension:               NewExtensionFlags(),
 	}
 }
 
@@ -76,6 +78,7 @@ func (o *ControllerOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.HealthBindAddress, "health-bind-address", o.HealthBindAddress, "address of the /healthz and /readyz endpoints (0 disables them)")
 	fs.DurationVar(&o.DeleteTimeout, "delete-timeout", o.DeleteTimeout, "how long deletion waits for the ManagedResource to disappear")
 	o.DNS.AddFlags(fs)
+	o.Extension.AddFlags(fs)
 }
 
 // Complete loads the config file, sets the feature gates and builds the REST config.
@@ -215,6 +218,9 @@ func (o *ControllerOptions) Run(ctx context.Context) error {
 	if err := network.AddToManager(mgr, deps, opts); err != nil {
 		return err
 	}
+	if err := o.Extension.AddToManager(mgr, ctrl.Log); err != nil {
+		return err
+	}
 	if err := mgr.Start(ctx); err != nil {
 		return fmt.Errorf("running controller manager: %w", err)
 	}
@@ -233,12 +239,20 @@ reports status on the Network. Leader election, metrics (--metrics-bind-address)
 (--health-bind-address) are on by default.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.Extension.Version {
+				fmt.Fprintln(streams.Out, Version)
+				return nil
+			}
+			if err := o.Extension.Validate(); err != nil {
+				return &ExitError{Code: ExitUsage, Err: err}
+			}
 			// controller-runtime logs through its process-wide logger; setting it here, once per
 			// process, is the only way to route its internal logs to our stderr.
-			ctrl.SetLogger(zap.New(zap.WriteTo(streams.ErrOut)))
+			ctrl.SetLogger(o.Extension.Logger(streams.ErrOut))
 			if err := o.Complete(); err != nil {
 				return err
 			}
+			o.Extension.ApplyTo(o)
 			if err := o.Validate(); err != nil {
 				return err
 			}
