@@ -1,6 +1,8 @@
 package bump
 
 import (
+	"context"
+	"fmt"
 	"regexp"
 	"strings"
 )
@@ -45,12 +47,19 @@ const (
 
 // Merge carries the patches of oldDown (relative to oldUp) onto newUp and reports what it did.
 // Input that cannot be parsed gives an *InputError naming the file and line; everything else,
-// including conflicts and failed checks, is in the Result (see Report.Clean).
-func Merge(oldUp, oldDown, newUp Input, opts Options) (*Result, error) {
+// including conflicts and failed checks, is in the Result (see Report.Clean). A cancelled ctx
+// stops the merge promptly with an error wrapping ctx.Err() and no result.
+func Merge(ctx context.Context, oldUp, oldDown, newUp Input, opts Options) (*Result, error) {
+	cancelled := func() error {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("bump cancelled: %w", err)
+		}
+		return nil
+	}
 	masker := NewMasker(oldUp.Data, oldDown.Data, newUp.Data)
 	docs := make([]*document, 3)
 	for i, in := range []Input{oldUp, oldDown, newUp} {
-		d, err := parseDocument(in.Name, masker.Mask(string(in.Data)))
+		d, err := parseDocument(ctx, in.Name, masker.Mask(string(in.Data)))
 		if err != nil {
 			return nil, err
 		}
@@ -72,15 +81,24 @@ func Merge(oldUp, oldDown, newUp Input, opts Options) (*Result, error) {
 		applyRenames(m.a, []rename{r})
 		m.report.Notes = append(m.report.Notes, r.String())
 	}
+	if err := cancelled(); err != nil {
+		return nil, err
+	}
 	keys := keyTable{}
-	m.oa = align(m.o, m.a, keys, true)
-	m.ob = align(m.o, m.b, keys, true)
+	m.oa = align(ctx, m.o, m.a, keys, true)
+	m.ob = align(ctx, m.o, m.b, keys, true)
+	if err := cancelled(); err != nil {
+		return nil, err
+	}
 	m.findHunks()
 	m.numberHunks()
 	m.findUpstreamCommentedRuns()
 	m.findRelocations()
 	m.findAddedByBoth()
-	m.walk()
+	m.walk(ctx)
+	if err := cancelled(); err != nil {
+		return nil, err
+	}
 	m.finishConflict()
 
 	text := make([]string, len(m.out))
