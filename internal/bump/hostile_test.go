@@ -45,6 +45,16 @@ func TestEmptyUpstreamIsBadInput(t *testing.T) {
 	}
 }
 
+func TestTooManyLines(t *testing.T) {
+	good := Input{Name: "good.yaml", Data: []byte(smallUpstream)}
+	huge := Input{Name: "huge.yaml", Data: []byte(smallUpstream + strings.Repeat("#\n", 200_000))}
+	_, err := Merge(context.Background(), good, huge, good, Options{})
+	var inErr *InputError
+	if !errors.As(err, &inErr) || err.Error() != "huge.yaml: 200009 lines, more than the limit of 200000 lines per input" {
+		t.Errorf("error = %v, want an *InputError naming huge.yaml and the line limit", err)
+	}
+}
+
 // TestUnrelatedDownstream: a downstream of another manifest merged against this old upstream
 // used to report "0 conflicts"; now the downstream-origin check fails unless forced.
 func TestUnrelatedDownstream(t *testing.T) {

@@ -35,6 +35,13 @@ type Options struct {
 	Force bool
 }
 
+// MaxLines is the most lines Merge accepts per input. Calico's calico.yaml has about 5,000 lines
+// (tigera-operator.yaml about 25,000); a bump holds every line with its key path and two
+// alignments (measured: three inputs of 200,000 short lines, 250 MB peak), so this bounds its
+// memory to a few hundred MB. YAML nesting is bounded by the parser (10,000 levels), and aliases are not
+// expanded (the bump reads node positions, not values).
+const MaxLines = 200_000
+
 // MinRelatedness is the share of the old upstream's structure anchors (distinct document + key
 // path pairs) the old downstream must have for Merge to take it as made from that upstream.
 // Downstream patches change values, not keys: the real MetalK8s downstreams keep 86-100% of
@@ -73,6 +80,9 @@ func Merge(ctx context.Context, oldUp, oldDown, newUp Input, opts Options) (*Res
 	// Line endings: compare without carriage returns, give the output the downstream's.
 	var crlf [3]bool
 	for i, in := range []*Input{&oldUp, &oldDown, &newUp} {
+		if n := bytes.Count(in.Data, []byte("\n")); n > MaxLines {
+			return nil, &InputError{File: in.Name, Reason: fmt.Sprintf("%d lines, more than the limit of %d lines per input", n, MaxLines)}
+		}
 		in.Data, crlf[i] = normalizeLineEndings(in.Data)
 	}
 	masker := NewMasker(oldUp.Data, oldDown.Data, newUp.Data)
