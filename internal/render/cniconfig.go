@@ -6,41 +6,31 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
-// cniConfig returns kube-system/calico-config, the configuration calico-node and install-cni
-// read: the backend, the typha service name, the veth MTU and the CNI conflist template that
-// install-cni fills in on every node.
-func cniConfig(o *values.Options) ([]client.Object, error) {
-	data, err := calicoConfigData(o)
-	if err != nil {
-		return nil, fmt.Errorf("rendering ConfigMap %s: %w", NameCalicoConfig, err)
-	}
-	return []client.Object{&corev1.ConfigMap{
-		TypeMeta:   typeMeta("v1", "ConfigMap"),
-		ObjectMeta: meta(NameCalicoConfig, Namespace, nil),
-		Data:       data,
-	}}, nil
-}
-
-// calicoConfigData is calico-config's data; calico-node's pods carry its checksum.
-func calicoConfigData(o *values.Options) (map[string]string, error) {
+// configMap builds kube-system/calico-config, calico-node's configuration (it is part of the
+// node component, whose pods carry its checksum): the backend, the typha service name, the veth
+// MTU and the CNI conflist template that install-cni fills in on every node.
+func configMap(o *values.Options) (*corev1.ConfigMap, error) {
 	typhaService := "none"
 	if o.Typha {
 		typhaService = NameTypha
 	}
 	conflist, err := cniConflist(o)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("rendering ConfigMap %s: %w", NameCalicoConfig, err)
 	}
-	return map[string]string{
-		"typha_service_name": typhaService,
-		"calico_backend":     string(o.Backend),
-		"veth_mtu":           o.VethMTU,
-		"cni_network_config": conflist,
+	return &corev1.ConfigMap{
+		TypeMeta:   typeMeta("v1", "ConfigMap"),
+		ObjectMeta: meta(NameCalicoConfig, Namespace, nil),
+		Data: map[string]string{
+			"typha_service_name": typhaService,
+			"calico_backend":     string(o.Backend),
+			"veth_mtu":           o.VethMTU,
+			"cni_network_config": conflist,
+		},
 	}, nil
 }
 

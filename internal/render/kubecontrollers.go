@@ -17,7 +17,7 @@ import (
 // shoot runs a VPA). Its PodDisruptionBudget, ServiceAccount and RBAC do not depend on the options
 // (kubeControllersConstants; see constants.go).
 func kubeControllers(o *values.Options) ([]client.Object, error) {
-	var objs []client.Object
+	objs := make([]client.Object, 0, 2) // every object below, without reallocating
 	if o.KubeControllers {
 		objs = append(objs, kubeControllersDeployment(o))
 	}

@@ -1,8 +1,6 @@
 package render
 
 import (
-	"fmt"
-
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -20,17 +18,19 @@ const nonPrivilegedUID = 999
 // nodeCPVAConfig sizes calico-node's memory with the node count; CPU stays at its request.
 const nodeCPVAConfig = `{"calico-node":{"requests":{"memory":{"base":"50Mi","step":"50Mi","nodesPerStep":10,"max":"1400Mi"}}}}`
 
-// calicoNode returns calico-node's objects that depend on the options: the DaemonSet, the
-// binding of its ClusterRole, bird's metrics Service, and its VerticalPodAutoscaler or
-// cluster-proportional vertical autoscaler. Its other objects do not depend on the options
-// (constantRBAC, felixMonitoringService, nodeCPVAConstants; see constants.go).
+// calicoNode returns calico-node's objects that depend on the options: its configuration
+// calico-config (cniconfig.go), the DaemonSet, the binding of its ClusterRole, bird's metrics
+// Service, and its VerticalPodAutoscaler or cluster-proportional vertical autoscaler. Its other
+// objects do not depend on the options (constantRBAC, felixMonitoringService, nodeCPVAConstants;
+// see constants.go).
 func calicoNode(o *values.Options) ([]client.Object, error) {
-	// The pods roll when the configuration they read changes.
-	config, err := calicoConfigData(o)
+	cm, err := configMap(o)
 	if err != nil {
-		return nil, fmt.Errorf("rendering the calico-node DaemonSet: %w", err)
+		return nil, err
 	}
-	objs := []client.Object{nodeRoleBinding(o), nodeDaemonSet(o, checksum(config))}
+	// The pods roll when the configuration they read changes.
+	objs := make([]client.Object, 0, 6) // every object below, without reallocating
+	objs = append(objs, cm, nodeRoleBinding(o), nodeDaemonSet(o, checksum(cm.Data)))
 	if o.BirdExporter && !o.NonPrivileged {
 		objs = append(objs, monitoringService(NameBirdMonitoring, NameCalicoNode, 9094, "metrics"))
 	}

@@ -37,7 +37,6 @@ type component struct {
 // components are the shoot's components, in render order; the static CRDs (CRDs) and the seed's
 // monitoring objects (SeedMonitoring) are rendered on their own.
 var components = [...]component{
-	{name: "cniconfig", objects: cniConfig},
 	{name: "node", objects: calicoNode, groups: []group{groupAlways, groupNodeCPVA}},
 	{name: "typha", objects: typha, groups: []group{groupTypha, groupTyphaCPA, groupTyphaCPVA}},
 	{name: "kubecontrollers", objects: kubeControllers, groups: []group{groupKubeControllers}},

@@ -27,7 +27,7 @@ const typhaCPVAConfig = `{"calico-typha":{"requests":{"cpu":{"base":"180m","step
 // (typhaConstants, typhaCPAConstants, typhaCPVAConstants; see constants.go). Typha reads the
 // datastore with calico-node's ClusterRole; calico-node's binding names it (nodeRoleBinding).
 func typha(o *values.Options) ([]client.Object, error) {
-	var objs []client.Object
+	objs := make([]client.Object, 0, 4) // every object below, without reallocating
 	if o.Typha {
 		objs = append(objs, typhaDeployment(o))
 	}
