@@ -34,7 +34,7 @@ const (
 func (g group) objects() []client.Object {
 	switch g {
 	case groupAlways:
-		return append(constantRBAC(), monitoringService(NameFelixMonitoring, NameCalicoNode, 9091, "metrics"))
+		return append(constantRBAC(), felixMonitoringService())
 	case groupKubeControllers:
 		return kubeControllersConstants()
 	case groupTypha:

@@ -23,24 +23,42 @@ func Shoot(o *values.Options) ([]client.Object, error) {
 	return objs, nil
 }
 
-// shoot renders the shoot objects that depend on the options; the constant ones are in the
-// groups selectGroups chooses (see Constants).
+// component is one part of a shoot. Its file (node.go, typha.go, ...) builds all of its objects,
+// and its name names its golden files (testdata/shoot/<scenario>/<name>.yaml).
+type component struct {
+	name string
+	// objects builds the component's objects that depend on the options.
+	objects func(*values.Options) ([]client.Object, error)
+	// groups hold the component's objects that do not (see constants.go); selectGroups
+	// chooses which of them a shoot gets.
+	groups []group
+}
+
+// components are the shoot's components, in render order; the static CRDs (CRDs) and the seed's
+// monitoring objects (SeedMonitoring) are rendered on their own.
+var components = [...]component{
+	{name: "node", objects: calicoNode, groups: []group{groupAlways, groupNodeCPVA}},
+	{name: "typha", objects: typha, groups: []group{groupTypha, groupTyphaCPA, groupTyphaCPVA}},
+	{name: "kubecontrollers", objects: kubeControllers, groups: []group{groupKubeControllers}},
+	{name: "ippools", objects: ipPools},
+	{name: "multus", objects: multus},
+	{name: "globalnetworkset", objects: kubeAPIServerNetworkSet},
+}
+
+// shoot renders the shoot objects that depend on the options, component by component; the
+// constant ones are in the groups selectGroups chooses.
 func shoot(o *values.Options) ([]client.Object, error) {
 	if err := check(o); err != nil {
 		return nil, fmt.Errorf("rendering shoot objects: %w", err)
 	}
-	cm := configMap(o)
 	objs := make([]client.Object, 0, 48)
-	objs = append(objs, nodeRoleBinding(o))
-	objs = append(objs, cm, nodeDaemonSet(o, checksum(cm.Data)))
-	objs = append(objs, typha(o)...)
-	objs = append(objs, kubeControllers(o)...)
-	objs = append(objs, autoscalers(o)...)
-	objs = append(objs, vpas(o)...)
-	objs = append(objs, monitoringServices(o)...)
-	objs = append(objs, ipPools(o)...)
-	objs = append(objs, multus(o)...)
-	objs = append(objs, kubeAPIServerNetworkSet(o)...)
+	for i := range components {
+		cobjs, err := components[i].objects(o)
+		if err != nil {
+			return nil, fmt.Errorf("rendering shoot objects: %w", err)
+		}
+		objs = append(objs, cobjs...)
+	}
 	return objs, nil
 }
 
