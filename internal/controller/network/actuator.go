@@ -12,13 +12,14 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
-	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/apiserverendpoints"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/managedresource"
 	"github.com/calico-pilot/calico-pilot/internal/overlayswitch"
+	"github.com/calico-pilot/calico-pilot/internal/pipeline"
+	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
 // Actuator reconciles, deletes, migrates and restores the shoot-side Calico deployment of one
@@ -101,7 +102,6 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 		Shoot:                  cluster.Shoot,
 		Config:                 cfg,
 		KubeAPIServerAddresses: addrs.Addrs,
-		Hibernated:             hibernationWanted(cluster.Shoot),
 		PreviousStatus:         previous,
 		FeatureGates:           a.FeatureGates,
 		ControllerConfig:       a.Config,
@@ -150,32 +150,14 @@ func (a *Actuator) decodeConfig(network *extensionsv1alpha1.Network) (*calicov1a
 	return a.Decoder.Decode(raw, families)
 }
 
-// globalNetworkSetEnabled applies the precedence providerConfig, else operator config, else off.
-func globalNetworkSetEnabled(cfg *calicov1alpha1.NetworkConfig, operator *configv1alpha1.ControllerConfiguration) bool {
-	if cfg != nil && cfg.KubeAPIServerGlobalNetworkSet != nil && cfg.KubeAPIServerGlobalNetworkSet.Enabled != nil {
-		return *cfg.KubeAPIServerGlobalNetworkSet.Enabled
-	}
-	if operator != nil && operator.KubeAPIServerGlobalNetworkSet != nil && operator.KubeAPIServerGlobalNetworkSet.Enabled != nil {
-		return *operator.KubeAPIServerGlobalNetworkSet.Enabled
-	}
-	return false
-}
-
-// hibernationWanted is true while the shoot is hibernated or going to sleep: its kube-apiserver
-// DNSRecords are (being) destroyed then, so there is nothing to publish and nothing to fail for.
-func hibernationWanted(shoot *gardencorev1beta1.Shoot) bool {
-	h := shoot.Spec.Hibernation
-	return h != nil && h.Enabled != nil && *h.Enabled
-}
-
 // kubeAPIServerAddresses returns the addresses for the GlobalNetworkSet; nil Addrs when the set is
 // to be left out.
 func (a *Actuator) kubeAPIServerAddresses(ctx context.Context, namespace string, shoot *gardencorev1beta1.Shoot, cfg *calicov1alpha1.NetworkConfig, conds *conditionSet) (KubeAPIServerAddresses, error) {
-	if !globalNetworkSetEnabled(cfg, a.Config) {
+	if !pipeline.GlobalNetworkSetEnabled(cfg, a.Config) {
 		conds.remove(ConditionKubeAPIServerGlobalNetworkSet)
 		return KubeAPIServerAddresses{}, nil
 	}
-	if hibernationWanted(shoot) {
+	if values.HibernationWanted(shoot) {
 		conds.set(ConditionKubeAPIServerGlobalNetworkSet, "False", "ShootHibernated",
 			"The shoot is hibernated: the gardener-kube-apiserver GlobalNetworkSet is left out and published again after wake-up.")
 		return KubeAPIServerAddresses{}, nil
@@ -230,7 +212,7 @@ func (a *Actuator) checkOverlaySwitch(ctx context.Context, log logr.Logger, name
 	if err != nil {
 		return fmt.Errorf("detecting pod overlay switch: %w", err)
 	}
-	in := overlayswitch.Inputs{GateEnabled: gate, MAPAvailable: mapAvailable, OverlayDeployed: deployed, OverlayDesired: desired, Hibernated: hibernationWanted(shoot)}
+	in := overlayswitch.Inputs{GateEnabled: gate, MAPAvailable: mapAvailable, OverlayDeployed: deployed, OverlayDesired: desired, Hibernated: values.HibernationWanted(shoot)}
 	if !overlayswitch.NeedsRouteCheck(in) {
 		conds.remove(ConditionOverlaySwitch)
 		return nil
