@@ -29,7 +29,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
-	"github.com/calico-pilot/calico-pilot/test/integration/framework"
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
 const (
@@ -71,14 +71,14 @@ func newScheme(t testing.TB) *runtime.Scheme {
 
 // startController runs the real controller for one namespace until the test ends and returns the
 // log of its write requests.
-func startController(t testing.TB, namespace string, s controllerSetup, moreNamespaces ...string) *framework.WriteCounter {
+func startController(t testing.TB, namespace string, s controllerSetup, moreNamespaces ...string) *testenv.WriteCounter {
 	t.Helper()
 	base := seedCP.Config
 	if s.restConfig != nil {
 		base = s.restConfig
 	}
 	cfg := rest.CopyConfig(base)
-	log := framework.NewWriteCounter()
+	log := testenv.NewWriteCounter()
 	cfg.Wrap(log.Wrap)
 	cfg.UserAgent = "calico-pilot/test"
 	if s.qps > 0 {
@@ -215,7 +215,7 @@ type testEnv struct {
 func newTestEnv(t *testing.T, mutate func(*gardencorev1beta1.Shoot)) *testEnv {
 	t.Helper()
 	c := adminClient(t)
-	ns := framework.NewNamespace(t, c, "shoot--test--", map[string]string{"gardener.cloud/role": "shoot"})
+	ns := testenv.NewNamespace(t, c, "shoot--test--", map[string]string{"gardener.cloud/role": "shoot"})
 	e := &testEnv{t: t, c: c, ns: ns}
 	shoot := baseShoot()
 	if mutate != nil {
@@ -345,7 +345,7 @@ func (e *testEnv) waitFor(what string, cond func() (bool, error)) {
 // waitForOperation waits until the Network's lastOperation has type and state, the operation
 // annotation is gone and, if after is given, at least two status writes (Processing and the final
 // one) were sent after that snapshot of log.
-func (e *testEnv) waitForOperation(log *framework.WriteCounter, after map[string]int, opType, state string) *extensionsv1alpha1.Network {
+func (e *testEnv) waitForOperation(log *testenv.WriteCounter, after map[string]int, opType, state string) *extensionsv1alpha1.Network {
 	e.t.Helper()
 	var n *extensionsv1alpha1.Network
 	defer func() {
