@@ -25,7 +25,6 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/yaml"
 
-	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
@@ -261,21 +260,7 @@ func startController(ctx context.Context, cp *testenv.ControlPlane, scheme *runt
 	cfg := *cp.Config
 	cfg.UserAgent = userAgent
 	cfg.Wrap(writes.Wrap)
-	mgr, err := ctrl.NewManager(&cfg, ctrl.Options{
-		Scheme:                 scheme,
-		Logger:                 logr.Discard(),
-		Metrics:                metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress: "0",
-		Client:                 client.Options{Cache: &client.CacheOptions{DisableFor: network.UncachedObjects()}},
-	})
-	if err != nil {
-		return nil, fmt.Errorf("creating controller manager: %w", err)
-	}
 	images, err := imagevector.Default()
-	if err != nil {
-		return nil, err
-	}
-	renderer, err := network.NewRenderer(images)
 	if err != nil {
 		return nil, err
 	}
@@ -289,14 +274,22 @@ func startController(ctx context.Context, cp *testenv.ControlPlane, scheme *runt
 	}
 	opts := network.DefaultOptions()
 	opts.UserAgent = userAgent
-	deps := network.Deps{
-		Decoder:      network.NewConfigDecoder(),
-		Renderer:     renderer,
-		Addresses:    network.NewAddressSource(&apiserverendpoints.Source{Reader: mgr.GetClient(), Resolver: resolver}),
+	mgr, err := network.NewManager(network.Setup{
+		RestConfig: &cfg,
+		Manager: ctrl.Options{
+			Scheme:                 scheme,
+			Logger:                 logr.Discard(),
+			Metrics:                metricsserver.Options{BindAddress: "0"},
+			HealthProbeBindAddress: "0",
+		},
+		Images: images,
+		Addresses: func(c client.Client) (network.AddressSource, error) {
+			return network.NewAddressSource(&apiserverendpoints.Source{Reader: c, Resolver: resolver}), nil
+		},
 		FeatureGates: gates,
-		Config:       &configv1alpha1.ControllerConfiguration{},
-	}
-	if err := network.AddToManager(mgr, deps, opts); err != nil {
+		Options:      opts,
+	})
+	if err != nil {
 		return nil, err
 	}
 	done := make(chan error, 1)

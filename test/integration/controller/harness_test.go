@@ -85,32 +85,11 @@ func startController(t testing.TB, namespace string, s controllerSetup, moreName
 		cfg.QPS, cfg.Burst = s.qps, s.burst
 	}
 
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                 newScheme(t),
-		Logger:                 testLogger(),
-		Metrics:                metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress: "0",
-		Cache:                  cache.Options{DefaultNamespaces: namespaces(namespace, moreNamespaces)},
-		// Leader election needs a namespace; tests that use it pass one.
-		Client: client.Options{Cache: &client.CacheOptions{DisableFor: network.UncachedObjects()}},
-		// Every test starts its own manager with the same controller name.
-		Controller:              config.Controller{SkipNameValidation: ptr.To(true)},
-		LeaderElection:          s.leaderElection,
-		LeaderElectionNamespace: namespace,
-		LeaderElectionID:        "calico-pilot-leader-election",
-	})
-	if err != nil {
-		t.Fatalf("creating manager: %v", err)
-	}
 	gates, err := features.FromMap(s.gates)
 	if err != nil {
 		t.Fatal(err)
 	}
 	images, err := imagevector.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	renderer, err := network.NewRenderer(images)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,30 +105,43 @@ func startController(t testing.TB, namespace string, s controllerSetup, moreName
 	if s.tune != nil {
 		s.tune(&opts)
 	}
-	operator := s.operator
-	if operator == nil {
-		operator = &configv1alpha1.ControllerConfiguration{}
-	}
-	addresses := s.addresses
+	addresses := func(client.Client) (network.AddressSource, error) { return s.addresses, nil }
 	if s.dnsServer != "" {
 		resolver, err := apiserverendpoints.NewDNSResolver(apiserverendpoints.DNSResolverConfig{Servers: []string{s.dnsServer}, Timeout: 300 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}
-		addresses = network.NewAddressSource(&apiserverendpoints.Source{
-			Reader: mgr.GetClient(), Resolver: resolver,
-			Retry: wait.Backoff{Duration: 100 * time.Millisecond, Factor: 2, Steps: 2},
-		})
+		addresses = func(c client.Client) (network.AddressSource, error) {
+			return network.NewAddressSource(&apiserverendpoints.Source{
+				Reader: c, Resolver: resolver,
+				Retry: wait.Backoff{Duration: 100 * time.Millisecond, Factor: 2, Steps: 2},
+			}), nil
+		}
 	}
-	deps := network.Deps{
-		Decoder:      network.NewConfigDecoder(),
-		Renderer:     renderer,
+	// The production wiring (network.NewManager), with the test's manager options.
+	mgr, err := network.NewManager(network.Setup{
+		RestConfig: cfg,
+		Manager: ctrl.Options{
+			Scheme:                 newScheme(t),
+			Logger:                 testLogger(),
+			Metrics:                metricsserver.Options{BindAddress: "0"},
+			HealthProbeBindAddress: "0",
+			Cache:                  cache.Options{DefaultNamespaces: namespaces(namespace, moreNamespaces)},
+			// Every test starts its own manager with the same controller name.
+			Controller: config.Controller{SkipNameValidation: ptr.To(true)},
+			// Leader election needs a namespace; tests that use it pass one.
+			LeaderElection:          s.leaderElection,
+			LeaderElectionNamespace: namespace,
+			LeaderElectionID:        "calico-pilot-leader-election",
+		},
+		Images:       images,
 		Addresses:    addresses,
 		FeatureGates: gates,
-		Config:       operator,
-	}
-	if err := network.AddToManager(mgr, deps, opts); err != nil {
-		t.Fatal(err)
+		Config:       s.operator,
+		Options:      opts,
+	})
+	if err != nil {
+		t.Fatalf("creating manager: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
