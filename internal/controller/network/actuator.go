@@ -79,10 +79,10 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 
 	cfg, err := a.decodeConfig(network)
 	if err != nil {
-		conds.set(ConditionConfigurationValid, "False", "InvalidProviderConfig", err.Error())
+		conds.set(ConditionConfigurationValid, gardencorev1beta1.ConditionFalse, "InvalidProviderConfig", err.Error())
 		return nil, 0, configurationError(fmt.Errorf("invalid providerConfig: %w", err))
 	}
-	conds.set(ConditionConfigurationValid, "True", "ProviderConfigValid", "The providerConfig is valid.")
+	conds.set(ConditionConfigurationValid, gardencorev1beta1.ConditionTrue, "ProviderConfigValid", "The providerConfig is valid.")
 
 	previous, err := decodeProviderStatus(network)
 	if err != nil {
@@ -110,7 +110,7 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 		if isConfigurationError(err) {
 			// The providerConfig is valid on its own but not for this shoot (e.g. vpa mode on a
 			// shoot without a VPA): the shoot owner has to change one of them.
-			conds.set(ConditionConfigurationValid, "False", "InvalidForShoot", err.Error())
+			conds.set(ConditionConfigurationValid, gardencorev1beta1.ConditionFalse, "InvalidForShoot", err.Error())
 			return nil, 0, fmt.Errorf("invalid configuration for this shoot: %w", err)
 		}
 		return nil, 0, fmt.Errorf("rendering calico manifests: %w", err)
@@ -158,7 +158,7 @@ func (a *Actuator) kubeAPIServerAddresses(ctx context.Context, namespace string,
 		return KubeAPIServerAddresses{}, nil
 	}
 	if values.HibernationWanted(shoot) {
-		conds.set(ConditionKubeAPIServerGlobalNetworkSet, "False", "ShootHibernated",
+		conds.set(ConditionKubeAPIServerGlobalNetworkSet, gardencorev1beta1.ConditionFalse, "ShootHibernated",
 			"The shoot is hibernated: the gardener-kube-apiserver GlobalNetworkSet is left out and published again after wake-up.")
 		return KubeAPIServerAddresses{}, nil
 	}
@@ -171,10 +171,10 @@ func (a *Actuator) kubeAPIServerAddresses(ctx context.Context, namespace string,
 	}
 	if err != nil {
 		msg := fmt.Sprintf("The kube-apiserver addresses for the gardener-kube-apiserver GlobalNetworkSet cannot be determined, so nothing was changed in the shoot (an incomplete set would block traffic your policies allow): %v", err)
-		conds.set(ConditionKubeAPIServerGlobalNetworkSet, "False", "AddressesUnavailable", msg)
+		conds.set(ConditionKubeAPIServerGlobalNetworkSet, gardencorev1beta1.ConditionFalse, "AddressesUnavailable", msg)
 		return KubeAPIServerAddresses{}, retriableError(fmt.Errorf("determining kube-apiserver addresses for the GlobalNetworkSet: %w", err), 0, ErrCodeRetryableConfigurationProblem)
 	}
-	conds.set(ConditionKubeAPIServerGlobalNetworkSet, "True", "Published",
+	conds.set(ConditionKubeAPIServerGlobalNetworkSet, gardencorev1beta1.ConditionTrue, "Published",
 		fmt.Sprintf("The gardener-kube-apiserver GlobalNetworkSet holds %s.", joinAddrs(addrs.Addrs)))
 	return addrs, nil
 }
@@ -224,13 +224,13 @@ func (a *Actuator) checkOverlaySwitch(ctx context.Context, log logr.Logger, name
 	if err := overlayswitch.CheckNodeRoutes(ctx, shootClient); err != nil {
 		var notReady *overlayswitch.RoutesNotReadyError
 		if errors.As(err, &notReady) {
-			conds.set(ConditionOverlaySwitch, "False", "WaitingForRoutes", "Overlay stays enabled: "+err.Error())
+			conds.set(ConditionOverlaySwitch, gardencorev1beta1.ConditionFalse, "WaitingForRoutes", "Overlay stays enabled: "+err.Error())
 			log.Info("Keeping overlay until node routes exist", "nodesNotReady", len(notReady.NotReady), "nodes", notReady.Total)
 			return retriableError(err, a.RouteRecheckInterval)
 		}
 		return fmt.Errorf("cannot verify node routes before overlay switch: %w", err)
 	}
-	conds.set(ConditionOverlaySwitch, "True", "RoutesCreated", "Every node has its pod routes; the overlay is switched off.")
+	conds.set(ConditionOverlaySwitch, gardencorev1beta1.ConditionTrue, "RoutesCreated", "Every node has its pod routes; the overlay is switched off.")
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 )
 
@@ -47,7 +48,7 @@ func operationAnnotationPredicate() predicate.Predicate {
 				return false
 			}
 			last := n.Status.LastOperation
-			return hasOperationAnnotation(n) || n.DeletionTimestamp != nil || last == nil || string(last.State) != StateSucceeded
+			return hasOperationAnnotation(n) || n.DeletionTimestamp != nil || last == nil || last.State != gardencorev1beta1.LastOperationStateSucceeded
 		},
 		UpdateFunc: func(e event.UpdateEvent) bool {
 			oldN, ok1 := e.ObjectOld.(*extensionsv1alpha1.Network)
