@@ -7,6 +7,7 @@ TOOLS_BIN := $(BIN_DIR)/tools
 CONTROLLER_GEN := $(TOOLS_BIN)/controller-gen
 KUBE_APISERVER := $(TOOLS_BIN)/kube-apiserver
 ETCD := $(TOOLS_BIN)/etcd
+STATICCHECK := $(TOOLS_BIN)/staticcheck
 # envtest looks for kube-apiserver and etcd in KUBEBUILDER_ASSETS.
 export KUBEBUILDER_ASSETS := $(TOOLS_BIN)
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo v0.1.0-dev)
@@ -36,6 +37,10 @@ $(KUBE_APISERVER): hack/tools/go.mod hack/tools/go.sum
 $(ETCD): hack/tools/etcd/go.mod hack/tools/etcd/go.sum
 	cd hack/tools/etcd && $(GO) build -o $@ go.etcd.io/etcd/server/v3
 
+# staticcheck has its own module so that it never moves the kube-apiserver pins.
+$(STATICCHECK): hack/tools/staticcheck/go.mod hack/tools/staticcheck/go.sum
+	cd hack/tools/staticcheck && $(GO) build -o $@ honnef.co/go/tools/cmd/staticcheck
+
 .PHONY: generate
 generate: $(CONTROLLER_GEN) ## Regenerate deepcopy, CRDs and RBAC from markers.
 	CONTROLLER_GEN=$(CONTROLLER_GEN) bash hack/generate.sh
@@ -46,9 +51,10 @@ verify: generate ## Fail when generated files are out of date.
 	@test -z "$$(git status --porcelain -- api deploy internal test)" || (git status --porcelain -- api deploy internal test; echo "untracked generated files: run 'make generate' and commit" >&2; exit 1)
 
 .PHONY: lint
-lint: ## gofmt and go vet.
+lint: $(STATICCHECK) ## gofmt, go vet and staticcheck.
 	@out=$$(gofmt -l $$(git ls-files '*.go')); test -z "$$out" || (echo "gofmt needed:"; echo "$$out"; exit 1)
 	$(GO) vet ./...
+	$(STATICCHECK) ./...
 
 .PHONY: test
 test: $(KUBE_APISERVER) $(ETCD) ## Run all tests: unit tests and the integration suites against a real kube-apiserver + etcd.
