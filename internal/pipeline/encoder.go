@@ -49,11 +49,9 @@ func (e *Encoder) Shoot(o *values.Options, withCRDs bool) (*manifest.Manifest, e
 	if err != nil {
 		return nil, err
 	}
-	// A fixed array: there are only a few groups, and the slice does not outlive Build.
-	var buf [8]*manifest.Static
-	pre := buf[:0]
-	for _, g := range groups {
-		pre = append(pre, e.groups[g])
+	pre := make([]*manifest.Static, len(groups))
+	for i, g := range groups {
+		pre[i] = e.groups[g]
 	}
 	var static *manifest.Static
 	if withCRDs {
