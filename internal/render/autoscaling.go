@@ -51,7 +51,7 @@ func autoscalers(o *values.Options) []client.Object {
 func typhaCPAData() map[string]string { return map[string]string{"ladder": typhaCPALadder} }
 
 // typhaCPAConstants returns typha's horizontal autoscaler's RBAC and ConfigMap, which do not
-// depend on the options (see Constants).
+// depend on the options (see ConstantGroup).
 func typhaCPAConstants() []client.Object {
 	return []client.Object{
 		clusterRole(NameTyphaCPARBAC, nil, rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"nodes"}, Verbs: []string{"get", "list", "watch"}}),
@@ -76,7 +76,7 @@ func typhaCPAConstants() []client.Object {
 }
 
 // typhaCPVAConstants and nodeCPVAConstants return the vertical autoscalers' RBAC and ConfigMaps,
-// which do not depend on the options (see Constants).
+// which do not depend on the options (see ConstantGroup).
 func typhaCPVAConstants() []client.Object {
 	return cpvaConstants(NameTyphaCPVA, NameTyphaCPVARBAC, "deployment", NameTyphaDeployment, "typha-autoscaler", typhaCPVAConfig)
 }

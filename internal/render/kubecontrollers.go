@@ -11,8 +11,8 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
-// kubeControllers returns calico-kube-controllers (when a routing backend runs): Deployment,
-// PodDisruptionBudget and ServiceAccount; its RBAC is in rbac.go.
+// kubeControllers returns the calico-kube-controllers Deployment (when a routing backend runs);
+// its PodDisruptionBudget, ServiceAccount and RBAC are constant (kubeControllersConstants).
 func kubeControllers(o *values.Options) []client.Object {
 	if !o.KubeControllers {
 		return nil
@@ -71,7 +71,7 @@ func kubeControllers(o *values.Options) []client.Object {
 }
 
 // kubeControllersConstants returns kube-controllers' PodDisruptionBudget, ServiceAccount and
-// RBAC, which do not depend on the options (see Constants).
+// RBAC, which do not depend on the options (see ConstantGroup).
 func kubeControllersConstants() []client.Object {
 	labels := systemComponent(map[string]string{"k8s-app": NameKubeControllers})
 	return append([]client.Object{

@@ -17,7 +17,7 @@ import (
 
 // monitoringService returns a Service Prometheus discovers one of calico's metrics endpoints
 // by. There is one per running component (none for a component that is switched off): felix's
-// is among the constant objects every shoot gets, typha's among typha's (see Constants), and
+// is among the constant objects every shoot gets, typha's among typha's (see ConstantGroup), and
 // bird's is added by monitoringServices.
 func monitoringService(name, app string, port int32, portName string) *corev1.Service {
 	return &corev1.Service{

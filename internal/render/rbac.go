@@ -54,7 +54,7 @@ func nodeRoleBinding(o *values.Options) client.Object {
 
 // constantRBAC returns the RBAC of calico-node (shared with typha), the CNI plugin and the tier
 // getter, which every shoot gets whatever its options: it takes no Options, so its bytes can be
-// encoded once (see Constants). kube-controllers' RBAC is below; the autoscalers' RBAC is next
+// encoded once (see ConstantGroup). kube-controllers' RBAC is below; the autoscalers' RBAC is next
 // to them in autoscaling.go.
 func constantRBAC() []client.Object {
 	return []client.Object{

@@ -21,7 +21,7 @@ func typha(o *values.Options) []client.Object {
 }
 
 // typhaConstants returns typha's Service, PodDisruptionBudget, ServiceAccount, metrics Service
-// and NetworkPolicy, which do not depend on the options (see Constants).
+// and NetworkPolicy, which do not depend on the options (see ConstantGroup).
 func typhaConstants() []client.Object {
 	labels := systemComponent(map[string]string{"k8s-app": NameTypha})
 	return []client.Object{
