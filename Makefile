@@ -24,7 +24,7 @@ build: ## Build bin/calico-pilot.
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN_DIR)/calico-pilot ./cmd/calico-pilot
 
 .PHONY: tools
-tools: $(CONTROLLER_GEN) $(KUBE_APISERVER) $(ETCD) ## Build the code generators and the test control plane (cached in bin/tools).
+tools: $(CONTROLLER_GEN) $(KUBE_APISERVER) $(ETCD) $(STATICCHECK) ## Build the code generators, staticcheck and the test control plane (cached in bin/tools).
 
 # The control-plane binaries are built from Go modules pinned in hack/tools (no downloads
 # besides the Go module proxy); they are rebuilt only when missing or when the pins change.
@@ -62,11 +62,11 @@ test: $(KUBE_APISERVER) $(ETCD) ## Run all tests: unit tests and the integration
 
 .PHONY: test-unit
 test-unit: ## Run the unit tests only (no control plane).
-	$(GO) test -count=1 $$($(GO) list ./... | grep -v /test/integration)
+	$(GO) test -count=1 $$($(GO) list ./... | grep -v -e /test/integration -e /internal/testenv)
 
 .PHONY: test-integration
 test-integration: $(KUBE_APISERVER) $(ETCD) ## Run the envtest integration suites only.
-	$(GO) test -count=1 ./test/integration/...
+	$(GO) test -count=1 ./internal/testenv/ ./test/integration/...
 
 .PHONY: bench
 bench: $(KUBE_APISERVER) $(ETCD) ## Run the benchmarks.
