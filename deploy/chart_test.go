@@ -36,8 +36,8 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/cmd"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/features"
-	"github.com/calico-pilot/calico-pilot/internal/validation"
 	"github.com/calico-pilot/calico-pilot/internal/testenv"
+	"github.com/calico-pilot/calico-pilot/internal/validation"
 )
 
 // controlPlane is the suite's kube-apiserver + etcd, started once in TestMain.
