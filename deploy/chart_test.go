@@ -36,12 +36,12 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/cmd"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/features"
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
 	"github.com/calico-pilot/calico-pilot/internal/validation"
-	"github.com/calico-pilot/calico-pilot/test/integration/framework"
 )
 
 // controlPlane is the suite's kube-apiserver + etcd, started once in TestMain.
-var controlPlane *framework.ControlPlane
+var controlPlane *testenv.ControlPlane
 
 func TestMain(m *testing.M) {
 	// The VPA CRD the chart's VerticalPodAutoscalers need, from the VPA module this project depends on.
@@ -51,7 +51,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	vpaCRD := filepath.Join(strings.TrimSpace(string(dir)), "deploy", "vpa-v1-crd-gen.yaml")
-	os.Exit(framework.RunSuite(m, framework.Options{CRDDirectoryPaths: []string{vpaCRD}}, func(cp *framework.ControlPlane) error {
+	os.Exit(testenv.RunSuite(m, testenv.Options{CRDDirectoryPaths: []string{vpaCRD}}, func(cp *testenv.ControlPlane) error {
 		controlPlane = cp
 		return nil
 	}))

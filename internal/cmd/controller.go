@@ -161,22 +161,44 @@ func UserAgent() string { return "calico-pilot/" + Version }
 
 // Run starts the manager and blocks until ctx ends.
 func (o *ControllerOptions) Run(ctx context.Context) error {
-	scheme, err := network.NewScheme()
+	opts := network.DefaultOptions()
+	opts.MaxConcurrentReconciles = o.MaxConcurrentReconciles
+	opts.IgnoreOperationAnnotation = o.IgnoreOperationAnnotation
+	opts.UserAgent = UserAgent()
+	opts.TTLRequeueMin, opts.TTLRequeueMax = o.DNS.RequeueMin, o.DNS.RequeueMax
+	opts.DeleteTimeout = o.DeleteTimeout
+	images, err := imagevector.FromEnv(os.LookupEnv, os.ReadFile)
 	if err != nil {
-		return err
+		return &ExitError{Code: ExitUsage, Err: err}
 	}
-	mgr, err := ctrl.NewManager(o.rest, ctrl.Options{
-		Scheme:                  scheme,
-		Logger:                  ctrl.Log,
-		LeaderElection:          o.LeaderElect,
-		LeaderElectionID:        o.LeaderElectionID,
-		LeaderElectionNamespace: o.LeaderElectionNamespace,
-		Metrics:                 metricsserver.Options{BindAddress: o.MetricsBindAddress},
-		HealthProbeBindAddress:  o.HealthBindAddress,
-		Client:                  client.Options{Cache: &client.CacheOptions{DisableFor: network.UncachedObjects()}},
+	// The resolver is checked before the manager is built, so a bad flag is a usage error.
+	if _, err := o.DNS.Resolver(); err != nil {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("kube-apiserver DNS resolver: %w", err)}
+	}
+	mgr, err := network.NewManager(network.Setup{
+		RestConfig: o.rest,
+		Manager: ctrl.Options{
+			Logger:                  ctrl.Log,
+			LeaderElection:          o.LeaderElect,
+			LeaderElectionID:        o.LeaderElectionID,
+			LeaderElectionNamespace: o.LeaderElectionNamespace,
+			Metrics:                 metricsserver.Options{BindAddress: o.MetricsBindAddress},
+			HealthProbeBindAddress:  o.HealthBindAddress,
+		},
+		Images: images,
+		Addresses: func(c client.Client) (network.AddressSource, error) {
+			source, err := o.DNS.Source(c)
+			if err != nil {
+				return nil, err
+			}
+			return network.NewAddressSource(source), nil
+		},
+		FeatureGates: o.gates,
+		Config:       o.config,
+		Options:      opts,
 	})
 	if err != nil {
-		return fmt.Errorf("creating controller manager: %w", err)
+		return err
 	}
 	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
 		return fmt.Errorf("adding healthz check: %w", err)
@@ -188,35 +210,6 @@ func (o *ControllerOptions) Run(ctx context.Context) error {
 		return nil
 	}); err != nil {
 		return fmt.Errorf("adding readyz check: %w", err)
-	}
-	opts := network.DefaultOptions()
-	opts.MaxConcurrentReconciles = o.MaxConcurrentReconciles
-	opts.IgnoreOperationAnnotation = o.IgnoreOperationAnnotation
-	opts.UserAgent = UserAgent()
-	opts.TTLRequeueMin, opts.TTLRequeueMax = o.DNS.RequeueMin, o.DNS.RequeueMax
-	opts.DeleteTimeout = o.DeleteTimeout
-	images, err := imagevector.FromEnv(os.LookupEnv, os.ReadFile)
-	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
-	}
-	renderer, err := network.NewRenderer(images)
-	if err != nil {
-		return err
-	}
-	// DNSRecords are read uncached (network.UncachedObjects): once per reconcile, never watched.
-	source, err := o.DNS.Source(mgr.GetClient())
-	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("kube-apiserver DNS resolver: %w", err)}
-	}
-	deps := network.Deps{
-		Decoder:      network.NewConfigDecoder(),
-		Renderer:     renderer,
-		Addresses:    network.NewAddressSource(source),
-		FeatureGates: o.gates,
-		Config:       o.config,
-	}
-	if err := network.AddToManager(mgr, deps, opts); err != nil {
-		return err
 	}
 	if err := o.Extension.AddToManager(mgr, ctrl.Log); err != nil {
 		return err

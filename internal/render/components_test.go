@@ -10,7 +10,7 @@ import (
 // exactly one component, so the per-component golden files hold each object once.
 func TestComponentsOwnTheirFilesAndGroups(t *testing.T) {
 	names := map[string]bool{}
-	owners := map[group][]string{}
+	owners := map[ConstantGroup][]string{}
 	for _, c := range components {
 		if c.name == "" || c.objects == nil {
 			t.Fatalf("component %+v has no name or no objects function", c)
@@ -26,7 +26,7 @@ func TestComponentsOwnTheirFilesAndGroups(t *testing.T) {
 			owners[g] = append(owners[g], c.name)
 		}
 	}
-	for g := range numGroups {
+	for g := range numConstantGroups {
 		if len(owners[g]) != 1 {
 			t.Errorf("constant group %d belongs to components %v, want exactly one", g, owners[g])
 		}

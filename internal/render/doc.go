@@ -7,7 +7,8 @@
 // Deployment, Services, PodDisruptionBudget, ServiceAccount, NetworkPolicy, autoscalers and VPA),
 // and its golden files are testdata/shoot/<scenario>/<component>.yaml. A component's objects that
 // do not depend on the options are built by its *Constants builders and grouped in constants.go,
-// so that a caller can encode them once; the options only select which groups a shoot gets.
+// and ShootParts returns them as ConstantGroups, so that a caller serializing many shoots encodes
+// each group once (internal/pipeline's Encoder does); the options only select which groups a shoot gets.
 // helpers.go, rbac helpers included, and autoscaling.go hold builders the components share; the
 // static CRDs (crds.go) and the seed's monitoring objects (monitoring.go, dashboards.go) are
 // rendered on their own. Every builder returns complete objects with TypeMeta set, so the

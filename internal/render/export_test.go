@@ -21,8 +21,8 @@ func ShootComponents(o *values.Options) ([]ComponentObjects, error) {
 	if err := check(o); err != nil {
 		return nil, fmt.Errorf("rendering shoot objects: %w", err)
 	}
-	var selected [numGroups]bool
-	for _, g := range selectGroups(o) {
+	var selected [numConstantGroups]bool
+	for _, g := range constantGroups(o) {
 		selected[g] = true
 	}
 	out := make([]ComponentObjects, 0, len(components))
@@ -33,7 +33,7 @@ func ShootComponents(o *values.Options) ([]ComponentObjects, error) {
 		}
 		for _, g := range c.groups {
 			if selected[g] {
-				objs = append(objs, g.objects()...)
+				objs = append(objs, g.Objects()...)
 			}
 		}
 		out = append(out, ComponentObjects{Name: c.name, Objects: objs})

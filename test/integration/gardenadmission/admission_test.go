@@ -30,23 +30,23 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/certs"
 	"github.com/calico-pilot/calico-pilot/internal/cmd"
 	"github.com/calico-pilot/calico-pilot/internal/gardenadmission"
-	"github.com/calico-pilot/calico-pilot/test/integration/framework"
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
-var runtimeCP, virtualCP *framework.ControlPlane
+var runtimeCP, virtualCP *testenv.ControlPlane
 
 func TestMain(m *testing.M) { os.Exit(run(m)) }
 
 func run(m *testing.M) int {
 	var err error
-	runtimeCP, err = framework.Start(framework.Options{})
+	runtimeCP, err = testenv.Start(testenv.Options{})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "starting runtime cluster: %v\n", err)
 		return 1
 	}
 	defer runtimeCP.Stop()
-	shootCRD := filepath.Join(framework.RepoRoot(), "test", "integration", "webhook", "testdata", "crds")
-	virtualCP, err = framework.Start(framework.Options{CRDDirectoryPaths: []string{shootCRD}})
+	shootCRD := filepath.Join(testenv.RepoRoot(), "test", "integration", "webhook", "testdata", "crds")
+	virtualCP, err = testenv.Start(testenv.Options{CRDDirectoryPaths: []string{shootCRD}})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "starting virtual garden: %v\n", err)
 		return 1
@@ -55,7 +55,7 @@ func run(m *testing.M) int {
 	return m.Run()
 }
 
-func kubeconfigFile(t *testing.T, cp *framework.ControlPlane, name string) string {
+func kubeconfigFile(t *testing.T, cp *testenv.ControlPlane, name string) string {
 	t.Helper()
 	user, err := cp.Env.ControlPlane.AddUser(envtest.User{Name: name, Groups: []string{"system:masters"}}, nil)
 	if err != nil {
@@ -82,7 +82,7 @@ func freePort(t *testing.T) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-func newClient(t *testing.T, cp *framework.ControlPlane) client.Client {
+func newClient(t *testing.T, cp *testenv.ControlPlane) client.Client {
 	t.Helper()
 	c, err := cp.NewClient(clientgoscheme.AddToScheme)
 	if err != nil {

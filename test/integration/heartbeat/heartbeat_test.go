@@ -23,7 +23,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/calico-pilot/calico-pilot/internal/heartbeat"
-	"github.com/calico-pilot/calico-pilot/test/integration/framework"
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
 // lease reads the heartbeat Lease; nil when it does not exist.
@@ -69,7 +69,7 @@ func waitForRenewals(t *testing.T, ns string, holder string, seconds int32) {
 
 // TestHeartbeatRunnable runs the heartbeat in a manager (leader election off, so it starts at once).
 func TestHeartbeatRunnable(t *testing.T) {
-	ns := framework.NewNamespace(t, cl, "extension-networking-calico-", nil)
+	ns := testenv.NewNamespace(t, cl, "extension-networking-calico-", nil)
 	// A Lease left by an earlier holder (e.g. the reference extension) is taken over.
 	old := "gardener-extension-networking-calico"
 	oldSeconds := int32(30)
@@ -206,7 +206,7 @@ func TestControllerStartsWithReferenceArgs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ns := framework.NewNamespace(t, cl, "extension-networking-calico-", nil)
+			ns := testenv.NewNamespace(t, cl, "extension-networking-calico-", nil)
 			args, err := json.Marshal(append([]string{"controller", "--kubeconfig=" + kubeconfigPath}, tt.args(ns)...))
 			if err != nil {
 				t.Fatal(err)

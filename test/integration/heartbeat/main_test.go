@@ -13,11 +13,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/calico-pilot/calico-pilot/internal/cmd"
-	"github.com/calico-pilot/calico-pilot/test/integration/framework"
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
 var (
-	cp *framework.ControlPlane
+	cp *testenv.ControlPlane
 	cl client.Client
 )
 
@@ -39,8 +39,8 @@ func TestMain(m *testing.M) {
 		os.Exit(code)
 	}
 	// The Gardener CRDs let the whole controller start (its Network controller watches them).
-	opts := framework.Options{CRDDirectoryPaths: framework.CRDDirectories(framework.GardenerCRDs, framework.MonitoringCRDs)}
-	os.Exit(framework.RunSuite(m, opts, func(c *framework.ControlPlane) error {
+	opts := testenv.Options{CRDDirectoryPaths: testenv.CRDDirectories(testenv.GardenerCRDs, testenv.MonitoringCRDs)}
+	os.Exit(testenv.RunSuite(m, opts, func(c *testenv.ControlPlane) error {
 		cp = c
 		var err error
 		cl, err = c.NewClient(clientgoscheme.AddToScheme)

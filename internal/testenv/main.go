@@ -1,4 +1,4 @@
-package framework
+package testenv
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 
 // RunSuite starts one control plane for a suite package, runs its tests with it and stops it.
 // setup receives the running control plane (store it in a package variable of the suite).
-// It is meant to be called from TestMain: os.Exit(framework.RunSuite(m, opts, setup)).
+// It is meant to be called from TestMain: os.Exit(testenv.RunSuite(m, opts, setup)).
 func RunSuite(m *testing.M, opts Options, setup func(*ControlPlane) error) int {
 	cp, err := Start(opts)
 	if err != nil {

@@ -1,4 +1,4 @@
-package framework_test
+package testenv_test
 
 import (
 	"context"
@@ -8,13 +8,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/calico-pilot/calico-pilot/test/integration/framework"
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
 // TestControlPlaneServesCoreAPI proves the kube-apiserver + etcd built by hack/tools start and serve
 // reads and writes: it creates a namespace and reads it back.
 func TestControlPlaneServesCoreAPI(t *testing.T) {
-	cp, err := framework.Start(framework.Options{})
+	cp, err := testenv.Start(testenv.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

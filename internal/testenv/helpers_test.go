@@ -1,4 +1,4 @@
-package framework_test
+package testenv_test
 
 import (
 	"context"
@@ -16,14 +16,14 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/calico-pilot/calico-pilot/test/integration/framework"
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
 // TestCRDDirectories checks that every named set is an existing directory of CRD manifests below
 // the repository root, returned in the order asked for.
 func TestCRDDirectories(t *testing.T) {
-	root := framework.RepoRoot()
-	got := framework.CRDDirectories(framework.MonitoringCRDs, framework.GardenerCRDs, framework.CalicoCRDs)
+	root := testenv.RepoRoot()
+	got := testenv.CRDDirectories(testenv.MonitoringCRDs, testenv.GardenerCRDs, testenv.CalicoCRDs)
 	want := []string{
 		filepath.Join(root, "test", "integration", "crds", "monitoring"),
 		filepath.Join(root, "test", "integration", "crds", "gardener"),
@@ -47,13 +47,13 @@ func TestCRDDirectories(t *testing.T) {
 			t.Errorf("%s holds no .yaml CRD manifests", dir)
 		}
 	}
-	if got := framework.CRDDirectories(); len(got) != 0 {
+	if got := testenv.CRDDirectories(); len(got) != 0 {
 		t.Errorf("CRDDirectories() = %v, want none", got)
 	}
 }
 
 func TestNewScheme(t *testing.T) {
-	scheme, err := framework.NewScheme(corev1.AddToScheme)
+	scheme, err := testenv.NewScheme(corev1.AddToScheme)
 	if err != nil {
 		t.Fatalf("NewScheme: %v", err)
 	}
@@ -67,7 +67,7 @@ func TestNewScheme(t *testing.T) {
 	}
 
 	boom := errors.New("boom")
-	_, err = framework.NewScheme(corev1.AddToScheme, func(*runtime.Scheme) error { return boom })
+	_, err = testenv.NewScheme(corev1.AddToScheme, func(*runtime.Scheme) error { return boom })
 	if !errors.Is(err, boom) {
 		t.Fatalf("NewScheme with a failing AddToScheme: error %v, want one wrapping %v", err, boom)
 	}
@@ -80,7 +80,7 @@ func TestNewScheme(t *testing.T) {
 // from NewClient reaches it with the given types, and that NewNamespace creates distinct labelled
 // namespaces with the asked-for prefix.
 func TestNewClientAndNamespace(t *testing.T) {
-	cp, err := framework.Start(framework.Options{CRDDirectoryPaths: framework.CRDDirectories(framework.GardenerCRDs)})
+	cp, err := testenv.Start(testenv.Options{CRDDirectoryPaths: testenv.CRDDirectories(testenv.GardenerCRDs)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,8 +94,8 @@ func TestNewClientAndNamespace(t *testing.T) {
 		t.Fatalf("NewClient: %v", err)
 	}
 	labels := map[string]string{"gardener.cloud/role": "shoot"}
-	first := framework.NewNamespace(t, c, "shoot--test--", labels)
-	second := framework.NewNamespace(t, c, "shoot--test--", nil)
+	first := testenv.NewNamespace(t, c, "shoot--test--", labels)
+	second := testenv.NewNamespace(t, c, "shoot--test--", nil)
 	if first == second {
 		t.Fatalf("two namespaces got the same name %q", first)
 	}

@@ -1,74 +1,15 @@
 package network
 
 import (
-	"context"
-	"fmt"
 	"reflect"
-	"time"
 
-	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/event"
-	"sigs.k8s.io/controller-runtime/pkg/handler"
-	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 )
-
-// AddOptions configure how the controller is registered.
-type AddOptions struct {
-	// MaxConcurrentReconciles is how many Networks are reconciled in parallel.
-	MaxConcurrentReconciles int
-	// IgnoreOperationAnnotation reconciles on every generation change and Cluster change instead of
-	// waiting for the gardenlet's gardener.cloud/operation annotation.
-	IgnoreOperationAnnotation bool
-	// ReconciliationTimeout bounds one reconcile (Gardener's default is 3 minutes).
-	ReconciliationTimeout time.Duration
-}
-
-// SetupWithManager registers the Network controller with mgr.
-func (r *Reconciler) SetupWithManager(mgr manager.Manager, opts AddOptions) error {
-	preds := []predicate.Predicate{typePredicate(), classPredicate()}
-	if opts.IgnoreOperationAnnotation {
-		preds = append(preds, predicate.GenerationChangedPredicate{})
-	} else {
-		preds = append(preds, operationAnnotationPredicate())
-	}
-	b := builder.ControllerManagedBy(mgr).
-		Named(ControllerName).
-		For(&extensionsv1alpha1.Network{}, builder.WithPredicates(preds...)).
-		WithOptions(controller.Options{
-			MaxConcurrentReconciles: opts.MaxConcurrentReconciles,
-			ReconciliationTimeout:   opts.ReconciliationTimeout,
-		})
-	if opts.IgnoreOperationAnnotation {
-		// Gardener's own Cluster mapping is filtered away by its predicates (gardener-wire-types.md
-		// finding 4); here a Cluster change really enqueues the Networks of its namespace.
-		b = b.Watches(&extensionsv1alpha1.Cluster{}, handler.EnqueueRequestsFromMapFunc(r.networksOfCluster))
-	}
-	if err := b.Complete(r); err != nil {
-		return fmt.Errorf("setting up %s controller: %w", ControllerName, err)
-	}
-	return nil
-}
-
-// networksOfCluster maps a Cluster to the calico Networks in the namespace named after it.
-func (r *Reconciler) networksOfCluster(ctx context.Context, obj client.Object) []reconcile.Request {
-	var list extensionsv1alpha1.NetworkList
-	if err := r.Client.List(ctx, &list, client.InNamespace(obj.GetName())); err != nil {
-		return nil
-	}
-	var reqs []reconcile.Request
-	for _, n := range list.Items {
-		if n.Spec.Type == Type {
-			reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKey{Namespace: n.Namespace, Name: n.Name}})
-		}
-	}
-	return reqs
-}
 
 // typePredicate admits Networks of type calico.
 func typePredicate() predicate.Predicate {
@@ -107,7 +48,7 @@ func operationAnnotationPredicate() predicate.Predicate {
 				return false
 			}
 			last := n.Status.LastOperation
-			return hasOperationAnnotation(n) || n.DeletionTimestamp != nil || last == nil || string(last.State) != StateSucceeded
+			return hasOperationAnnotation(n) || n.DeletionTimestamp != nil || last == nil || last.State != gardencorev1beta1.LastOperationStateSucceeded
 		},
 		UpdateFunc: func(e event.UpdateEvent) bool {
 			oldN, ok1 := e.ObjectOld.(*extensionsv1alpha1.Network)

@@ -1,4 +1,4 @@
-package framework
+package testenv
 
 import (
 	"errors"
@@ -36,7 +36,7 @@ type ControlPlane struct {
 // RepoRoot returns the repository root, found from this source file's location.
 func RepoRoot() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", "..", ".."))
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
 }
 
 // AssetsDir returns where the control plane binaries are: $KUBEBUILDER_ASSETS, else bin/tools
