@@ -120,7 +120,7 @@ func TestLintCommandJSON(t *testing.T) {
 		"document": float64(3), "object": "GlobalNetworkPolicy allow-to-kube-apiserver-3",
 		"field": "spec.egress[0].destination.selector", "severity": "error", "rule": "selector-syntax",
 		"detail": `Invalid value: "networking.gardener.cloud/endpoint = 'kube-apiserver'": invalid selector: column 36: single '=': use == to compare`,
-		"line": float64(59), "column": float64(52),
+		"line":   float64(59), "column": float64(52),
 	}
 	if d := cmp.Diff(want, got[5]); d != "" {
 		t.Errorf("finding 5 (-want +got):\n%s", d)
