@@ -69,3 +69,28 @@ func lintText(t *testing.T, data []byte) string {
 	}
 	return b.String()
 }
+
+// FuzzLint checks that Lint never panics and always returns findings or an error, on any input.
+func FuzzLint(f *testing.F) {
+	inputs, _ := filepath.Glob("testdata/*.yaml")
+	for _, in := range inputs {
+		if data, err := os.ReadFile(in); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		res, err := Lint(data)
+		if err == nil && res == nil {
+			t.Fatal("nil result without an error")
+		}
+		if err == nil {
+			var b bytes.Buffer
+			if err := res.WriteText(&b); err != nil {
+				t.Fatal(err)
+			}
+			if err := res.WriteJSON(&b); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}
