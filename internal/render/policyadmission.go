@@ -8,6 +8,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 )
 
 // NamePolicyValidation names the ValidatingAdmissionPolicy and its binding that check Calico
@@ -44,6 +46,15 @@ const (
 
 // calicoPolicyResources are the policy kinds the checks cover (crd.projectcalico.org/v1).
 var calicoPolicyResources = []string{"networkpolicies", "globalnetworkpolicies", "stagednetworkpolicies", "stagedglobalnetworkpolicies"}
+
+// PolicyAdmissionFor returns the admission objects for a NetworkConfig's policyValidation: none when
+// it is unset (the feature is opt-in per shoot), else PolicyAdmission with its mode.
+func PolicyAdmissionFor(pv *calicov1alpha1.PolicyValidation) ([]client.Object, error) {
+	if pv == nil {
+		return nil, nil
+	}
+	return PolicyAdmission(PolicyValidationAction(pv.Mode))
+}
 
 // PolicyAdmission returns the ValidatingAdmissionPolicy and binding that make the shoot's API server
 // check Calico policies of the crd.projectcalico.org/v1 API, which itself does no defaulting and no

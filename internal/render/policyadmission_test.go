@@ -12,6 +12,7 @@ import (
 	"k8s.io/apiserver/pkg/cel/environment"
 	"sigs.k8s.io/yaml"
 
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/selector"
 )
 
@@ -212,6 +213,16 @@ func TestPolicyAdmissionActions(t *testing.T) {
 		if binding.Spec.PolicyName != objs[0].GetName() {
 			t.Errorf("binding names policy %q, want %q", binding.Spec.PolicyName, objs[0].GetName())
 		}
+	}
+	if objs, err := PolicyAdmissionFor(nil); err != nil || objs != nil {
+		t.Errorf("PolicyAdmissionFor(nil) = %v, %v; want nothing (opt-in)", objs, err)
+	}
+	objs, err := PolicyAdmissionFor(&calicov1alpha1.PolicyValidation{Mode: calicov1alpha1.PolicyValidationModeWarn})
+	if err != nil || len(objs) != 2 {
+		t.Fatalf("PolicyAdmissionFor(Warn) = %d objects, %v", len(objs), err)
+	}
+	if got := objs[1].(*admissionregistrationv1.ValidatingAdmissionPolicyBinding).Spec.ValidationActions; len(got) != 1 || got[0] != admissionregistrationv1.Warn {
+		t.Errorf("PolicyAdmissionFor(Warn) validationActions = %v", got)
 	}
 	if _, err := PolicyAdmission("Audit"); err == nil || err.Error() != `rendering policy validation: action "Audit" is not Deny or Warn` {
 		t.Errorf("PolicyAdmission(Audit) error = %v", err)

@@ -61,6 +61,7 @@ func ValidateNetworkConfig(cfg *calicov1alpha1.NetworkConfig, ipFamilies []garde
 		allErrs = append(allErrs, field.NotSupported(fldPath.Child("serviceLoopPrevention"), string(*cfg.ServiceLoopPrevention), supportedServiceLoopPrevention))
 	}
 	allErrs = append(allErrs, validateContradictions(cfg, fam, fldPath)...)
+	allErrs = append(allErrs, validatePolicyValidation(cfg.PolicyValidation, fldPath.Child("policyValidation"))...)
 	return allErrs
 }
 
