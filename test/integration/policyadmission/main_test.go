@@ -4,15 +4,15 @@ import (
 	"os"
 	"testing"
 
-	"github.com/calico-pilot/calico-pilot/test/integration/framework"
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
 // controlPlane is the suite's API server.
-var controlPlane *framework.ControlPlane
+var controlPlane *testenv.ControlPlane
 
 func TestMain(m *testing.M) {
-	opts := framework.Options{CRDDirectoryPaths: framework.CRDDirectories(framework.CalicoCRDs)}
-	os.Exit(framework.RunSuite(m, opts, func(cp *framework.ControlPlane) error {
+	opts := testenv.Options{CRDDirectoryPaths: testenv.CRDDirectories(testenv.CalicoCRDs)}
+	os.Exit(testenv.RunSuite(m, opts, func(cp *testenv.ControlPlane) error {
 		controlPlane = cp
 		return nil
 	}))

@@ -5,9 +5,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	projectcalicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
-	"github.com/calico-pilot/calico-pilot/test/integration/framework"
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
 func frameworkScheme() (*runtime.Scheme, error) {
-	return framework.NewScheme(admissionregistrationv1.AddToScheme, projectcalicov1.AddToScheme)
+	return testenv.NewScheme(admissionregistrationv1.AddToScheme, projectcalicov1.AddToScheme)
 }
