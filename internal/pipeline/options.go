@@ -92,16 +92,15 @@ func Options(src Source, cfg *calicov1alpha1.NetworkConfig, s Settings) (values.
 }
 
 // GlobalNetworkSetEnabled is whether the gardener-kube-apiserver GlobalNetworkSet is wanted:
-// providerConfig, else the operator default, else off. Whether it is rendered also depends on
+// the precedence rule of values.GlobalNetworkSetEnabled applied to the ControllerConfiguration.
+// Whether it is rendered also depends on
 // hibernation (values.HibernationWanted) and on the addresses.
 func GlobalNetworkSetEnabled(cfg *calicov1alpha1.NetworkConfig, operator *configv1alpha1.ControllerConfiguration) bool {
-	if cfg != nil && cfg.KubeAPIServerGlobalNetworkSet != nil && cfg.KubeAPIServerGlobalNetworkSet.Enabled != nil {
-		return *cfg.KubeAPIServerGlobalNetworkSet.Enabled
+	var operatorDefault *bool
+	if operator != nil && operator.KubeAPIServerGlobalNetworkSet != nil {
+		operatorDefault = operator.KubeAPIServerGlobalNetworkSet.Enabled
 	}
-	if operator != nil && operator.KubeAPIServerGlobalNetworkSet != nil && operator.KubeAPIServerGlobalNetworkSet.Enabled != nil {
-		return *operator.KubeAPIServerGlobalNetworkSet.Enabled
-	}
-	return false
+	return values.GlobalNetworkSetEnabled(cfg, operatorDefault)
 }
 
 // AppliedStatus records what options deploy (the Network's status.providerStatus): whether the

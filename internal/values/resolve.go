@@ -281,14 +281,18 @@ func withDefaults(r Resources, cpu, mem resource.Quantity) Resources {
 
 // globalNetworkSet: providerConfig ?? operator default ?? off. Enabled on a running shoot means
 // the addresses must be known (an empty set would match nothing and block what policies allow).
+// GlobalNetworkSetEnabled is the one precedence rule of the gardener-kube-apiserver
+// GlobalNetworkSet: the shoot's providerConfig wins, then the operator's default
+// (ControllerConfiguration kubeAPIServerGlobalNetworkSet.enabled), else the set is off.
+func GlobalNetworkSetEnabled(cfg *calicov1alpha1.NetworkConfig, operatorDefault *bool) bool {
+	if cfg != nil && cfg.KubeAPIServerGlobalNetworkSet != nil && cfg.KubeAPIServerGlobalNetworkSet.Enabled != nil {
+		return *cfg.KubeAPIServerGlobalNetworkSet.Enabled
+	}
+	return operatorDefault != nil && *operatorDefault
+}
+
 func (r *resolver) globalNetworkSet() {
-	enabled := false
-	if d := r.in.Operator.KubeAPIServerGlobalNetworkSet; d != nil {
-		enabled = *d
-	}
-	if g := r.cfg.KubeAPIServerGlobalNetworkSet; g != nil && g.Enabled != nil {
-		enabled = *g.Enabled
-	}
+	enabled := GlobalNetworkSetEnabled(r.cfg, r.in.Operator.KubeAPIServerGlobalNetworkSet)
 	addrs := r.in.KubeAPIServerAddresses
 	p := r.path.Child("kubeAPIServerGlobalNetworkSet", "enabled")
 	switch {
