@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/rules"
 )
 
 // Backend is the resolved Calico networking backend (CALICO_NETWORKING_BACKEND).
@@ -116,6 +117,12 @@ type Options struct {
 
 	// SeedNamespace is the shoot's control-plane namespace in the seed (seed-side monitoring objects).
 	SeedNamespace string
+
+	// Findings are the fields deployed other than written: contradictions an existing config may
+	// keep (Inputs.Ratchet) and fields ignored for compatibility with the reference
+	// (Inputs.Compatibility Reference). Render does not read them; they go to the Network's
+	// condition and to validate's and swap-check's output.
+	Findings []rules.Finding
 }
 
 // IPAM is the CNI IPAM configuration.
