@@ -7,6 +7,7 @@ TOOLS_BIN := $(BIN_DIR)/tools
 CONTROLLER_GEN := $(TOOLS_BIN)/controller-gen
 KUBE_APISERVER := $(TOOLS_BIN)/kube-apiserver
 ETCD := $(TOOLS_BIN)/etcd
+STATICCHECK := $(TOOLS_BIN)/staticcheck
 # envtest looks for kube-apiserver and etcd in KUBEBUILDER_ASSETS.
 export KUBEBUILDER_ASSETS := $(TOOLS_BIN)
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo v0.1.0-dev)
@@ -23,7 +24,7 @@ build: ## Build bin/calico-pilot.
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN_DIR)/calico-pilot ./cmd/calico-pilot
 
 .PHONY: tools
-tools: $(CONTROLLER_GEN) $(KUBE_APISERVER) $(ETCD) ## Build the code generators and the test control plane (cached in bin/tools).
+tools: $(CONTROLLER_GEN) $(KUBE_APISERVER) $(ETCD) $(STATICCHECK) ## Build the code generators, staticcheck and the test control plane (cached in bin/tools).
 
 # The control-plane binaries are built from Go modules pinned in hack/tools (no downloads
 # besides the Go module proxy); they are rebuilt only when missing or when the pins change.
@@ -36,6 +37,10 @@ $(KUBE_APISERVER): hack/tools/go.mod hack/tools/go.sum
 $(ETCD): hack/tools/etcd/go.mod hack/tools/etcd/go.sum
 	cd hack/tools/etcd && $(GO) build -o $@ go.etcd.io/etcd/server/v3
 
+# staticcheck has its own module so that it never moves the kube-apiserver pins.
+$(STATICCHECK): hack/tools/staticcheck/go.mod hack/tools/staticcheck/go.sum
+	cd hack/tools/staticcheck && $(GO) build -o $@ honnef.co/go/tools/cmd/staticcheck
+
 .PHONY: generate
 generate: $(CONTROLLER_GEN) ## Regenerate deepcopy, CRDs and RBAC from markers.
 	CONTROLLER_GEN=$(CONTROLLER_GEN) bash hack/generate.sh
@@ -46,9 +51,10 @@ verify: generate ## Fail when generated files are out of date.
 	@test -z "$$(git status --porcelain -- api deploy internal test)" || (git status --porcelain -- api deploy internal test; echo "untracked generated files: run 'make generate' and commit" >&2; exit 1)
 
 .PHONY: lint
-lint: ## gofmt and go vet.
+lint: $(STATICCHECK) ## gofmt, go vet and staticcheck.
 	@out=$$(gofmt -l $$(git ls-files '*.go')); test -z "$$out" || (echo "gofmt needed:"; echo "$$out"; exit 1)
 	$(GO) vet ./...
+	$(STATICCHECK) ./...
 
 .PHONY: test
 test: $(KUBE_APISERVER) $(ETCD) ## Run all tests: unit tests and the integration suites against a real kube-apiserver + etcd.
@@ -56,11 +62,11 @@ test: $(KUBE_APISERVER) $(ETCD) ## Run all tests: unit tests and the integration
 
 .PHONY: test-unit
 test-unit: ## Run the unit tests only (no control plane).
-	$(GO) test -count=1 $$($(GO) list ./... | grep -v /test/integration)
+	$(GO) test -count=1 $$($(GO) list ./... | grep -v -e /test/integration -e /internal/testenv)
 
 .PHONY: test-integration
 test-integration: $(KUBE_APISERVER) $(ETCD) ## Run the envtest integration suites only.
-	$(GO) test -count=1 ./test/integration/...
+	$(GO) test -count=1 ./internal/testenv/ ./test/integration/...
 
 .PHONY: bench
 bench: $(KUBE_APISERVER) $(ETCD) ## Run the benchmarks.

@@ -36,12 +36,12 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/cmd"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/features"
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
 	"github.com/calico-pilot/calico-pilot/internal/validation"
-	"github.com/calico-pilot/calico-pilot/test/integration/framework"
 )
 
 // controlPlane is the suite's kube-apiserver + etcd, started once in TestMain.
-var controlPlane *framework.ControlPlane
+var controlPlane *testenv.ControlPlane
 
 func TestMain(m *testing.M) {
 	// The VPA CRD the chart's VerticalPodAutoscalers need, from the VPA module this project depends on.
@@ -51,7 +51,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	vpaCRD := filepath.Join(strings.TrimSpace(string(dir)), "deploy", "vpa-v1-crd-gen.yaml")
-	os.Exit(framework.RunSuite(m, framework.Options{CRDDirectoryPaths: []string{vpaCRD}}, func(cp *framework.ControlPlane) error {
+	os.Exit(testenv.RunSuite(m, testenv.Options{CRDDirectoryPaths: []string{vpaCRD}}, func(cp *testenv.ControlPlane) error {
 		controlPlane = cp
 		return nil
 	}))
@@ -77,17 +77,18 @@ type rendered struct {
 // renderChart renders the chart the way gardenlet and `helm template` do: chart defaults coalesced with
 // values, the values schema enforced, strict templates (a reference to a missing value is an error).
 func renderChart(values map[string]any, rel release) ([]rendered, error) {
-	return renderChartWith(engine.Engine{Strict: true}, values, rel)
+	return renderChartWith(engine.Engine{Strict: true}, values, rel, nil)
 }
 
 // renderChartAgainst renders as `helm install/upgrade` does: with a client, so `lookup` sees the cluster.
 func renderChartAgainst(cfg *rest.Config, values map[string]any, rel release) ([]rendered, error) {
 	e := engine.New(cfg)
 	e.Strict = true
-	return renderChartWith(e, values, rel)
+	return renderChartWith(e, values, rel, nil)
 }
 
-func renderChartWith(e engine.Engine, values map[string]any, rel release) ([]rendered, error) {
+// renderChartWith renders with the engine e; caps nil means Helm's default capabilities.
+func renderChartWith(e engine.Engine, values map[string]any, rel release, caps *common.Capabilities) ([]rendered, error) {
 	chrt, err := loader.Load(chartDir)
 	if err != nil {
 		return nil, fmt.Errorf("loading chart: %w", err)
@@ -96,7 +97,7 @@ func renderChartWith(e engine.Engine, values map[string]any, rel release) ([]ren
 		values = map[string]any{}
 	}
 	renderValues, err := util.ToRenderValuesWithSchemaValidation(chrt, values,
-		common.ReleaseOptions{Name: rel.name, Namespace: rel.namespace, Revision: 1, IsInstall: true}, nil, false)
+		common.ReleaseOptions{Name: rel.name, Namespace: rel.namespace, Revision: 1, IsInstall: true}, caps, false)
 	if err != nil {
 		return nil, fmt.Errorf("composing values: %w", err)
 	}
@@ -211,6 +212,12 @@ func dryRunApply(t *testing.T, objs []rendered, namespace string) {
 	}
 }
 
+// withAdmission are values that turn on the in-chart admission webhook (off by default: in a Gardener
+// landscape the admission runs in the garden, deploy/calico-pilot-admission).
+func withAdmission() map[string]any {
+	return map[string]any{"admission": map[string]any{"enabled": true}}
+}
+
 func TestChartDefaultValues(t *testing.T) {
 	objs, err := renderChart(nil, gardenerRelease)
 	if err != nil {
@@ -221,17 +228,15 @@ func TestChartDefaultValues(t *testing.T) {
 		"ClusterRoleBinding calico-pilot:extension-networking-calico-7xk2p:networking-calico",
 		"ConfigMap " + ns + "/networking-calico-config",
 		"Deployment " + ns + "/networking-calico",
-		"Deployment " + ns + "/networking-calico-admission",
 		"PodDisruptionBudget " + ns + "/networking-calico",
-		"PodDisruptionBudget " + ns + "/networking-calico-admission",
+		"Role " + ns + "/networking-calico-heartbeat",
 		"Role " + ns + "/networking-calico-leader-election",
+		"RoleBinding " + ns + "/networking-calico-heartbeat",
 		"RoleBinding " + ns + "/networking-calico-leader-election",
-		"Secret " + ns + "/networking-calico-admission-tls",
-		"Service " + ns + "/networking-calico-admission",
 		"Service " + ns + "/networking-calico-metrics",
 		"ServiceAccount " + ns + "/networking-calico",
-		"ServiceAccount " + ns + "/networking-calico-admission",
-		"ValidatingWebhookConfiguration calico-pilot-extension-networking-calico-7xk2p-networking-calico",
+		// VPA is on by default, as in the reference chart.
+		"VerticalPodAutoscaler " + ns + "/networking-calico",
 	}
 	// The roles come from the markers of the Go packages (files/rbac/role.yaml, generated): one ClusterRole,
 	// plus a Role and RoleBinding for each namespaced marker group.
@@ -292,10 +297,13 @@ kind: ControllerConfiguration
 			"--config-file=/etc/calico-pilot/config/config.yaml",
 			"--max-concurrent-reconciles=5",
 			"--ignore-operation-annotation=false",
-			"--leader-elect=true",
+			"--leader-election=true",
+			"--leader-election-id=networking-calico-leader-election",
 			"--leader-election-namespace=extension-networking-calico-7xk2p",
 			"--metrics-bind-address=:8080",
 			"--health-bind-address=:8081",
+			"--heartbeat-namespace=extension-networking-calico-7xk2p",
+			"--heartbeat-renew-interval-seconds=30",
 		}
 		if diff := cmp.Diff(wantArgs, d.Spec.Template.Spec.Containers[0].Args); diff != "" {
 			t.Errorf("controller args (-want +got):\n%s", diff)
@@ -303,7 +311,39 @@ kind: ControllerConfiguration
 		if got, want := d.Spec.Template.Spec.Containers[0].Image, "ghcr.io/calico-pilot/calico-pilot:v0.1.0-dev"; got != want {
 			t.Errorf("controller image = %q, want %q", got, want)
 		}
+		checkSeedConventions(t, objs, d, "8080")
 	})
+
+	t.Run("rbac is the generated one", func(t *testing.T) {
+		checkGeneratedRBAC(t, objs, generated, ns)
+	})
+
+	t.Run("server-side dry run", func(t *testing.T) {
+		dryRunApply(t, objs, ns)
+	})
+}
+
+// TestChartWithAdmission renders the in-chart admission webhook (a single cluster that holds Shoots).
+func TestChartWithAdmission(t *testing.T) {
+	rel := release{name: "networking-calico", namespace: "extension-networking-calico-adm"}
+	objs, err := renderChart(withAdmission(), rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := rel.namespace
+	for _, id := range []string{
+		"Deployment " + ns + "/networking-calico-admission",
+		"PodDisruptionBudget " + ns + "/networking-calico-admission",
+		"Secret " + ns + "/networking-calico-admission-tls",
+		"Service " + ns + "/networking-calico-admission",
+		"ServiceAccount " + ns + "/networking-calico-admission",
+		"ValidatingWebhookConfiguration calico-pilot-extension-networking-calico-adm-networking-calico",
+		"VerticalPodAutoscaler " + ns + "/networking-calico-admission",
+	} {
+		if !contains(ids(objs), id) {
+			t.Errorf("admission enabled but %s is not rendered", id)
+		}
+	}
 
 	t.Run("admission", func(t *testing.T) {
 		d := &appsv1.Deployment{}
@@ -326,7 +366,7 @@ kind: ControllerConfiguration
 		// name the API server dials (the Service's DNS name).
 		secret := &corev1.Secret{}
 		into(t, find(t, objs, "Secret", "networking-calico-admission-tls"), secret)
-		vwc := find(t, objs, "ValidatingWebhookConfiguration", "calico-pilot-extension-networking-calico-7xk2p-networking-calico")
+		vwc := find(t, objs, "ValidatingWebhookConfiguration", "calico-pilot-extension-networking-calico-adm-networking-calico")
 		webhooks, _, _ := unstructured.NestedSlice(vwc.Object, "webhooks")
 		if len(webhooks) != 1 {
 			t.Fatalf("ValidatingWebhookConfiguration has %d webhooks, want 1", len(webhooks))
@@ -338,34 +378,36 @@ kind: ControllerConfiguration
 			t.Errorf("webhook clientConfig.service (-want +got):\n%s", diff)
 		}
 		caB64, _, _ := unstructured.NestedString(webhooks[0].(map[string]any), "clientConfig", "caBundle")
-		verifyServingCert(t, caB64, secret.Data["tls.crt"], "networking-calico-admission.extension-networking-calico-7xk2p.svc")
-	})
-
-	t.Run("rbac is the generated one", func(t *testing.T) {
-		for _, role := range generated {
-			kind, namespace := role.Kind, role.Namespace
-			for _, o := range objs {
-				if o.obj.GetKind() != kind || o.obj.GetNamespace() != namespace || !strings.HasPrefix(o.obj.GetName(), "calico-pilot:") {
-					continue
-				}
-				got := &rbacv1.ClusterRole{}
-				into(t, o.obj, got)
-				if diff := cmp.Diff(role.Rules, got.Rules); diff != "" {
-					t.Errorf("%s rules differ from files/rbac/role.yaml (-generated +rendered):\n%s", objectID(o.obj), diff)
-				}
-			}
-		}
-		binding := &rbacv1.ClusterRoleBinding{}
-		into(t, find(t, objs, "ClusterRoleBinding", "calico-pilot:extension-networking-calico-7xk2p:networking-calico"), binding)
-		wantSubjects := []rbacv1.Subject{{Kind: "ServiceAccount", Name: "networking-calico", Namespace: ns}}
-		if diff := cmp.Diff(wantSubjects, binding.Subjects); diff != "" {
-			t.Errorf("ClusterRoleBinding subjects (-want +got):\n%s", diff)
-		}
+		verifyServingCert(t, caB64, secret.Data["tls.crt"], "networking-calico-admission.extension-networking-calico-adm.svc")
 	})
 
 	t.Run("server-side dry run", func(t *testing.T) {
 		dryRunApply(t, objs, ns)
 	})
+}
+
+// checkGeneratedRBAC asserts that the rendered roles are the ones generated from the code's markers.
+func checkGeneratedRBAC(t *testing.T, objs []rendered, generated []generatedRole, ns string) {
+	t.Helper()
+	for _, role := range generated {
+		kind, namespace := role.Kind, role.Namespace
+		for _, o := range objs {
+			if o.obj.GetKind() != kind || o.obj.GetNamespace() != namespace || !strings.HasPrefix(o.obj.GetName(), "calico-pilot:") {
+				continue
+			}
+			got := &rbacv1.ClusterRole{}
+			into(t, o.obj, got)
+			if diff := cmp.Diff(role.Rules, got.Rules); diff != "" {
+				t.Errorf("%s rules differ from files/rbac/role.yaml (-generated +rendered):\n%s", objectID(o.obj), diff)
+			}
+		}
+	}
+	binding := &rbacv1.ClusterRoleBinding{}
+	into(t, find(t, objs, "ClusterRoleBinding", "calico-pilot:"+ns+":networking-calico"), binding)
+	wantSubjects := []rbacv1.Subject{{Kind: "ServiceAccount", Name: "networking-calico", Namespace: ns}}
+	if diff := cmp.Diff(wantSubjects, binding.Subjects); diff != "" {
+		t.Errorf("ClusterRoleBinding subjects (-want +got):\n%s", diff)
+	}
 }
 
 // generatedRole is a role controller-gen wrote into files/rbac/role.yaml.
@@ -605,6 +647,7 @@ func TestChartNonDefaultValues(t *testing.T) {
 		},
 		"vpa": map[string]any{"enabled": true, "updateMode": "InPlaceOrRecreate", "minAllowed": map[string]any{"cpu": "10m", "memory": "32Mi"}},
 		"admission": map[string]any{
+			"enabled":        true,
 			"failurePolicy":  "Ignore",
 			"objectSelector": nil,
 			"tls":            map[string]any{"crt": tls.crt, "key": tls.key, "caBundle": tls.ca},
@@ -626,7 +669,7 @@ func TestChartNonDefaultValues(t *testing.T) {
 	if got, want := c.Image, "registry.example/calico-pilot:v9.9.9"; got != want {
 		t.Errorf("image = %q, want %q", got, want)
 	}
-	for _, want := range []string{"--leader-elect=false", "--max-concurrent-reconciles=20"} {
+	for _, want := range []string{"--leader-election=false", "--max-concurrent-reconciles=20"} {
 		if !contains(c.Args, want) {
 			t.Errorf("controller args %v lack %s", c.Args, want)
 		}
@@ -682,7 +725,7 @@ func TestChartNonDefaultValues(t *testing.T) {
 // upgrade does not roll the webhook's certificate.
 func TestChartKeepsItsGeneratedCertificate(t *testing.T) {
 	rel := release{name: "networking-calico", namespace: "extension-networking-calico-upgrade"}
-	first, err := renderChartAgainst(controlPlane.Config, nil, rel)
+	first, err := renderChartAgainst(controlPlane.Config, withAdmission(), rel)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -703,7 +746,7 @@ func TestChartKeepsItsGeneratedCertificate(t *testing.T) {
 		t.Fatalf("installing the generated Secret: %v", err)
 	}
 
-	second, err := renderChartAgainst(controlPlane.Config, nil, rel)
+	second, err := renderChartAgainst(controlPlane.Config, withAdmission(), rel)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -763,8 +806,48 @@ func TestChartRejectsBadValues(t *testing.T) {
 		},
 		{
 			name:    "certificate without key and CA",
-			values:  map[string]any{"admission": map[string]any{"tls": map[string]any{"crt": "x"}}},
+			values:  map[string]any{"admission": map[string]any{"enabled": true, "tls": map[string]any{"crt": "x"}}},
 			wantErr: []string{"admission.tls.crt, admission.tls.key and admission.tls.caBundle must be given together"},
+		},
+		{
+			name:    "misspelt reference key",
+			values:  map[string]any{"replicaCont": 1},
+			wantErr: []string{"replicaCont"},
+		},
+		{
+			name:    "misspelt nested reference key",
+			values:  map[string]any{"controllers": map[string]any{"concurentSyncs": 3}},
+			wantErr: []string{"/controllers", "concurentSyncs"},
+		},
+		{
+			name:    "misspelt VPA update policy",
+			values:  map[string]any{"vpa": map[string]any{"updatePolicy": map[string]any{"updatemode": "Off"}}},
+			wantErr: []string{"/vpa/updatePolicy", "updatemode"},
+		},
+		{
+			name:    "misspelt heartbeat switch",
+			values:  map[string]any{"controller": map[string]any{"heartbeat": map[string]any{"enable": false}}},
+			wantErr: []string{"/controller/heartbeat", "enable"},
+		},
+		{
+			name:    "heartbeat interval zero",
+			values:  map[string]any{"controllers": map[string]any{"heartbeat": map[string]any{"renewIntervalSeconds": 0}}},
+			wantErr: []string{"/controllers/heartbeat/renewIntervalSeconds"},
+		},
+		{
+			name:    "metricsPort template that yields no port",
+			values:  map[string]any{"metricsPort": "{{ .Release.Name }}"},
+			wantErr: []string{`metricsPort must be a port number (or a template yielding one), got "networking-calico"`},
+		},
+		{
+			name:    "too few usablePorts",
+			values:  map[string]any{"usablePorts": []any{8080}},
+			wantErr: []string{"/usablePorts"},
+		},
+		{
+			name:    "image vector overwrite that is not an image vector",
+			values:  map[string]any{"imageVectorOverwrite": "calico-node: quay.io/calico/node\n"},
+			wantErr: []string{"imageVectorOverwrite must be an image vector"},
 		},
 		{
 			name:    "unsupported failure policy",
@@ -805,7 +888,7 @@ func decodeConfigStrict(t *testing.T, data string) *configv1alpha1.ControllerCon
 // TestChartArgsAreTheCommandsFlags parses the container args of both Deployments with the real
 // calico-pilot command tree, so a renamed or removed flag fails here instead of in a crash-looping pod.
 func TestChartArgsAreTheCommandsFlags(t *testing.T) {
-	objs, err := renderChart(nil, gardenerRelease)
+	objs, err := renderChart(withAdmission(), gardenerRelease)
 	if err != nil {
 		t.Fatal(err)
 	}

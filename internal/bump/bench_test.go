@@ -1,6 +1,7 @@
 package bump
 
 import (
+	"context"
 	"os"
 	"testing"
 )
@@ -33,7 +34,7 @@ func BenchmarkMergeLargestCase(b *testing.B) {
 	b.SetBytes(int64(len(ou.Data) + len(od.Data) + len(nu.Data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Merge(ou, od, nu, Options{}); err != nil {
+		if _, err := Merge(context.Background(), ou, od, nu, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,16 +1,22 @@
 package bump
 
+import "context"
+
 // matchLines returns the longest-common-subsequence style alignment of a and b as pairs of
 // indexes, increasing in both. It anchors on elements that occur exactly once on each side
 // (patience diff), which keeps structurally unique lines (key paths) aligned, and falls back to
 // Myers' algorithm between anchors.
-func matchLines(a, b []int) [][2]int {
+// A cancelled ctx stops the work early with a partial result; the caller checks ctx.Err().
+func matchLines(ctx context.Context, a, b []int) [][2]int {
 	var out [][2]int
-	patience(a, b, 0, len(a), 0, len(b), &out)
+	patience(ctx, a, b, 0, len(a), 0, len(b), &out)
 	return out
 }
 
-func patience(a, b []int, alo, ahi, blo, bhi int, out *[][2]int) {
+func patience(ctx context.Context, a, b []int, alo, ahi, blo, bhi int, out *[][2]int) {
+	if ctx.Err() != nil {
+		return
+	}
 	// Common prefix and suffix.
 	for alo < ahi && blo < bhi && a[alo] == b[blo] {
 		*out = append(*out, [2]int{alo, blo})
@@ -62,17 +68,17 @@ func patience(a, b []int, alo, ahi, blo, bhi int, out *[][2]int) {
 			// only less precise.
 			return
 		}
-		myers(a, b, alo, ahi, blo, bhi, out)
+		myers(ctx, a, b, alo, ahi, blo, bhi, out)
 		return
 	}
 	anchors := longestIncreasing(uniq)
 	pa, pb := alo, blo
 	for _, an := range anchors {
-		patience(a, b, pa, an[0], pb, an[1], out)
+		patience(ctx, a, b, pa, an[0], pb, an[1], out)
 		*out = append(*out, an)
 		pa, pb = an[0]+1, an[1]+1
 	}
-	patience(a, b, pa, ahi, pb, bhi, out)
+	patience(ctx, a, b, pa, ahi, pb, bhi, out)
 }
 
 // maxMyersSpan bounds the region Myers' algorithm runs on; its trace grows with the square of
@@ -114,7 +120,7 @@ func longestIncreasing(pairs [][2]int) [][2]int {
 }
 
 // myers appends the matches of a shortest edit script between a[alo:ahi] and b[blo:bhi].
-func myers(a, b []int, alo, ahi, blo, bhi int, out *[][2]int) {
+func myers(ctx context.Context, a, b []int, alo, ahi, blo, bhi int, out *[][2]int) {
 	n, m := ahi-alo, bhi-blo
 	maxD := n + m
 	offset := maxD + 1
@@ -122,6 +128,9 @@ func myers(a, b []int, alo, ahi, blo, bhi int, out *[][2]int) {
 	var trace [][]int
 	found := false
 	for d := 0; d <= maxD && !found; d++ {
+		if ctx.Err() != nil {
+			return
+		}
 		snapshot := make([]int, 2*d+3)
 		for k := -d; k <= d; k += 2 {
 			var x int
@@ -177,17 +186,23 @@ func myers(a, b []int, alo, ahi, blo, bhi int, out *[][2]int) {
 	}
 }
 
+// maxTableCells bounds the LCS table matchBy builds for one gap (16 MB of int32).
+const maxTableCells = 4_000_000
+
 // matchBy aligns a[alo:ahi] with b[blo:bhi] by an arbitrary relation with a classic LCS table.
-// It is used only inside the small gaps that exact matching left, and gives up (no matches)
-// when a gap is too large for a table.
-func matchBy(alo, ahi, blo, bhi int, eq func(i, j int) bool) [][2]int {
+// It is used only inside the small gaps that exact matching left (matchGap splits larger ones),
+// and gives up (no matches) when a gap is too large for a table.
+func matchBy(ctx context.Context, alo, ahi, blo, bhi int, eq func(i, j int) bool) [][2]int {
 	n, m := ahi-alo, bhi-blo
-	if n == 0 || m == 0 || n*m > 4_000_000 {
+	if n == 0 || m == 0 || n*m > maxTableCells {
 		return nil
 	}
 	w := m + 1
 	t := make([]int32, (n+1)*w)
 	for i := n - 1; i >= 0; i-- {
+		if ctx.Err() != nil {
+			return nil
+		}
 		for j := m - 1; j >= 0; j-- {
 			switch {
 			case eq(alo+i, blo+j):

@@ -1,6 +1,7 @@
 package bump
 
 import (
+	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -21,7 +22,7 @@ func TestMatchLines(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, matchLines(tc.a, tc.b)); diff != "" {
+			if diff := cmp.Diff(tc.want, matchLines(context.Background(), tc.a, tc.b)); diff != "" {
 				t.Errorf("matchLines mismatch (-want +got):\n%s", diff)
 			}
 		})

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
+	"github.com/google/go-containerregistry/pkg/v1/types"
 )
 
 // DigestRequest names the images whose digests ResolveDigests looks up:
@@ -52,7 +54,7 @@ func ResolveDigests(ctx context.Context, req DigestRequest, opts ...remote.Optio
 			return nil, fmt.Errorf("image reference %q: %w", refText, err)
 		}
 		desc, err := remote.Head(ref, opts...)
-		if err != nil {
+		if err != nil || !isImageManifest(desc.MediaType) {
 			// Some registries do not answer HEAD for manifests; GET is authoritative.
 			full, getErr := remote.Get(ref, opts...)
 			if getErr != nil {
@@ -60,9 +62,29 @@ func ResolveDigests(ctx context.Context, req DigestRequest, opts ...remote.Optio
 			}
 			desc = &full.Descriptor
 		}
+		if !isImageManifest(desc.MediaType) {
+			// A proxy's HTML error page answered with 200 has a digest too, the same for
+			// every image: pinning it would be a supply-chain fault.
+			return nil, fmt.Errorf("resolving %s: the registry answered with media type %q, not an image manifest or index (accepted: %s)",
+				refText, desc.MediaType, strings.Join(manifestMediaTypes, ", "))
+		}
 		out = append(out, ImageDigest{Image: img, Reference: refText, Version: req.Version, Digest: desc.Digest.String()})
 	}
 	return out, nil
+}
+
+// manifestMediaTypes are the media types of the image manifests and indexes a tag can point to
+// (OCI and Docker schema 2). Docker schema 1 is not accepted: its digest is not the content
+// digest runtimes pull by.
+var manifestMediaTypes = []string{
+	string(types.OCIManifestSchema1),
+	string(types.OCIImageIndex),
+	string(types.DockerManifestSchema2),
+	string(types.DockerManifestList),
+}
+
+func isImageManifest(mt types.MediaType) bool {
+	return slices.Contains(manifestMediaTypes, string(mt))
 }
 
 // WriteDigests prints digests as "name: version@sha256:..." lines.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -75,5 +76,22 @@ func TestResolveDigests(t *testing.T) {
 	_, err = ResolveDigests(context.Background(), DigestRequest{Registry: host, Namespace: "calico", Version: "v3.29.0", Images: []string{"cni", "kube-controllers"}})
 	if err == nil || !strings.HasPrefix(err.Error(), "resolving "+host+"/calico/kube-controllers:v3.29.0: ") {
 		t.Errorf("missing image error = %v, want it to name %s/calico/kube-controllers:v3.29.0", err, host)
+	}
+}
+
+// TestResolveDigestsRefusesNonManifest: a server that answers every request with an HTML page
+// and 200 (a captive portal, a misconfigured proxy) used to give the same "digest" for every
+// image, exit 0.
+func TestResolveDigestsRefusesNonManifest(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, "<html><body>Welcome to the proxy</body></html>") // test server: a failed write shows up as a client error
+	}))
+	defer srv.Close()
+	host := strings.TrimPrefix(srv.URL, "http://")
+	_, err := ResolveDigests(context.Background(), DigestRequest{Registry: host, Namespace: "calico", Version: "v3.29.0", Images: []string{"cni"}})
+	want := "resolving " + host + `/calico/cni:v3.29.0: the registry answered with media type "text/html; charset=utf-8", not an image manifest or index (accepted: application/vnd.oci.image.manifest.v1+json, application/vnd.oci.image.index.v1+json, application/vnd.docker.distribution.manifest.v2+json, application/vnd.docker.distribution.manifest.list.v2+json)`
+	if err == nil || err.Error() != want {
+		t.Errorf("error = %v\nwant    %s", err, want)
 	}
 }

@@ -1,6 +1,7 @@
 package bump
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -30,14 +31,14 @@ func FuzzMerge(f *testing.F) {
 	f.Add("a: 1\n", "a: {{ x }}\n", "a: 2\n")
 	f.Add("---\n---\n", "---\n#x\n---\n", "")
 	f.Fuzz(func(t *testing.T, oldUp, oldDown, newUp string) {
-		if _, err := Merge(Input{Name: "ou", Data: []byte(oldUp)}, Input{Name: "od", Data: []byte(oldDown)}, Input{Name: "nu", Data: []byte(newUp)}, Options{}); err != nil {
+		if _, err := Merge(context.Background(), Input{Name: "ou", Data: []byte(oldUp)}, Input{Name: "od", Data: []byte(oldDown)}, Input{Name: "nu", Data: []byte(newUp)}, Options{}); err != nil {
 			var inErr *InputError
 			if !errors.As(err, &inErr) {
 				t.Fatalf("Merge error is not an *InputError: %v", err)
 			}
 			return
 		}
-		same, err := Merge(Input{Name: "ou", Data: []byte(oldUp)}, Input{Name: "od", Data: []byte(oldUp)}, Input{Name: "nu", Data: []byte(newUp)}, Options{})
+		same, err := Merge(context.Background(), Input{Name: "ou", Data: []byte(oldUp)}, Input{Name: "od", Data: []byte(oldUp)}, Input{Name: "nu", Data: []byte(newUp)}, Options{})
 		if err != nil {
 			t.Fatalf("Merge with an unpatched downstream failed where the patched one did not: %v", err)
 		}
@@ -46,7 +47,7 @@ func FuzzMerge(f *testing.F) {
 		}
 		// Without an upstream change the downstream comes back unchanged, unless it reordered
 		// documents (the upstream order wins, and the report says so).
-		back, err := Merge(Input{Name: "ou", Data: []byte(oldUp)}, Input{Name: "od", Data: []byte(oldDown)}, Input{Name: "nu", Data: []byte(oldUp)}, Options{})
+		back, err := Merge(context.Background(), Input{Name: "ou", Data: []byte(oldUp)}, Input{Name: "od", Data: []byte(oldDown)}, Input{Name: "nu", Data: []byte(oldUp)}, Options{})
 		if err != nil {
 			t.Fatalf("Merge onto the same upstream failed where the bump did not: %v", err)
 		}

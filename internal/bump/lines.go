@@ -1,6 +1,7 @@
 package bump
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"sort"
@@ -75,7 +76,8 @@ func splitLines(text string) ([]string, bool) {
 }
 
 // parseDocument splits masked text into YAML documents and gives every line its identity.
-func parseDocument(name, masked string) (*document, error) {
+// A cancelled ctx stops it between YAML documents with ctx.Err().
+func parseDocument(ctx context.Context, name, masked string) (*document, error) {
 	texts, trailing := splitLines(masked)
 	d := &document{name: name, lines: make([]line, len(texts)), trailingNewline: trailing}
 	for i, t := range texts {
@@ -85,6 +87,9 @@ func parseDocument(name, masked string) (*document, error) {
 	seen := map[string]int{}
 	start := 0
 	for start < len(texts) {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("bump cancelled: %w", err)
+		}
 		end := start + 1
 		for end < len(texts) && !isDocSeparator(texts[end]) {
 			end++

@@ -1,6 +1,7 @@
 package bump
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -129,7 +130,7 @@ func TestInputErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Merge(good, tc.down, good, Options{})
+			_, err := Merge(context.Background(), good, tc.down, good, Options{})
 			var got *InputError
 			if !errors.As(err, &got) {
 				t.Fatalf("Merge error = %v, want an *InputError", err)
@@ -166,7 +167,7 @@ func TestVersions(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := Merge(up("v3.1.0"), down, up("v3.2.0"), tc.opts)
+			res, err := Merge(context.Background(), up("v3.1.0"), down, up("v3.2.0"), tc.opts)
 			if err != nil {
 				t.Fatal(err)
 			}

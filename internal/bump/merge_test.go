@@ -1,6 +1,7 @@
 package bump
 
 import (
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -149,7 +150,7 @@ func TestMergeCases(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.dir, func(t *testing.T) {
 			ou, od, nu, wantPath := readCase(t, filepath.Join("testdata", tc.dir))
-			res, err := Merge(ou, od, nu, Options{})
+			res, err := Merge(context.Background(), ou, od, nu, Options{})
 			if err != nil {
 				t.Fatalf("Merge: %v", err)
 			}
@@ -191,7 +192,7 @@ func TestMergeCases(t *testing.T) {
 					t.Errorf("no patch note contains %q; notes: %q", n, notes)
 				}
 			}
-			again, err := Merge(ou, od, nu, Options{})
+			again, err := Merge(context.Background(), ou, od, nu, Options{})
 			if err != nil {
 				t.Fatalf("second Merge: %v", err)
 			}
@@ -205,7 +206,7 @@ func TestMergeCases(t *testing.T) {
 // TestConflictBlocks pins the exact conflict block format: which patch, why, both sides.
 func TestConflictBlocks(t *testing.T) {
 	ou, od, nu, _ := readCase(t, filepath.Join("testdata", "conflicts"))
-	res, err := Merge(ou, od, nu, Options{})
+	res, err := Merge(context.Background(), ou, od, nu, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +283,7 @@ func TestChecks(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := Merge(ou, od, nu, tc.opts)
+			res, err := Merge(context.Background(), ou, od, nu, tc.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -324,7 +325,7 @@ func TestDocumentOrder(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := Merge(oldUp, Input{Name: "od", Data: []byte(tc.oldDown)}, newUp, Options{})
+			res, err := Merge(context.Background(), oldUp, Input{Name: "od", Data: []byte(tc.oldDown)}, newUp, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

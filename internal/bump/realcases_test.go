@@ -1,6 +1,7 @@
 package bump
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -108,7 +109,7 @@ func diffLines(got, want string) int {
 		}
 		return out
 	}
-	matched := len(matchLines(intern(g), intern(w)))
+	matched := len(matchLines(context.Background(), intern(g), intern(w)))
 	return len(g) - matched + len(w) - matched
 }
 
@@ -127,7 +128,7 @@ func TestRealCases(t *testing.T) {
 			} else {
 				ou, od, nu, want = loadCase(t, rc.name)
 			}
-			res, err := Merge(ou, od, nu, Options{})
+			res, err := Merge(context.Background(), ou, od, nu, Options{})
 			if err != nil {
 				t.Fatalf("Merge: %v", err)
 			}
@@ -144,7 +145,7 @@ func TestRealCases(t *testing.T) {
 				t.Errorf("%d conflicts, want at most %d", res.Report.Conflicts, rc.maxConflicts)
 			}
 			// Without an upstream change the downstream must come back byte for byte.
-			same, err := Merge(ou, od, Input{Name: "old-upstream (again)", Data: ou.Data}, Options{})
+			same, err := Merge(context.Background(), ou, od, Input{Name: "old-upstream (again)", Data: ou.Data}, Options{})
 			if err != nil {
 				t.Fatalf("Merge onto the same upstream: %v", err)
 			}
@@ -209,7 +210,7 @@ func TestRealCaseUpstreamMove(t *testing.T) {
 	usage := find(exp, "            # Note: We do not want to report about outgoing connections")
 	wantOut := strings.Join(move(exp, dIPIP, 5, usage), "\n")
 
-	res, err := Merge(ou, od, nu, Options{})
+	res, err := Merge(context.Background(), ou, od, nu, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +237,7 @@ func TestRealCaseUpstreamRename(t *testing.T) {
 	nu.Data = []byte(strings.Replace(string(nu.Data), from, to, 1))
 	wantOut := strings.Replace(string(want), from, to, 1)
 
-	res, err := Merge(ou, od, nu, Options{})
+	res, err := Merge(context.Background(), ou, od, nu, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

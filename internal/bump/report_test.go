@@ -1,6 +1,7 @@
 package bump
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,7 +11,7 @@ import (
 
 func TestReportFormats(t *testing.T) {
 	ou, od, nu, _ := readCase(t, filepath.Join("testdata", "commented-block-removed"))
-	res, err := Merge(ou, od, nu, Options{})
+	res, err := Merge(context.Background(), ou, od, nu, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package bump
 
 import (
+	"context"
 	"fmt"
 	"strings"
 )
@@ -24,7 +25,8 @@ type commentState struct {
 }
 
 // walk decides every line of the old upstream in order and emits the output.
-func (m *merger) walk() {
+// A cancelled ctx stops it early; the caller checks ctx.Err().
+func (m *merger) walk(ctx context.Context) {
 	pa, pb := 0, 0
 	n := len(m.o.lines)
 	// prevSurvives tells whether the last base line kept by the downstream is still in the new
@@ -32,6 +34,9 @@ func (m *merger) walk() {
 	prevSurvives := true
 	prevI := -1
 	for i := 0; i <= n; i++ {
+		if ctx.Err() != nil {
+			return
+		}
 		ai, bi := len(m.a.lines), len(m.b.lines)
 		if i < n {
 			ai, bi = m.oa.partner[i], m.ob.partner[i]

@@ -38,6 +38,8 @@ type AdmissionOptions struct {
 	HealthProbeBindAddress string
 	// Verbosity is the log level (0 = info, 1 = debug).
 	Verbosity int
+	// Gardener are the Gardener extension admission flags (admission_gardener.go).
+	Gardener *AdmissionGardenerFlags
 }
 
 // NewAdmissionOptions returns the defaults: the port and cert dir the chart uses.
@@ -47,6 +49,7 @@ func NewAdmissionOptions() *AdmissionOptions {
 		Port:                   10250,
 		MetricsBindAddress:     ":8080",
 		HealthProbeBindAddress: ":8081",
+		Gardener:               NewAdmissionGardenerFlags(),
 	}
 }
 
@@ -58,6 +61,7 @@ func (o *AdmissionOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.MetricsBindAddress, "metrics-bind-address", o.MetricsBindAddress, `address of the Prometheus metrics endpoint ("0" disables it)`)
 	fs.StringVar(&o.HealthProbeBindAddress, "health-probe-bind-address", o.HealthProbeBindAddress, `address of /healthz and /readyz ("0" disables them)`)
 	fs.IntVar(&o.Verbosity, "verbosity", o.Verbosity, "log verbosity (0 info, 1 debug)")
+	o.Gardener.AddFlags(fs, o)
 }
 
 // Validate checks the options before anything is started; each error names the flag.
@@ -101,10 +105,16 @@ func NewAdmissionCommand(streams IO) *cobra.Command {
 			"The webhook needs no access to any API server.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.Validate(); err != nil {
+			if err := o.Gardener.Validate(); err != nil {
 				return &ExitError{Code: ExitUsage, Err: err}
 			}
 			log := zap.New(zap.WriteTo(streams.ErrOut), zap.Level(zapLevel(o.Verbosity)))
+			if err := o.Gardener.Prepare(cmd.Context(), o, log); err != nil {
+				return &ExitError{Code: 1, Err: err}
+			}
+			if err := o.Validate(); err != nil {
+				return &ExitError{Code: ExitUsage, Err: err}
+			}
 			// controller-runtime's webhook and metrics servers log through its package logger; hand it ours.
 			ctrllog.SetLogger(log)
 			if err := RunAdmission(logr.NewContext(cmd.Context(), log), o); err != nil {
@@ -155,6 +165,9 @@ func RunAdmission(ctx context.Context, o *AdmissionOptions) error {
 		})
 	}
 
+	if o.Gardener != nil && o.Gardener.Enabled() {
+		g.Go(func() error { return o.Gardener.Run(ctx) })
+	}
 	log.Info("Serving Shoot admission webhook", "path", webhook.Path, "port", o.Port, "certDir", o.CertDir)
 	return g.Wait()
 }

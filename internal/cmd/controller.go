@@ -17,7 +17,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
-	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
@@ -42,6 +41,8 @@ type ControllerOptions struct {
 	DeleteTimeout             time.Duration
 	// DNS configures how CNAME DNSRecords are resolved and the TTL-driven requeue bounds.
 	DNS *apiserverendpoints.Options
+	// Extension are the Gardener extension flags (extension_flags.go).
+	Extension *ExtensionFlags
 
 	// Filled by Complete.
 	config *configv1alpha1.ControllerConfiguration
@@ -60,6 +61,7 @@ func NewControllerOptions() *ControllerOptions {
 		HealthBindAddress:       ":8081",
 		DeleteTimeout:           d.DeleteTimeout,
 		DNS:                     apiserverendpoints.NewOptions(),
+		Extension:               NewExtensionFlags(),
 	}
 }
 
@@ -76,6 +78,7 @@ func (o *ControllerOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.HealthBindAddress, "health-bind-address", o.HealthBindAddress, "address of the /healthz and /readyz endpoints (0 disables them)")
 	fs.DurationVar(&o.DeleteTimeout, "delete-timeout", o.DeleteTimeout, "how long deletion waits for the ManagedResource to disappear")
 	o.DNS.AddFlags(fs)
+	o.Extension.AddFlags(fs)
 }
 
 // Complete loads the config file, sets the feature gates and builds the REST config.
@@ -158,22 +161,44 @@ func UserAgent() string { return "calico-pilot/" + Version }
 
 // Run starts the manager and blocks until ctx ends.
 func (o *ControllerOptions) Run(ctx context.Context) error {
-	scheme, err := network.NewScheme()
+	opts := network.DefaultOptions()
+	opts.MaxConcurrentReconciles = o.MaxConcurrentReconciles
+	opts.IgnoreOperationAnnotation = o.IgnoreOperationAnnotation
+	opts.UserAgent = UserAgent()
+	opts.TTLRequeueMin, opts.TTLRequeueMax = o.DNS.RequeueMin, o.DNS.RequeueMax
+	opts.DeleteTimeout = o.DeleteTimeout
+	images, err := imagevector.FromEnv(os.LookupEnv, os.ReadFile)
 	if err != nil {
-		return err
+		return &ExitError{Code: ExitUsage, Err: err}
 	}
-	mgr, err := ctrl.NewManager(o.rest, ctrl.Options{
-		Scheme:                  scheme,
-		Logger:                  ctrl.Log,
-		LeaderElection:          o.LeaderElect,
-		LeaderElectionID:        o.LeaderElectionID,
-		LeaderElectionNamespace: o.LeaderElectionNamespace,
-		Metrics:                 metricsserver.Options{BindAddress: o.MetricsBindAddress},
-		HealthProbeBindAddress:  o.HealthBindAddress,
-		Client:                  client.Options{Cache: &client.CacheOptions{DisableFor: network.UncachedObjects()}},
+	// The resolver is checked before the manager is built, so a bad flag is a usage error.
+	if _, err := o.DNS.Resolver(); err != nil {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("kube-apiserver DNS resolver: %w", err)}
+	}
+	mgr, err := network.NewManager(network.Setup{
+		RestConfig: o.rest,
+		Manager: ctrl.Options{
+			Logger:                  ctrl.Log,
+			LeaderElection:          o.LeaderElect,
+			LeaderElectionID:        o.LeaderElectionID,
+			LeaderElectionNamespace: o.LeaderElectionNamespace,
+			Metrics:                 metricsserver.Options{BindAddress: o.MetricsBindAddress},
+			HealthProbeBindAddress:  o.HealthBindAddress,
+		},
+		Images: images,
+		Addresses: func(c client.Client) (network.AddressSource, error) {
+			source, err := o.DNS.Source(c)
+			if err != nil {
+				return nil, err
+			}
+			return network.NewAddressSource(source), nil
+		},
+		FeatureGates: o.gates,
+		Config:       o.config,
+		Options:      opts,
 	})
 	if err != nil {
-		return fmt.Errorf("creating controller manager: %w", err)
+		return err
 	}
 	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
 		return fmt.Errorf("adding healthz check: %w", err)
@@ -186,33 +211,7 @@ func (o *ControllerOptions) Run(ctx context.Context) error {
 	}); err != nil {
 		return fmt.Errorf("adding readyz check: %w", err)
 	}
-	opts := network.DefaultOptions()
-	opts.MaxConcurrentReconciles = o.MaxConcurrentReconciles
-	opts.IgnoreOperationAnnotation = o.IgnoreOperationAnnotation
-	opts.UserAgent = UserAgent()
-	opts.TTLRequeueMin, opts.TTLRequeueMax = o.DNS.RequeueMin, o.DNS.RequeueMax
-	opts.DeleteTimeout = o.DeleteTimeout
-	images, err := imagevector.FromEnv(os.LookupEnv, os.ReadFile)
-	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
-	}
-	renderer, err := network.NewRenderer(images)
-	if err != nil {
-		return err
-	}
-	// DNSRecords are read uncached (network.UncachedObjects): once per reconcile, never watched.
-	source, err := o.DNS.Source(mgr.GetClient())
-	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("kube-apiserver DNS resolver: %w", err)}
-	}
-	deps := network.Deps{
-		Decoder:      network.NewConfigDecoder(),
-		Renderer:     renderer,
-		Addresses:    network.NewAddressSource(source),
-		FeatureGates: o.gates,
-		Config:       o.config,
-	}
-	if err := network.AddToManager(mgr, deps, opts); err != nil {
+	if err := o.Extension.AddToManager(mgr, ctrl.Log); err != nil {
 		return err
 	}
 	if err := mgr.Start(ctx); err != nil {
@@ -233,12 +232,20 @@ reports status on the Network. Leader election, metrics (--metrics-bind-address)
 (--health-bind-address) are on by default.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.Extension.Version {
+				fmt.Fprintln(streams.Out, Version)
+				return nil
+			}
+			if err := o.Extension.Validate(); err != nil {
+				return &ExitError{Code: ExitUsage, Err: err}
+			}
 			// controller-runtime logs through its process-wide logger; setting it here, once per
 			// process, is the only way to route its internal logs to our stderr.
-			ctrl.SetLogger(zap.New(zap.WriteTo(streams.ErrOut)))
+			ctrl.SetLogger(o.Extension.Logger(streams.ErrOut))
 			if err := o.Complete(); err != nil {
 				return err
 			}
+			o.Extension.ApplyTo(o)
 			if err := o.Validate(); err != nil {
 				return err
 			}

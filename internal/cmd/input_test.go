@@ -72,3 +72,71 @@ func TestInputName(t *testing.T) {
 		}
 	}
 }
+
+// repeatReader yields its pattern forever, as `yes 'a: b'` does.
+type repeatReader struct {
+	block string // the pattern repeated, so reads copy in bulk
+	off   int
+	read  int64
+}
+
+func newRepeatReader(pattern string) *repeatReader {
+	return &repeatReader{block: strings.Repeat(pattern, 8192)}
+}
+
+func (r *repeatReader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		c := copy(p[n:], r.block[r.off:])
+		n += c
+		r.off = (r.off + c) % len(r.block)
+	}
+	r.read += int64(n)
+	return n, nil
+}
+
+// TestReadInputLimit: endless or huge inputs stop at the limit with a one-line error naming the
+// input and the limit, after reading at most limit+1 bytes.
+func TestReadInputLimit(t *testing.T) {
+	yes := newRepeatReader("a: b\n")
+	_, err := readInput("-", yes)
+	if want := "cannot read stdin: input is larger than the limit of 64 MiB"; err == nil || err.Error() != want {
+		t.Errorf("endless stdin: error %v, want %q", err, want)
+	}
+	if !errors.Is(err, ErrInputTooLarge) {
+		t.Errorf("error %v does not wrap ErrInputTooLarge", err)
+	}
+	if yes.read > MaxInputBytes+64<<10 {
+		t.Errorf("read %d bytes of an endless stream, want about the limit (%d)", yes.read, MaxInputBytes)
+	}
+	if _, statErr := os.Stat("/dev/zero"); statErr == nil {
+		_, err := readInput("/dev/zero", nil)
+		if want := "cannot read /dev/zero: input is larger than the limit of 64 MiB"; err == nil || err.Error() != want {
+			t.Errorf("/dev/zero: error %v, want %q", err, want)
+		}
+	}
+
+	// The boundary, with a small limit: limit bytes are fine, one more is refused; a regular
+	// file over the limit is refused from its size, before reading.
+	dir := t.TempDir()
+	exact := filepath.Join(dir, "exact.yaml")
+	over := filepath.Join(dir, "over.yaml")
+	if err := os.WriteFile(exact, []byte("a: 12345\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(over, []byte("a: 123456\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readInputLimit(exact, nil, 9); err != nil {
+		t.Errorf("file of exactly the limit: %v", err)
+	}
+	if _, err := readInputLimit(over, nil, 9); err == nil || err.Error() != "cannot read "+over+": input is larger than the limit of 9 bytes" {
+		t.Errorf("file over the limit: %v", err)
+	}
+	if _, err := readInputLimit("-", strings.NewReader("a: 12345\n"), 9); err != nil {
+		t.Errorf("stdin of exactly the limit: %v", err)
+	}
+	if _, err := readInputLimit("-", strings.NewReader("a: 123456\n"), 9); err == nil || err.Error() != "cannot read stdin: input is larger than the limit of 9 bytes" {
+		t.Errorf("stdin over the limit: %v", err)
+	}
+}

@@ -13,19 +13,17 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
-	"github.com/calico-pilot/calico-pilot/api/projectcalico/crds"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
-	"github.com/calico-pilot/calico-pilot/internal/render"
+	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/validation"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
@@ -153,11 +151,10 @@ func (o *RenderOptions) Validate() error {
 	return nil
 }
 
-// renderInput is what the offline pipeline resolves before values.Resolve.
+// renderInput is the loaded and validated input: the pipeline's source and the decoded config.
 type renderInput struct {
-	config     *calicov1alpha1.NetworkConfig
-	configPath *field.Path
-	facts      values.ClusterFacts
+	source pipeline.Source
+	config *calicov1alpha1.NetworkConfig
 }
 
 // Run reads, validates, renders and writes. An internal failure (a bug) becomes an error
@@ -183,13 +180,9 @@ func (o *RenderOptions) Run(streams IO) (err error) {
 		return reportFieldErrors(streams.ErrOut, errs)
 	}
 	gates := map[string]bool{}
-	var operator values.OperatorConfig
 	if ctrl != nil {
 		for k, v := range ctrl.FeatureGates {
 			gates[k] = v
-		}
-		if ctrl.KubeAPIServerGlobalNetworkSet != nil {
-			operator.KubeAPIServerGlobalNetworkSet = ctrl.KubeAPIServerGlobalNetworkSet.Enabled
 		}
 	}
 	for k, v := range o.gates {
@@ -204,14 +197,11 @@ func (o *RenderOptions) Run(streams IO) (err error) {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	if o.SeedNamespace != "" {
-		in.facts.SeedNamespace = o.SeedNamespace
+		in.source.SeedNamespace = o.SeedNamespace
 	}
-	opts, errs := values.Resolve(values.Inputs{
-		Config:                 in.config,
-		ConfigPath:             in.configPath,
-		Cluster:                in.facts,
-		FeatureGates:           values.FeatureGates{NonPrivilegedCalicoNode: fg.Enabled(features.NonPrivilegedCalicoNode)},
-		Operator:               operator,
+	opts, errs := pipeline.Options(in.source, in.config, pipeline.Settings{
+		ControllerConfig:       ctrl,
+		FeatureGates:           fg,
 		Images:                 images,
 		KubeAPIServerAddresses: o.addresses,
 	})
@@ -235,34 +225,16 @@ func (o *RenderOptions) Run(streams IO) (err error) {
 	return nil
 }
 
+// render serializes through the pipeline's Encoder, as the controller does.
 func (o *RenderOptions) render(opts *values.Options) (*manifest.Manifest, error) {
-	var objs []client.Object
-	var err error
 	if o.Seed {
-		objs, err = render.SeedMonitoring(opts)
-		if err != nil {
-			return nil, err
-		}
-		return manifest.Build(nil, objs)
+		return pipeline.Seed(opts)
 	}
-	if objs, err = render.Shoot(opts); err != nil {
+	enc, err := pipeline.NewEncoder()
+	if err != nil {
 		return nil, err
 	}
-	var static *manifest.Static
-	if o.CRDs {
-		defs, err := crds.CustomResourceDefinitions()
-		if err != nil {
-			return nil, fmt.Errorf("loading the Calico CRDs: %w", err)
-		}
-		crdObjs, err := render.CRDs(defs)
-		if err != nil {
-			return nil, err
-		}
-		if static, err = manifest.NewStatic(crdObjs); err != nil {
-			return nil, err
-		}
-	}
-	return manifest.Build(static, objs)
+	return enc.Shoot(opts, o.CRDs)
 }
 
 func (o *RenderOptions) write(out io.Writer, m *manifest.Manifest) error {
@@ -341,50 +313,24 @@ func (o *RenderOptions) load(stdin io.Reader) (renderInput, field.ErrorList, err
 	return o.fromShoot(shoot, network)
 }
 
-// fromShoot validates and decodes; with a Network, the Network's providerConfig, pod CIDR and IP
-// families are what counts (as in the controller).
+// fromShoot validates and decodes through the pipeline; with a Network, the Network's
+// providerConfig, pod CIDR and IP families are what counts (as in the controller).
 func (o *RenderOptions) fromShoot(shoot *gardencorev1beta1.Shoot, network *extensionsv1alpha1.Network) (renderInput, field.ErrorList, error) {
-	seedNS := seedNamespaceOf(shoot)
 	if network == nil {
-		if errs := validation.ValidateShoot(shoot); len(errs) > 0 {
+		cfg, errs := pipeline.ShootConfig(shoot)
+		if len(errs) > 0 {
 			return renderInput{}, errs, nil
 		}
 		if len(shoot.Spec.Provider.Workers) == 0 {
 			return renderInput{}, field.ErrorList{field.Required(field.NewPath("spec", "provider", "workers"), "the shoot is workerless and gets no Calico networking; add a worker pool")}, nil
 		}
-		cfg, errs := decode.ShootNetworkConfig(shoot)
-		if len(errs) > 0 {
-			return renderInput{}, errs, nil
-		}
-		return renderInput{config: cfg, configPath: decode.ProviderConfigPath(), facts: values.FactsFromShoot(shoot, seedNS)}, nil, nil
+		return renderInput{source: pipeline.Source{Shoot: shoot, SeedNamespace: seedNamespaceOf(shoot)}, config: cfg}, nil, nil
 	}
-	pcPath := field.NewPath("spec", "providerConfig")
-	var cfg *calicov1alpha1.NetworkConfig
-	var families []gardencorev1beta1.IPFamily
-	for _, f := range network.Spec.IPFamilies {
-		families = append(families, gardencorev1beta1.IPFamily(f))
+	cfg, errs := pipeline.NetworkConfig(network)
+	if len(errs) > 0 {
+		return renderInput{}, errs, nil
 	}
-	if network.Spec.ProviderConfig != nil && len(network.Spec.ProviderConfig.Raw) > 0 {
-		var errs field.ErrorList
-		cfg, errs = decode.NetworkConfig(network.Spec.ProviderConfig.Raw, pcPath)
-		if len(errs) > 0 {
-			return renderInput{}, errs, nil
-		}
-		if len(families) == 0 {
-			families = []gardencorev1beta1.IPFamily{gardencorev1beta1.IPFamilyIPv4}
-		}
-		if errs := validation.ValidateNetworkConfig(cfg, families, pcPath); len(errs) > 0 {
-			return renderInput{}, errs, nil
-		}
-	}
-	facts := values.FactsFromShoot(shoot, network.Namespace)
-	facts.PodCIDR = network.Spec.PodCIDR
-	facts.Paths.PodCIDR = field.NewPath("spec", "podCIDR")
-	facts.IPFamilies = nil
-	for _, f := range network.Spec.IPFamilies {
-		facts.IPFamilies = append(facts.IPFamilies, string(f))
-	}
-	return renderInput{config: cfg, configPath: pcPath, facts: facts}, nil, nil
+	return renderInput{source: pipeline.Source{Shoot: shoot, Network: network}, config: cfg}, nil, nil
 }
 
 // seedNamespaceOf is Gardener's control-plane namespace of a shoot: shoot--<project>--<name>,

@@ -12,6 +12,7 @@ import (
 
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
+	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/validation"
 )
 
@@ -175,7 +176,7 @@ func (o *ValidateOptions) validateDocument(doc decode.Document) (res documentRes
 		if len(shoot.Spec.Provider.Workers) == 0 {
 			res.note = "workerless, so it has no Calico networking to check"
 		}
-		res.errs = validation.ValidateShoot(shoot)
+		_, res.errs = pipeline.ShootConfig(shoot)
 	case "List", "ShootList":
 		return o.validateList(doc)
 	case "":

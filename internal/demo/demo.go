@@ -25,7 +25,6 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/yaml"
 
-	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
@@ -34,7 +33,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
-	"github.com/calico-pilot/calico-pilot/test/integration/framework"
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
 // The seed-side facts the demo invents: the load balancer in front of the shoot's kube-apiserver
@@ -62,7 +61,7 @@ type Options struct {
 // DefaultOptions returns the options `make demo` uses.
 func DefaultOptions(out io.Writer) Options {
 	return Options{
-		ShootFile: filepath.Join(framework.RepoRoot(), "examples", "shoot.yaml"),
+		ShootFile: filepath.Join(testenv.RepoRoot(), "examples", "shoot.yaml"),
 		Out:       out,
 		Timeout:   2 * time.Minute,
 		UserAgent: "calico-pilot/demo",
@@ -84,9 +83,9 @@ func Run(ctx context.Context, o Options) error {
 		return fmt.Errorf("example shoot %s: spec.networking.pods and .services are needed for the Network", o.ShootFile)
 	}
 
-	fmt.Fprintf(o.Out, "Starting a local seed control plane (kube-apiserver + etcd from %s) ...\n", framework.AssetsDir())
-	cp, err := framework.Start(framework.Options{
-		CRDDirectoryPaths: framework.CRDDirectories(framework.GardenerCRDs, framework.MonitoringCRDs),
+	fmt.Fprintf(o.Out, "Starting a local seed control plane (kube-apiserver + etcd from %s) ...\n", testenv.AssetsDir())
+	cp, err := testenv.Start(testenv.Options{
+		CRDDirectoryPaths: testenv.CRDDirectories(testenv.GardenerCRDs, testenv.MonitoringCRDs),
 	})
 	if err != nil {
 		return err
@@ -113,7 +112,7 @@ func Run(ctx context.Context, o Options) error {
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	writes := framework.NewWriteCounter()
+	writes := testenv.NewWriteCounter()
 	done, err := startController(ctx, cp, scheme, dnsServer.addr, o.UserAgent, writes)
 	if err != nil {
 		return err
@@ -143,7 +142,7 @@ func Run(ctx context.Context, o Options) error {
 // reconcileAgain annotates the Network as the gardenlet does on every shoot reconcile, waits for the
 // controller to finish (annotation removed, Processing and Succeeded written) and returns the write
 // requests it sent; a Secret or ManagedResource write is an error (DESIGN.md decision 7).
-func reconcileAgain(ctx context.Context, c client.Client, key client.ObjectKey, writes *framework.WriteCounter, timeout time.Duration) (string, error) {
+func reconcileAgain(ctx context.Context, c client.Client, key client.ObjectKey, writes *testenv.WriteCounter, timeout time.Duration) (string, error) {
 	before := writes.Snapshot()
 	n := &extensionsv1alpha1.Network{}
 	n.Namespace, n.Name = key.Namespace, key.Name
@@ -257,25 +256,11 @@ func createShootObjects(ctx context.Context, c client.Client, ns string, shoot *
 
 // startController runs the production controller (decoder, renderer, DNSRecord address source)
 // in-process, without leader election, metrics or probes.
-func startController(ctx context.Context, cp *framework.ControlPlane, scheme *runtime.Scheme, dnsAddr, userAgent string, writes *framework.WriteCounter) (<-chan error, error) {
+func startController(ctx context.Context, cp *testenv.ControlPlane, scheme *runtime.Scheme, dnsAddr, userAgent string, writes *testenv.WriteCounter) (<-chan error, error) {
 	cfg := *cp.Config
 	cfg.UserAgent = userAgent
 	cfg.Wrap(writes.Wrap)
-	mgr, err := ctrl.NewManager(&cfg, ctrl.Options{
-		Scheme:                 scheme,
-		Logger:                 logr.Discard(),
-		Metrics:                metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress: "0",
-		Client:                 client.Options{Cache: &client.CacheOptions{DisableFor: network.UncachedObjects()}},
-	})
-	if err != nil {
-		return nil, fmt.Errorf("creating controller manager: %w", err)
-	}
 	images, err := imagevector.Default()
-	if err != nil {
-		return nil, err
-	}
-	renderer, err := network.NewRenderer(images)
 	if err != nil {
 		return nil, err
 	}
@@ -289,14 +274,22 @@ func startController(ctx context.Context, cp *framework.ControlPlane, scheme *ru
 	}
 	opts := network.DefaultOptions()
 	opts.UserAgent = userAgent
-	deps := network.Deps{
-		Decoder:      network.NewConfigDecoder(),
-		Renderer:     renderer,
-		Addresses:    network.NewAddressSource(&apiserverendpoints.Source{Reader: mgr.GetClient(), Resolver: resolver}),
+	mgr, err := network.NewManager(network.Setup{
+		RestConfig: &cfg,
+		Manager: ctrl.Options{
+			Scheme:                 scheme,
+			Logger:                 logr.Discard(),
+			Metrics:                metricsserver.Options{BindAddress: "0"},
+			HealthProbeBindAddress: "0",
+		},
+		Images: images,
+		Addresses: func(c client.Client) (network.AddressSource, error) {
+			return network.NewAddressSource(&apiserverendpoints.Source{Reader: c, Resolver: resolver}), nil
+		},
 		FeatureGates: gates,
-		Config:       &configv1alpha1.ControllerConfiguration{},
-	}
-	if err := network.AddToManager(mgr, deps, opts); err != nil {
+		Options:      opts,
+	})
+	if err != nil {
 		return nil, err
 	}
 	done := make(chan error, 1)

@@ -8,10 +8,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/Masterminds/semver/v3"
 	"sigs.k8s.io/yaml"
 )
 
-// Image names, as used in the embedded file and in override files.
+// Image names, as used in the embedded file and in override files (the reference extension's names).
 const (
 	NameCalicoNode            = "calico-node"
 	NameCalicoCNI             = "calico-cni"
@@ -24,35 +25,75 @@ const (
 	NameCNIPlugins            = "cni-plugins"
 )
 
-// OverrideEnv is the environment variable naming an override file (same name as in the reference
-// extension, so operators keep their setup).
+// names are the images calico-pilot looks up; an override entry for any other name is an error.
+var names = []string{
+	NameBirdExporter, NameCalicoCNI, NameCalicoKubeControllers, NameCalicoNode, NameCalicoTypha,
+	NameCNIPlugins, NameCPA, NameCPVA, NameMultus,
+}
+
+// OverrideEnv is the environment variable naming an override file (Gardener's name, so operators keep
+// their setup).
 const OverrideEnv = "IMAGEVECTOR_OVERWRITE"
+
+// Architectures an entry may be restricted to.
+const (
+	ArchAMD64 = "amd64"
+	ArchARM64 = "arm64"
+)
 
 //go:embed images.yaml
 var embedded []byte
 
-// Entry is one image pin.
-type Entry struct {
-	// Name identifies the image ("calico-node", ...).
+// Source is one entry of an image vector in Gardener's format.
+type Source struct {
+	// Name identifies the image ("calico-node", ...). Required.
 	Name string `json:"name"`
+	// Ref is a full image reference; it excludes Repository and Tag.
+	Ref *string `json:"ref,omitempty"`
 	// Repository is the image repository without tag or digest.
-	Repository string `json:"repository"`
-	// Tag is the image tag; may be empty when Digest is set.
-	Tag string `json:"tag,omitempty"`
-	// Digest pins the image content ("sha256:..."); it wins over Tag when both are set.
-	Digest string `json:"digest,omitempty"`
+	Repository *string `json:"repository,omitempty"`
+	// Tag is a tag, a digest ("sha256:...") or both ("v1@sha256:...").
+	Tag *string `json:"tag,omitempty"`
+	// RuntimeVersion is a semver constraint on the Kubernetes version of the cluster the image runs in.
+	RuntimeVersion *string `json:"runtimeVersion,omitempty"`
+	// TargetVersion is a semver constraint on the Kubernetes version of the cluster the image acts on.
+	TargetVersion *string `json:"targetVersion,omitempty"`
+	// Architectures the image is for (amd64, arm64); none means both.
+	Architectures []string `json:"architectures,omitempty"`
+
+	// Version, SourceRepository, Labels and ResourceID are informational in Gardener's format (component
+	// descriptors, CVE categorisation): accepted and not used.
+	Version          *string `json:"version,omitempty"`
+	SourceRepository *string `json:"sourceRepository,omitempty"`
+	Labels           any     `json:"labels,omitempty"`
+	ResourceID       any     `json:"resourceId,omitempty"`
+
+	// Digest is not part of Gardener's format; it is decoded only to explain where a digest goes.
+	Digest *string `json:"digest,omitempty"`
 }
 
-// Ref returns the image reference: repository@digest, or repository:tag.
-func (e Entry) Ref() string {
-	if e.Digest != "" {
-		return e.Repository + "@" + e.Digest
-	}
-	return e.Repository + ":" + e.Tag
+// Vector is an image vector: Gardener's format, a list of sources.
+type Vector struct {
+	Sources []Source `json:"images"`
+	// CABundle (Gardener v1.149+: CA certificates of the registries, for Gardener's own components) is
+	// accepted and not used: calico-pilot does not pull images itself.
+	CABundle any `json:"caBundle,omitempty"`
 }
 
-type file struct {
-	Images []Entry `json:"images"`
+// FindOptions say for which cluster an image is looked up.
+type FindOptions struct {
+	// RuntimeVersion and TargetVersion are Kubernetes versions ("1.33.2"); empty means unknown, which
+	// satisfies every constraint without scoring (Gardener's rule for an absent version). calico-pilot's
+	// images run in and act on the shoot: both are the shoot's version.
+	RuntimeVersion string
+	TargetVersion  string
+	// Architecture requested; empty means amd64 (Gardener's default for scoring).
+	Architecture string
+}
+
+// ShootOptions are the options for images deployed into a shoot of the given Kubernetes version.
+func ShootOptions(kubernetesVersion string) FindOptions {
+	return FindOptions{RuntimeVersion: kubernetesVersion, TargetVersion: kubernetesVersion}
 }
 
 // Images is a resolved set of image references by name.
@@ -68,46 +109,339 @@ type Images struct {
 	CNIPlugins            string
 }
 
-var digestRE = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
-
 // Default returns the embedded image pins.
 func Default() (Images, error) {
 	return Load(nil)
 }
 
-// Load returns the embedded pins with override (the contents of an override file; nil for none)
-// applied on top. An override entry must name a known image; its repository, tag and digest
-// replace the pinned ones where given.
+// Load returns the images of the embedded vector with override (the contents of an override file in
+// Gardener's format; nil for none) merged onto it, looked up without a Kubernetes version (every version
+// constraint holds). Use LoadVector and Vector.Images to look up for a shoot version.
 func Load(override []byte) (Images, error) {
-	base, err := parse(embedded, "embedded image vector")
+	v, err := LoadVector(override)
 	if err != nil {
 		return Images{}, err
 	}
-	byName := map[string]Entry{}
-	for _, e := range base {
-		byName[e.Name] = e
+	return v.Images(FindOptions{})
+}
+
+// LoadVector returns the embedded vector with override merged onto it by Gardener's rules: an override
+// entry whose key (name, runtimeVersion, targetVersion, architectures) equals an entry's replaces the fields
+// it sets; any other override entry is appended.
+func LoadVector(override []byte) (*Vector, error) {
+	base, err := Parse(embedded, "embedded image vector")
+	if err != nil {
+		return nil, err
 	}
-	if override != nil {
-		over, err := parse(override, "image vector override")
+	if override == nil {
+		return base, nil
+	}
+	over, err := Parse(override, "image vector override")
+	if err != nil {
+		return nil, err
+	}
+	return base.Merge(over), nil
+}
+
+// FromEnv loads the pins with the override file named by $IMAGEVECTOR_OVERWRITE, if set, looked up
+// without a Kubernetes version. lookupEnv and readFile are injected (os.LookupEnv, os.ReadFile).
+func FromEnv(lookupEnv func(string) (string, bool), readFile func(string) ([]byte, error)) (Images, error) {
+	v, err := VectorFromEnv(lookupEnv, readFile)
+	if err != nil {
+		return Images{}, err
+	}
+	imgs, err := v.Images(FindOptions{})
+	if err != nil {
+		path, _ := lookupEnv(OverrideEnv)
+		return Images{}, fmt.Errorf("%s (from $%s): %w", path, OverrideEnv, err)
+	}
+	return imgs, nil
+}
+
+// VectorFromEnv returns the embedded vector with the override file named by $IMAGEVECTOR_OVERWRITE, if
+// set, merged onto it.
+func VectorFromEnv(lookupEnv func(string) (string, bool), readFile func(string) ([]byte, error)) (*Vector, error) {
+	path, ok := lookupEnv(OverrideEnv)
+	if !ok || path == "" {
+		return LoadVector(nil)
+	}
+	data, err := readFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading image vector override %s (from $%s): %w", path, OverrideEnv, err)
+	}
+	v, err := LoadVector(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s (from $%s): %w", path, OverrideEnv, err)
+	}
+	return v, nil
+}
+
+// Parse decodes and validates an image vector. Fields outside Gardener's format are errors (Gardener
+// ignores them; a misspelt "repositry" would silently keep the old image).
+func Parse(data []byte, what string) (*Vector, error) {
+	var v Vector
+	if err := yaml.UnmarshalStrict(data, &v); err != nil {
+		return nil, fmt.Errorf("decoding %s: %w", what, err)
+	}
+	known := map[string]bool{}
+	for _, n := range names {
+		known[n] = true
+	}
+	var errs []error
+	for i, s := range v.Sources {
+		p := fmt.Sprintf("%s: images[%d]", what, i)
+		for _, err := range validate(s, known) {
+			errs = append(errs, fmt.Errorf("%s.%w", p, err))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+var (
+	digestRE      = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+	fullVersionRE = regexp.MustCompile(`^v?[0-9]+\.[0-9]+\.[0-9]+`)
+)
+
+func validate(s Source, known map[string]bool) []error {
+	var errs []error
+	switch {
+	case s.Name == "":
+		errs = append(errs, errors.New("name: required"))
+	case !known[s.Name]:
+		errs = append(errs, fmt.Errorf("name: unknown image %q, calico-pilot uses [%s]", s.Name, strings.Join(names, ", ")))
+	}
+	if s.Digest != nil {
+		errs = append(errs, errors.New("digest: not a field of Gardener's image vector format; put the digest in tag (tag: sha256:<hex> or tag: <tag>@sha256:<hex>)"))
+	}
+	empty := func(field string, v *string) {
+		if v != nil && strings.TrimSpace(*v) == "" {
+			errs = append(errs, fmt.Errorf("%s: must not be empty (leave it out instead)", field))
+		}
+	}
+	empty("ref", s.Ref)
+	empty("repository", s.Repository)
+	empty("tag", s.Tag)
+	switch {
+	case s.Ref != nil && (s.Repository != nil || s.Tag != nil):
+		errs = append(errs, errors.New("ref: excludes repository and tag; give either ref or repository (and tag)"))
+	case s.Ref == nil && s.Repository == nil:
+		errs = append(errs, errors.New("repository: required unless ref is given (an entry with only a tag cannot be resolved)"))
+	}
+	if s.Repository != nil && (strings.ContainsAny(*s.Repository, "@ ") || strings.HasSuffix(*s.Repository, ":")) {
+		errs = append(errs, fmt.Errorf("repository: %q must be a repository without tag or digest", *s.Repository))
+	}
+	if s.Tag != nil {
+		tag := *s.Tag
+		if i := strings.Index(tag, "@"); i >= 0 {
+			tag = tag[i+1:]
+			if !digestRE.MatchString(tag) {
+				errs = append(errs, fmt.Errorf("tag: %q: the part after @ must be a digest sha256:<64 hex digits>", *s.Tag))
+			}
+		} else if strings.HasPrefix(tag, "sha256:") && !digestRE.MatchString(tag) {
+			errs = append(errs, fmt.Errorf("tag: %q is not a digest, expected sha256:<64 hex digits>", *s.Tag))
+		}
+	}
+	for _, c := range []struct {
+		field string
+		value *string
+	}{{"runtimeVersion", s.RuntimeVersion}, {"targetVersion", s.TargetVersion}} {
+		if c.value == nil {
+			continue
+		}
+		if _, err := semver.NewConstraint(*c.value); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %q is not a semver constraint: %w", c.field, *c.value, err))
+		}
+	}
+	for j, a := range s.Architectures {
+		if a != ArchAMD64 && a != ArchARM64 {
+			errs = append(errs, fmt.Errorf("architectures[%d]: %q is not supported, expected amd64 or arm64", j, a))
+		}
+	}
+	return errs
+}
+
+// Merge returns v with override merged onto it (LoadVector). Neither input is changed.
+func (v *Vector) Merge(override *Vector) *Vector {
+	out := &Vector{Sources: make([]Source, len(v.Sources)), CABundle: v.CABundle}
+	copy(out.Sources, v.Sources)
+	for _, o := range override.Sources {
+		i := out.index(o)
+		if i < 0 {
+			out.Sources = append(out.Sources, o)
+			continue
+		}
+		cur := out.Sources[i]
+		switch {
+		case o.Ref != nil:
+			cur.Ref, cur.Repository, cur.Tag = o.Ref, nil, nil
+		case o.Repository != nil:
+			cur.Ref, cur.Repository = nil, o.Repository
+		}
+		if o.Tag != nil {
+			cur.Tag = o.Tag
+		}
+		if o.Version != nil {
+			cur.Version = o.Version
+		}
+		out.Sources[i] = cur
+	}
+	return out
+}
+
+// index is the position of the entry with the same key as s, or -1.
+func (v *Vector) index(s Source) int {
+	for i, e := range v.Sources {
+		if e.Name == s.Name && equalPtr(e.RuntimeVersion, s.RuntimeVersion) && equalPtr(e.TargetVersion, s.TargetVersion) &&
+			sameSet(e.Architectures, s.Architectures) {
+			return i
+		}
+	}
+	return -1
+}
+
+func equalPtr(a, b *string) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	a, b = append([]string(nil), a...), append([]string(nil), b...)
+	sort.Strings(a)
+	sort.Strings(b)
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Find returns the image reference for name: the entry with the highest score for opts (ties keep the
+// first entry), scored as Gardener does: per satisfied version constraint +1, or +2 when the constraint
+// starts with a full x.y.z version or "="; +1 for an entry for several (or all) architectures that
+// include the requested one, +2 for an entry for exactly that architecture.
+func (v *Vector) Find(name string, opts FindOptions) (string, error) {
+	best, bestScore := -1, -1
+	for i, s := range v.Sources {
+		if s.Name != name {
+			continue
+		}
+		score, ok, err := s.score(opts)
 		if err != nil {
-			return Images{}, err
+			return "", fmt.Errorf("image %s: %w", name, err)
 		}
-		for i, o := range over {
-			cur, ok := byName[o.Name]
-			if !ok {
-				return Images{}, fmt.Errorf("image vector override: images[%d].name: unknown image %q, known images are %s", i, o.Name, knownNames(byName))
-			}
-			if o.Repository != "" {
-				cur.Repository = o.Repository
-			}
-			if o.Tag != "" || o.Digest != "" {
-				cur.Tag, cur.Digest = o.Tag, o.Digest
-			}
-			byName[o.Name] = cur
+		if ok && score > bestScore {
+			best, bestScore = i, score
 		}
 	}
-	get := func(name string) string { return byName[name].Ref() }
-	return Images{
+	if best < 0 {
+		return "", fmt.Errorf("no image %q in the image vector for %s", name, opts.describe())
+	}
+	return v.Sources[best].reference(opts)
+}
+
+func (o FindOptions) describe() string {
+	arch := o.Architecture
+	if arch == "" {
+		arch = ArchAMD64
+	}
+	return fmt.Sprintf("runtime version %q, target version %q, architecture %s", o.RuntimeVersion, o.TargetVersion, arch)
+}
+
+func (s Source) score(opts FindOptions) (int, bool, error) {
+	total := 0
+	for _, c := range []struct {
+		constraint *string
+		version    string
+	}{{s.RuntimeVersion, opts.RuntimeVersion}, {s.TargetVersion, opts.TargetVersion}} {
+		if c.constraint == nil || c.version == "" {
+			continue
+		}
+		constraint, err := semver.NewConstraint(*c.constraint)
+		if err != nil {
+			return 0, false, fmt.Errorf("constraint %q: %w", *c.constraint, err)
+		}
+		version, err := semver.NewVersion(c.version)
+		if err != nil {
+			return 0, false, fmt.Errorf("version %q: %w", c.version, err)
+		}
+		if !constraint.Check(version) {
+			return 0, false, nil
+		}
+		trimmed := strings.TrimSpace(*c.constraint)
+		if strings.HasPrefix(trimmed, "=") || fullVersionRE.MatchString(trimmed) {
+			total += 2
+		} else {
+			total++
+		}
+	}
+	arch := opts.Architecture
+	if arch == "" {
+		arch = ArchAMD64
+	}
+	switch {
+	case len(s.Architectures) == 0:
+		total++
+	case !contains(s.Architectures, arch):
+		return 0, false, nil
+	case len(s.Architectures) == 1:
+		total += 2
+	default:
+		total++
+	}
+	return total, true, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// reference is the image string of a source: ref, or repository with tag (":tag", "@sha256:...",
+// ":tag@sha256:..."); a missing tag becomes v<target version>.
+func (s Source) reference(opts FindOptions) (string, error) {
+	if s.Ref != nil {
+		return *s.Ref, nil
+	}
+	tag := ""
+	if s.Tag != nil {
+		tag = *s.Tag
+	} else if opts.TargetVersion != "" {
+		tag = "v" + strings.TrimPrefix(opts.TargetVersion, "v")
+	}
+	switch {
+	case tag == "":
+		return "", fmt.Errorf("image %s: no tag and no target version to derive one from", s.Name)
+	case strings.HasPrefix(tag, "sha256:"):
+		return *s.Repository + "@" + tag, nil
+	default:
+		return *s.Repository + ":" + tag, nil
+	}
+}
+
+// Images resolves every image calico-pilot deploys for opts.
+func (v *Vector) Images(opts FindOptions) (Images, error) {
+	var errs []error
+	get := func(name string) string {
+		ref, err := v.Find(name, opts)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		return ref
+	}
+	imgs := Images{
 		CalicoNode:            get(NameCalicoNode),
 		CalicoCNI:             get(NameCalicoCNI),
 		CalicoTypha:           get(NameCalicoTypha),
@@ -117,57 +451,6 @@ func Load(override []byte) (Images, error) {
 		BirdExporter:          get(NameBirdExporter),
 		Multus:                get(NameMultus),
 		CNIPlugins:            get(NameCNIPlugins),
-	}, nil
-}
-
-// FromEnv loads the pins with the override file named by $IMAGEVECTOR_OVERWRITE, if set.
-// lookupEnv and readFile are injected (os.LookupEnv, os.ReadFile) so callers and tests control them.
-func FromEnv(lookupEnv func(string) (string, bool), readFile func(string) ([]byte, error)) (Images, error) {
-	path, ok := lookupEnv(OverrideEnv)
-	if !ok || path == "" {
-		return Default()
 	}
-	data, err := readFile(path)
-	if err != nil {
-		return Images{}, fmt.Errorf("reading image vector override %s (from $%s): %w", path, OverrideEnv, err)
-	}
-	imgs, err := Load(data)
-	if err != nil {
-		return Images{}, fmt.Errorf("%s (from $%s): %w", path, OverrideEnv, err)
-	}
-	return imgs, nil
-}
-
-func parse(data []byte, what string) ([]Entry, error) {
-	var f file
-	if err := yaml.UnmarshalStrict(data, &f); err != nil {
-		return nil, fmt.Errorf("decoding %s: %w", what, err)
-	}
-	seen := map[string]bool{}
-	var errs []error
-	for i, e := range f.Images {
-		switch {
-		case e.Name == "":
-			errs = append(errs, fmt.Errorf("%s: images[%d].name: required", what, i))
-		case seen[e.Name]:
-			errs = append(errs, fmt.Errorf("%s: images[%d].name: duplicate image %q", what, i, e.Name))
-		}
-		seen[e.Name] = true
-		if e.Digest != "" && !digestRE.MatchString(e.Digest) {
-			errs = append(errs, fmt.Errorf("%s: images[%d].digest: %q is not a digest, expected sha256:<64 hex digits>", what, i, e.Digest))
-		}
-		if strings.ContainsAny(e.Repository, "@ ") || strings.HasSuffix(e.Repository, ":") {
-			errs = append(errs, fmt.Errorf("%s: images[%d].repository: %q must be a repository without tag or digest", what, i, e.Repository))
-		}
-	}
-	return f.Images, errors.Join(errs...)
-}
-
-func knownNames(m map[string]Entry) string {
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return "[" + strings.Join(names, ", ") + "]"
+	return imgs, errors.Join(errs...)
 }

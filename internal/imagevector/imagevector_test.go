@@ -3,6 +3,7 @@ package imagevector_test
 import (
 	"errors"
 	"io/fs"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -29,34 +30,188 @@ func TestDefault(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("images (-want +got):\n%s", diff)
 	}
+	// The embedded pins hold for every shoot version.
+	v, err := imagevector.LoadVector(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, version := range []string{"1.30.0", "1.37.2"} {
+		got, err := v.Images(imagevector.ShootOptions(version))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("images for %s (-want +got):\n%s", version, diff)
+		}
+	}
 }
 
 const digest = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 
-func TestOverride(t *testing.T) {
-	override := []byte(`images:
+// landscapeOverride is an override file as a landscape that mirrors images writes it in Gardener's format,
+// with the informational fields Gardener's own vectors carry.
+const landscapeOverride = `images:
 - name: calico-node
+  sourceRepository: github.com/projectcalico/calico
   repository: mirror.example.com/calico/node
+  labels:
+  - name: gardener.cloud/cve-categorisation
+    value:
+      network_exposure: protected
 - name: calico-typha
-  digest: ` + digest + `
+  repository: mirror.example.com/calico/typha
+  tag: "v3.31.6@` + digest + `"
+- name: calico-cni
+  ref: mirror.example.com/calico/cni@` + digest + `
 - name: multus-cni
   repository: registry.local:5000/multus
-  tag: v4.3.1
-`)
-	got, err := imagevector.Load(override)
+  tag: ` + digest + `
+# Does not match this shoot: only for shoots below 1.20.
+- name: calico-kube-controllers
+  repository: old.example.com/calico/kube-controllers
+  tag: v3.20.0
+  targetVersion: "< 1.20"
+# Another key (architectures) than the base entry: appended; it scores the same as the base entry
+# (multi-architecture, no constraint) and loses the tie to it, as in Gardener.
+- name: calico-cpa
+  repository: other.example.com/cpa
+  tag: v9.9.9
+  architectures: [amd64, arm64]
+`
+
+func TestOverrideGardenerFormat(t *testing.T) {
+	v, err := imagevector.LoadVector([]byte(landscapeOverride))
 	if err != nil {
 		t.Fatal(err)
 	}
-	checks := map[string][2]string{
-		"calico-node (mirror, pinned tag kept)": {got.CalicoNode, "mirror.example.com/calico/node:v3.31.6"},
-		"calico-typha (digest)":                 {got.CalicoTypha, "quay.io/calico/typha@" + digest},
-		"multus (registry with port, new tag)":  {got.Multus, "registry.local:5000/multus:v4.3.1"},
-		"calico-cni (untouched)":                {got.CalicoCNI, "quay.io/calico/cni:v3.31.6"},
+	got, err := v.Images(imagevector.ShootOptions("1.33.4"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	for name, c := range checks {
-		if c[0] != c[1] {
-			t.Errorf("%s: got %q, want %q", name, c[0], c[1])
+	want := imagevector.Images{
+		CalicoNode:            "mirror.example.com/calico/node:v3.31.6", // mirrored repository, pinned tag kept
+		CalicoCNI:             "mirror.example.com/calico/cni@" + digest,
+		CalicoTypha:           "mirror.example.com/calico/typha:v3.31.6@" + digest,
+		CalicoKubeControllers: "quay.io/calico/kube-controllers:v3.31.6", // targetVersion < 1.20 does not match 1.33
+		CPA:                   "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.10.3",
+		CPVA:                  "registry.k8s.io/cpa/cpvpa:v0.8.10",
+		BirdExporter:          "ghcr.io/czerwonk/bird_exporter:v1.5.0",
+		Multus:                "registry.local:5000/multus@" + digest,
+		CNIPlugins:            "europe-docker.pkg.dev/gardener-project/releases/gardener/extensions/cni-plugins:v1.9.0",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("images for a 1.33 shoot (-want +got):\n%s", diff)
+	}
+	// For a shoot the constrained entry matches, it scores higher than the unconstrained base.
+	old, err := v.Find(imagevector.NameCalicoKubeControllers, imagevector.ShootOptions("1.19.4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "old.example.com/calico/kube-controllers:v3.20.0"; old != want {
+		t.Errorf("kube-controllers for 1.19 = %q, want %q", old, want)
+	}
+}
+
+func TestFindScoring(t *testing.T) {
+	vector := `images:
+- name: calico-node
+  repository: base.example/node
+  tag: v1
+- name: calico-node
+  repository: range.example/node
+  tag: v2
+  targetVersion: ">= 1.30"
+- name: calico-node
+  repository: exact.example/node
+  tag: v3
+  targetVersion: "= 1.33.4"
+- name: calico-node
+  repository: arm.example/node
+  tag: v4
+  architectures: [arm64]
+- name: calico-node
+  repository: multi.example/node
+  tag: v5
+  architectures: [arm64, amd64]
+- name: calico-typha
+  repository: untagged.example/typha
+`
+	v, err := imagevector.Parse([]byte(vector), "test vector")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		opts imagevector.FindOptions
+		want string
+	}{
+		{"no version: first of the equal scores", imagevector.FindOptions{}, "base.example/node:v1"},
+		{"range constraint +1 beats none", imagevector.ShootOptions("1.31.0"), "range.example/node:v2"},
+		{"exact constraint +2 beats range", imagevector.ShootOptions("1.33.4"), "exact.example/node:v3"},
+		{"constraint not met", imagevector.ShootOptions("1.29.0"), "base.example/node:v1"},
+		{"single architecture +2", imagevector.FindOptions{Architecture: "arm64"}, "arm.example/node:v4"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := v.Find(imagevector.NameCalicoNode, tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("Find = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	// A missing tag becomes v<target version>, and is an error without one.
+	if got, err := v.Find(imagevector.NameCalicoTypha, imagevector.ShootOptions("1.33.4")); err != nil || got != "untagged.example/typha:v1.33.4" {
+		t.Errorf("untagged image for 1.33.4 = %q, %v; want untagged.example/typha:v1.33.4", got, err)
+	}
+	if _, err := v.Find(imagevector.NameCalicoTypha, imagevector.FindOptions{}); err == nil || !strings.Contains(err.Error(), "no tag and no target version") {
+		t.Errorf("untagged image without version: error %v", err)
+	}
+	if _, err := v.Find(imagevector.NameCPA, imagevector.FindOptions{}); err == nil || !strings.Contains(err.Error(), `no image "calico-cpa"`) {
+		t.Errorf("missing image: error %v", err)
+	}
+}
+
+func TestMergeByKey(t *testing.T) {
+	base, err := imagevector.Parse([]byte(`images:
+- name: calico-node
+  repository: a.example/node
+  tag: v1
+  architectures: [amd64, arm64]
+- name: calico-typha
+  ref: a.example/typha:v1
+`), "base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	over, err := imagevector.Parse([]byte(`images:
+- name: calico-node
+  tag: v2
+  repository: b.example/node
+  architectures: [arm64, amd64]
+- name: calico-typha
+  repository: b.example/typha
+  tag: v2
+`), "override")
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged := base.Merge(over)
+	if len(merged.Sources) != 2 {
+		t.Fatalf("merged vector has %d entries, want 2 (both overrides match by key): %+v", len(merged.Sources), merged.Sources)
+	}
+	for name, want := range map[string]string{
+		imagevector.NameCalicoNode:  "b.example/node:v2",
+		imagevector.NameCalicoTypha: "b.example/typha:v2", // repository without ref drops the old ref
+	} {
+		if got, err := merged.Find(name, imagevector.FindOptions{}); err != nil || got != want {
+			t.Errorf("%s = %q, %v; want %q", name, got, err, want)
 		}
+	}
+	if got, _ := base.Find(imagevector.NameCalicoTypha, imagevector.FindOptions{}); got != "a.example/typha:v1" {
+		t.Errorf("Merge changed its input: base typha = %q", got)
 	}
 }
 
@@ -64,29 +219,39 @@ func TestOverrideErrors(t *testing.T) {
 	tests := []struct {
 		name, data, want string
 	}{
-		{"unknown image", "images:\n- name: calico-apiserver\n  tag: v1\n",
-			`image vector override: images[0].name: unknown image "calico-apiserver", known images are [bird-exporter, calico-cni, calico-cpa, calico-cpva, calico-kube-controllers, calico-node, calico-typha, cni-plugins, multus-cni]`},
-		{"bad digest", "images:\n- name: calico-node\n  digest: sha256:abc\n",
-			`image vector override: images[0].digest: "sha256:abc" is not a digest, expected sha256:<64 hex digits>`},
+		{"unknown image", "images:\n- name: calico-apiserver\n  repository: x.example/a\n",
+			`image vector override: images[0].name: unknown image "calico-apiserver", calico-pilot uses [bird-exporter, calico-cni, calico-kube-controllers, calico-node, calico-typha, cni-plugins, calico-cpa, calico-cpva, multus-cni]`},
+		{"only a tag", "images:\n- name: calico-node\n  tag: v3.31.7\n",
+			`image vector override: images[0].repository: required unless ref is given (an entry with only a tag cannot be resolved)`},
+		{"ref and repository", "images:\n- name: calico-node\n  ref: a.example/n:v1\n  repository: a.example/n\n",
+			`image vector override: images[0].ref: excludes repository and tag; give either ref or repository (and tag)`},
+		{"empty repository", "images:\n- name: calico-node\n  repository: \"\"\n",
+			`image vector override: images[0].repository: must not be empty (leave it out instead)`},
+		{"bad digest", "images:\n- name: calico-node\n  repository: a.example/n\n  tag: sha256:abc\n",
+			`image vector override: images[0].tag: "sha256:abc" is not a digest, expected sha256:<64 hex digits>`},
 		{"tag in repository", "images:\n- name: calico-node\n  repository: quay.io/calico/node@sha256\n",
 			`image vector override: images[0].repository: "quay.io/calico/node@sha256" must be a repository without tag or digest`},
-		{"duplicate", "images:\n- name: calico-node\n  tag: a\n- name: calico-node\n  tag: b\n",
-			`image vector override: images[1].name: duplicate image "calico-node"`},
-		{"unknown field", "images:\n- name: calico-node\n  version: v1\n",
-			"decoding image vector override: error unmarshaling JSON: while decoding JSON: json: unknown field \"version\""},
+		{"bad constraint", "images:\n- name: calico-node\n  repository: a.example/n\n  targetVersion: \">= one\"\n",
+			`image vector override: images[0].targetVersion: ">= one" is not a semver constraint`},
+		{"bad architecture", "images:\n- name: calico-node\n  repository: a.example/n\n  architectures: [s390x]\n",
+			`image vector override: images[0].architectures[0]: "s390x" is not supported, expected amd64 or arm64`},
+		{"calico-pilot's old digest field", "images:\n- name: calico-node\n  repository: a.example/n\n  digest: " + digest + "\n",
+			`image vector override: images[0].digest: not a field of Gardener's image vector format; put the digest in tag`},
+		{"misspelt field", "images:\n- name: calico-node\n  repositry: a.example/n\n",
+			`decoding image vector override: error unmarshaling JSON: while decoding JSON: json: unknown field "repositry"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := imagevector.Load([]byte(tt.data))
-			if err == nil || err.Error() != tt.want {
-				t.Errorf("error:\n got %v\nwant %s", err, tt.want)
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("error:\n got %v\nwant prefix %s", err, tt.want)
 			}
 		})
 	}
 }
 
 func TestFromEnv(t *testing.T) {
-	files := map[string][]byte{"/etc/iv.yaml": []byte("images:\n- name: calico-node\n  tag: v3.31.7\n")}
+	files := map[string][]byte{"/etc/iv.yaml": []byte("images:\n- name: calico-node\n  repository: quay.io/calico/node\n  tag: v3.31.7\n")}
 	read := func(p string) ([]byte, error) {
 		if b, ok := files[p]; ok {
 			return b, nil

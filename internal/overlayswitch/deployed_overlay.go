@@ -17,7 +17,11 @@ import (
 const calicoNodeDaemonSet = "calico-node"
 
 // OverlayFromManifests finds out whether a deployed manifest has the overlay on, by reading the
-// calico-node DaemonSet's env (FELIX_IPINIPENABLED or FELIX_VXLANENABLED set to "true"). It exists
+// calico-node DaemonSet's env: FELIX_IPINIPENABLED or FELIX_VXLANENABLED set to "true" (what the
+// reference checks), or a default pool env (CALICO_IPV4POOL_IPIP, CALICO_IPV4POOL_VXLAN,
+// CALICO_IPV6POOL_VXLAN) that encapsulates (Always or CrossSubnet). The pool env is what makes it
+// agree with values.Options.OverlayEnabled on IPv6-only shoots, whose VXLAN pool encapsulates while
+// Felix's IPv4 switches are off. It exists
 // for Networks last reconciled by the reference extension, which records nothing in its provider
 // status; our own Networks carry the answer in status.providerStatus. data is the content of the
 // ManagedResource secrets (key -> YAML-or-JSON stream). It returns nil when no calico-node DaemonSet
@@ -39,7 +43,7 @@ func OverlayFromManifests(data map[string][]byte) (*bool, error) {
 		on := false
 		for _, c := range ds.Spec.Template.Spec.Containers {
 			for _, env := range c.Env {
-				if (env.Name == "FELIX_IPINIPENABLED" || env.Name == "FELIX_VXLANENABLED") && env.Value == "true" {
+				if overlayEnv(env.Name, env.Value) {
 					on = true
 				}
 			}
@@ -47,6 +51,17 @@ func OverlayFromManifests(data map[string][]byte) (*bool, error) {
 		return &on, nil
 	}
 	return nil, nil
+}
+
+// overlayEnv is true for a calico-node env var that turns encapsulation on.
+func overlayEnv(name, value string) bool {
+	switch name {
+	case "FELIX_IPINIPENABLED", "FELIX_VXLANENABLED":
+		return value == "true"
+	case "CALICO_IPV4POOL_IPIP", "CALICO_IPV4POOL_VXLAN", "CALICO_IPV6POOL_VXLAN":
+		return value == "Always" || value == "CrossSubnet"
+	}
+	return false
 }
 
 // findCalicoNode decodes a YAML-or-JSON stream and returns the apps/v1 DaemonSet calico-node, if any.

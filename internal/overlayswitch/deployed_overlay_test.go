@@ -6,6 +6,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+const dsIPv6VXLAN = `{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"calico-node","namespace":"kube-system"},"spec":{"selector":{},"template":{"spec":{"containers":[{"name":"calico-node","env":[{"name":"CALICO_IPV6POOL_VXLAN","value":"Always"},{"name":"FELIX_IPINIPENABLED","value":"false"}]}]}}}}`
+
+const dsPoolNever = `{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"calico-node","namespace":"kube-system"},"spec":{"selector":{},"template":{"spec":{"containers":[{"name":"calico-node","env":[{"name":"CALICO_IPV4POOL_IPIP","value":"Never"},{"name":"CALICO_IPV6POOL_VXLAN","value":"Never"},{"name":"FELIX_IPINIPENABLED","value":"false"}]}]}}}}`
+
 const dsIPIPOn = `{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"calico-node","namespace":"kube-system"},"spec":{"selector":{},"template":{"spec":{"containers":[{"name":"calico-node","env":[{"name":"FELIX_IPINIPENABLED","value":"true"}]}]}}}}`
 
 const dsVXLANOnYAML = `---
@@ -52,6 +56,8 @@ func TestOverlayFromManifests(t *testing.T) {
 	}{
 		{name: "json stream, ipip on", data: map[string][]byte{"config.yaml": []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x"}}` + "\n" + dsIPIPOn)}, want: &on},
 		{name: "yaml stream, vxlan on", data: map[string][]byte{"config.yaml": []byte(dsVXLANOnYAML)}, want: &on},
+		{name: "IPv6-only VXLAN pool encapsulates (Felix IPIP off)", data: map[string][]byte{"config.yaml": []byte(dsIPv6VXLAN)}, want: &on},
+		{name: "pool env Never", data: map[string][]byte{"config.yaml": []byte(dsPoolNever)}, want: &off},
 		{name: "overlay off", data: map[string][]byte{"config.yaml": []byte(dsOff)}, want: &off},
 		{name: "no daemonset", data: map[string][]byte{"config.yaml": []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: calico-config\n")}, want: nil},
 		{name: "empty", data: map[string][]byte{}, want: nil},

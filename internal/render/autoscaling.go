@@ -4,87 +4,24 @@ import (
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	vpav1 "k8s.io/autoscaler/vertical-pod-autoscaler/pkg/apis/autoscaling.k8s.io/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
-// typhaCPALadder scales typha replicas with the node count; cores are not considered.
-const typhaCPALadder = `{"coresToReplicas":[],"nodesToReplicas":[[1,1],[2,2],[100,3],[250,4],[500,5],[1000,6],[1500,7],[2000,8]]}`
+// Builders the components share for their autoscalers: the cluster-proportional autoscalers
+// (cluster-proportional-autoscaler for typha's replicas, cpvpa for calico-node's and typha's
+// requests) and VerticalPodAutoscalers. Which autoscalers a shoot gets is decided in
+// values.Resolve; each component adds its own (node.go, typha.go, kubecontrollers.go).
 
-// typhaCPVAConfig sizes typha's requests with the node count (cpvpa linear steps).
-const typhaCPVAConfig = `{"calico-typha":{"requests":{"cpu":{"base":"180m","step":"140m","nodesPerStep":17,"max":"1000m"},"memory":{"base":"180Mi","step":"70Mi","nodesPerStep":17,"max":"2000Mi"}}}}`
-
-// nodeCPVAConfig sizes calico-node's memory with the node count; CPU stays at its request.
-const nodeCPVAConfig = `{"calico-node":{"requests":{"memory":{"base":"50Mi","step":"50Mi","nodesPerStep":10,"max":"1400Mi"}}}}`
-
-// autoscalers returns the cluster-proportional autoscalers: typha's horizontal one whenever
-// typha runs, and the vertical ones in cluster-proportional mode.
-func autoscalers(o *values.Options) []client.Object {
-	a := o.AutoScaling
-	var objs []client.Object
-	if a.TyphaCPA {
-		objs = append(objs,
-			autoscalerDeployment(o, NameTyphaCPA, NameTyphaCPARBAC, o.Images.CPA, "gardener-shoot-system-800", []string{
-				"/cluster-proportional-autoscaler",
-				"--namespace=" + Namespace,
-				"--configmap=" + NameTyphaCPA,
-				"--target=deployment/" + NameTyphaDeployment,
-				"--logtostderr=true",
-				"--v=2",
-			}, typhaCPAData(), false),
-		)
-	}
-	if a.TyphaCPVA {
-		objs = append(objs, cpvaDeployment(o, NameTyphaCPVA, NameTyphaCPVARBAC, "deployment", NameTyphaDeployment, "typha-autoscaler", typhaCPVAConfig))
-	}
-	if a.NodeCPVA {
-		objs = append(objs, cpvaDeployment(o, NameNodeCPVA, NameNodeCPVARBAC, "daemonset", NameCalicoNode, "node-autoscaler", nodeCPVAConfig))
-	}
-	return objs
-}
-
-func typhaCPAData() map[string]string { return map[string]string{"ladder": typhaCPALadder} }
-
-// typhaCPAConstants returns typha's horizontal autoscaler's RBAC and ConfigMap, which do not
-// depend on the options (see Constants).
-func typhaCPAConstants() []client.Object {
-	return []client.Object{
-		clusterRole(NameTyphaCPARBAC, nil, rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"nodes"}, Verbs: []string{"get", "list", "watch"}}),
-		clusterRoleBinding(NameTyphaCPARBAC, NameTyphaCPARBAC, nil, saSubject(NameTyphaCPARBAC)),
-		&rbacv1.Role{
-			TypeMeta: typeMeta("rbac.authorization.k8s.io/v1", "Role"), ObjectMeta: meta(NameTyphaCPARBAC, Namespace, nil),
-			Rules: []rbacv1.PolicyRule{
-				// Reads its ladder.
-				{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get"}, ResourceNames: []string{NameTyphaCPA}},
-				// Scales typha.
-				{APIGroups: []string{"apps"}, Resources: []string{"deployments/scale"}, Verbs: []string{"get", "update"}, ResourceNames: []string{NameTyphaDeployment}},
-			},
-		},
-		&rbacv1.RoleBinding{
-			TypeMeta: typeMeta("rbac.authorization.k8s.io/v1", "RoleBinding"), ObjectMeta: meta(NameTyphaCPARBAC, Namespace, nil),
-			RoleRef:  rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: NameTyphaCPARBAC},
-			Subjects: []rbacv1.Subject{saSubject(NameTyphaCPARBAC)},
-		},
-		serviceAccount(NameTyphaCPARBAC),
-		autoscalerConfigMap(NameTyphaCPA, typhaCPAData()),
-	}
-}
-
-// typhaCPVAConstants and nodeCPVAConstants return the vertical autoscalers' RBAC and ConfigMaps,
-// which do not depend on the options (see Constants).
-func typhaCPVAConstants() []client.Object {
-	return cpvaConstants(NameTyphaCPVA, NameTyphaCPVARBAC, "deployment", NameTyphaDeployment, "typha-autoscaler", typhaCPVAConfig)
-}
-
-func nodeCPVAConstants() []client.Object {
-	return cpvaConstants(NameNodeCPVA, NameNodeCPVARBAC, "daemonset", NameCalicoNode, "node-autoscaler", nodeCPVAConfig)
-}
-
+// cpvaConstants returns a cpvpa's RBAC, ServiceAccount and ConfigMap: they depend only on what
+// it scales, not on the options.
 func cpvaConstants(name, rbacName, targetKind, targetName, key, config string) []client.Object {
 	return []client.Object{
 		clusterRole(rbacName, nil,
@@ -167,4 +104,16 @@ func autoscalerDeployment(o *values.Options, name, sa, image, priority string, c
 		spec.Containers[0].VolumeMounts = []corev1.VolumeMount{{Name: "config", MountPath: "/etc/config"}}
 	}
 	return d
+}
+
+func vpa(name, kind, target string, policies []vpav1.ContainerResourcePolicy) *vpav1.VerticalPodAutoscaler {
+	return &vpav1.VerticalPodAutoscaler{
+		TypeMeta:   typeMeta("autoscaling.k8s.io/v1", "VerticalPodAutoscaler"),
+		ObjectMeta: meta(name, Namespace, nil),
+		Spec: vpav1.VerticalPodAutoscalerSpec{
+			TargetRef:      &autoscalingv1.CrossVersionObjectReference{APIVersion: "apps/v1", Kind: kind, Name: target},
+			UpdatePolicy:   &vpav1.PodUpdatePolicy{UpdateMode: ptr.To(vpav1.UpdateModeInPlaceOrRecreate)},
+			ResourcePolicy: &vpav1.PodResourcePolicy{ContainerPolicies: policies},
+		},
+	}
 }

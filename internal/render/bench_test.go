@@ -11,6 +11,7 @@ import (
 
 	"github.com/calico-pilot/calico-pilot/api/projectcalico/crds"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
+	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/render"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
@@ -72,8 +73,9 @@ func measure(b *testing.B, f func() int) {
 //     (what the controller stores); this is the path the 10x goal is about.
 //   - stored-split: the same, with the CRDs kept in their own pre-joined stream (Static.JSON)
 //     and only the other objects joined per render (Manifest.DynamicJSON).
-//   - stored-const, stored-split-const: stored and stored-split with the option-independent
-//     objects encoded once (render.ShootWith with render.Constants built at start).
+//   - stored-const, stored-split-const: stored and stored-split with the CRDs and the
+//     option-independent objects encoded once (internal/pipeline's Encoder, built at start:
+//     render.ShootParts, the constant groups' pre-encoded bytes).
 //   - yaml: the same, then YAML for people (render -o yaml).
 //   - baseline-json: encoding/json of every object, CRDs re-encoded on every render.
 //   - baseline-yaml: the naive path, sigs.k8s.io/yaml.Marshal of every object, CRDs included.
@@ -85,7 +87,7 @@ func BenchmarkRender(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	constants, err := render.NewConstants()
+	enc, err := pipeline.NewEncoder()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -119,13 +121,10 @@ func BenchmarkRender(b *testing.B) {
 			})
 		})
 		b.Run(name+"/stored-const", func(b *testing.B) {
-			// As stored, with the option-independent objects encoded once (render.Constants).
+			// As stored, with the option-independent objects encoded once (pipeline.Encoder, what
+			// the controller runs).
 			measure(b, func() int {
-				objs, groups, err := render.ShootWith(&opts, constants)
-				if err != nil {
-					b.Fatal(err)
-				}
-				m, err := manifest.Build(static, objs, groups...)
+				m, err := enc.Shoot(&opts, true)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -134,11 +133,7 @@ func BenchmarkRender(b *testing.B) {
 		})
 		b.Run(name+"/stored-split-const", func(b *testing.B) {
 			measure(b, func() int {
-				objs, groups, err := render.ShootWith(&opts, constants)
-				if err != nil {
-					b.Fatal(err)
-				}
-				m, err := manifest.Build(static, objs, groups...)
+				m, err := enc.Shoot(&opts, true)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -9,12 +10,17 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
-// configMap builds kube-system/calico-config: the backend, the typha service name, the veth MTU
-// and the CNI conflist template that install-cni fills in on every node.
-func configMap(o *values.Options) *corev1.ConfigMap {
+// configMap builds kube-system/calico-config, calico-node's configuration (it is part of the
+// node component, whose pods carry its checksum): the backend, the typha service name, the veth
+// MTU and the CNI conflist template that install-cni fills in on every node.
+func configMap(o *values.Options) (*corev1.ConfigMap, error) {
 	typhaService := "none"
 	if o.Typha {
 		typhaService = NameTypha
+	}
+	conflist, err := cniConflist(o)
+	if err != nil {
+		return nil, fmt.Errorf("rendering ConfigMap %s: %w", NameCalicoConfig, err)
 	}
 	return &corev1.ConfigMap{
 		TypeMeta:   typeMeta("v1", "ConfigMap"),
@@ -23,16 +29,24 @@ func configMap(o *values.Options) *corev1.ConfigMap {
 			"typha_service_name": typhaService,
 			"calico_backend":     string(o.Backend),
 			"veth_mtu":           o.VethMTU,
-			"cni_network_config": cniConflist(o),
+			"cni_network_config": conflist,
 		},
-	}
+	}, nil
 }
 
 // cniConflist writes the conflist template by hand rather than with encoding/json because
 // install-cni substitutes the bare token __CNI_MTU__ (a number after substitution).
-func cniConflist(o *values.Options) string {
-	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+func cniConflist(o *values.Options) (string, error) {
 	var ipam strings.Builder
+	var err error
+	// q quotes s as a JSON string; the first error is kept and returned below.
+	q := func(s string) string {
+		b, e := json.Marshal(s)
+		if e != nil && err == nil {
+			err = fmt.Errorf("writing the CNI conflist: %w", e)
+		}
+		return string(b)
+	}
 	ipam.WriteString(`"type": ` + q(o.IPAM.Type))
 	if o.IPAM.RangeIPv4 != "" {
 		// IPv6 first, as in the reference, so a move to calico-pilot changes nothing on the nodes.
@@ -45,6 +59,9 @@ func cniConflist(o *values.Options) string {
 	ipam.WriteString(`,
           "assign_ipv4": ` + q(boolString(o.IPv4)) + `,
           "assign_ipv6": ` + q(boolString(o.IPv6)))
+	if err != nil {
+		return "", err
+	}
 	return `{
   "name": "k8s-pod-network",
   "cniVersion": "0.3.1",
@@ -72,5 +89,5 @@ func cniConflist(o *values.Options) string {
       "capabilities": {"portMappings": true}
     }
   ]
-}`
+}`, nil
 }

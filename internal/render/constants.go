@@ -1,115 +1,83 @@
 package render
 
 import (
-	"fmt"
-
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
-// group is a set of shoot objects whose bytes do not depend on Options; the options only say
-// whether a shoot gets the set (selectGroups).
-type group int
+// ConstantGroup is a set of shoot objects whose content does not depend on Options; the options
+// only say whether a shoot gets the set (see ShootParts). Callers that serialize many shoots may
+// encode each group once and reuse the bytes (internal/pipeline does).
+type ConstantGroup int
 
 const (
-	// groupAlways is what every shoot gets: the RBAC of calico-node, the CNI plugin and the
+	// GroupAlways is what every shoot gets: the RBAC of calico-node, the CNI plugin and the
 	// tier getter, and felix's metrics Service.
-	groupAlways group = iota
-	// groupKubeControllers is kube-controllers' RBAC, PodDisruptionBudget and ServiceAccount.
-	groupKubeControllers
-	// groupTypha is typha's Service, PodDisruptionBudget, ServiceAccount, metrics Service and
+	GroupAlways ConstantGroup = iota
+	// GroupKubeControllers is kube-controllers' RBAC, PodDisruptionBudget and ServiceAccount.
+	GroupKubeControllers
+	// GroupTypha is typha's Service, PodDisruptionBudget, ServiceAccount, metrics Service and
 	// NetworkPolicy.
-	groupTypha
-	// groupTyphaCPA, groupTyphaCPVA and groupNodeCPVA are the autoscalers' RBAC and ConfigMaps.
-	groupTyphaCPA
-	groupTyphaCPVA
-	groupNodeCPVA
-	numGroups
+	GroupTypha
+	// GroupTyphaCPA is the RBAC and ConfigMap of typha's cluster-proportional autoscaler.
+	GroupTyphaCPA
+	// GroupTyphaCPVA is the RBAC and ConfigMap of typha's cluster-proportional vertical autoscaler.
+	GroupTyphaCPVA
+	// GroupNodeCPVA is the RBAC and ConfigMap of calico-node's cluster-proportional vertical autoscaler.
+	GroupNodeCPVA
+
+	numConstantGroups
 )
 
-// objects builds the group's objects. The builders take no Options, so the bytes are the same
-// for every shoot.
-func (g group) objects() []client.Object {
+// ConstantGroups lists every group, in order: ConstantGroups()[g] == g.
+func ConstantGroups() []ConstantGroup {
+	gs := make([]ConstantGroup, numConstantGroups)
+	for g := range numConstantGroups {
+		gs[g] = g
+	}
+	return gs
+}
+
+// Objects builds the group's objects: fresh objects on every call, the same content for every
+// shoot (the builders take no Options).
+func (g ConstantGroup) Objects() []client.Object {
 	switch g {
-	case groupAlways:
-		return append(constantRBAC(), monitoringService(NameFelixMonitoring, NameCalicoNode, 9091, "metrics"))
-	case groupKubeControllers:
+	case GroupAlways:
+		return append(constantRBAC(), felixMonitoringService())
+	case GroupKubeControllers:
 		return kubeControllersConstants()
-	case groupTypha:
+	case GroupTypha:
 		return typhaConstants()
-	case groupTyphaCPA:
+	case GroupTyphaCPA:
 		return typhaCPAConstants()
-	case groupTyphaCPVA:
+	case GroupTyphaCPVA:
 		return typhaCPVAConstants()
-	case groupNodeCPVA:
+	case GroupNodeCPVA:
 		return nodeCPVAConstants()
 	}
 	return nil
 }
 
-// selectGroups returns the groups a shoot with options o gets. It is the only place the options
+// constantGroups returns the groups a shoot with options o gets. It is the only place the options
 // decide about constant objects.
-func selectGroups(o *values.Options) []group {
-	gs := make([]group, 0, numGroups)
-	gs = append(gs, groupAlways)
+func constantGroups(o *values.Options) []ConstantGroup {
+	gs := make([]ConstantGroup, 0, numConstantGroups)
+	gs = append(gs, GroupAlways)
 	if o.KubeControllers {
-		gs = append(gs, groupKubeControllers)
+		gs = append(gs, GroupKubeControllers)
 	}
 	if o.Typha {
-		gs = append(gs, groupTypha)
+		gs = append(gs, GroupTypha)
 	}
 	if o.AutoScaling.TyphaCPA {
-		gs = append(gs, groupTyphaCPA)
+		gs = append(gs, GroupTyphaCPA)
 	}
 	if o.AutoScaling.TyphaCPVA {
-		gs = append(gs, groupTyphaCPVA)
+		gs = append(gs, GroupTyphaCPVA)
 	}
 	if o.AutoScaling.NodeCPVA {
-		gs = append(gs, groupNodeCPVA)
+		gs = append(gs, GroupNodeCPVA)
 	}
 	return gs
-}
-
-// Constants holds the shoot objects whose bytes do not depend on Options (RBAC, ServiceAccounts,
-// PodDisruptionBudgets, Services, the autoscalers' ConfigMaps), encoded once from the same
-// builders Shoot uses. The options only select which of them a shoot gets; nothing is keyed on
-// option values. Build one per process (like the CRDs' manifest.Static) and pass it to
-// ShootWith; it is read-only afterwards and safe for concurrent use.
-type Constants struct {
-	groups [numGroups]*manifest.Static
-}
-
-// NewConstants builds and encodes the option-independent objects.
-func NewConstants() (*Constants, error) {
-	c := &Constants{}
-	for g := range numGroups {
-		s, err := manifest.NewStatic(g.objects())
-		if err != nil {
-			return nil, fmt.Errorf("encoding constant shoot objects: %w", err)
-		}
-		c.groups[g] = s
-	}
-	return c, nil
-}
-
-// ShootWith renders what Shoot renders, but returns the constant objects o selects as c's
-// pre-encoded groups instead of as objects: pass both to manifest.Build (the objects, then the
-// groups as its pre arguments) for the same documents as Build of Shoot's objects, without
-// encoding the constant ones again.
-func ShootWith(o *values.Options, c *Constants) ([]client.Object, []*manifest.Static, error) {
-	if c == nil {
-		return nil, nil, fmt.Errorf("rendering shoot objects: no constants (see NewConstants)")
-	}
-	objs, err := shoot(o)
-	if err != nil {
-		return nil, nil, err
-	}
-	sel := selectGroups(o)
-	groups := make([]*manifest.Static, len(sel))
-	for i, g := range sel {
-		groups[i] = c.groups[g]
-	}
-	return objs, groups, nil
 }

@@ -1,38 +1,23 @@
 package render_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/calico-pilot/calico-pilot/api/projectcalico/crds"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
+	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/render"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
-// TestShootWithConstantsMatchesShoot checks, for every golden scenario, that the constant
-// objects encoded once (ShootWith + manifest.Build's pre groups) give exactly the bytes of
-// encoding everything Shoot renders, both as the stored stream and as its dynamic part, and
-// that the document identities are the same.
-func TestShootWithConstantsMatchesShoot(t *testing.T) {
-	defs, err := crds.CustomResourceDefinitions()
-	if err != nil {
-		t.Fatal(err)
-	}
-	crdObjs, err := render.CRDs(defs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	static, err := manifest.NewStatic(crdObjs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := render.NewConstants()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Which values of the options that select constant objects the scenarios cover.
+// TestShootPartsMatchShoot checks, for every golden scenario, that ShootParts' objects plus its
+// groups' objects are exactly Shoot's objects, that the groups are listed in order without
+// repeats, and that the scenarios cover both values of every option that selects a group.
+func TestShootPartsMatchShoot(t *testing.T) {
 	seen := map[string]map[bool]bool{"KubeControllers": {}, "Typha": {}, "TyphaCPA": {}, "TyphaCPVA": {}, "NodeCPVA": {}}
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
@@ -49,36 +34,23 @@ func TestShootWithConstantsMatchesShoot(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := manifest.Build(static, all)
+			objs, groups, err := render.ShootParts(&opts)
 			if err != nil {
 				t.Fatal(err)
 			}
-			objs, groups, err := render.ShootWith(&opts, c)
-			if err != nil {
-				t.Fatal(err)
+			if len(groups) == 0 || groups[0] != render.GroupAlways {
+				t.Errorf("groups = %v, want GroupAlways first", groups)
 			}
-			if len(objs) >= len(all) {
-				t.Errorf("ShootWith returned %d objects, Shoot %d: nothing was taken from the constants", len(objs), len(all))
+			for i := 1; i < len(groups); i++ {
+				if groups[i] <= groups[i-1] {
+					t.Errorf("groups = %v, want increasing", groups)
+				}
 			}
-			got, err := manifest.Build(static, objs, groups...)
-			if err != nil {
-				t.Fatal(err)
+			for _, g := range groups {
+				objs = append(objs, g.Objects()...)
 			}
-			if d := cmp.Diff(string(want.JSON()), string(got.JSON())); d != "" {
-				t.Errorf("stored stream differs (-Shoot +ShootWith):\n%s", shortDiff(d))
-			}
-			if d := cmp.Diff(string(want.DynamicJSON()), string(got.DynamicJSON())); d != "" {
-				t.Errorf("dynamic stream differs (-Shoot +ShootWith):\n%s", shortDiff(d))
-			}
-			var wantIDs, gotIDs []string
-			for _, d := range want.Docs() {
-				wantIDs = append(wantIDs, d.ID())
-			}
-			for _, d := range got.Docs() {
-				gotIDs = append(gotIDs, d.ID())
-			}
-			if d := cmp.Diff(wantIDs, gotIDs); d != "" {
-				t.Errorf("documents differ (-Shoot +ShootWith):\n%s", d)
+			if d := cmp.Diff(encodeEach(t, all), encodeEach(t, objs)); d != "" {
+				t.Errorf("objects differ (-Shoot +ShootParts):\n%s", shortDiff(d))
 			}
 		})
 	}
@@ -89,34 +61,104 @@ func TestShootWithConstantsMatchesShoot(t *testing.T) {
 	}
 }
 
-// TestShootWithErrors checks that ShootWith rejects a missing Constants and invalid Options
-// like Shoot does, instead of panicking or rendering a partial manifest.
-func TestShootWithErrors(t *testing.T) {
-	c, err := render.NewConstants()
+// TestEncoderMatchesShoot checks, for every golden scenario, that the pipeline's Encoder (CRDs and
+// constant groups encoded once) gives exactly the bytes of encoding everything Shoot renders, as
+// the stored stream, as its dynamic part and without CRDs, with the same documents.
+func TestEncoderMatchesShoot(t *testing.T) {
+	defs, err := crds.CustomResourceDefinitions()
 	if err != nil {
 		t.Fatal(err)
 	}
-	good := values.Options{IPv4: true, PodCIDRv4: "100.96.0.0/11", Backend: values.BackendBird}
-	good.Images.CalicoNode, good.Images.CalicoCNI = "node:v1", "cni:v1"
-	tests := []struct {
-		name    string
-		opts    values.Options
-		c       *render.Constants
-		wantErr string
-	}{
-		{name: "no constants", opts: good, c: nil, wantErr: "rendering shoot objects: no constants (see NewConstants)"},
-		{name: "no IP family", opts: values.Options{Backend: values.BackendBird, Images: good.Images}, c: c,
-			wantErr: "rendering shoot objects: no IP family is enabled"},
+	crdObjs, err := render.CRDs(defs)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			objs, groups, err := render.ShootWith(&tt.opts, tt.c)
-			if err == nil || err.Error() != tt.wantErr {
-				t.Fatalf("error = %v, want %q", err, tt.wantErr)
+	static, err := manifest.NewStatic(crdObjs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := pipeline.NewEncoder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sc := range scenarios {
+		t.Run(sc.name, func(t *testing.T) {
+			opts, v, r := resolve(shootOf(sc), sc.nonPrivileged, sc.addresses)
+			if len(v)+len(r) > 0 {
+				t.Fatalf("invalid scenario: %v %v", v, r)
 			}
-			if objs != nil || groups != nil {
-				t.Errorf("got %d objects and %d groups with an error, want none", len(objs), len(groups))
+			all, err := render.Shoot(&opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := manifest.Build(static, all)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := enc.Shoot(&opts, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(string(want.JSON()), string(got.JSON())); d != "" {
+				t.Errorf("stored stream differs (-Shoot +Encoder):\n%s", shortDiff(d))
+			}
+			if d := cmp.Diff(string(want.DynamicJSON()), string(got.DynamicJSON())); d != "" {
+				t.Errorf("dynamic stream differs (-Shoot +Encoder):\n%s", shortDiff(d))
+			}
+			if d := cmp.Diff(docIDs(want), docIDs(got)); d != "" {
+				t.Errorf("documents differ (-Shoot +Encoder):\n%s", d)
+			}
+			wantNoCRDs, err := manifest.Build(nil, all)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gotNoCRDs, err := enc.Shoot(&opts, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(string(wantNoCRDs.JSON()), string(gotNoCRDs.JSON())); d != "" {
+				t.Errorf("stream without CRDs differs (-Shoot +Encoder):\n%s", shortDiff(d))
 			}
 		})
 	}
+}
+
+// TestShootPartsErrors checks that ShootParts rejects invalid Options like Shoot does, instead
+// of panicking or returning a partial set.
+func TestShootPartsErrors(t *testing.T) {
+	good := values.Options{Backend: values.BackendBird}
+	good.Images.CalicoNode, good.Images.CalicoCNI = "node:v1", "cni:v1"
+	objs, groups, err := render.ShootParts(&good)
+	const wantErr = "rendering shoot objects: no IP family is enabled"
+	if err == nil || err.Error() != wantErr {
+		t.Fatalf("error = %v, want %q", err, wantErr)
+	}
+	if objs != nil || groups != nil {
+		t.Errorf("got %d objects and %d groups with an error, want none", len(objs), len(groups))
+	}
+}
+
+func encodeEach(t *testing.T, objs []client.Object) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, o := range objs {
+		b, err := json.Marshal(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := o.GetObjectKind().GroupVersionKind().Kind + "/" + o.GetNamespace() + "/" + o.GetName()
+		if _, dup := out[key]; dup {
+			t.Errorf("%s rendered twice", key)
+		}
+		out[key] = string(b)
+	}
+	return out
+}
+
+func docIDs(m *manifest.Manifest) []string {
+	var ids []string
+	for _, d := range m.Docs() {
+		ids = append(ids, d.ID())
+	}
+	return ids
 }

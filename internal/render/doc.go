@@ -2,6 +2,15 @@
 // seed-side monitoring objects), as typed Kubernetes objects. It is pure: no client, no context, no
 // clock, no environment; the same Options always give the same objects in the same order.
 //
-// One file per component; each builder returns complete objects with TypeMeta set, so the
+// A shoot is a list of components (render.go): node, typha, kubecontrollers, ippools, multus and
+// globalnetworkset. Each component's file builds all of its objects (typha.go: typha's
+// Deployment, Services, PodDisruptionBudget, ServiceAccount, NetworkPolicy, autoscalers and VPA),
+// and its golden files are testdata/shoot/<scenario>/<component>.yaml. A component's objects that
+// do not depend on the options are built by its *Constants builders and grouped in constants.go,
+// and ShootParts returns them as ConstantGroups, so that a caller serializing many shoots encodes
+// each group once (internal/pipeline's Encoder does); the options only select which groups a shoot gets.
+// helpers.go, rbac helpers included, and autoscaling.go hold builders the components share; the
+// static CRDs (crds.go) and the seed's monitoring objects (monitoring.go, dashboards.go) are
+// rendered on their own. Every builder returns complete objects with TypeMeta set, so the
 // serializer and the API server see exactly what is built here.
 package render

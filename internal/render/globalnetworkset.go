@@ -10,9 +10,9 @@ import (
 // kubeAPIServerNetworkSet returns the gardener-kube-apiserver GlobalNetworkSet when addresses are
 // resolved. The name and the single label are a contract policies select on; no other label is
 // set, because every label of a network set is selector input.
-func kubeAPIServerNetworkSet(o *values.Options) []client.Object {
+func kubeAPIServerNetworkSet(o *values.Options) ([]client.Object, error) {
 	if len(o.KubeAPIServerNets) == 0 {
-		return nil
+		return nil, nil
 	}
 	nets := make([]string, len(o.KubeAPIServerNets))
 	for i, p := range o.KubeAPIServerNets {
@@ -22,5 +22,5 @@ func kubeAPIServerNetworkSet(o *values.Options) []client.Object {
 		TypeMeta:   typeMeta("crd.projectcalico.org/v1", "GlobalNetworkSet"),
 		ObjectMeta: meta(NameKubeAPIServerNetSet, "", map[string]string{LabelKubeAPIServerEndpoint: "kube-apiserver"}),
 		Spec:       calicov1.GlobalNetworkSetSpec{Nets: nets},
-	}}
+	}}, nil
 }

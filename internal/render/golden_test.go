@@ -2,14 +2,18 @@ package render_test
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/render"
@@ -18,48 +22,195 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// renderYAML renders a scenario's shoot objects (without the static CRDs) as YAML.
-func renderYAML(t testing.TB, sc scenario) []byte {
+// shootGoldenDir holds one directory per scenario with one file per component that renders
+// something for it: testdata/shoot/<scenario>/<component>.yaml.
+var shootGoldenDir = filepath.Join("testdata", "shoot")
+
+func scenarioOptions(t testing.TB, sc scenario) values.Options {
 	t.Helper()
 	opts, validErrs, resolveErrs := resolve(shootOf(sc), sc.nonPrivileged, sc.addresses)
 	if len(validErrs) > 0 || len(resolveErrs) > 0 {
 		t.Fatalf("scenario %s: validation errors %v, resolve errors %v", sc.name, validErrs.ToAggregate(), resolveErrs.ToAggregate())
 	}
-	objs, err := render.Shoot(&opts)
-	if err != nil {
-		t.Fatalf("scenario %s: %v", sc.name, err)
-	}
+	return opts
+}
+
+func yamlOf(t testing.TB, objs []client.Object) []byte {
+	t.Helper()
 	m, err := manifest.Build(nil, objs)
 	if err != nil {
-		t.Fatalf("scenario %s: %v", sc.name, err)
+		t.Fatal(err)
 	}
 	y, err := m.YAML()
 	if err != nil {
-		t.Fatalf("scenario %s: %v", sc.name, err)
+		t.Fatal(err)
 	}
 	return y
 }
 
+// renderYAML renders a scenario's shoot objects (without the static CRDs) as YAML.
+func renderYAML(t testing.TB, sc scenario) []byte {
+	t.Helper()
+	opts := scenarioOptions(t, sc)
+	objs, err := render.Shoot(&opts)
+	if err != nil {
+		t.Fatalf("scenario %s: %v", sc.name, err)
+	}
+	return yamlOf(t, objs)
+}
+
+// componentYAML renders a scenario component by component: the YAML of each component that
+// renders anything, keyed by its golden file name.
+func componentYAML(t testing.TB, sc scenario) map[string][]byte {
+	t.Helper()
+	opts := scenarioOptions(t, sc)
+	comps, err := render.ShootComponents(&opts)
+	if err != nil {
+		t.Fatalf("scenario %s: %v", sc.name, err)
+	}
+	out := map[string][]byte{}
+	for _, c := range comps {
+		if len(c.Objects) > 0 {
+			out[c.Name+".yaml"] = yamlOf(t, c.Objects)
+		}
+	}
+	return out
+}
+
+// yamlFiles lists the names of the .yaml files in dir (none if dir does not exist).
+func yamlFiles(t testing.TB, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".yaml") {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
+
+// TestGolden compares every scenario's components with testdata/shoot/<scenario>/<component>.yaml.
+// A component that renders nothing for a scenario has no file there; a file left over from one
+// is an error (and -update deletes it).
 func TestGolden(t *testing.T) {
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
-			got := renderYAML(t, sc)
-			path := filepath.Join("testdata", sc.name+".yaml")
+			got := componentYAML(t, sc)
+			dir := filepath.Join(shootGoldenDir, sc.name)
 			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
+				if err := os.MkdirAll(dir, 0o755); err != nil {
 					t.Fatal(err)
+				}
+				for name, y := range got {
+					if err := os.WriteFile(filepath.Join(dir, name), y, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				for _, name := range yamlFiles(t, dir) {
+					if _, ok := got[name]; !ok {
+						if err := os.Remove(filepath.Join(dir, name)); err != nil {
+							t.Fatal(err)
+						}
+					}
 				}
 				return
 			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("reading golden file: %v (run: go test ./internal/render/... -update)", err)
+			for _, name := range yamlFiles(t, dir) {
+				if _, ok := got[name]; !ok {
+					t.Errorf("%s exists, but its component renders nothing for this scenario (run: go test ./internal/render/... -update)",
+						filepath.Join(dir, name))
+				}
 			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from the rendered output (-golden +rendered):\n%s\nIf the change is intended, run: go test ./internal/render/... -update",
-					path, shortDiff(cmp.Diff(string(want), string(got))))
+			names := make([]string, 0, len(got))
+			for name := range got {
+				names = append(names, name)
+			}
+			slices.Sort(names)
+			for _, name := range names {
+				path := filepath.Join(dir, name)
+				want, err := os.ReadFile(path)
+				if err != nil {
+					t.Errorf("reading golden file: %v (run: go test ./internal/render/... -update)", err)
+					continue
+				}
+				if !bytes.Equal(got[name], want) {
+					t.Errorf("%s differs from the rendered output (-golden +rendered):\n%s\nIf the change is intended, run: go test ./internal/render/... -update",
+						path, shortDiff(cmp.Diff(string(want), string(got[name]))))
+				}
 			}
 		})
+	}
+}
+
+// TestComponentsAreTheShoot checks that the components together are exactly what Shoot renders:
+// every object in one component (manifest.Build rejects duplicates), none missing, same bytes.
+// With TestGolden this makes the per-component golden files a complete record of each shoot.
+func TestComponentsAreTheShoot(t *testing.T) {
+	for _, sc := range scenarios {
+		t.Run(sc.name, func(t *testing.T) {
+			opts := scenarioOptions(t, sc)
+			comps, err := render.ShootComponents(&opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var all []client.Object
+			for _, c := range comps {
+				all = append(all, c.Objects...)
+			}
+			shoot, err := render.Shoot(&opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(all) != len(shoot) {
+				t.Errorf("the components render %d objects, Shoot %d", len(all), len(shoot))
+			}
+			if d := cmp.Diff(string(yamlOf(t, shoot)), string(yamlOf(t, all))); d != "" {
+				t.Errorf("the components differ from Shoot (-Shoot +components):\n%s", shortDiff(d))
+			}
+		})
+	}
+}
+
+// TestWholeShootMatchesBaseline compares the whole-shoot YAML of every scenario (render.Shoot,
+// manifest.Build without CRDs, YAML: what the golden files held before they were split by
+// component) with <scenario>.yaml, and the seed-side objects with seed-monitoring-<scenario>.yaml,
+// in the directory RENDER_BASELINE_DIR names: a copy of internal/render/testdata from a commit
+// before a refactoring that must not change any rendered byte. Without the variable it is skipped.
+func TestWholeShootMatchesBaseline(t *testing.T) {
+	base := os.Getenv("RENDER_BASELINE_DIR")
+	if base == "" {
+		t.Skip("RENDER_BASELINE_DIR is not set")
+	}
+	checked := map[string]bool{}
+	compare := func(t *testing.T, name string, got []byte) {
+		checked[name] = true
+		want, err := os.ReadFile(filepath.Join(base, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs (-baseline +rendered):\n%s", name, shortDiff(cmp.Diff(string(want), string(got))))
+		}
+	}
+	for _, sc := range scenarios {
+		t.Run(sc.name, func(t *testing.T) { compare(t, sc.name+".yaml", renderYAML(t, sc)) })
+	}
+	for _, name := range seedGoldenScenarios {
+		t.Run("seed-monitoring-"+name, func(t *testing.T) {
+			compare(t, "seed-monitoring-"+name+".yaml", seedYAML(t, scenarioByName(t, name)))
+		})
+	}
+	for _, name := range yamlFiles(t, base) {
+		if !checked[name] {
+			t.Errorf("baseline file %s was not compared with anything", name)
+		}
 	}
 }
 
@@ -90,10 +241,7 @@ func TestDeterministic(t *testing.T) {
 
 func renderJSON(t testing.TB, sc scenario) []byte {
 	t.Helper()
-	opts, validErrs, resolveErrs := resolve(shootOf(sc), sc.nonPrivileged, sc.addresses)
-	if len(validErrs)+len(resolveErrs) > 0 {
-		t.Fatalf("scenario %s invalid", sc.name)
-	}
+	opts := scenarioOptions(t, sc)
 	objs, err := render.Shoot(&opts)
 	if err != nil {
 		t.Fatal(err)
@@ -105,21 +253,29 @@ func renderJSON(t testing.TB, sc scenario) []byte {
 	return m.JSON()
 }
 
-// TestGoldenFilesHaveScenarios keeps testdata free of golden files nobody checks.
+// TestGoldenFilesHaveScenarios keeps testdata free of golden files nobody checks: every
+// directory in testdata/shoot is a scenario, every file in testdata/seed-monitoring is one of
+// the seed scenarios, and no golden file is left at the top level (the old whole-shoot layout).
 func TestGoldenFilesHaveScenarios(t *testing.T) {
 	known := map[string]bool{}
 	for _, sc := range scenarios {
-		known[sc.name+".yaml"] = true
+		known[sc.name] = true
 	}
-	files, err := filepath.Glob(filepath.Join("testdata", "*.yaml"))
+	entries, err := os.ReadDir(shootGoldenDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range files {
-		if !known[filepath.Base(f)] && !strings.HasPrefix(filepath.Base(f), "seed-monitoring-") {
-			t.Errorf("%s has no scenario", f)
+	for _, e := range entries {
+		if !e.IsDir() || !known[e.Name()] {
+			t.Errorf("%s is not the directory of a scenario", filepath.Join(shootGoldenDir, e.Name()))
 		}
 	}
+	for _, name := range yamlFiles(t, seedGoldenDir) {
+		if !slices.Contains(seedGoldenScenarios, strings.TrimSuffix(name, ".yaml")) {
+			t.Errorf("%s has no seed scenario", filepath.Join(seedGoldenDir, name))
+		}
+	}
+	for _, name := range yamlFiles(t, "testdata") {
+		t.Errorf("%s: golden files live in %s/<scenario>/ and %s/", filepath.Join("testdata", name), shootGoldenDir, seedGoldenDir)
+	}
 }
-
-var _ = values.Options{}

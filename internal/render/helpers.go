@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -129,3 +130,61 @@ func boolString(b bool) string {
 	}
 	return "false"
 }
+
+func serviceAccount(name string) *corev1.ServiceAccount {
+	return &corev1.ServiceAccount{
+		TypeMeta:   typeMeta("v1", "ServiceAccount"),
+		ObjectMeta: meta(name, Namespace, nil),
+		// Gardener's resource manager projects tokens into the pods.
+		AutomountServiceAccountToken: ptr.To(false),
+	}
+}
+
+// monitoringService returns a Service Prometheus discovers one of calico's metrics endpoints
+// by. There is one per running component, none for a component that is switched off: felix's
+// and bird's are calico-node's (node.go), typha's is typha's (typha.go).
+func monitoringService(name, app string, port int32, portName string) *corev1.Service {
+	return &corev1.Service{
+		TypeMeta:   typeMeta("v1", "Service"),
+		ObjectMeta: meta(name, Namespace, map[string]string{"k8s-app": name}),
+		Spec: corev1.ServiceSpec{
+			Ports:    []corev1.ServicePort{{Name: portName, Port: port, Protocol: corev1.ProtocolTCP, TargetPort: intstr.FromInt32(port)}},
+			Selector: map[string]string{"k8s-app": app},
+		},
+	}
+}
+
+const crdGroup = "crd.projectcalico.org"
+
+func clusterRole(name string, labels map[string]string, rules ...rbacv1.PolicyRule) *rbacv1.ClusterRole {
+	return &rbacv1.ClusterRole{
+		TypeMeta:   typeMeta("rbac.authorization.k8s.io/v1", "ClusterRole"),
+		ObjectMeta: meta(name, "", labels),
+		Rules:      rules,
+	}
+}
+
+func clusterRoleBinding(name, role string, labels map[string]string, subjects ...rbacv1.Subject) *rbacv1.ClusterRoleBinding {
+	return &rbacv1.ClusterRoleBinding{
+		TypeMeta:   typeMeta("rbac.authorization.k8s.io/v1", "ClusterRoleBinding"),
+		ObjectMeta: meta(name, "", labels),
+		RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: role},
+		Subjects:   subjects,
+	}
+}
+
+func saSubject(name string) rbacv1.Subject {
+	return rbacv1.Subject{Kind: rbacv1.ServiceAccountKind, Name: name, Namespace: Namespace}
+}
+
+func rule(groups, resources, verbs []string) rbacv1.PolicyRule {
+	return rbacv1.PolicyRule{APIGroups: groups, Resources: resources, Verbs: verbs}
+}
+
+var (
+	core    = []string{""}
+	calico  = []string{crdGroup}
+	read    = []string{"get", "list", "watch"}
+	ipamRW  = []string{"get", "list", "watch", "create", "update", "delete"}
+	ipamRes = []string{"blockaffinities", "ipamblocks", "ipamhandles"}
+)

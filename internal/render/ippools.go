@@ -10,7 +10,7 @@ import (
 // ipPools returns the IP pools calico-pilot owns. Without an explicit overlay setting no IPv4
 // pool object is rendered: calico-node creates default-ipv4-ippool from its env at first start,
 // as with the reference, so existing pools are never touched by a move to calico-pilot.
-func ipPools(o *values.Options) []client.Object {
+func ipPools(o *values.Options) ([]client.Object, error) {
 	var objs []client.Object
 	if o.IPv4 && o.IPv4PoolObject {
 		objs = append(objs, ipPool(NameIPv4Pool, o.PodCIDRv4, 26, o.IPv4Pool))
@@ -31,7 +31,7 @@ func ipPools(o *values.Options) []client.Object {
 	if o.IPv6 && o.IPv6PoolObject {
 		objs = append(objs, ipPool(NameIPv6Pool, o.PodCIDRv6, 122, o.IPv6Pool))
 	}
-	return objs
+	return objs, nil
 }
 
 func ipPool(name, cidr string, blockSize int, p values.PoolOptions) *calicov1.IPPool {

@@ -5,18 +5,31 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	vpav1 "k8s.io/autoscaler/vertical-pod-autoscaler/pkg/apis/autoscaling.k8s.io/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
-// kubeControllers returns calico-kube-controllers (when a routing backend runs): Deployment,
-// PodDisruptionBudget and ServiceAccount; its RBAC is in rbac.go.
-func kubeControllers(o *values.Options) []client.Object {
-	if !o.KubeControllers {
-		return nil
+// kubeControllers returns calico-kube-controllers' objects that depend on the options: the
+// Deployment (when a routing backend runs) and its VerticalPodAutoscaler (when it runs and the
+// shoot runs a VPA). Its PodDisruptionBudget, ServiceAccount and RBAC do not depend on the options
+// (kubeControllersConstants; see constants.go).
+func kubeControllers(o *values.Options) ([]client.Object, error) {
+	objs := make([]client.Object, 0, 2) // every object below, without reallocating
+	if o.KubeControllers {
+		objs = append(objs, kubeControllersDeployment(o))
 	}
+	if o.AutoScaling.KubeControllersVPA {
+		objs = append(objs, vpa(NameKubeControllers, "Deployment", NameKubeControllers, []vpav1.ContainerResourcePolicy{{
+			ContainerName: "*", ControlledValues: ptr.To(vpav1.ContainerControlledValuesRequestsOnly),
+		}}))
+	}
+	return objs, nil
+}
+
+func kubeControllersDeployment(o *values.Options) *appsv1.Deployment {
 	labels := systemComponent(map[string]string{"k8s-app": NameKubeControllers})
 	probe := func(flag string) *corev1.Probe {
 		return &corev1.Probe{
@@ -67,11 +80,11 @@ func kubeControllers(o *values.Options) []client.Object {
 			},
 		},
 	}
-	return []client.Object{d}
+	return d
 }
 
 // kubeControllersConstants returns kube-controllers' PodDisruptionBudget, ServiceAccount and
-// RBAC, which do not depend on the options (see Constants).
+// RBAC, which do not depend on the options (see constants.go).
 func kubeControllersConstants() []client.Object {
 	labels := systemComponent(map[string]string{"k8s-app": NameKubeControllers})
 	return append([]client.Object{
@@ -86,4 +99,20 @@ func kubeControllersConstants() []client.Object {
 		},
 		serviceAccount(NameKubeControllers),
 	}, kubeControllersRBAC()...)
+}
+
+// kubeControllersRBAC returns kube-controllers' RBAC (part of kubeControllersConstants).
+func kubeControllersRBAC() []client.Object {
+	return []client.Object{
+		clusterRole(NameKubeControllers, nil,
+			// The node controller cleans up after deleted nodes; the loadbalancer controller assigns service IPs.
+			rule(core, []string{"nodes", "pods", "services", "endpoints"}, read),
+			rule(core, []string{"services/status"}, []string{"update", "patch"}),
+			rule(calico, append([]string{"hostendpoints"}, ipamRes...), ipamRW),
+			rule(calico, []string{"ippools", "ipreservations"}, read),
+			rule(calico, []string{"clusterinformations", "kubecontrollersconfigurations"}, []string{"get", "list", "watch", "create", "update"}),
+			rule(calico, []string{"tiers"}, []string{"get"}),
+		),
+		clusterRoleBinding(NameKubeControllers, NameKubeControllers, nil, saSubject(NameKubeControllers)),
+	}
 }

@@ -6,53 +6,12 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
-	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
-
-// monitoringService returns a Service Prometheus discovers one of calico's metrics endpoints
-// by. There is one per running component (none for a component that is switched off): felix's
-// is among the constant objects every shoot gets, typha's among typha's (see Constants), and
-// bird's is added by monitoringServices.
-func monitoringService(name, app string, port int32, portName string) *corev1.Service {
-	return &corev1.Service{
-		TypeMeta:   typeMeta("v1", "Service"),
-		ObjectMeta: meta(name, Namespace, map[string]string{"k8s-app": name}),
-		Spec: corev1.ServiceSpec{
-			Ports:    []corev1.ServicePort{{Name: portName, Port: port, Protocol: corev1.ProtocolTCP, TargetPort: intstr.FromInt32(port)}},
-			Selector: map[string]string{"k8s-app": app},
-		},
-	}
-}
-
-// monitoringServices returns bird's metrics Service when the exporter runs.
-func monitoringServices(o *values.Options) []client.Object {
-	if o.BirdExporter && !o.NonPrivileged {
-		return []client.Object{monitoringService(NameBirdMonitoring, NameCalicoNode, 9094, "metrics")}
-	}
-	return nil
-}
-
-// typhaNetworkPolicy lets calico-node reach typha in a kube-system that denies by default.
-func typhaNetworkPolicy() client.Object {
-	return &networkingv1.NetworkPolicy{
-		TypeMeta:   typeMeta("networking.k8s.io/v1", "NetworkPolicy"),
-		ObjectMeta: meta(NameAllowFromCalicoNode, Namespace, nil),
-		Spec: networkingv1.NetworkPolicySpec{
-			PodSelector: metav1.LabelSelector{MatchLabels: map[string]string{"k8s-app": NameTypha}},
-			PolicyTypes: []networkingv1.PolicyType{networkingv1.PolicyTypeIngress},
-			Ingress: []networkingv1.NetworkPolicyIngressRule{{
-				From:  []networkingv1.NetworkPolicyPeer{{PodSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"k8s-app": NameCalicoNode}}}},
-				Ports: []networkingv1.NetworkPolicyPort{{Protocol: ptr.To(corev1.ProtocolTCP), Port: ptr.To(intstr.FromInt32(5473))}},
-			}},
-		},
-	}
-}
 
 // SeedMonitoring returns the objects for the shoot's control-plane namespace in the seed: the
 // Grafana dashboards and one ScrapeConfig per running component. Delete must remove all three

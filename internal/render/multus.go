@@ -12,9 +12,9 @@ import (
 )
 
 // multus returns the multus thin plugin with its CRD and RBAC. It chains to Calico's conflist.
-func multus(o *values.Options) []client.Object {
+func multus(o *values.Options) ([]client.Object, error) {
 	if !o.Multus {
-		return nil
+		return nil, nil
 	}
 	return []client.Object{
 		multusCRD(),
@@ -28,7 +28,7 @@ func multus(o *values.Options) []client.Object {
 		clusterRoleBinding(NameMultus, NameMultus, nil, saSubject(NameMultus)),
 		serviceAccount(NameMultus),
 		multusDaemonSet(o),
-	}
+	}, nil
 }
 
 func multusCRD() *apiextensionsv1.CustomResourceDefinition {

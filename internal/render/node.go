@@ -3,14 +3,139 @@ package render
 import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	vpav1 "k8s.io/autoscaler/vertical-pod-autoscaler/pkg/apis/autoscaling.k8s.io/v1"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
 // nonPrivilegedUID is the user calico-node runs as without privileges (Calico's documented choice).
 const nonPrivilegedUID = 999
+
+// nodeCPVAConfig sizes calico-node's memory with the node count; CPU stays at its request.
+const nodeCPVAConfig = `{"calico-node":{"requests":{"memory":{"base":"50Mi","step":"50Mi","nodesPerStep":10,"max":"1400Mi"}}}}`
+
+// calicoNode returns calico-node's objects that depend on the options: its configuration
+// calico-config (cniconfig.go), the DaemonSet, the binding of its ClusterRole, bird's metrics
+// Service, and its VerticalPodAutoscaler or cluster-proportional vertical autoscaler. Its other
+// objects do not depend on the options (constantRBAC, felixMonitoringService, nodeCPVAConstants;
+// see constants.go).
+func calicoNode(o *values.Options) ([]client.Object, error) {
+	cm, err := configMap(o)
+	if err != nil {
+		return nil, err
+	}
+	// The pods roll when the configuration they read changes.
+	objs := make([]client.Object, 0, 6) // every object below, without reallocating
+	objs = append(objs, cm, nodeRoleBinding(o), nodeDaemonSet(o, checksum(cm.Data)))
+	if o.BirdExporter && !o.NonPrivileged {
+		objs = append(objs, monitoringService(NameBirdMonitoring, NameCalicoNode, 9094, "metrics"))
+	}
+	a := o.AutoScaling
+	if a.NodeVPA {
+		objs = append(objs, nodeVPA(o))
+	}
+	if a.NodeCPVA {
+		objs = append(objs, cpvaDeployment(o, NameNodeCPVA, NameNodeCPVARBAC, "daemonset", NameCalicoNode, "node-autoscaler", nodeCPVAConfig))
+	}
+	return objs, nil
+}
+
+// nodeRoleBinding binds calico-node's ClusterRole to calico-node and, with typha, to typha.
+func nodeRoleBinding(o *values.Options) client.Object {
+	nodeSubjects := []rbacv1.Subject{saSubject(NameCalicoNode)}
+	if o.Typha {
+		// Typha serves calico-node's view of the datastore and needs the same read access.
+		nodeSubjects = append(nodeSubjects, saSubject(NameTypha))
+	}
+	return clusterRoleBinding(NameCalicoNode, NameCalicoNode, nil, nodeSubjects...)
+}
+
+// constantRBAC returns the RBAC and ServiceAccounts of calico-node (whose ClusterRole typha
+// shares), of the CNI plugin calico-node installs and mints tokens for, and of the tier getter,
+// which every shoot gets whatever its options: it takes no Options, so its bytes can be encoded
+// once (see constants.go).
+func constantRBAC() []client.Object {
+	return []client.Object{
+		clusterRole(NameCalicoNode, nil,
+			// Felix and typha watch the Kubernetes objects policies and endpoints are computed from.
+			rule(core, []string{"pods", "nodes", "namespaces", "serviceaccounts", "endpoints", "services", "configmaps"}, read),
+			rule([]string{"discovery.k8s.io"}, []string{"endpointslices"}, read),
+			rule([]string{"networking.k8s.io"}, []string{"networkpolicies"}, read),
+			rule([]string{"policy.networking.k8s.io"}, []string{"adminnetworkpolicies", "baselineadminnetworkpolicies"}, read),
+			// calico-node reports its addresses and clears NetworkUnavailable.
+			rule(core, []string{"nodes/status"}, []string{"patch", "update"}),
+			// Felix records workload endpoint state on pods.
+			rule(core, []string{"pods/status"}, []string{"patch"}),
+			// Everything Felix, bird and typha read from Calico's own resources.
+			rule(calico, []string{
+				"bgpconfigurations", "bgpfilters", "bgppeers", "blockaffinities", "caliconodestatuses", "clusterinformations",
+				"felixconfigurations", "globalnetworkpolicies", "globalnetworksets", "hostendpoints", "ipamblocks",
+				"ipamconfigs", "ipamhandles", "ippools", "ipreservations", "kubecontrollersconfigurations",
+				"networkpolicies", "networksets", "stagedglobalnetworkpolicies", "stagedkubernetesnetworkpolicies",
+				"stagednetworkpolicies", "tiers",
+			}, read),
+			// calico-node creates the default pool, FelixConfiguration and ClusterInformation at start-up.
+			rule(calico, []string{"ippools", "felixconfigurations", "clusterinformations"}, []string{"create", "update"}),
+			// It writes its status for CalicoNodeStatus requests.
+			rule(calico, []string{"caliconodestatuses"}, []string{"update"}),
+			// calico-ipam on the node (tunnel addresses, block affinities).
+			rule(calico, ipamRes, ipamRW),
+			rule(calico, []string{"ipamconfigs"}, []string{"get", "create"}),
+			// The eBPF dataplane reads its own DaemonSet.
+			rule([]string{"apps"}, []string{"daemonsets"}, []string{"get"}),
+			// calico-node mints the CNI plugin's short-lived tokens.
+			rbacv1.PolicyRule{APIGroups: core, Resources: []string{"serviceaccounts/token"}, Verbs: []string{"create"}, ResourceNames: []string{NameCNIPlugin}},
+		),
+		serviceAccount(NameCalicoNode),
+		clusterRole(NameCNIPlugin, nil,
+			// The CNI plugin looks up the pod, its namespace and the node when wiring a pod.
+			rule(core, []string{"pods", "nodes", "namespaces"}, []string{"get"}),
+			rule(core, []string{"pods/status"}, []string{"patch"}),
+			// calico-ipam assigns and releases addresses.
+			rule(calico, append([]string{"clusterinformations", "ippools", "ipreservations", "ipamconfigs"}, ipamRes...), ipamRW),
+		),
+		clusterRoleBinding(NameCNIPlugin, NameCNIPlugin, nil, saSubject(NameCNIPlugin)),
+		serviceAccount(NameCNIPlugin),
+		clusterRole(NameTierGetter, nil,
+			// kube-controller-manager's garbage collector resolves tiers of the Calico API group.
+			rule([]string{"projectcalico.org"}, []string{"tiers"}, []string{"get"}),
+		),
+		clusterRoleBinding(NameTierGetter, NameTierGetter, nil, rbacv1.Subject{
+			APIGroup: "rbac.authorization.k8s.io", Kind: rbacv1.UserKind, Name: "system:kube-controller-manager",
+		}),
+	}
+}
+
+// felixMonitoringService is the Service Prometheus finds felix's metrics by; every shoot runs
+// felix, so it does not depend on the options (see constants.go).
+func felixMonitoringService() client.Object {
+	return monitoringService(NameFelixMonitoring, NameCalicoNode, 9091, "metrics")
+}
+
+// nodeCPVAConstants returns calico-node's vertical autoscaler's RBAC and ConfigMap, which do not
+// depend on the options (see constants.go).
+func nodeCPVAConstants() []client.Object {
+	return cpvaConstants(NameNodeCPVA, NameNodeCPVARBAC, "daemonset", NameCalicoNode, "node-autoscaler", nodeCPVAConfig)
+}
+
+// nodeVPA lets the VPA set calico-node's requests (vpa mode); the small helper sidecars keep
+// their fixed requests.
+func nodeVPA(o *values.Options) client.Object {
+	off := func(name string) vpav1.ContainerResourcePolicy {
+		return vpav1.ContainerResourcePolicy{ContainerName: name, Mode: ptr.To(vpav1.ContainerScalingModeOff)}
+	}
+	return vpa(NameCalicoNode, "DaemonSet", NameCalicoNode, []vpav1.ContainerResourcePolicy{
+		{
+			ContainerName: NameCalicoNode, ControlledValues: ptr.To(vpav1.ContainerControlledValuesRequestsOnly),
+			MinAllowed: resourceList(o.AutoScaling.NodeMinAllowed),
+		},
+		off(ContainerAddSNAT), off(ContainerEnsurer), off(ContainerBirdExporter),
+	})
+}
 
 // nodeDaemonSet builds kube-system/calico-node. configChecksum is the checksum of calico-config,
 // so the pods roll when the configuration they read changes.

@@ -11,37 +11,57 @@ import (
 
 // Shoot renders every shoot object except the static CRDs (see CRDs): RBAC, calico-config,
 // calico-node, typha, kube-controllers, autoscalers, VPAs, monitoring Services, the typha
-// NetworkPolicy, IP pools, multus and the gardener-kube-apiserver GlobalNetworkSet.
+// NetworkPolicy, IP pools, multus and the gardener-kube-apiserver GlobalNetworkSet. It is
+// ShootParts with the constant groups' objects appended.
 func Shoot(o *values.Options) ([]client.Object, error) {
-	objs, err := shoot(o)
+	objs, groups, err := ShootParts(o)
 	if err != nil {
 		return nil, err
 	}
-	for _, g := range selectGroups(o) {
-		objs = append(objs, g.objects()...)
+	for _, g := range groups {
+		objs = append(objs, g.Objects()...)
 	}
 	return objs, nil
 }
 
-// shoot renders the shoot objects that depend on the options; the constant ones are in the
-// groups selectGroups chooses (see Constants).
-func shoot(o *values.Options) ([]client.Object, error) {
+// component is one part of a shoot. Its file (node.go, typha.go, ...) builds all of its objects,
+// and its name names its golden files (testdata/shoot/<scenario>/<name>.yaml).
+type component struct {
+	name string
+	// objects builds the component's objects that depend on the options.
+	objects func(*values.Options) ([]client.Object, error)
+	// groups hold the component's objects that do not (see constants.go); constantGroups
+	// chooses which of them a shoot gets.
+	groups []ConstantGroup
+}
+
+// components are the shoot's components, in render order; the static CRDs (CRDs) and the seed's
+// monitoring objects (SeedMonitoring) are rendered on their own.
+var components = [...]component{
+	{name: "node", objects: calicoNode, groups: []ConstantGroup{GroupAlways, GroupNodeCPVA}},
+	{name: "typha", objects: typha, groups: []ConstantGroup{GroupTypha, GroupTyphaCPA, GroupTyphaCPVA}},
+	{name: "kubecontrollers", objects: kubeControllers, groups: []ConstantGroup{GroupKubeControllers}},
+	{name: "ippools", objects: ipPools},
+	{name: "multus", objects: multus},
+	{name: "globalnetworkset", objects: kubeAPIServerNetworkSet},
+}
+
+// ShootParts renders what Shoot renders in two parts: the objects that depend on the options,
+// component by component, and the constant groups the options select (whose objects are the same
+// for every shoot, see ConstantGroup). Shoot's objects are objs followed by each group's Objects().
+func ShootParts(o *values.Options) (objs []client.Object, groups []ConstantGroup, err error) {
 	if err := check(o); err != nil {
-		return nil, fmt.Errorf("rendering shoot objects: %w", err)
+		return nil, nil, fmt.Errorf("rendering shoot objects: %w", err)
 	}
-	cm := configMap(o)
-	objs := make([]client.Object, 0, 48)
-	objs = append(objs, nodeRoleBinding(o))
-	objs = append(objs, cm, nodeDaemonSet(o, checksum(cm.Data)))
-	objs = append(objs, typha(o)...)
-	objs = append(objs, kubeControllers(o)...)
-	objs = append(objs, autoscalers(o)...)
-	objs = append(objs, vpas(o)...)
-	objs = append(objs, monitoringServices(o)...)
-	objs = append(objs, ipPools(o)...)
-	objs = append(objs, multus(o)...)
-	objs = append(objs, kubeAPIServerNetworkSet(o)...)
-	return objs, nil
+	objs = make([]client.Object, 0, 48)
+	for i := range components {
+		cobjs, err := components[i].objects(o)
+		if err != nil {
+			return nil, nil, fmt.Errorf("rendering shoot objects: %w", err)
+		}
+		objs = append(objs, cobjs...)
+	}
+	return objs, constantGroups(o), nil
 }
 
 // check rejects Options that values.Resolve can never produce, so a caller that builds Options

@@ -8,9 +8,9 @@ import (
 	"k8s.io/utils/ptr"
 
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
-	"github.com/calico-pilot/calico-pilot/internal/decode"
+	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
-	"github.com/calico-pilot/calico-pilot/internal/validation"
+	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -164,13 +164,11 @@ func shootOf(sc scenario) *gardencorev1beta1.Shoot {
 	return s
 }
 
-// resolve runs the offline pipeline for a shoot: validate, decode, resolve. validErrs are the
-// validation errors; resolveErrs the errors of values.Resolve (only reached when valid).
+// resolve runs the offline pipeline for a shoot (internal/pipeline: validate and decode once,
+// resolve). validErrs are the validation errors; resolveErrs the errors of resolving the options
+// (only reached when valid).
 func resolve(s *gardencorev1beta1.Shoot, nonPrivileged bool, addresses []string) (opts values.Options, validErrs, resolveErrs field.ErrorList) {
-	if errs := validation.ValidateShoot(s); len(errs) > 0 {
-		return values.Options{}, errs, nil
-	}
-	cfg, errs := decode.ShootNetworkConfig(s)
+	cfg, errs := pipeline.ShootConfig(s)
 	if len(errs) > 0 {
 		return values.Options{}, errs, nil
 	}
@@ -182,11 +180,12 @@ func resolve(s *gardencorev1beta1.Shoot, nonPrivileged bool, addresses []string)
 	for _, a := range addresses {
 		addrs = append(addrs, netip.MustParseAddr(a))
 	}
-	opts, resolveErrs = values.Resolve(values.Inputs{
-		Config:                 cfg,
-		ConfigPath:             decode.ProviderConfigPath(),
-		Cluster:                values.FactsFromShoot(s, "shoot--dev--test"),
-		FeatureGates:           values.FeatureGates{NonPrivilegedCalicoNode: nonPrivileged},
+	gates, err := features.FromMap(map[string]bool{string(features.NonPrivilegedCalicoNode): nonPrivileged})
+	if err != nil {
+		panic(err)
+	}
+	opts, resolveErrs = pipeline.Options(pipeline.Source{Shoot: s, SeedNamespace: "shoot--dev--test"}, cfg, pipeline.Settings{
+		FeatureGates:           gates,
 		Images:                 imgs,
 		KubeAPIServerAddresses: addrs,
 	})

@@ -8,34 +8,35 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/render"
 )
 
-// TestSeedMonitoringGolden covers the seed-side objects: all components, typha off, and the
-// bird exporter on (its ScrapeConfig and dashboard only then).
+// seedGoldenDir holds the seed-side objects of the seedGoldenScenarios: <scenario>.yaml.
+var seedGoldenDir = filepath.Join("testdata", "seed-monitoring")
+
+// seedGoldenScenarios cover the seed-side objects: all components, typha off, and the bird
+// exporter on (its ScrapeConfig and dashboard only then).
+var seedGoldenScenarios = []string{"default", "typha-disabled", "bird-exporter"}
+
+func seedYAML(t testing.TB, sc scenario) []byte {
+	t.Helper()
+	opts := scenarioOptions(t, sc)
+	objs, err := render.SeedMonitoring(&opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return yamlOf(t, objs)
+}
+
 func TestSeedMonitoringGolden(t *testing.T) {
-	for _, name := range []string{"default", "typha-disabled", "bird-exporter"} {
+	for _, name := range seedGoldenScenarios {
 		t.Run(name, func(t *testing.T) {
-			sc := scenarioByName(t, name)
-			opts, v, r := resolve(shootOf(sc), sc.nonPrivileged, sc.addresses)
-			if len(v)+len(r) > 0 {
-				t.Fatalf("invalid: %v %v", v, r)
-			}
-			objs, err := render.SeedMonitoring(&opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := manifest.Build(nil, objs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := m.YAML()
-			if err != nil {
-				t.Fatal(err)
-			}
-			path := filepath.Join("testdata", "seed-monitoring-"+name+".yaml")
+			got := seedYAML(t, scenarioByName(t, name))
+			path := filepath.Join(seedGoldenDir, name+".yaml")
 			if *update {
+				if err := os.MkdirAll(seedGoldenDir, 0o755); err != nil {
+					t.Fatal(err)
+				}
 				if err := os.WriteFile(path, got, 0o644); err != nil {
 					t.Fatal(err)
 				}

@@ -3,25 +3,61 @@ package render
 import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	vpav1 "k8s.io/autoscaler/vertical-pod-autoscaler/pkg/apis/autoscaling.k8s.io/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
-// typha returns calico-typha's Deployment; its other objects are in typhaConstants.
-func typha(o *values.Options) []client.Object {
-	if !o.Typha {
-		return nil
+// typhaCPALadder scales typha replicas with the node count; cores are not considered.
+const typhaCPALadder = `{"coresToReplicas":[],"nodesToReplicas":[[1,1],[2,2],[100,3],[250,4],[500,5],[1000,6],[1500,7],[2000,8]]}`
+
+// typhaCPVAConfig sizes typha's requests with the node count (cpvpa linear steps).
+const typhaCPVAConfig = `{"calico-typha":{"requests":{"cpu":{"base":"180m","step":"140m","nodesPerStep":17,"max":"1000m"},"memory":{"base":"180Mi","step":"70Mi","nodesPerStep":17,"max":"2000Mi"}}}}`
+
+// typha returns calico-typha's objects that depend on the options: the Deployment and its
+// autoscalers (the horizontal one whenever typha runs; the VerticalPodAutoscaler in vpa mode or
+// the cluster-proportional vertical one). Its other objects do not depend on the options
+// (typhaConstants, typhaCPAConstants, typhaCPVAConstants; see constants.go). Typha reads the
+// datastore with calico-node's ClusterRole; calico-node's binding names it (nodeRoleBinding).
+func typha(o *values.Options) ([]client.Object, error) {
+	objs := make([]client.Object, 0, 4) // every object below, without reallocating
+	if o.Typha {
+		objs = append(objs, typhaDeployment(o))
 	}
-	return []client.Object{typhaDeployment(o)}
+	a := o.AutoScaling
+	if a.TyphaVPA {
+		objs = append(objs, vpa(NameTypha, "Deployment", NameTyphaDeployment, []vpav1.ContainerResourcePolicy{{
+			ContainerName: "*", ControlledValues: ptr.To(vpav1.ContainerControlledValuesRequestsOnly),
+			MinAllowed: resourceList(a.TyphaMinAllowed),
+		}}))
+	}
+	if a.TyphaCPA {
+		objs = append(objs,
+			autoscalerDeployment(o, NameTyphaCPA, NameTyphaCPARBAC, o.Images.CPA, "gardener-shoot-system-800", []string{
+				"/cluster-proportional-autoscaler",
+				"--namespace=" + Namespace,
+				"--configmap=" + NameTyphaCPA,
+				"--target=deployment/" + NameTyphaDeployment,
+				"--logtostderr=true",
+				"--v=2",
+			}, typhaCPAData(), false),
+		)
+	}
+	if a.TyphaCPVA {
+		objs = append(objs, cpvaDeployment(o, NameTyphaCPVA, NameTyphaCPVARBAC, "deployment", NameTyphaDeployment, "typha-autoscaler", typhaCPVAConfig))
+	}
+	return objs, nil
 }
 
 // typhaConstants returns typha's Service, PodDisruptionBudget, ServiceAccount, metrics Service
-// and NetworkPolicy, which do not depend on the options (see Constants).
+// and NetworkPolicy, which do not depend on the options (see constants.go).
 func typhaConstants() []client.Object {
 	labels := systemComponent(map[string]string{"k8s-app": NameTypha})
 	return []client.Object{
@@ -131,11 +167,51 @@ func typhaDeployment(o *values.Options) *appsv1.Deployment {
 	return d
 }
 
-func serviceAccount(name string) *corev1.ServiceAccount {
-	return &corev1.ServiceAccount{
-		TypeMeta:   typeMeta("v1", "ServiceAccount"),
-		ObjectMeta: meta(name, Namespace, nil),
-		// Gardener's resource manager projects tokens into the pods.
-		AutomountServiceAccountToken: ptr.To(false),
+// typhaNetworkPolicy lets calico-node reach typha in a kube-system that denies by default.
+func typhaNetworkPolicy() client.Object {
+	return &networkingv1.NetworkPolicy{
+		TypeMeta:   typeMeta("networking.k8s.io/v1", "NetworkPolicy"),
+		ObjectMeta: meta(NameAllowFromCalicoNode, Namespace, nil),
+		Spec: networkingv1.NetworkPolicySpec{
+			PodSelector: metav1.LabelSelector{MatchLabels: map[string]string{"k8s-app": NameTypha}},
+			PolicyTypes: []networkingv1.PolicyType{networkingv1.PolicyTypeIngress},
+			Ingress: []networkingv1.NetworkPolicyIngressRule{{
+				From:  []networkingv1.NetworkPolicyPeer{{PodSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"k8s-app": NameCalicoNode}}}},
+				Ports: []networkingv1.NetworkPolicyPort{{Protocol: ptr.To(corev1.ProtocolTCP), Port: ptr.To(intstr.FromInt32(5473))}},
+			}},
+		},
 	}
+}
+
+func typhaCPAData() map[string]string { return map[string]string{"ladder": typhaCPALadder} }
+
+// typhaCPAConstants returns typha's horizontal autoscaler's RBAC and ConfigMap, which do not
+// depend on the options (see constants.go).
+func typhaCPAConstants() []client.Object {
+	return []client.Object{
+		clusterRole(NameTyphaCPARBAC, nil, rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"nodes"}, Verbs: []string{"get", "list", "watch"}}),
+		clusterRoleBinding(NameTyphaCPARBAC, NameTyphaCPARBAC, nil, saSubject(NameTyphaCPARBAC)),
+		&rbacv1.Role{
+			TypeMeta: typeMeta("rbac.authorization.k8s.io/v1", "Role"), ObjectMeta: meta(NameTyphaCPARBAC, Namespace, nil),
+			Rules: []rbacv1.PolicyRule{
+				// Reads its ladder.
+				{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get"}, ResourceNames: []string{NameTyphaCPA}},
+				// Scales typha.
+				{APIGroups: []string{"apps"}, Resources: []string{"deployments/scale"}, Verbs: []string{"get", "update"}, ResourceNames: []string{NameTyphaDeployment}},
+			},
+		},
+		&rbacv1.RoleBinding{
+			TypeMeta: typeMeta("rbac.authorization.k8s.io/v1", "RoleBinding"), ObjectMeta: meta(NameTyphaCPARBAC, Namespace, nil),
+			RoleRef:  rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: NameTyphaCPARBAC},
+			Subjects: []rbacv1.Subject{saSubject(NameTyphaCPARBAC)},
+		},
+		serviceAccount(NameTyphaCPARBAC),
+		autoscalerConfigMap(NameTyphaCPA, typhaCPAData()),
+	}
+}
+
+// typhaCPVAConstants returns typha's vertical autoscaler's RBAC and ConfigMap, which do not
+// depend on the options (see constants.go).
+func typhaCPVAConstants() []client.Object {
+	return cpvaConstants(NameTyphaCPVA, NameTyphaCPVARBAC, "deployment", NameTyphaDeployment, "typha-autoscaler", typhaCPVAConfig)
 }

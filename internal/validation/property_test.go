@@ -260,7 +260,7 @@ func TestValidationAcceptsExactlyWhatRenders(t *testing.T) {
 	for i := range n {
 		cfg := randomNetworkConfig(r)
 		s, addrs := randomShoot(r, cfg)
-		validErrs := validation.ValidateShoot(s)
+		_, validErrs := validation.ValidateShoot(s)
 		objs, resolveErrs, renderErr := renderShoot(s, addrs, r.IntN(2) == 0, imgs)
 		for _, e := range validErrs {
 			seen[e.Origin]++

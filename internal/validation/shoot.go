@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/rules"
@@ -21,26 +22,29 @@ var supportedIPFamilies = []string{"IPv4", "IPv6"}
 // NetworkConfig in spec.networking.providerConfig (decoded strictly, paths below it), the kube-proxy
 // rule and the VPA prerequisite of autoScaling.mode vpa. Workerless shoots get no Network and are
 // not validated (as in the reference webhook).
-func ValidateShoot(shoot *gardencorev1beta1.Shoot) field.ErrorList {
+//
+// It hands back the decoded NetworkConfig (nil when the Shoot has none), so callers decode the
+// providerConfig once; the config is nil whenever the error list is not empty.
+func ValidateShoot(shoot *gardencorev1beta1.Shoot) (*calicov1alpha1.NetworkConfig, field.ErrorList) {
 	if shoot == nil || len(shoot.Spec.Provider.Workers) == 0 {
-		return nil
+		return nil, nil
 	}
 	netPath := field.NewPath("spec", "networking")
 	networking := shoot.Spec.Networking
 	if networking == nil {
-		return field.ErrorList{field.Required(netPath.Child("type"), fmt.Sprintf("networking type is required, it must be %q", NetworkingTypeCalico))}
+		return nil, field.ErrorList{field.Required(netPath.Child("type"), fmt.Sprintf("networking type is required, it must be %q", NetworkingTypeCalico))}
 	}
 	allErrs := ValidateNetworking(networking, netPath)
 	if networking.Type == nil || *networking.Type != NetworkingTypeCalico {
 		// A providerConfig of another plugin is not a NetworkConfig.
-		return allErrs
+		return nil, allErrs
 	}
 
 	cfg, decodeErrs := decode.ShootNetworkConfig(shoot)
 	allErrs = append(allErrs, decodeErrs...)
 	if len(decodeErrs) > 0 {
 		// Rules below need the decoded config; judging a half-understood config would mislead.
-		return allErrs
+		return nil, allErrs
 	}
 	pcPath := decode.ProviderConfigPath()
 	allErrs = append(allErrs, ValidateNetworkConfig(cfg, validFamilies(networking.IPFamilies), pcPath)...)
@@ -52,7 +56,10 @@ func ValidateShoot(shoot *gardencorev1beta1.Shoot) field.ErrorList {
 	allErrs = append(allErrs, rules.KubeProxy(cfg, kubeProxyEnabled, field.NewPath("spec", "kubernetes", "kubeProxy", "enabled"), pcPath)...)
 	vpa := shoot.Spec.Kubernetes.VerticalPodAutoscaler
 	allErrs = append(allErrs, rules.ShootVPA(cfg, vpa != nil && vpa.Enabled, field.NewPath("spec", "kubernetes", "verticalPodAutoscaler", "enabled"), pcPath)...)
-	return allErrs
+	if len(allErrs) > 0 {
+		return nil, allErrs
+	}
+	return cfg, nil
 }
 
 // ValidateNetworking validates a Shoot's spec.networking as the reference webhook does (type, CIDRs,

@@ -85,8 +85,17 @@ func TestValidateShoot(t *testing.T) {
 			if len(errs) > 0 {
 				t.Fatalf("test input does not decode: %v", errs)
 			}
-			if diff := cmp.Diff(tt.want, ValidateShoot(shoot), ignoreOrigin); diff != "" {
+			cfg, got := ValidateShoot(shoot)
+			if diff := cmp.Diff(tt.want, got, ignoreOrigin); diff != "" {
 				t.Errorf("ValidateShoot() mismatch (-want +got):\n%s", diff)
+			}
+			// The decoded config comes back exactly when the Shoot is valid and has one.
+			wantCfg, _ := decode.ShootNetworkConfig(shoot)
+			if len(got) > 0 {
+				wantCfg = nil
+			}
+			if diff := cmp.Diff(wantCfg, cfg); diff != "" {
+				t.Errorf("ValidateShoot() config mismatch (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -39,7 +39,7 @@ func BenchmarkValidateShoot(b *testing.B) {
 		if len(errs) > 0 {
 			b.Fatal(errs)
 		}
-		if errs := ValidateShoot(shoot); len(errs) > 0 {
+		if _, errs := ValidateShoot(shoot); len(errs) > 0 {
 			b.Fatal(errs)
 		}
 	}

@@ -62,7 +62,8 @@ type ClusterFacts struct {
 	KubeProxyMode string
 	// VPAEnabled is whether the shoot runs a VerticalPodAutoscaler.
 	VPAEnabled bool
-	// Hibernated is true when the shoot is (being) hibernated.
+	// Hibernated is true while hibernation is wanted (HibernationWanted): the shoot is hibernated
+	// or going to sleep, not while it wakes up.
 	Hibernated bool
 	// SeedNamespace is the shoot's control-plane namespace in the seed.
 	SeedNamespace string

@@ -125,6 +125,14 @@ type Options struct {
 	Findings []rules.Finding
 }
 
+// OverlayEnabled is the one answer to "is the overlay on?": a default pool of an enabled family
+// encapsulates (mode Always or CrossSubnet, IPIP or VXLAN). The provider status, the admission
+// webhook's transition rules and the overlay switch all use it; for an IPv6-only shoot the IPv6
+// pool's VXLAN mode decides, although Felix's IPIP/VXLAN switches (IPv4 settings) are off there.
+func (o *Options) OverlayEnabled() bool {
+	return (o.IPv4 && o.IPv4Pool.Mode != "Never") || (o.IPv6 && o.IPv6Pool.Mode != "Never")
+}
+
 // IPAM is the CNI IPAM configuration.
 type IPAM struct {
 	// Type is host-local or calico-ipam.

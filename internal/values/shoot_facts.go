@@ -38,6 +38,16 @@ func FactsFromShoot(shoot *gardencorev1beta1.Shoot, seedNamespace string) Cluste
 		}
 	}
 	f.VPAEnabled = k.VerticalPodAutoscaler != nil && k.VerticalPodAutoscaler.Enabled
-	f.Hibernated = (shoot.Spec.Hibernation != nil && shoot.Spec.Hibernation.Enabled != nil && *shoot.Spec.Hibernation.Enabled) || shoot.Status.IsHibernated
+	f.Hibernated = HibernationWanted(shoot)
 	return f
+}
+
+// HibernationWanted is the one answer to "is this shoot hibernated?" for rendering and the
+// controller: true while spec.hibernation.enabled is true (hibernated or going to sleep). A shoot
+// waking up (status.hibernated still true, spec.hibernation.enabled unset or false) is not: the
+// gardenlet recreates its kube-apiserver DNSRecords before the wake-up reconcile, which must put
+// the gardener-kube-apiserver GlobalNetworkSet back rather than wait for the next reconcile.
+func HibernationWanted(shoot *gardencorev1beta1.Shoot) bool {
+	h := shoot.Spec.Hibernation
+	return h != nil && h.Enabled != nil && *h.Enabled
 }

@@ -5,13 +5,13 @@ import (
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
-	"github.com/calico-pilot/calico-pilot/internal/decode"
+	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
 // resolveNetworking derives what would be deployed for a Shoot and its (valid) NetworkConfig, through
-// internal/values, the one place the controller and render derive decisions in, so the webhook compares
-// exactly what the controller would roll out.
+// internal/pipeline, the one path the controller and render take, so the webhook compares exactly what
+// the controller would roll out.
 //
 // The kube-apiserver GlobalNetworkSet is left out of the derivation: its addresses are only known to the
 // controller (from DNSRecords in the seed), and it has no bearing on the values compared here.
@@ -20,11 +20,7 @@ func resolveNetworking(shoot *gardencorev1beta1.Shoot, cfg *calicov1alpha1.Netwo
 		cfg = cfg.DeepCopy()
 		cfg.KubeAPIServerGlobalNetworkSet = nil
 	}
-	opts, errs := values.Resolve(values.Inputs{
-		Config:     cfg,
-		ConfigPath: decode.ProviderConfigPath(),
-		Cluster:    values.FactsFromShoot(shoot, ""),
-	})
+	opts, errs := pipeline.Options(pipeline.Source{Shoot: shoot}, cfg, pipeline.Settings{})
 	if len(errs) > 0 {
 		return Networking{}, errs
 	}
@@ -32,13 +28,12 @@ func resolveNetworking(shoot *gardencorev1beta1.Shoot, cfg *calicov1alpha1.Netwo
 }
 
 // networkingFromOptions reduces the resolved render options to what the transition rules compare. The
-// overlay is on when a default pool of an enabled family encapsulates (mode Always or CrossSubnet).
+// overlay answer is values.Options.OverlayEnabled, the one the provider status records.
 func networkingFromOptions(opts values.Options) Networking {
-	overlay := (opts.IPv4 && opts.IPv4Pool.Mode != "Never") || (opts.IPv6 && opts.IPv6Pool.Mode != "Never")
 	return Networking{
 		IPAM:    opts.IPAM.Type,
 		Backend: string(opts.Backend),
-		Overlay: overlay,
+		Overlay: opts.OverlayEnabled(),
 		Typha:   opts.Typha,
 		EBPF:    opts.EBPF,
 	}

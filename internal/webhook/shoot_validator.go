@@ -14,7 +14,7 @@ import (
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
-	"github.com/calico-pilot/calico-pilot/internal/validation"
+	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 )
 
 // shootGroupKind is what this webhook validates.
@@ -72,14 +72,11 @@ func (v ShootValidator) Handle(ctx context.Context, req admission.Request) admis
 	return admission.Allowed("").WithWarnings(warnings...)
 }
 
-// validateShoot runs the same steps as `calico-pilot validate` on a Shoot (validation.ValidateShoot:
-// spec.networking, the strictly decoded providerConfig, the kube-proxy and VPA rules). The returned
-// NetworkConfig is nil when there is none or the Shoot is invalid.
+// validateShoot runs the same steps as `calico-pilot validate` on a Shoot (pipeline.ShootConfig:
+// spec.networking, the strictly decoded providerConfig, the kube-proxy and VPA rules), decoding the
+// providerConfig once. The returned NetworkConfig is nil when there is none or the Shoot is invalid.
 func validateShoot(shoot *gardencorev1beta1.Shoot) (*calicov1alpha1.NetworkConfig, field.ErrorList) {
-	if errs := validation.ValidateShoot(shoot); len(errs) > 0 {
-		return nil, errs
-	}
-	return decode.ShootNetworkConfig(shoot)
+	return pipeline.ShootConfig(shoot)
 }
 
 // checkTransition compares the old Shoot with the valid new one. An old Shoot that was not a calico shoot

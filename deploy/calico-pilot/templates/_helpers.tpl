@@ -19,8 +19,65 @@ namespace too, so two installations in one cluster do not collide.
 {{- printf "calico-pilot-%s-%s" .Release.Namespace .Release.Name | trunc 253 | trimSuffix "-" -}}
 {{- end -}}
 
+{{/*
+The image: image.ref (reference chart key) wins; otherwise repository and tag (default: appVersion), a tag
+starting with sha256: being a digest.
+*/}}
 {{- define "calico-pilot.image" -}}
-{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- $ref := dig "ref" "" .Values.image -}}
+{{- if $ref -}}
+{{- $ref -}}
+{{- else -}}
+{{- $tag := default .Chart.AppVersion .Values.image.tag -}}
+{{- if hasPrefix "sha256:" $tag -}}
+{{- printf "%s@%s" .Values.image.repository $tag -}}
+{{- else -}}
+{{- printf "%s:%s" .Values.image.repository $tag -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+A port: the calico-pilot key when set, else the reference key evaluated as a template (its default names
+usablePorts). Argument: dict "root" $ "own" <value or nil> "ref" <value> "key" <name for errors>.
+*/}}
+{{- define "calico-pilot.port" -}}
+{{- $port := "" -}}
+{{- if not (kindIs "invalid" .own) -}}
+{{- $port = toString .own -}}
+{{- else -}}
+{{- $port = tpl (toString .ref) .root | trim -}}
+{{- end -}}
+{{- if not (regexMatch "^[0-9]+$" $port) -}}
+{{- fail (printf "values: %s must be a port number (or a template yielding one), got %q" .key $port) -}}
+{{- end -}}
+{{- if or (lt (atoi $port) 1) (gt (atoi $port) 65535) -}}
+{{- fail (printf "values: %s must be between 1 and 65535, got %s" .key $port) -}}
+{{- end -}}
+{{- $port -}}
+{{- end -}}
+
+{{- define "calico-pilot.metricsPort" -}}
+{{- include "calico-pilot.port" (dict "root" . "own" (dig "metricsPort" nil .Values.controller) "ref" .Values.metricsPort "key" "metricsPort") -}}
+{{- end -}}
+
+{{- define "calico-pilot.healthPort" -}}
+{{- include "calico-pilot.port" (dict "root" . "own" (dig "healthPort" nil .Values.controller) "ref" .Values.healthPort "key" "healthPort") -}}
+{{- end -}}
+
+{{/* A reference key when it is set, else calico-pilot's own (argument: list <reference value> <own value>). */}}
+{{- define "calico-pilot.either" -}}
+{{- $ref := index . 0 -}}
+{{- if kindIs "invalid" $ref -}}
+{{- index . 1 -}}
+{{- else -}}
+{{- $ref -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The name of the ConfigMap holding imageVectorOverwrite. */}}
+{{- define "calico-pilot.imageVectorOverwriteName" -}}
+{{- printf "%s-imagevector-overwrite" .Release.Name | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
 
 {{/* Labels on every object. */}}

@@ -12,13 +12,14 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
-	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/apiserverendpoints"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/managedresource"
 	"github.com/calico-pilot/calico-pilot/internal/overlayswitch"
+	"github.com/calico-pilot/calico-pilot/internal/pipeline"
+	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
 // Actuator reconciles, deletes, migrates and restores the shoot-side Calico deployment of one
@@ -78,10 +79,10 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 
 	cfg, err := a.decodeConfig(network)
 	if err != nil {
-		conds.set(ConditionConfigurationValid, "False", "InvalidProviderConfig", err.Error())
+		conds.set(ConditionConfigurationValid, gardencorev1beta1.ConditionFalse, "InvalidProviderConfig", err.Error())
 		return nil, 0, configurationError(fmt.Errorf("invalid providerConfig: %w", err))
 	}
-	conds.set(ConditionConfigurationValid, "True", "ProviderConfigValid", "The providerConfig is valid.")
+	conds.set(ConditionConfigurationValid, gardencorev1beta1.ConditionTrue, "ProviderConfigValid", "The providerConfig is valid.")
 
 	previous, err := decodeProviderStatus(network)
 	if err != nil {
@@ -101,7 +102,6 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 		Shoot:                  cluster.Shoot,
 		Config:                 cfg,
 		KubeAPIServerAddresses: addrs.Addrs,
-		Hibernated:             hibernationWanted(cluster.Shoot),
 		PreviousStatus:         previous,
 		FeatureGates:           a.FeatureGates,
 		ControllerConfig:       a.Config,
@@ -110,7 +110,7 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 		if isConfigurationError(err) {
 			// The providerConfig is valid on its own but not for this shoot (e.g. vpa mode on a
 			// shoot without a VPA): the shoot owner has to change one of them.
-			conds.set(ConditionConfigurationValid, "False", "InvalidForShoot", err.Error())
+			conds.set(ConditionConfigurationValid, gardencorev1beta1.ConditionFalse, "InvalidForShoot", err.Error())
 			return nil, 0, fmt.Errorf("invalid configuration for this shoot: %w", err)
 		}
 		return nil, 0, fmt.Errorf("rendering calico manifests: %w", err)
@@ -150,33 +150,15 @@ func (a *Actuator) decodeConfig(network *extensionsv1alpha1.Network) (*calicov1a
 	return a.Decoder.Decode(raw, families)
 }
 
-// globalNetworkSetEnabled applies the precedence providerConfig, else operator config, else off.
-func globalNetworkSetEnabled(cfg *calicov1alpha1.NetworkConfig, operator *configv1alpha1.ControllerConfiguration) bool {
-	if cfg != nil && cfg.KubeAPIServerGlobalNetworkSet != nil && cfg.KubeAPIServerGlobalNetworkSet.Enabled != nil {
-		return *cfg.KubeAPIServerGlobalNetworkSet.Enabled
-	}
-	if operator != nil && operator.KubeAPIServerGlobalNetworkSet != nil && operator.KubeAPIServerGlobalNetworkSet.Enabled != nil {
-		return *operator.KubeAPIServerGlobalNetworkSet.Enabled
-	}
-	return false
-}
-
-// hibernationWanted is true while the shoot is hibernated or going to sleep: its kube-apiserver
-// DNSRecords are (being) destroyed then, so there is nothing to publish and nothing to fail for.
-func hibernationWanted(shoot *gardencorev1beta1.Shoot) bool {
-	h := shoot.Spec.Hibernation
-	return h != nil && h.Enabled != nil && *h.Enabled
-}
-
 // kubeAPIServerAddresses returns the addresses for the GlobalNetworkSet; nil Addrs when the set is
 // to be left out.
 func (a *Actuator) kubeAPIServerAddresses(ctx context.Context, namespace string, shoot *gardencorev1beta1.Shoot, cfg *calicov1alpha1.NetworkConfig, conds *conditionSet) (KubeAPIServerAddresses, error) {
-	if !globalNetworkSetEnabled(cfg, a.Config) {
+	if !pipeline.GlobalNetworkSetEnabled(cfg, a.Config) {
 		conds.remove(ConditionKubeAPIServerGlobalNetworkSet)
 		return KubeAPIServerAddresses{}, nil
 	}
-	if hibernationWanted(shoot) {
-		conds.set(ConditionKubeAPIServerGlobalNetworkSet, "False", "ShootHibernated",
+	if values.HibernationWanted(shoot) {
+		conds.set(ConditionKubeAPIServerGlobalNetworkSet, gardencorev1beta1.ConditionFalse, "ShootHibernated",
 			"The shoot is hibernated: the gardener-kube-apiserver GlobalNetworkSet is left out and published again after wake-up.")
 		return KubeAPIServerAddresses{}, nil
 	}
@@ -189,10 +171,10 @@ func (a *Actuator) kubeAPIServerAddresses(ctx context.Context, namespace string,
 	}
 	if err != nil {
 		msg := fmt.Sprintf("The kube-apiserver addresses for the gardener-kube-apiserver GlobalNetworkSet cannot be determined, so nothing was changed in the shoot (an incomplete set would block traffic your policies allow): %v", err)
-		conds.set(ConditionKubeAPIServerGlobalNetworkSet, "False", "AddressesUnavailable", msg)
+		conds.set(ConditionKubeAPIServerGlobalNetworkSet, gardencorev1beta1.ConditionFalse, "AddressesUnavailable", msg)
 		return KubeAPIServerAddresses{}, retriableError(fmt.Errorf("determining kube-apiserver addresses for the GlobalNetworkSet: %w", err), 0, ErrCodeRetryableConfigurationProblem)
 	}
-	conds.set(ConditionKubeAPIServerGlobalNetworkSet, "True", "Published",
+	conds.set(ConditionKubeAPIServerGlobalNetworkSet, gardencorev1beta1.ConditionTrue, "Published",
 		fmt.Sprintf("The gardener-kube-apiserver GlobalNetworkSet holds %s.", joinAddrs(addrs.Addrs)))
 	return addrs, nil
 }
@@ -230,7 +212,7 @@ func (a *Actuator) checkOverlaySwitch(ctx context.Context, log logr.Logger, name
 	if err != nil {
 		return fmt.Errorf("detecting pod overlay switch: %w", err)
 	}
-	in := overlayswitch.Inputs{GateEnabled: gate, MAPAvailable: mapAvailable, OverlayDeployed: deployed, OverlayDesired: desired, Hibernated: hibernationWanted(shoot)}
+	in := overlayswitch.Inputs{GateEnabled: gate, MAPAvailable: mapAvailable, OverlayDeployed: deployed, OverlayDesired: desired, Hibernated: values.HibernationWanted(shoot)}
 	if !overlayswitch.NeedsRouteCheck(in) {
 		conds.remove(ConditionOverlaySwitch)
 		return nil
@@ -242,13 +224,13 @@ func (a *Actuator) checkOverlaySwitch(ctx context.Context, log logr.Logger, name
 	if err := overlayswitch.CheckNodeRoutes(ctx, shootClient); err != nil {
 		var notReady *overlayswitch.RoutesNotReadyError
 		if errors.As(err, &notReady) {
-			conds.set(ConditionOverlaySwitch, "False", "WaitingForRoutes", "Overlay stays enabled: "+err.Error())
+			conds.set(ConditionOverlaySwitch, gardencorev1beta1.ConditionFalse, "WaitingForRoutes", "Overlay stays enabled: "+err.Error())
 			log.Info("Keeping overlay until node routes exist", "nodesNotReady", len(notReady.NotReady), "nodes", notReady.Total)
 			return retriableError(err, a.RouteRecheckInterval)
 		}
 		return fmt.Errorf("cannot verify node routes before overlay switch: %w", err)
 	}
-	conds.set(ConditionOverlaySwitch, "True", "RoutesCreated", "Every node has its pod routes; the overlay is switched off.")
+	conds.set(ConditionOverlaySwitch, gardencorev1beta1.ConditionTrue, "RoutesCreated", "Every node has its pod routes; the overlay is switched off.")
 	return nil
 }
 

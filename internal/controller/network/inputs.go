@@ -24,11 +24,9 @@ type Inputs struct {
 	// Config is the decoded and validated providerConfig; an empty NetworkConfig when none is set.
 	Config *calicov1alpha1.NetworkConfig
 	// KubeAPIServerAddresses are the addresses for the gardener-kube-apiserver GlobalNetworkSet. Nil
-	// means the set is left out (disabled, or the shoot is hibernated); never empty when enabled on an
-	// awake shoot.
+	// means the set is left out (disabled, or hibernation is wanted: values.HibernationWanted); never
+	// empty when enabled on a shoot that is not hibernated.
 	KubeAPIServerAddresses []netip.Addr
-	// Hibernated is true while hibernation is wanted for the shoot.
-	Hibernated bool
 	// PreviousStatus is the provider status of the last successful reconcile, nil on the first one.
 	PreviousStatus *calicov1alpha1.NetworkStatus
 	// FeatureGates are the controller's feature gates.
@@ -54,12 +52,6 @@ type Renderer interface {
 	// otherwise naming the user's configuration must be returned through ConfigurationError.
 	Render(ctx context.Context, in Inputs) (Rendered, error)
 }
-
-// RenderFunc adapts a function to the Renderer interface.
-type RenderFunc func(ctx context.Context, in Inputs) (Rendered, error)
-
-// Render calls f.
-func (f RenderFunc) Render(ctx context.Context, in Inputs) (Rendered, error) { return f(ctx, in) }
 
 // ConfigDecoder strictly decodes and validates a Network's providerConfig.
 type ConfigDecoder interface {

@@ -1,5 +1,9 @@
 package network
 
+import (
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+)
+
 // Names and well-known keys of the Gardener extension contract.
 const (
 	// Type is the Network type this controller reconciles.
@@ -46,11 +50,11 @@ const (
 // Condition types written to Network.status.conditions.
 const (
 	// ConditionConfigurationValid says whether the providerConfig decodes and validates.
-	ConditionConfigurationValid = "ConfigurationValid"
+	ConditionConfigurationValid gardencorev1beta1.ConditionType = "ConfigurationValid"
 	// ConditionKubeAPIServerGlobalNetworkSet says whether the gardener-kube-apiserver set is published.
-	ConditionKubeAPIServerGlobalNetworkSet = "KubeAPIServerGlobalNetworkSetReady"
+	ConditionKubeAPIServerGlobalNetworkSet gardencorev1beta1.ConditionType = "KubeAPIServerGlobalNetworkSetReady"
 	// ConditionOverlaySwitch says whether an overlay switch waits for node routes.
-	ConditionOverlaySwitch = "OverlaySwitchReady"
+	ConditionOverlaySwitch gardencorev1beta1.ConditionType = "OverlaySwitchReady"
 )
 
 // seedMonitoringConfigMaps are the ConfigMaps in the control-plane namespace that this or the

@@ -1,44 +1,32 @@
 package network
 
 import (
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
-)
-
-// Operation types and states of lastOperation.
-const (
-	OpCreate    = "Create"
-	OpReconcile = "Reconcile"
-	OpDelete    = "Delete"
-	OpMigrate   = "Migrate"
-	OpRestore   = "Restore"
-
-	StateProcessing = "Processing"
-	StateSucceeded  = "Succeeded"
-	StateError      = "Error"
 )
 
 // operationType decides which operation a Network needs, in Gardener's order: migrate annotation,
 // deletion, restore annotation, then continuing an unfinished Create/Migrate/Restore, else Reconcile.
-func operationType(network *extensionsv1alpha1.Network) string {
+func operationType(network *extensionsv1alpha1.Network) gardencorev1beta1.LastOperationType {
 	annotation := network.Annotations[AnnotationOperation]
 	last := network.Status.LastOperation
 	switch {
 	case annotation == OperationMigrate:
-		return OpMigrate
+		return gardencorev1beta1.LastOperationTypeMigrate
 	case network.DeletionTimestamp != nil:
-		return OpDelete
+		return gardencorev1beta1.LastOperationTypeDelete
 	case annotation == OperationRestore:
-		return OpRestore
+		return gardencorev1beta1.LastOperationTypeRestore
 	case last == nil:
-		return OpCreate
-	case string(last.State) != StateSucceeded && string(last.Type) == OpCreate:
-		return OpCreate
-	case string(last.State) != StateSucceeded && string(last.Type) == OpMigrate:
-		return OpMigrate
-	case string(last.State) != StateSucceeded && string(last.Type) == OpRestore:
-		return OpRestore
+		return gardencorev1beta1.LastOperationTypeCreate
+	case last.State != gardencorev1beta1.LastOperationStateSucceeded && last.Type == gardencorev1beta1.LastOperationTypeCreate:
+		return gardencorev1beta1.LastOperationTypeCreate
+	case last.State != gardencorev1beta1.LastOperationStateSucceeded && last.Type == gardencorev1beta1.LastOperationTypeMigrate:
+		return gardencorev1beta1.LastOperationTypeMigrate
+	case last.State != gardencorev1beta1.LastOperationStateSucceeded && last.Type == gardencorev1beta1.LastOperationTypeRestore:
+		return gardencorev1beta1.LastOperationTypeRestore
 	default:
-		return OpReconcile
+		return gardencorev1beta1.LastOperationTypeReconcile
 	}
 }
 
@@ -46,19 +34,19 @@ func operationType(network *extensionsv1alpha1.Network) string {
 // is left alone until a restore.
 func migrated(network *extensionsv1alpha1.Network) bool {
 	last := network.Status.LastOperation
-	return last != nil && string(last.Type) == OpMigrate && string(last.State) == StateSucceeded
+	return last != nil && last.Type == gardencorev1beta1.LastOperationTypeMigrate && last.State == gardencorev1beta1.LastOperationStateSucceeded
 }
 
 // descriptions are the lastOperation texts per flow: processing, error prefix, success.
 type descriptions struct{ processing, errorPrefix, success, event string }
 
-func describe(op string) descriptions {
+func describe(op gardencorev1beta1.LastOperationType) descriptions {
 	switch op {
-	case OpDelete:
+	case gardencorev1beta1.LastOperationTypeDelete:
 		return descriptions{"Deleting the Network", "Error deleting Network", "Successfully deleted Network", EventDeletion}
-	case OpMigrate:
+	case gardencorev1beta1.LastOperationTypeMigrate:
 		return descriptions{"Migrating the Network", "Error migrating Network", "Successfully migrated Network", EventMigration}
-	case OpRestore:
+	case gardencorev1beta1.LastOperationTypeRestore:
 		return descriptions{"Restoring the Network", "Error restoring Network", "Successfully restored Network", EventRestoration}
 	default:
 		return descriptions{"Reconciling the Network", "Error reconciling Network", "Successfully reconciled Network", EventReconciliation}

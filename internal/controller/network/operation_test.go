@@ -31,7 +31,7 @@ func TestOperationType(t *testing.T) {
 	tests := []struct {
 		name       string
 		network    *extensionsv1alpha1.Network
-		want       string
+		want       gardencorev1beta1.LastOperationType
 		isMigrated bool
 	}{
 		{name: "new", network: networkWith("", false, nil), want: "Create"},

@@ -65,24 +65,24 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	}
 
 	op := operationType(network)
-	if migrated(network) && op != OpMigrate && op != OpRestore {
+	if migrated(network) && op != gardencorev1beta1.LastOperationTypeMigrate && op != gardencorev1beta1.LastOperationTypeRestore {
 		log.V(1).Info("Skipping migrated Network")
 		return reconcile.Result{}, nil
 	}
 	switch {
-	case op == OpMigrate:
+	case op == gardencorev1beta1.LastOperationTypeMigrate:
 		return r.migrate(ctx, network, cluster)
 	case network.DeletionTimestamp != nil:
 		return r.delete(ctx, network, cluster)
-	case op == OpRestore:
-		return r.reconcileOrRestore(ctx, network, cluster, OpRestore)
+	case op == gardencorev1beta1.LastOperationTypeRestore:
+		return r.reconcileOrRestore(ctx, network, cluster, gardencorev1beta1.LastOperationTypeRestore)
 	default:
 		return r.reconcileOrRestore(ctx, network, cluster, op)
 	}
 }
 
 // reconcileOrRestore: ensure finalizer, Processing, actuator, Error or Success, (restore) drop annotation.
-func (r *Reconciler) reconcileOrRestore(ctx context.Context, network *extensionsv1alpha1.Network, cluster *Cluster, op string) (reconcile.Result, error) {
+func (r *Reconciler) reconcileOrRestore(ctx context.Context, network *extensionsv1alpha1.Network, cluster *Cluster, op gardencorev1beta1.LastOperationType) (reconcile.Result, error) {
 	log := logf.FromContext(ctx).WithValues("operation", op)
 	d := describe(op)
 	if err := r.ensureFinalizer(ctx, network); err != nil {
@@ -93,7 +93,7 @@ func (r *Reconciler) reconcileOrRestore(ctx context.Context, network *extensions
 	}
 	var requeue time.Duration
 	var err error
-	if op == OpRestore {
+	if op == gardencorev1beta1.LastOperationTypeRestore {
 		requeue, err = r.Actuator.Restore(ctx, log, network, cluster)
 	} else {
 		requeue, err = r.Actuator.Reconcile(ctx, log, network, cluster)
@@ -104,7 +104,7 @@ func (r *Reconciler) reconcileOrRestore(ctx context.Context, network *extensions
 	if err := r.writeSuccess(ctx, network, op, d); err != nil {
 		return reconcile.Result{}, err
 	}
-	if op == OpRestore {
+	if op == gardencorev1beta1.LastOperationTypeRestore {
 		if err := r.removeOperationAnnotation(ctx, network); err != nil {
 			return reconcile.Result{}, err
 		}
@@ -114,12 +114,12 @@ func (r *Reconciler) reconcileOrRestore(ctx context.Context, network *extensions
 
 // delete: nothing to do without our finalizer; else Processing, actuator, Success, drop finalizer.
 func (r *Reconciler) delete(ctx context.Context, network *extensionsv1alpha1.Network, cluster *Cluster) (reconcile.Result, error) {
-	log := logf.FromContext(ctx).WithValues("operation", OpDelete)
+	log := logf.FromContext(ctx).WithValues("operation", gardencorev1beta1.LastOperationTypeDelete)
 	if !controllerutil.ContainsFinalizer(network, FinalizerName) {
 		return reconcile.Result{}, nil
 	}
-	d := describe(OpDelete)
-	if err := r.writeProcessing(ctx, network, OpDelete, d); err != nil {
+	d := describe(gardencorev1beta1.LastOperationTypeDelete)
+	if err := r.writeProcessing(ctx, network, gardencorev1beta1.LastOperationTypeDelete, d); err != nil {
 		return reconcile.Result{}, err
 	}
 	var err error
@@ -129,9 +129,9 @@ func (r *Reconciler) delete(ctx context.Context, network *extensionsv1alpha1.Net
 		err = r.Actuator.Delete(ctx, log, network, cluster)
 	}
 	if err != nil {
-		return r.fail(ctx, network, OpDelete, d, err)
+		return r.fail(ctx, network, gardencorev1beta1.LastOperationTypeDelete, d, err)
 	}
-	if err := r.writeSuccess(ctx, network, OpDelete, d); err != nil {
+	if err := r.writeSuccess(ctx, network, gardencorev1beta1.LastOperationTypeDelete, d); err != nil {
 		return reconcile.Result{}, err
 	}
 	patch := client.MergeFromWithOptions(network.DeepCopy(), client.MergeFromWithOptimisticLock{})
@@ -144,15 +144,15 @@ func (r *Reconciler) delete(ctx context.Context, network *extensionsv1alpha1.Net
 
 // migrate: Processing, actuator, Success, drop all finalizers, drop the annotation.
 func (r *Reconciler) migrate(ctx context.Context, network *extensionsv1alpha1.Network, cluster *Cluster) (reconcile.Result, error) {
-	log := logf.FromContext(ctx).WithValues("operation", OpMigrate)
-	d := describe(OpMigrate)
-	if err := r.writeProcessing(ctx, network, OpMigrate, d); err != nil {
+	log := logf.FromContext(ctx).WithValues("operation", gardencorev1beta1.LastOperationTypeMigrate)
+	d := describe(gardencorev1beta1.LastOperationTypeMigrate)
+	if err := r.writeProcessing(ctx, network, gardencorev1beta1.LastOperationTypeMigrate, d); err != nil {
 		return reconcile.Result{}, err
 	}
 	if err := r.Actuator.Migrate(ctx, log, network, cluster); err != nil {
-		return r.fail(ctx, network, OpMigrate, d, err)
+		return r.fail(ctx, network, gardencorev1beta1.LastOperationTypeMigrate, d, err)
 	}
-	if err := r.writeSuccess(ctx, network, OpMigrate, d); err != nil {
+	if err := r.writeSuccess(ctx, network, gardencorev1beta1.LastOperationTypeMigrate, d); err != nil {
 		return reconcile.Result{}, err
 	}
 	patch := client.MergeFrom(network.DeepCopy())
@@ -169,12 +169,12 @@ func (r *Reconciler) migrate(ctx context.Context, network *extensionsv1alpha1.Ne
 // fail writes the Error status and event and decides how the error is retried: configuration
 // errors wait for a change of the Network, errors that asked for a delay are requeued after it, all
 // others go through controller-runtime's backoff.
-func (r *Reconciler) fail(ctx context.Context, network *extensionsv1alpha1.Network, op string, d descriptions, cause error) (reconcile.Result, error) {
+func (r *Reconciler) fail(ctx context.Context, network *extensionsv1alpha1.Network, op gardencorev1beta1.LastOperationType, d descriptions, cause error) (reconcile.Result, error) {
 	description := upperFirst(d.errorPrefix + ": " + cause.Error())
 	now := metav1.NewTime(r.now())
 	patch := client.MergeFrom(network.DeepCopy())
 	network.Status.LastOperation = &gardencorev1beta1.LastOperation{
-		Type: gardencorev1beta1.LastOperationType(op), State: gardencorev1beta1.LastOperationState(StateError),
+		Type: op, State: gardencorev1beta1.LastOperationStateError,
 		Progress: 50, Description: description, LastUpdateTime: now,
 	}
 	network.Status.LastError = &gardencorev1beta1.LastError{Description: description, Codes: toErrorCodes(errorCodes(cause)), LastUpdateTime: &now}
@@ -182,7 +182,7 @@ func (r *Reconciler) fail(ctx context.Context, network *extensionsv1alpha1.Netwo
 	if err := r.Client.Status().Patch(ctx, network, patch); err != nil {
 		logf.FromContext(ctx).Error(err, "Could not write Error status", "operation", op)
 	}
-	r.event(network, corev1.EventTypeWarning, d.event, op, description)
+	r.event(network, corev1.EventTypeWarning, d.event, string(op), description)
 	if isConfigurationError(cause) {
 		return reconcile.Result{}, reconcile.TerminalError(cause)
 	}
@@ -192,10 +192,10 @@ func (r *Reconciler) fail(ctx context.Context, network *extensionsv1alpha1.Netwo
 	return reconcile.Result{}, cause
 }
 
-func (r *Reconciler) writeProcessing(ctx context.Context, network *extensionsv1alpha1.Network, op string, d descriptions) error {
+func (r *Reconciler) writeProcessing(ctx context.Context, network *extensionsv1alpha1.Network, op gardencorev1beta1.LastOperationType, d descriptions) error {
 	patch := client.MergeFrom(network.DeepCopy())
 	network.Status.LastOperation = &gardencorev1beta1.LastOperation{
-		Type: gardencorev1beta1.LastOperationType(op), State: gardencorev1beta1.LastOperationState(StateProcessing),
+		Type: op, State: gardencorev1beta1.LastOperationStateProcessing,
 		Progress: 1, Description: d.processing, LastUpdateTime: metav1.NewTime(r.now()),
 	}
 	if err := r.Client.Status().Patch(ctx, network, patch); err != nil {
@@ -204,10 +204,10 @@ func (r *Reconciler) writeProcessing(ctx context.Context, network *extensionsv1a
 	return nil
 }
 
-func (r *Reconciler) writeSuccess(ctx context.Context, network *extensionsv1alpha1.Network, op string, d descriptions) error {
+func (r *Reconciler) writeSuccess(ctx context.Context, network *extensionsv1alpha1.Network, op gardencorev1beta1.LastOperationType, d descriptions) error {
 	patch := client.MergeFrom(network.DeepCopy())
 	network.Status.LastOperation = &gardencorev1beta1.LastOperation{
-		Type: gardencorev1beta1.LastOperationType(op), State: gardencorev1beta1.LastOperationState(StateSucceeded),
+		Type: op, State: gardencorev1beta1.LastOperationStateSucceeded,
 		Progress: 100, Description: d.success, LastUpdateTime: metav1.NewTime(r.now()),
 	}
 	network.Status.LastError = nil
@@ -215,7 +215,7 @@ func (r *Reconciler) writeSuccess(ctx context.Context, network *extensionsv1alph
 	if err := r.Client.Status().Patch(ctx, network, patch); err != nil {
 		return fmt.Errorf("writing Succeeded status: %w", err)
 	}
-	r.event(network, corev1.EventTypeNormal, d.event, op, d.success)
+	r.event(network, corev1.EventTypeNormal, d.event, string(op), d.success)
 	return nil
 }
 

@@ -98,32 +98,32 @@ func newConditionSet(existing []gardencorev1beta1.Condition, now time.Time) *con
 	return cs
 }
 
-func (cs *conditionSet) set(condType, status, reason, message string) {
+func (cs *conditionSet) set(condType gardencorev1beta1.ConditionType, status gardencorev1beta1.ConditionStatus, reason, message string) {
 	for i := range cs.conditions {
 		c := &cs.conditions[i]
-		if string(c.Type) != condType {
+		if c.Type != condType {
 			continue
 		}
-		if string(c.Status) == status && c.Reason == reason && c.Message == message {
+		if c.Status == status && c.Reason == reason && c.Message == message {
 			return
 		}
-		if string(c.Status) != status {
+		if c.Status != status {
 			c.LastTransitionTime = cs.now
 		}
-		c.Status, c.Reason, c.Message, c.LastUpdateTime = gardencorev1beta1.ConditionStatus(status), reason, message, cs.now
+		c.Status, c.Reason, c.Message, c.LastUpdateTime = status, reason, message, cs.now
 		cs.changed = true
 		return
 	}
 	cs.conditions = append(cs.conditions, gardencorev1beta1.Condition{
-		Type: gardencorev1beta1.ConditionType(condType), Status: gardencorev1beta1.ConditionStatus(status),
+		Type: condType, Status: status,
 		Reason: reason, Message: message, LastTransitionTime: cs.now, LastUpdateTime: cs.now,
 	})
 	cs.changed = true
 }
 
-func (cs *conditionSet) remove(condType string) {
+func (cs *conditionSet) remove(condType gardencorev1beta1.ConditionType) {
 	for i := range cs.conditions {
-		if string(cs.conditions[i].Type) == condType {
+		if cs.conditions[i].Type == condType {
 			cs.conditions = append(cs.conditions[:i], cs.conditions[i+1:]...)
 			cs.changed = true
 			return

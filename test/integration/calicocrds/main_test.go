@@ -9,15 +9,15 @@ import (
 	policyv1alpha1 "sigs.k8s.io/network-policy-api/apis/v1alpha1"
 
 	projectcalicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
-	"github.com/calico-pilot/calico-pilot/test/integration/framework"
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
 // cl is an uncached client of the suite's control plane, with a scheme holding only what the suite uses.
 var cl client.Client
 
 func TestMain(m *testing.M) {
-	opts := framework.Options{CRDDirectoryPaths: framework.CRDDirectories(framework.CalicoCRDs)}
-	os.Exit(framework.RunSuite(m, opts, func(cp *framework.ControlPlane) error {
+	opts := testenv.Options{CRDDirectoryPaths: testenv.CRDDirectories(testenv.CalicoCRDs)}
+	os.Exit(testenv.RunSuite(m, opts, func(cp *testenv.ControlPlane) error {
 		var err error
 		cl, err = cp.NewClient(corev1.AddToScheme, projectcalicov1.AddToScheme, policyv1alpha1.AddToScheme)
 		return err

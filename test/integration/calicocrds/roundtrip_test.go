@@ -17,13 +17,13 @@ import (
 	policyv1alpha1 "sigs.k8s.io/network-policy-api/apis/v1alpha1"
 
 	projectcalicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
-	"github.com/calico-pilot/calico-pilot/test/integration/framework"
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
 // newNamespace creates a fresh namespace for a test and returns its name.
 func newNamespace(t *testing.T) string {
 	t.Helper()
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: framework.NewNamespace(t, cl, "calicocrds-", nil)}}
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: testenv.NewNamespace(t, cl, "calicocrds-", nil)}}
 	t.Cleanup(func() {
 		if err := cl.Delete(context.Background(), ns); err != nil {
 			t.Errorf("deleting namespace %s: %v", ns.Name, err)

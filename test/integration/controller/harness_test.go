@@ -29,7 +29,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
-	"github.com/calico-pilot/calico-pilot/test/integration/framework"
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
 const (
@@ -71,46 +71,25 @@ func newScheme(t testing.TB) *runtime.Scheme {
 
 // startController runs the real controller for one namespace until the test ends and returns the
 // log of its write requests.
-func startController(t testing.TB, namespace string, s controllerSetup, moreNamespaces ...string) *framework.WriteCounter {
+func startController(t testing.TB, namespace string, s controllerSetup, moreNamespaces ...string) *testenv.WriteCounter {
 	t.Helper()
 	base := seedCP.Config
 	if s.restConfig != nil {
 		base = s.restConfig
 	}
 	cfg := rest.CopyConfig(base)
-	log := framework.NewWriteCounter()
+	log := testenv.NewWriteCounter()
 	cfg.Wrap(log.Wrap)
 	cfg.UserAgent = "calico-pilot/test"
 	if s.qps > 0 {
 		cfg.QPS, cfg.Burst = s.qps, s.burst
 	}
 
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                 newScheme(t),
-		Logger:                 testLogger(),
-		Metrics:                metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress: "0",
-		Cache:                  cache.Options{DefaultNamespaces: namespaces(namespace, moreNamespaces)},
-		// Leader election needs a namespace; tests that use it pass one.
-		Client: client.Options{Cache: &client.CacheOptions{DisableFor: network.UncachedObjects()}},
-		// Every test starts its own manager with the same controller name.
-		Controller:              config.Controller{SkipNameValidation: ptr.To(true)},
-		LeaderElection:          s.leaderElection,
-		LeaderElectionNamespace: namespace,
-		LeaderElectionID:        "calico-pilot-leader-election",
-	})
-	if err != nil {
-		t.Fatalf("creating manager: %v", err)
-	}
 	gates, err := features.FromMap(s.gates)
 	if err != nil {
 		t.Fatal(err)
 	}
 	images, err := imagevector.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	renderer, err := network.NewRenderer(images)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,30 +105,43 @@ func startController(t testing.TB, namespace string, s controllerSetup, moreName
 	if s.tune != nil {
 		s.tune(&opts)
 	}
-	operator := s.operator
-	if operator == nil {
-		operator = &configv1alpha1.ControllerConfiguration{}
-	}
-	addresses := s.addresses
+	addresses := func(client.Client) (network.AddressSource, error) { return s.addresses, nil }
 	if s.dnsServer != "" {
 		resolver, err := apiserverendpoints.NewDNSResolver(apiserverendpoints.DNSResolverConfig{Servers: []string{s.dnsServer}, Timeout: 300 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}
-		addresses = network.NewAddressSource(&apiserverendpoints.Source{
-			Reader: mgr.GetClient(), Resolver: resolver,
-			Retry: wait.Backoff{Duration: 100 * time.Millisecond, Factor: 2, Steps: 2},
-		})
+		addresses = func(c client.Client) (network.AddressSource, error) {
+			return network.NewAddressSource(&apiserverendpoints.Source{
+				Reader: c, Resolver: resolver,
+				Retry: wait.Backoff{Duration: 100 * time.Millisecond, Factor: 2, Steps: 2},
+			}), nil
+		}
 	}
-	deps := network.Deps{
-		Decoder:      network.NewConfigDecoder(),
-		Renderer:     renderer,
+	// The production wiring (network.NewManager), with the test's manager options.
+	mgr, err := network.NewManager(network.Setup{
+		RestConfig: cfg,
+		Manager: ctrl.Options{
+			Scheme:                 newScheme(t),
+			Logger:                 testLogger(),
+			Metrics:                metricsserver.Options{BindAddress: "0"},
+			HealthProbeBindAddress: "0",
+			Cache:                  cache.Options{DefaultNamespaces: namespaces(namespace, moreNamespaces)},
+			// Every test starts its own manager with the same controller name.
+			Controller: config.Controller{SkipNameValidation: ptr.To(true)},
+			// Leader election needs a namespace; tests that use it pass one.
+			LeaderElection:          s.leaderElection,
+			LeaderElectionNamespace: namespace,
+			LeaderElectionID:        "calico-pilot-leader-election",
+		},
+		Images:       images,
 		Addresses:    addresses,
 		FeatureGates: gates,
-		Config:       operator,
-	}
-	if err := network.AddToManager(mgr, deps, opts); err != nil {
-		t.Fatal(err)
+		Config:       s.operator,
+		Options:      opts,
+	})
+	if err != nil {
+		t.Fatalf("creating manager: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -215,7 +207,7 @@ type testEnv struct {
 func newTestEnv(t *testing.T, mutate func(*gardencorev1beta1.Shoot)) *testEnv {
 	t.Helper()
 	c := adminClient(t)
-	ns := framework.NewNamespace(t, c, "shoot--test--", map[string]string{"gardener.cloud/role": "shoot"})
+	ns := testenv.NewNamespace(t, c, "shoot--test--", map[string]string{"gardener.cloud/role": "shoot"})
 	e := &testEnv{t: t, c: c, ns: ns}
 	shoot := baseShoot()
 	if mutate != nil {
@@ -345,7 +337,7 @@ func (e *testEnv) waitFor(what string, cond func() (bool, error)) {
 // waitForOperation waits until the Network's lastOperation has type and state, the operation
 // annotation is gone and, if after is given, at least two status writes (Processing and the final
 // one) were sent after that snapshot of log.
-func (e *testEnv) waitForOperation(log *framework.WriteCounter, after map[string]int, opType, state string) *extensionsv1alpha1.Network {
+func (e *testEnv) waitForOperation(log *testenv.WriteCounter, after map[string]int, opType, state string) *extensionsv1alpha1.Network {
 	e.t.Helper()
 	var n *extensionsv1alpha1.Network
 	defer func() {

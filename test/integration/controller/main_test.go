@@ -9,12 +9,12 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
-	"github.com/calico-pilot/calico-pilot/test/integration/framework"
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
 // seedCP plays the seed (Networks, Clusters, DNSRecords, ManagedResources); shootCP plays the shoot
 // (Nodes read through the shoot access secret).
-var seedCP, shootCP *framework.ControlPlane
+var seedCP, shootCP *testenv.ControlPlane
 
 func TestMain(m *testing.M) { os.Exit(run(m)) }
 
@@ -30,15 +30,15 @@ func run(m *testing.M) int {
 	// controller-runtime's process-wide logger (used by its internals) goes where the managers log.
 	ctrl.SetLogger(testLogger())
 	var err error
-	seedCP, err = framework.Start(framework.Options{
-		CRDDirectoryPaths: framework.CRDDirectories(framework.GardenerCRDs, framework.MonitoringCRDs),
+	seedCP, err = testenv.Start(testenv.Options{
+		CRDDirectoryPaths: testenv.CRDDirectories(testenv.GardenerCRDs, testenv.MonitoringCRDs),
 	})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "controller suite: starting seed control plane: %v\n", err)
 		return 1
 	}
 	defer stop("seed", seedCP)
-	shootCP, err = framework.Start(framework.Options{})
+	shootCP, err = testenv.Start(testenv.Options{})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "controller suite: starting shoot control plane: %v\n", err)
 		return 1
@@ -47,7 +47,7 @@ func run(m *testing.M) int {
 	return m.Run()
 }
 
-func stop(name string, cp *framework.ControlPlane) {
+func stop(name string, cp *testenv.ControlPlane) {
 	if err := cp.Stop(); err != nil {
 		fmt.Fprintf(os.Stderr, "controller suite: stopping %s control plane: %v\n", name, err)
 	}

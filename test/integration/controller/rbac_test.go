@@ -18,7 +18,7 @@ import (
 
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
-	"github.com/calico-pilot/calico-pilot/test/integration/framework"
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
 // TestGeneratedClusterRoleIsEnough runs the controller as a user bound only to the ClusterRole
@@ -28,7 +28,7 @@ import (
 func TestGeneratedClusterRoleIsEnough(t *testing.T) {
 	ctx := context.Background()
 	c := adminClient(t)
-	data, err := os.ReadFile(filepath.Join(framework.RepoRoot(), "deploy", "calico-pilot", "files", "rbac", "role.yaml"))
+	data, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "deploy", "calico-pilot", "files", "rbac", "role.yaml"))
 	if err != nil {
 		t.Fatalf("reading the generated ClusterRole (run make generate): %v", err)
 	}

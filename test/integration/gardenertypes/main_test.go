@@ -9,15 +9,15 @@ import (
 
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
-	"github.com/calico-pilot/calico-pilot/test/integration/framework"
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
 // cl is an uncached client of the suite's control plane.
 var cl client.Client
 
 func TestMain(m *testing.M) {
-	opts := framework.Options{CRDDirectoryPaths: framework.CRDDirectories(framework.GardenerCRDs)}
-	os.Exit(framework.RunSuite(m, opts, func(cp *framework.ControlPlane) error {
+	opts := testenv.Options{CRDDirectoryPaths: testenv.CRDDirectories(testenv.GardenerCRDs)}
+	os.Exit(testenv.RunSuite(m, opts, func(cp *testenv.ControlPlane) error {
 		var err error
 		cl, err = cp.NewClient(clientgoscheme.AddToScheme, extensionsv1alpha1.AddToScheme, resourcesv1alpha1.AddToScheme)
 		return err
@@ -27,5 +27,5 @@ func TestMain(m *testing.M) {
 // newNamespace creates a fresh namespace for one test and returns its name.
 func newNamespace(t *testing.T) string {
 	t.Helper()
-	return framework.NewNamespace(t, cl, "gardenertypes-", nil)
+	return testenv.NewNamespace(t, cl, "gardenertypes-", nil)
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -23,7 +22,9 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
-// goldenDir holds internal/render's golden files: each is one scenario's shoot objects.
+// goldenDir holds internal/render's golden files: shoot/<scenario>/<component>.yaml are the
+// scenario's shoot objects, one file per component; seed-monitoring/<scenario>.yaml its
+// seed-side objects.
 var goldenDir = filepath.Join("..", "..", "..", "internal", "render", "testdata")
 
 func newClient(t *testing.T) client.Client {
@@ -67,28 +68,33 @@ func dryRunApply(t *testing.T, c client.Client, objs []*unstructured.Unstructure
 	}
 }
 
-// TestGoldenScenariosAccepted applies every golden scenario's objects.
+// TestGoldenScenariosAccepted applies every golden scenario's objects: all of its component
+// files together.
 func TestGoldenScenariosAccepted(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(goldenDir, "*.yaml"))
+	dirs, err := filepath.Glob(filepath.Join(goldenDir, "shoot", "*"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) < 30 {
-		t.Fatalf("found %d golden files in %s, want the ~40 scenarios", len(files), goldenDir)
+	if len(dirs) < 30 {
+		t.Fatalf("found %d golden scenarios in %s, want the ~40 scenarios", len(dirs), filepath.Join(goldenDir, "shoot"))
 	}
 	c := newClient(t)
-	for _, f := range files {
-		if strings.HasPrefix(filepath.Base(f), "seed-monitoring-") {
-			continue // seed-side objects: TestSeedMonitoringAccepted
-		}
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".yaml"), func(t *testing.T) {
-			data, err := os.ReadFile(f)
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			objs := decodeStream(t, data)
+			var objs []*unstructured.Unstructured
+			for _, f := range files {
+				data, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				objs = append(objs, decodeStream(t, data)...)
+			}
 			if len(objs) < 20 {
-				t.Fatalf("only %d objects in %s", len(objs), f)
+				t.Fatalf("only %d objects in the %d files of %s", len(objs), len(files), dir)
 			}
 			dryRunApply(t, c, objs)
 		})
@@ -150,7 +156,7 @@ func TestSeedMonitoringAccepted(t *testing.T) {
 	dryRunApply(t, c, decodeStream(t, m.JSON()))
 
 	// And the seed-side golden files of internal/render.
-	files, err := filepath.Glob(filepath.Join(goldenDir, "seed-monitoring-*.yaml"))
+	files, err := filepath.Glob(filepath.Join(goldenDir, "seed-monitoring", "*.yaml"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no seed-monitoring golden files: %v", err)
 	}

@@ -10,11 +10,11 @@ import (
 
 	"github.com/calico-pilot/calico-pilot/api/projectcalico/crds"
 	"github.com/calico-pilot/calico-pilot/internal/render"
-	"github.com/calico-pilot/calico-pilot/test/integration/framework"
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
 // controlPlane is the suite's control plane, started once in TestMain.
-var controlPlane *framework.ControlPlane
+var controlPlane *testenv.ControlPlane
 
 func TestMain(m *testing.M) {
 	os.Exit(run(m))
@@ -36,11 +36,11 @@ func run(m *testing.M) int {
 	for _, o := range objs {
 		install = append(install, o.(*apiextensionsv1.CustomResourceDefinition))
 	}
-	opts := framework.Options{
+	opts := testenv.Options{
 		CRDs:              install,
 		CRDDirectoryPaths: []string{filepath.Join("testdata", "crds")},
 	}
-	return framework.RunSuite(m, opts, func(cp *framework.ControlPlane) error {
+	return testenv.RunSuite(m, opts, func(cp *testenv.ControlPlane) error {
 		controlPlane = cp
 		return nil
 	})

@@ -17,12 +17,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/calico-pilot/calico-pilot/internal/cmd"
-	"github.com/calico-pilot/calico-pilot/test/integration/framework"
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
 // controlPlane is the suite's kube-apiserver + etcd; the admission server runs in this test process and
 // the API server calls it for every Shoot create and update.
-var controlPlane *framework.ControlPlane
+var controlPlane *testenv.ControlPlane
 
 // healthAddr and metricsAddr are where the suite's admission server serves probes and metrics.
 var healthAddr, metricsAddr string
@@ -66,13 +66,13 @@ func TestMain(m *testing.M) {
 			},
 		}},
 	}
-	opts := framework.Options{
+	opts := testenv.Options{
 		CRDDirectoryPaths: []string{filepath.Join("testdata", "crds")},
 		WebhookInstallOptions: envtest.WebhookInstallOptions{
 			ValidatingWebhooks: []*admissionregistrationv1.ValidatingWebhookConfiguration{vwc},
 		},
 	}
-	os.Exit(framework.RunSuite(m, opts, func(cp *framework.ControlPlane) error {
+	os.Exit(testenv.RunSuite(m, opts, func(cp *testenv.ControlPlane) error {
 		controlPlane = cp
 		return startAdmission(cp)
 	}))
@@ -80,7 +80,7 @@ func TestMain(m *testing.M) {
 
 // startAdmission runs `calico-pilot admission`'s server (cmd.RunAdmission) on the port and certificate
 // envtest prepared, and waits until it accepts TLS connections. It stops when the process exits.
-func startAdmission(cp *framework.ControlPlane) error {
+func startAdmission(cp *testenv.ControlPlane) error {
 	wio := cp.Env.WebhookInstallOptions
 	opts := cmd.NewAdmissionOptions()
 	opts.CertDir = wio.LocalServingCertDir

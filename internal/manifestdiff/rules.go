@@ -1,0 +1,566 @@
+package manifestdiff
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Annotation and label keys the resource manager reads on objects inside the ManagedResource
+// (reference/gardener-integration.md §2.4).
+const (
+	annoIgnore            = "resources.gardener.cloud/ignore"
+	annoMode              = "resources.gardener.cloud/mode"
+	annoKeepObject        = "resources.gardener.cloud/keep-object"
+	annoPreserveResources = "resources.gardener.cloud/preserve-resources"
+	annoPreserveReplicas  = "resources.gardener.cloud/preserve-replicas"
+	annoDeleteOnInvalid   = "resources.gardener.cloud/delete-on-invalid-update"
+	labelGCReference      = "resources.gardener.cloud/garbage-collectable-reference"
+)
+
+// workloadKinds are the apps/v1 kinds whose pod template changes start a rollout.
+var workloadKinds = map[string]bool{"DaemonSet": true, "Deployment": true, "StatefulSet": true, "ReplicaSet": true}
+
+func isWorkload(id ObjectID) bool { return id.Group == "apps" && workloadKinds[id.Kind] }
+
+// metaValue returns metadata.<field>[key] of obj as a string, if present.
+func metaValue(obj *Object, field, key string) (string, bool) {
+	if obj == nil {
+		return "", false
+	}
+	meta, _ := obj.Content["metadata"].(map[string]any)
+	m, _ := meta[field].(map[string]any)
+	v, ok := m[key].(string)
+	return v, ok
+}
+
+// truthy is strconv.ParseBool's true, which the resource manager uses for ignore and keep-object.
+func truthy(obj *Object, key string) bool {
+	v, ok := metaValue(obj, "annotations", key)
+	if !ok {
+		return false
+	}
+	b, err := strconv.ParseBool(v)
+	return err == nil && b
+}
+
+// literalTrue is the exact value "true", which the resource manager requires for preserve-*.
+func literalTrue(obj *Object, key string) bool {
+	v, ok := metaValue(obj, "annotations", key)
+	return ok && v == "true"
+}
+
+// lookup returns the value at a path of map keys.
+func lookup(m map[string]any, keys ...string) (any, bool) {
+	var cur any = m
+	for _, k := range keys {
+		mm, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = mm[k]; !ok {
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+func lookupString(obj *Object, keys ...string) string {
+	if obj == nil {
+		return ""
+	}
+	v, _ := lookup(obj.Content, keys...)
+	s, _ := v.(string)
+	return s
+}
+
+// ignoredObjectGate: objects the resource manager ignores or has released.
+var ignoredObjectGate = Rule{
+	Name: "ignored-object",
+	Object: func(_ *Diff, o *ObjectDiff) []Impact {
+		switch {
+		case o.Op == OpAdded && lookupMode(o.New) == "Ignore":
+			return notApplied("the object has resources.gardener.cloud/mode: Ignore, so the resource manager never creates it")
+		case o.Op == OpRemoved && lookupMode(o.Old) == "Ignore":
+			return notApplied("the deployed object had resources.gardener.cloud/mode: Ignore: the resource manager had already released it and leaves it in the cluster")
+		}
+		return nil
+	},
+	Change: func(_ *Diff, o *ObjectDiff, c *FieldChange) []Impact {
+		switch {
+		case lookupMode(o.New) == "Ignore":
+			return notApplied("the object now has resources.gardener.cloud/mode: Ignore: the resource manager releases it and stops updating it; the live object keeps its current content")
+		case truthy(o.New, annoIgnore):
+			return notApplied("the object has resources.gardener.cloud/ignore: the resource manager creates it if missing but never updates it")
+		}
+		return nil
+	},
+}
+
+func lookupMode(obj *Object) string {
+	v, _ := metaValue(obj, "annotations", annoMode)
+	return v
+}
+
+func notApplied(reason string) []Impact {
+	return []Impact{{Class: ClassNotApplied, Reason: reason}}
+}
+
+// keptObjectGate: removed objects the resource manager does not delete.
+var keptObjectGate = Rule{
+	Name: "kept-object",
+	Object: func(_ *Diff, o *ObjectDiff) []Impact {
+		if o.Op != OpRemoved {
+			return nil
+		}
+		if truthy(o.Old, annoKeepObject) {
+			return notApplied("the deployed object has resources.gardener.cloud/keep-object: the resource manager stops managing it but does not delete it (it reads the annotation from the live object, which carries the deployed annotations)")
+		}
+		if (o.ID.Kind == "ConfigMap" || o.ID.Kind == "Secret") && o.ID.Group == "" {
+			if v, _ := metaValue(o.Old, "labels", labelGCReference); v == "true" {
+				return notApplied("garbage-collectable ConfigMaps and Secrets are left to the resource manager's garbage collector, which deletes them once nothing references them")
+			}
+		}
+		return nil
+	},
+}
+
+// liveMetadataGate: the resource manager keeps the live metadata except labels, annotations and
+// ownerReferences.
+var liveMetadataGate = Rule{
+	Name: "live-metadata",
+	Change: func(_ *Diff, _ *ObjectDiff, c *FieldChange) []Impact {
+		if !c.HasPrefix("metadata") || len(c.fields) < 2 {
+			return nil
+		}
+		switch c.fields[1] {
+		case "labels", "annotations", "ownerReferences":
+			return nil
+		}
+		return notApplied("the resource manager keeps the live object's metadata." + c.fields[1] + " on update (only labels, annotations and ownerReferences come from the manifest)")
+	},
+}
+
+// podTemplatePath returns the field path of the pod template inside a kind, or nil.
+func podTemplatePath(id ObjectID) []string {
+	switch {
+	case isWorkload(id), id.Group == "batch" && id.Kind == "Job":
+		return []string{"spec", "template"}
+	case id.Group == "batch" && id.Kind == "CronJob":
+		return []string{"spec", "jobTemplate", "spec", "template"}
+	}
+	return nil
+}
+
+// preservedResourcesGate: with preserve-resources: "true" the resource manager keeps the live cpu
+// and memory requests and limits of each container (not init containers).
+var preservedResourcesGate = Rule{
+	Name: "preserve-resources",
+	Change: func(_ *Diff, o *ObjectDiff, c *FieldChange) []Impact {
+		tp := podTemplatePath(o.ID)
+		if tp == nil || !literalTrue(o.New, annoPreserveResources) {
+			return nil
+		}
+		prefix := append(append([]string(nil), tp...), "spec", "containers", "[]", "resources")
+		if !c.HasPrefix(prefix...) || c.Op == OpReordered {
+			return nil
+		}
+		rest := c.fields[len(prefix):]
+		if !onlyCPUMemory(rest, c.Old) || !onlyCPUMemory(rest, c.New) {
+			return nil
+		}
+		return notApplied("the workload has resources.gardener.cloud/preserve-resources: \"true\": the resource manager keeps the live cpu and memory requests and limits of its containers (an autoscaler owns them)")
+	},
+}
+
+// onlyCPUMemory tells whether a change below containers[].resources touches only cpu/memory
+// requests or limits. rest is the path below resources; v the old or new value there.
+func onlyCPUMemory(rest []string, v any) bool {
+	isCPUMem := func(k string) bool { return k == "cpu" || k == "memory" }
+	isReqLim := func(k string) bool { return k == "requests" || k == "limits" }
+	switch len(rest) {
+	case 0: // the whole resources object
+		m, _ := v.(map[string]any)
+		for k, sub := range m {
+			if !isReqLim(k) || !onlyCPUMemory([]string{k}, sub) {
+				return false
+			}
+		}
+		return true
+	case 1:
+		if !isReqLim(rest[0]) {
+			return false
+		}
+		m, _ := v.(map[string]any)
+		for k := range m {
+			if !isCPUMem(k) {
+				return false
+			}
+		}
+		return true
+	case 2:
+		return isReqLim(rest[0]) && isCPUMem(rest[1])
+	}
+	return false
+}
+
+// preservedReplicasGate: the live spec.replicas is kept when the manifest omits it, has
+// preserve-replicas: "true", or an HPA targets the workload.
+var preservedReplicasGate = Rule{
+	Name: "preserve-replicas",
+	Change: func(d *Diff, o *ObjectDiff, c *FieldChange) []Impact {
+		if o.ID.Group != "apps" || (o.ID.Kind != "Deployment" && o.ID.Kind != "StatefulSet") || c.Path != "spec.replicas" {
+			return nil
+		}
+		switch {
+		case c.Op == OpRemoved:
+			return notApplied("the manifest no longer sets spec.replicas: the resource manager keeps the live replica count")
+		case literalTrue(o.New, annoPreserveReplicas):
+			return notApplied("the workload has resources.gardener.cloud/preserve-replicas: \"true\": the resource manager keeps the live replica count")
+		case hpaTargets(d.New, o.ID):
+			return notApplied("a HorizontalPodAutoscaler targets the workload: the resource manager keeps the live replica count")
+		}
+		return nil
+	},
+}
+
+func hpaTargets(s *Set, id ObjectID) bool {
+	for _, obj := range s.objects {
+		if obj.ID.Group != "autoscaling" || obj.ID.Kind != "HorizontalPodAutoscaler" {
+			continue
+		}
+		if lookupString(obj, "spec", "scaleTargetRef", "kind") == id.Kind && lookupString(obj, "spec", "scaleTargetRef", "name") == id.Name && obj.ID.Namespace == id.Namespace {
+			return true
+		}
+	}
+	return false
+}
+
+// podTemplateRule: a change of the pod template (labels, annotations such as a checksum, or
+// spec; including a reordered list, because the controllers hash the template as stored) makes
+// the workload controller replace every pod.
+var podTemplateRule = Rule{
+	Name: "pod-template",
+	Change: func(_ *Diff, o *ObjectDiff, c *FieldChange) []Impact {
+		tp := podTemplatePath(o.ID)
+		if tp == nil || !c.HasPrefix(tp...) {
+			return nil
+		}
+		w := []string{o.ID.Short()}
+		what := "the pod template changed"
+		if c.Op == OpReordered {
+			what = "the order of a pod template list changed (the controller hashes the template as stored, so this counts as a change)"
+		}
+		switch o.ID.Kind {
+		case "DaemonSet", "StatefulSet":
+			strategy := lookupString(o.New, "spec", "updateStrategy", "type")
+			if strategy == "OnDelete" {
+				return []Impact{{Class: ClassDeferred, Workloads: w, Reason: what + ", but updateStrategy is OnDelete: pods get it only when they are deleted"}}
+			}
+			return []Impact{{Class: ClassRestart, Workloads: w, Reason: what + ": the " + o.ID.Kind + " controller replaces every pod (rolling update" + maxUnavailable(o.New) + ")"}}
+		case "Deployment":
+			if lookupString(o.New, "spec", "strategy", "type") == "Recreate" {
+				return []Impact{{Class: ClassRestart, Workloads: w, Reason: what + ": strategy Recreate stops every pod before starting new ones"}}
+			}
+			return []Impact{{Class: ClassRestart, Workloads: w, Reason: what + ": the Deployment controller rolls out a new ReplicaSet"}}
+		case "ReplicaSet":
+			return []Impact{{Class: ClassDeferred, Workloads: w, Reason: what + ": a ReplicaSet does not replace running pods; new pods get it"}}
+		case "Job":
+			return []Impact{{Class: ClassDisruptive, Reason: "a Job's pod template is immutable: the API server rejects the update and the resource manager's apply stops here"}}
+		case "CronJob":
+			return []Impact{{Class: ClassDeferred, Workloads: w, Reason: what + ": jobs created from now on get it; running jobs are not changed"}}
+		}
+		return nil
+	},
+}
+
+func maxUnavailable(obj *Object) string {
+	v, ok := lookup(obj.Content, "spec", "updateStrategy", "rollingUpdate", "maxUnavailable")
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf(", maxUnavailable %v", v)
+}
+
+// immutableFieldRule: fields the API server does not let an update change.
+var immutableFieldRule = Rule{
+	Name: "immutable-field",
+	Change: func(_ *Diff, o *ObjectDiff, c *FieldChange) []Impact {
+		immutable := false
+		switch {
+		case (isWorkload(o.ID) || o.ID.Group == "batch" && o.ID.Kind == "Job") && c.HasPrefix("spec", "selector"):
+			immutable = true
+		case o.ID.Group == "apps" && o.ID.Kind == "StatefulSet" && (c.HasPrefix("spec", "serviceName") || c.HasPrefix("spec", "volumeClaimTemplates") || c.HasPrefix("spec", "podManagementPolicy")):
+			immutable = true
+		case o.ID.Group == "" && o.ID.Kind == "Service" && (c.HasPrefix("spec", "clusterIP") || c.HasPrefix("spec", "clusterIPs")) && c.Op != OpAdded:
+			immutable = true
+		case o.ID.Group == "rbac.authorization.k8s.io" && strings.HasSuffix(o.ID.Kind, "Binding") && c.HasPrefix("roleRef"):
+			immutable = true
+		case o.ID.Group == "" && (o.ID.Kind == "ConfigMap" || o.ID.Kind == "Secret") && o.Old != nil && o.Old.Content["immutable"] == true &&
+			(c.HasPrefix("data") || c.HasPrefix("binaryData") || c.HasPrefix("immutable")):
+			return []Impact{{Class: ClassSafe, Reason: "the deployed " + o.ID.Kind + " is immutable: the resource manager deletes and re-creates it"}}
+		}
+		if !immutable {
+			return nil
+		}
+		if truthy(o.New, annoDeleteOnInvalid) {
+			return []Impact{{Class: ClassDisruptive, Reason: c.Path + " is immutable: with resources.gardener.cloud/delete-on-invalid-update the resource manager deletes the object and re-creates it (every pod of it goes)"}}
+		}
+		return []Impact{{Class: ClassDisruptive, Reason: c.Path + " is immutable: the API server rejects the update, and the resource manager stops applying at this object (objects after it in its apply order are not applied either)"}}
+	},
+}
+
+// configReferenceRule: a ConfigMap or Secret data change reaches pods only through their
+// references: env and envFrom (and subPath mounts) are read at container start; other volume
+// mounts are refreshed by the kubelet in running pods.
+var configReferenceRule = Rule{
+	Name: "config-reference",
+	Change: func(d *Diff, o *ObjectDiff, c *FieldChange) []Impact {
+		if o.ID.Group != "" || (o.ID.Kind != "ConfigMap" && o.ID.Kind != "Secret") || !(c.HasPrefix("data") || c.HasPrefix("binaryData")) {
+			return nil
+		}
+		key := ""
+		if len(c.fields) > 1 {
+			key = c.fields[1]
+		}
+		refs := references(d.New, o.ID, key)
+		if len(refs) == 0 {
+			return []Impact{{Class: ClassSafe, Reason: "no workload in the new manifest reads this key"}}
+		}
+		var out []Impact
+		for _, r := range refs {
+			w := []string{r.workload.Short()}
+			switch {
+			case templateChanges(d, r.workload):
+				out = append(out, Impact{Class: ClassSafe, Workloads: nil, Reason: r.workload.Short() + " reads it (" + r.how + ") and restarts anyway in this diff (its pod template changes), so its new pods get the new value"})
+			case r.live:
+				out = append(out, Impact{Class: ClassSafe, Reason: r.workload.Short() + " mounts it (" + r.how + "): the kubelet updates the file in running pods within about a minute; the process must re-read it"})
+			default:
+				out = append(out, Impact{Class: ClassDeferred, Workloads: w, Reason: r.workload.Short() + " reads it (" + r.how + ") only at container start, and nothing in this diff restarts it (no pod template change, e.g. no checksum annotation change): running pods keep the old value until they restart"})
+			}
+		}
+		return out
+	},
+}
+
+// reference is one workload that reads a ConfigMap or Secret.
+type reference struct {
+	workload ObjectID
+	how      string
+	// live is true when running pods see updates (a volume mount without subPath).
+	live bool
+}
+
+// references finds the workloads of s that read key of the ConfigMap or Secret id ("" = any key).
+func references(s *Set, id ObjectID, key string) []reference {
+	var out []reference
+	for _, obj := range s.Objects() {
+		tp := podTemplatePath(obj.ID)
+		if tp == nil || obj.ID.Namespace != id.Namespace {
+			continue
+		}
+		v, _ := lookup(obj.Content, append(append([]string(nil), tp...), "spec")...)
+		pod, _ := v.(map[string]any)
+		if pod == nil {
+			continue
+		}
+		if how, live, ok := podReads(pod, id.Kind, id.Name, key); ok {
+			out = append(out, reference{workload: obj.ID, how: how, live: live})
+		}
+	}
+	return out
+}
+
+// podReads tells whether a pod spec reads key of the named ConfigMap or Secret, and how.
+func podReads(pod map[string]any, kind, name, key string) (how string, live, ok bool) {
+	keyRef, envFromRef, volField := "configMapKeyRef", "configMapRef", "configMap"
+	nameField := "name"
+	if kind == "Secret" {
+		keyRef, envFromRef, volField, nameField = "secretKeyRef", "secretRef", "secret", "secretName"
+	}
+	var hows []string
+	for _, list := range []string{"initContainers", "containers"} {
+		cs, _ := pod[list].([]any)
+		for _, ci := range cs {
+			c, _ := ci.(map[string]any)
+			cname := str(c, "name")
+			envs, _ := c["env"].([]any)
+			for _, ei := range envs {
+				e, _ := ei.(map[string]any)
+				ref, _ := lookup(e, "valueFrom", keyRef)
+				r, _ := ref.(map[string]any)
+				if r != nil && str(r, "name") == name && (key == "" || str(r, "key") == key) {
+					hows = append(hows, fmt.Sprintf("env %s of container %s", str(e, "name"), cname))
+				}
+			}
+			efs, _ := c["envFrom"].([]any)
+			for _, efi := range efs {
+				ef, _ := efi.(map[string]any)
+				r, _ := ef[envFromRef].(map[string]any)
+				if r != nil && str(r, "name") == name {
+					hows = append(hows, "envFrom of container "+cname)
+				}
+			}
+		}
+	}
+	if len(hows) > 0 {
+		return strings.Join(hows, ", "), false, true
+	}
+	vols, _ := pod["volumes"].([]any)
+	for _, vi := range vols {
+		v, _ := vi.(map[string]any)
+		src, _ := v[volField].(map[string]any)
+		projected := false
+		if src == nil {
+			if srcs, _ := lookup(v, "projected", "sources"); srcs != nil {
+				list, _ := srcs.([]any)
+				for _, si := range list {
+					s, _ := si.(map[string]any)
+					if ps, _ := s[volField].(map[string]any); ps != nil && str(ps, "name") == name {
+						src, projected = ps, true
+					}
+				}
+			}
+		}
+		if src == nil || (!projected && str(src, nameField) != name) {
+			continue
+		}
+		how := "volume " + str(v, "name")
+		return how, !subPathMount(pod, str(v, "name")), true
+	}
+	return "", false, false
+}
+
+// subPathMount tells whether any container mounts the volume with subPath (such files are never
+// updated in running pods).
+func subPathMount(pod map[string]any, volume string) bool {
+	for _, list := range []string{"initContainers", "containers"} {
+		cs, _ := pod[list].([]any)
+		for _, ci := range cs {
+			c, _ := ci.(map[string]any)
+			ms, _ := c["volumeMounts"].([]any)
+			for _, mi := range ms {
+				m, _ := mi.(map[string]any)
+				if str(m, "name") == volume && (str(m, "subPath") != "" || str(m, "subPathExpr") != "") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// templateChanges tells whether the workload's pod template changes in d.
+func templateChanges(d *Diff, id ObjectID) bool {
+	tp := podTemplatePath(id)
+	for _, o := range d.Objects {
+		if o.ID != id || o.Op != OpChanged {
+			continue
+		}
+		for _, c := range o.Changes {
+			if c.HasPrefix(tp...) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isIPPool(id ObjectID) bool {
+	return id.Kind == "IPPool" && (id.Group == "crd.projectcalico.org" || id.Group == "projectcalico.org")
+}
+
+// ipPoolRule: Calico IP pool semantics (reference/ippool-lifecycle.md §2.4, §3).
+var ipPoolRule = Rule{
+	Name: "ippool",
+	Object: func(_ *Diff, o *ObjectDiff) []Impact {
+		if !isIPPool(o.ID) || o.Op != OpRemoved {
+			return nil
+		}
+		return []Impact{{Class: ClassDisruptive, Reason: "the resource manager deletes the IP pool: pods still holding addresses from " + orUnknown(lookupString(o.Old, "spec", "cidr")) + " lose NAT and encapsulation for them, and a later overlapping pool can hand the same addresses out again"}}
+	},
+	Change: func(_ *Diff, o *ObjectDiff, c *FieldChange) []Impact {
+		if !isIPPool(o.ID) || !c.HasPrefix("spec") || len(c.fields) < 2 {
+			return nil
+		}
+		switch c.fields[1] {
+		case "cidr", "blockSize":
+			return []Impact{{Class: ClassDisruptive, Reason: "an IP pool's " + c.fields[1] + " is immutable in Calico (existing IPAM blocks keep the old layout); migrate to a new pool instead"}}
+		case "ipipMode", "vxlanMode":
+			return []Impact{{Class: ClassDisruptive, Reason: "changes the encapsulation of pod traffic from this pool on every node at once (Felix reprograms routes and tunnels live)"}}
+		case "natOutgoing":
+			return []Impact{{Class: ClassDisruptive, Reason: "changes source NAT of pod egress from this pool on every node at once; established connections can break"}}
+		case "disabled":
+			if c.New == false || c.Op == OpRemoved {
+				return []Impact{{Class: ClassSafe, Reason: "re-enables new allocations from this pool (running pods are not affected); check that the cluster owner did not disable it on purpose"}}
+			}
+			return []Impact{{Class: ClassSafe, Reason: "stops new allocations from this pool; running pods keep their addresses"}}
+		}
+		return []Impact{{Class: ClassSafe, Reason: "affects only new address allocations"}}
+	},
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "its CIDR"
+	}
+	return s
+}
+
+func isCRD(id ObjectID) bool {
+	return id.Group == "apiextensions.k8s.io" && id.Kind == "CustomResourceDefinition"
+}
+
+// crdRule: CRDs hold data.
+var crdRule = Rule{
+	Name: "crd",
+	Object: func(_ *Diff, o *ObjectDiff) []Impact {
+		if !isCRD(o.ID) || o.Op != OpRemoved {
+			return nil
+		}
+		return []Impact{{Class: ClassDisruptive, Reason: "deleting a CustomResourceDefinition deletes every " + o.ID.Name + " object stored in the cluster"}}
+	},
+	Change: func(_ *Diff, o *ObjectDiff, c *FieldChange) []Impact {
+		if !isCRD(o.ID) {
+			return nil
+		}
+		f := c.fields
+		switch {
+		case c.HasPrefix("spec", "group"), c.HasPrefix("spec", "scope"), c.HasPrefix("spec", "names", "plural"), c.HasPrefix("spec", "names", "kind"):
+			return []Impact{{Class: ClassDisruptive, Reason: c.Path + " cannot change on an existing CRD (the API server rejects it)"}}
+		case c.HasPrefix("spec", "versions", "[]") && len(f) == 3 && c.Op == OpRemoved:
+			return []Impact{{Class: ClassDisruptive, Reason: "removing a served version breaks clients of it, and objects stored in it become unreadable if it was a storage version"}}
+		case c.HasPrefix("spec", "versions", "[]", "storage"), c.HasPrefix("spec", "versions", "[]", "served"):
+			return []Impact{{Class: ClassDisruptive, Reason: "changes which version stores or serves the objects; stored objects are only rewritten when written again, so a later downgrade must still read them"}}
+		case c.Op == OpRemoved && len(f) >= 2 && f[len(f)-2] == "properties" && contains(f, "openAPIV3Schema"):
+			return []Impact{{Class: ClassDisruptive, Reason: "a field removed from the schema is pruned from stored objects the next time they are written"}}
+		}
+		return nil
+	},
+}
+
+func contains(s []string, v string) bool {
+	for _, e := range s {
+		if e == v {
+			return true
+		}
+	}
+	return false
+}
+
+// removedObjectRule: removing a workload stops its pods.
+var removedObjectRule = Rule{
+	Name: "removed-object",
+	Object: func(_ *Diff, o *ObjectDiff) []Impact {
+		if o.Op != OpRemoved {
+			return nil
+		}
+		switch {
+		case isWorkload(o.ID):
+			return []Impact{{Class: ClassDisruptive, Reason: "the resource manager deletes the " + o.ID.Kind + " (foreground): all its pods stop"}}
+		case o.ID.Group == "" && o.ID.Kind == "Namespace":
+			return []Impact{{Class: ClassDisruptive, Reason: "deleting a Namespace deletes everything in it"}}
+		}
+		return nil
+	},
+}

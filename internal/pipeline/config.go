@@ -1,0 +1,57 @@
+package pipeline
+
+import (
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/decode"
+	"github.com/calico-pilot/calico-pilot/internal/validation"
+)
+
+// NetworkProviderConfigPath is where a Network carries its NetworkConfig; every error path of a
+// Network's config starts here.
+func NetworkProviderConfigPath() *field.Path { return field.NewPath("spec", "providerConfig") }
+
+// ShootConfig validates a Shoot (validation.ValidateShoot) and returns its NetworkConfig, decoded
+// once; nil when the Shoot has none. The errors carry paths in the Shoot.
+func ShootConfig(shoot *gardencorev1beta1.Shoot) (*calicov1alpha1.NetworkConfig, field.ErrorList) {
+	return validation.ValidateShoot(shoot)
+}
+
+// NetworkConfig strictly decodes and validates a Network's providerConfig (an empty NetworkConfig
+// when none is set), with paths rooted at spec.providerConfig and the Network's IP families
+// (empty means IPv4).
+func NetworkConfig(network *extensionsv1alpha1.Network) (*calicov1alpha1.NetworkConfig, field.ErrorList) {
+	var raw []byte
+	if network.Spec.ProviderConfig != nil {
+		raw = network.Spec.ProviderConfig.Raw
+	}
+	families := make([]string, 0, len(network.Spec.IPFamilies))
+	for _, f := range network.Spec.IPFamilies {
+		families = append(families, string(f))
+	}
+	return DecodeNetworkConfig(raw, families)
+}
+
+// DecodeNetworkConfig is NetworkConfig for a raw providerConfig and the Network's IP families.
+func DecodeNetworkConfig(raw []byte, ipFamilies []string) (*calicov1alpha1.NetworkConfig, field.ErrorList) {
+	path := NetworkProviderConfigPath()
+	cfg := &calicov1alpha1.NetworkConfig{}
+	if len(raw) > 0 {
+		decoded, errs := decode.NetworkConfig(raw, path)
+		if len(errs) > 0 {
+			return nil, errs
+		}
+		cfg = decoded
+	}
+	families := make([]gardencorev1beta1.IPFamily, 0, len(ipFamilies))
+	for _, f := range ipFamilies {
+		families = append(families, gardencorev1beta1.IPFamily(f))
+	}
+	if errs := validation.ValidateNetworkConfig(cfg, families, path); len(errs) > 0 {
+		return nil, errs
+	}
+	return cfg, nil
+}

@@ -1,0 +1,42 @@
+package pipeline
+
+import (
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/manifest"
+	"github.com/calico-pilot/calico-pilot/internal/render"
+	"github.com/calico-pilot/calico-pilot/internal/values"
+)
+
+// Result is everything one render produces.
+type Result struct {
+	// Options are the resolved render options.
+	Options values.Options
+	// Manifest is the shoot manifest, CRDs included: its JSON() is the ManagedResource secret's content.
+	Manifest *manifest.Manifest
+	// SeedObjects are the objects for the shoot's control-plane namespace in the seed (monitoring).
+	SeedObjects []client.Object
+	// Status records what Manifest deploys (status.providerStatus).
+	Status calicov1alpha1.NetworkStatus
+}
+
+// Render resolves the options of a source and its decoded, validated config, and renders the
+// shoot manifest, the seed objects and the applied status. Configuration that does not fit the
+// shoot comes back as field errors (with a nil error); any other failure as an error.
+func (e *Encoder) Render(src Source, cfg *calicov1alpha1.NetworkConfig, s Settings) (Result, field.ErrorList, error) {
+	opts, errs := Options(src, cfg, s)
+	if len(errs) > 0 {
+		return Result{}, errs, nil
+	}
+	m, err := e.Shoot(&opts, true)
+	if err != nil {
+		return Result{}, nil, err
+	}
+	seed, err := render.SeedMonitoring(&opts)
+	if err != nil {
+		return Result{}, nil, err
+	}
+	return Result{Options: opts, Manifest: m, SeedObjects: seed, Status: AppliedStatus(&opts)}, nil, nil
+}
