@@ -1,6 +1,9 @@
 package pipeline
 
 import (
+	"encoding/json"
+	"fmt"
+
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 )
@@ -39,4 +42,24 @@ func ChooseCompatibility(d Deployed, operator *configv1alpha1.ControllerConfigur
 		return calicov1alpha1.CompatibilityReference
 	}
 	return calicov1alpha1.CompatibilityNative
+}
+
+// DeployedFrom tells from a Network's status.providerStatus (raw JSON; nil when unset) and
+// whether its ManagedResource exists who deployed it, as ChooseCompatibility needs it.
+func DeployedFrom(providerStatus []byte, managedResourceExists bool) (Deployed, error) {
+	var d Deployed
+	if len(providerStatus) > 0 {
+		st := &calicov1alpha1.NetworkStatus{}
+		if err := json.Unmarshal(providerStatus, st); err != nil {
+			return d, fmt.Errorf("decoding status.providerStatus: %w", err)
+		}
+		if st.OverlayEnabled != nil || st.Backend != nil || len(st.IPFamilies) > 0 || st.Compatibility != nil {
+			d.Previous = st
+			return d, nil
+		}
+		d.ByOther = true
+		return d, nil
+	}
+	d.ByOther = managedResourceExists
+	return d, nil
 }
