@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/client-go/tools/clientcmd"
@@ -269,5 +270,5 @@ func listItems(docs []decode.Document) ([]decode.Document, error) {
 }
 
 func isListKind(kind string) bool {
-	return len(kind) > 4 && kind[len(kind)-4:] == "List"
+	return strings.HasSuffix(kind, "List")
 }
