@@ -55,7 +55,7 @@ func TestCreate(t *testing.T) {
 	}
 	wantPS := map[string]any{
 		"apiVersion": "calico.networking.extensions.gardener.cloud/v1alpha1", "kind": "NetworkStatus",
-		"overlayEnabled": true, "backend": "bird", "ipFamilies": []any{"IPv4"},
+		"overlayEnabled": true, "backend": "bird", "ipFamilies": []any{"IPv4"}, "compatibility": "Native",
 	}
 	if diff := cmp.Diff(wantPS, ps); diff != "" {
 		t.Errorf("providerStatus (-want +got):\n%s", diff)
