@@ -16,22 +16,29 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/rules"
 )
 
-// compatibility chooses how the fields the reference ignored are treated (pipeline.ChooseCompatibility).
-// A Network whose provider status has none of our fields was reconciled by someone else when the
-// status is set (the reference writes only apiVersion and kind) or when its ManagedResource exists.
+// compatibility chooses how the fields the reference ignored are treated (pipeline.ChooseCompatibility,
+// with pipeline.DeployedFrom's reading of the provider status). Only when the status says nothing is
+// the ManagedResource read: its existence means someone else deployed the shoot's Calico. previous is
+// the decoded provider status (nil when absent or unreadable).
 func (a *Actuator) compatibility(ctx context.Context, network *extensionsv1alpha1.Network, previous *calicov1alpha1.NetworkStatus) (calicov1alpha1.CompatibilityMode, error) {
-	d := pipeline.Deployed{Previous: previous}
-	if previous == nil {
-		d.ByOther = network.Status.ProviderStatus != nil && len(network.Status.ProviderStatus.Raw) > 0
-		if !d.ByOther {
-			mr := &resourcesv1alpha1.ManagedResource{}
-			err := a.Client.Get(ctx, client.ObjectKey{Namespace: network.Namespace, Name: ManagedResourceName}, mr)
-			switch {
-			case err == nil:
-				d.ByOther = true
-			case !apierrors.IsNotFound(err):
-				return "", fmt.Errorf("reading ManagedResource %s to tell who deployed the shoot's Calico: %w", ManagedResourceName, err)
-			}
+	var raw []byte
+	if ps := network.Status.ProviderStatus; ps != nil && previous == nil {
+		raw = ps.Raw
+	}
+	d, err := pipeline.DeployedFrom(raw, false)
+	if err != nil {
+		// Unreadable: not ours, so someone else wrote it.
+		d = pipeline.Deployed{ByOther: true}
+	}
+	d.Previous = previous
+	if previous == nil && !d.ByOther {
+		mr := &resourcesv1alpha1.ManagedResource{}
+		err := a.Client.Get(ctx, client.ObjectKey{Namespace: network.Namespace, Name: ManagedResourceName}, mr)
+		switch {
+		case err == nil:
+			d.ByOther = true
+		case !apierrors.IsNotFound(err):
+			return "", fmt.Errorf("reading ManagedResource %s to tell who deployed the shoot's Calico: %w", ManagedResourceName, err)
 		}
 	}
 	return pipeline.ChooseCompatibility(d, a.Config), nil
