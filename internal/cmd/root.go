@@ -69,6 +69,7 @@ func NewRootCommand(streams IO) *cobra.Command {
 var subcommands = []func(IO) *cobra.Command{
 	NewBumpCommand,
 	NewValidateCommand,
+	NewLintCommand,
 	NewAdmissionCommand,
 	NewControllerCommand,
 	NewRenderCommand,

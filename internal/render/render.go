@@ -44,6 +44,7 @@ var components = [...]component{
 	{name: "ippools", objects: ipPools},
 	{name: "multus", objects: multus},
 	{name: "globalnetworkset", objects: kubeAPIServerNetworkSet},
+	{name: "policyadmission", objects: policyAdmission},
 }
 
 // ShootParts renders what Shoot renders in two parts: the objects that depend on the options,

@@ -117,6 +117,9 @@ var scenarios = []scenario{
 		providerConfig: "ipam: {type: host-local}\nvethMTU: \"1440\"\noverlay: {enabled: true}\ntypha: {enabled: false}\nkubeAPIServerGlobalNetworkSet: {enabled: true}",
 		addresses:      []string{"192.0.2.34"},
 	},
+	// Opt-in admission checks of Calico policies in the shoot (issue 14): Deny and Warn.
+	{name: "policy-validation-deny", providerConfig: "policyValidation: {mode: Deny}"},
+	{name: "policy-validation-warn", providerConfig: "policyValidation: {mode: Warn}"},
 	{
 		// Everything at once: the largest output (benchmark "largest").
 		name: "largest",

@@ -17,5 +17,6 @@ func ValidateNetworkConfig(cfg *calicov1alpha1.NetworkConfig, ipFamilies []garde
 		return nil
 	}
 	_, errs := rules.NetworkConfig(cfg, rules.FamiliesOf(ipFamilies), rules.NodeNetworks{}, fldPath)
+	errs = append(errs, validatePolicyValidation(cfg.PolicyValidation, fldPath.Child("policyValidation"))...)
 	return errs
 }

@@ -5,6 +5,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/rules"
 )
@@ -114,6 +115,10 @@ type Options struct {
 	// KubeAPIServerNets are the sorted, de-duplicated /32 and /128 networks of the
 	// gardener-kube-apiserver GlobalNetworkSet; nil means the set is not rendered.
 	KubeAPIServerNets []netip.Prefix
+
+	// PolicyValidation is the shoot's opt-in admission check of Calico policies
+	// (providerConfig.policyValidation); nil deploys none.
+	PolicyValidation *calicov1alpha1.PolicyValidation
 
 	// SeedNamespace is the shoot's control-plane namespace in the seed (seed-side monitoring objects).
 	SeedNamespace string

@@ -69,6 +69,9 @@ func (r *resolver) resolve() {
 	r.dataplane(s)
 	r.autoscaling(s)
 	r.globalNetworkSet()
+	if r.cfg.PolicyValidation != nil {
+		r.out.PolicyValidation = r.cfg.PolicyValidation.DeepCopy()
+	}
 }
 
 // families applies the dual-stack migration constraint: until the nodes are ready, only the first

@@ -72,6 +72,11 @@ type NetworkConfig struct {
 	// GlobalNetworkSet in the shoot.
 	// +optional
 	KubeAPIServerGlobalNetworkSet *KubeAPIServerGlobalNetworkSet `json:"kubeAPIServerGlobalNetworkSet,omitempty"`
+	// PolicyValidation makes the shoot's API server check Calico policies of the
+	// crd.projectcalico.org/v1 API at admission (that API does no defaulting and no selector
+	// validation). Unset: no check is deployed, as before.
+	// +optional
+	PolicyValidation *PolicyValidation `json:"policyValidation,omitempty"`
 }
 
 // Backend is a Calico networking backend.
@@ -261,4 +266,23 @@ type KubeAPIServerGlobalNetworkSet struct {
 	// Enabled publishes the set; unset means the operator default applies.
 	// +optional
 	Enabled *bool `json:"enabled,omitempty"`
+}
+
+// PolicyValidationMode is what the shoot's API server does with a Calico policy that fails a check.
+// +kubebuilder:validation:Enum=Deny;Warn
+type PolicyValidationMode string
+
+const (
+	// PolicyValidationModeDeny rejects the policy with a message naming the field.
+	PolicyValidationModeDeny PolicyValidationMode = "Deny"
+	// PolicyValidationModeWarn admits the policy and returns the message as a warning (kubectl prints it).
+	PolicyValidationModeWarn PolicyValidationMode = "Warn"
+)
+
+// PolicyValidation configures the admission checks of Calico policies in the shoot: spec.selector,
+// spec.types and spec.order written out, rules only of the directions types names, ports only with
+// TCP, UDP or SCTP, ICMP fields only with ICMP or ICMPv6, and selectors of valid syntax.
+type PolicyValidation struct {
+	// Mode is Deny or Warn.
+	Mode PolicyValidationMode `json:"mode"`
 }

@@ -1,0 +1,102 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/calico-pilot/calico-pilot/internal/lint"
+)
+
+// Output formats of `calico-pilot lint`.
+const (
+	lintOutputText = "text"
+	lintOutputJSON = "json"
+)
+
+// LintOptions are the flags of `calico-pilot lint`.
+type LintOptions struct {
+	// File is the file to lint; "-" reads stdin.
+	File string
+	// Output is "text" (one line per finding) or "json" (an array of finding objects).
+	Output string
+}
+
+// NewLintCommand returns `calico-pilot lint`.
+func NewLintCommand(streams IO) *cobra.Command {
+	o := &LintOptions{}
+	cmd := &cobra.Command{
+		Use:   "lint -f FILE",
+		Short: "Check Calico policies and network sets (crd.projectcalico.org/v1) before they reach a cluster",
+		Long: `Check NetworkPolicy, GlobalNetworkPolicy, StagedNetworkPolicy, StagedGlobalNetworkPolicy, NetworkSet and
+GlobalNetworkSet objects of crd.projectcalico.org/v1, the API shoot clusters use since they run no Calico API
+server. That API does no defaulting and does not validate selectors: the API server stores what you write,
+and calico-node or typha fail on it later. lint reports as errors what Calico rejects or ignores (selector
+syntax errors with their column, missing spec.types, spec.selector or spec.order, ports without a TCP, UDP
+or SCTP protocol, ICMP fields with another protocol, rules of a direction types leaves out, ...), and as
+warnings the traps of the Gardener kube-apiserver GlobalNetworkSet and selectors that can never match.
+
+A file may hold several YAML documents and Lists (kubectl get -o yaml). Paths are rooted at the document
+and prefixed with documents[N] (from 0) when the file has several; each finding carries its line and, for
+selector errors, the column of the offending character.
+
+Exit status: 0 clean or warnings only, 1 errors, 2 unreadable input or bad usage.`,
+		Example: `  calico-pilot lint -f policies.yaml
+  kubectl get globalnetworkpolicies.crd.projectcalico.org -o yaml | calico-pilot lint -f -
+  calico-pilot lint -f policies.yaml -o json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runOptions(func() error { return nil }, o.Validate, func() error { return o.Run(streams) })
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVarP(&o.File, "filename", "f", "", `file with Calico policies and network sets (several YAML documents allowed); "-" reads stdin (required)`)
+	fs.StringVarP(&o.Output, "output", "o", lintOutputText, "output format: text or json")
+	return cmd
+}
+
+// Validate checks the flags.
+func (o *LintOptions) Validate() error {
+	if o.File == "" {
+		return errors.New(`required flag -f/--filename is not set (use "-" for stdin)`)
+	}
+	if o.Output != lintOutputText && o.Output != lintOutputJSON {
+		return fmt.Errorf("--output %q is not supported, use text or json", o.Output)
+	}
+	return nil
+}
+
+// Run reads, lints and reports. Errors among the findings are an ExitError with code ExitFindings.
+func (o *LintOptions) Run(streams IO) error {
+	data, err := readInput(o.File, streams.In)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	res, err := lintSafely(data)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("%s: %w", inputName(o.File), err)}
+	}
+	if o.Output == lintOutputJSON {
+		err = res.WriteJSON(streams.Out)
+	} else {
+		err = res.WriteText(streams.Out)
+	}
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("writing the result: %w", err)}
+	}
+	if res.HasErrors() {
+		return &ExitError{Code: ExitFindings}
+	}
+	return nil
+}
+
+// lintSafely turns an internal failure (a bug) into an error instead of a stack trace.
+func lintSafely(data []byte) (res *lint.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error linting (please report it): %v", r)
+		}
+	}()
+	return lint.Lint(data)
+}

@@ -1,0 +1,14 @@
+package decode
+
+import (
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// Object strictly decodes a document of kind gvk into obj (a pointer to a Go type of that kind),
+// with the same rules as NetworkConfig: a wrong apiVersion or kind, an unknown or duplicate field or
+// a value of the wrong type is an error with its path below fldPath (nil: the document is the root).
+// obj must not be used when there are errors.
+func Object(data []byte, fldPath *field.Path, gvk schema.GroupVersionKind, obj any) field.ErrorList {
+	return into(data, fldPath, gvk, obj, strictMode)
+}
