@@ -48,6 +48,12 @@ type Settings struct {
 	Images imagevector.Images
 	// KubeAPIServerAddresses feed the gardener-kube-apiserver GlobalNetworkSet: nil leaves it out.
 	KubeAPIServerAddresses []netip.Addr
+	// Ratchet deploys configs that break rules beyond the reference extension, as the reference
+	// did, with a finding per field (values.Inputs.Ratchet): the controller sets it.
+	Ratchet bool
+	// Compatibility is how the fields the reference ignored are treated ("" is Native); the
+	// controller chooses it with ChooseCompatibility.
+	Compatibility calicov1alpha1.CompatibilityMode
 }
 
 // Facts are the cluster facts of a source: from the Shoot, except what a Network states itself.
@@ -88,6 +94,8 @@ func Options(src Source, cfg *calicov1alpha1.NetworkConfig, s Settings) (values.
 		Operator:               operator,
 		Images:                 s.Images,
 		KubeAPIServerAddresses: s.KubeAPIServerAddresses,
+		Ratchet:                s.Ratchet,
+		Compatibility:          s.Compatibility,
 	})
 }
 
