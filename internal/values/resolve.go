@@ -297,8 +297,6 @@ func withDefaults(r Resources, cpu, mem resource.Quantity) Resources {
 	return r
 }
 
-// globalNetworkSet: providerConfig ?? operator default ?? off. Enabled on a running shoot means
-// the addresses must be known (an empty set would match nothing and block what policies allow).
 // GlobalNetworkSetEnabled is the one precedence rule of the gardener-kube-apiserver
 // GlobalNetworkSet: the shoot's providerConfig wins, then the operator's default
 // (ControllerConfiguration kubeAPIServerGlobalNetworkSet.enabled), else the set is off.
@@ -309,6 +307,8 @@ func GlobalNetworkSetEnabled(cfg *calicov1alpha1.NetworkConfig, operatorDefault 
 	return operatorDefault != nil && *operatorDefault
 }
 
+// globalNetworkSet: providerConfig ?? operator default ?? off. Enabled on a running shoot means
+// the addresses must be known (an empty set would match nothing and block what policies allow).
 func (r *resolver) globalNetworkSet() {
 	enabled := GlobalNetworkSetEnabled(r.cfg, r.in.Operator.KubeAPIServerGlobalNetworkSet)
 	addrs := r.in.KubeAPIServerAddresses
