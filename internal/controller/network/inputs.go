@@ -2,6 +2,7 @@ package network
 
 import (
 	"context"
+	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"net/netip"
 	"time"
 
@@ -44,6 +45,9 @@ type Rendered struct {
 	Status calicov1alpha1.NetworkStatus
 	// SeedObjects are objects for the shoot's control-plane namespace in the seed (monitoring).
 	SeedObjects []client.Object
+	// Pools are the IP pools of Data. The resource manager leaves them alone (mode Ignore); the
+	// controller creates them once and patches only their encapsulation (internal/pools).
+	Pools []calicov1.IPPool
 }
 
 // Renderer is the decide + render step: values derivation, rendering and serialization.
