@@ -73,6 +73,7 @@ var subcommands = []func(IO) *cobra.Command{
 	NewAdmissionCommand,
 	NewControllerCommand,
 	NewRenderCommand,
+	NewPoolsCommand,
 }
 
 // Execute runs calico-pilot with args and returns the process exit code.
