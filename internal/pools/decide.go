@@ -72,6 +72,8 @@ const (
 	ReasonReplacedByOwner = "PoolReplacedByOwner"
 	// ReasonNoLongerRendered: the config no longer asks for a pool calico-pilot created; it is left in place.
 	ReasonNoLongerRendered = "PoolLeftInPlace"
+	// ReasonImmutableChange: the config asks for another CIDR or block size; not applied.
+	ReasonImmutableChange = "PoolImmutableFieldChange"
 	// ReasonAdopted: the pool existed before calico-pilot recorded it; its live spec is kept.
 	ReasonAdopted = "PoolAdopted"
 )
@@ -145,6 +147,10 @@ func Decide(desired, live []calicov1.IPPool, records []Record, now time.Time) Re
 				Message: fmt.Sprintf("IP pool %s has CIDR %s, not %s as created by calico-pilot: it is the owner's pool now and is left alone", d.Name, l.Spec.CIDR, rec.CIDR)})
 			res.Records = append(res.Records, rec)
 		default:
+			if canonical(d.Spec.CIDR) != canonical(rec.CIDR) || (d.Spec.BlockSize != 0 && l.Spec.BlockSize != 0 && d.Spec.BlockSize != l.Spec.BlockSize) {
+				res.Findings = append(res.Findings, Finding{Pool: d.Name, Reason: ReasonImmutableChange, Conflict: true,
+					Message: fmt.Sprintf("IP pool %s keeps CIDR %s and block size %d: the configuration asks for %s and %d, which Calico cannot change in place; create a new pool and run `calico-pilot pools migrate`", d.Name, l.Spec.CIDR, l.Spec.BlockSize, d.Spec.CIDR, d.Spec.BlockSize)})
+			}
 			// Only a change of the config touches the pool, and only its encapsulation.
 			after := l.DeepCopy()
 			if d.Spec.IPIPMode != rec.IPIPMode || d.Spec.VXLANMode != rec.VXLANMode {

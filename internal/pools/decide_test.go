@@ -173,6 +173,15 @@ func TestDecide(t *testing.T) {
 			reasons: []string{"no-snat-for-node-cidr PoolLeftInPlace"},
 		},
 	}, {
+		name:    "a CIDR change in the config is reported, never applied",
+		desired: []calicov1.IPPool{pool("default-ipv4-ippool", "100.96.0.0/11")},
+		live:    []calicov1.IPPool{def},
+		records: []Record{rec("default-ipv4-ippool", "100.64.0.0/12", "Always", "Never")},
+		want: want{
+			records: []Record{rec("default-ipv4-ippool", "100.64.0.0/12", "Always", "Never")},
+			reasons: []string{"default-ipv4-ippool PoolImmutableFieldChange conflict"},
+		},
+	}, {
 		name:    "the owner's extra pool is never touched",
 		desired: []calicov1.IPPool{def},
 		live:    []calicov1.IPPool{def, pool("extra", "100.80.0.0/16", vxlan, disabled)},
