@@ -74,6 +74,7 @@ var subcommands = []func(IO) *cobra.Command{
 	NewControllerCommand,
 	NewRenderCommand,
 	NewPoolsCommand,
+	NewPlanCommand,
 }
 
 // Execute runs calico-pilot with args and returns the process exit code.
