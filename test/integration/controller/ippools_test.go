@@ -14,6 +14,7 @@ import (
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
+	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
@@ -89,13 +90,14 @@ func conditionOf(n *extensionsv1alpha1.Network, typ string) (status, reason, msg
 
 // TestIPPoolsBelongToTheOwner: the owner's disable, node selector (the pre-3.29 way of
 // disableNewAllocations), extra pool and deletion survive a reconcile, a config change of another
-// field, migrate + restore; the provider status records the pool; the condition names the override.
+// field, migrate + restore, a calico-pilot version change (a second ManagedResource generation); the provider status records the pool; the condition names the override.
 func TestIPPoolsBelongToTheOwner(t *testing.T) {
 	resetShootPools(t)
 	t.Cleanup(func() { resetShootPools(t) })
 	e := newTestEnv(t, nil)
 	e.grantShootAccess()
-	log := startController(t, e.ns, controllerSetup{})
+	log, stopV1 := startStoppableController(t, e.ns, controllerSetup{})
+	t.Cleanup(stopV1)
 	e.createNetwork(providerConfig("backend: bird\noverlay:\n  enabled: true\n"))
 	e.waitFor("default-ipv4-ippool created in the shoot", func() (bool, error) { return shootPool(t, "default-ipv4-ippool") != nil, nil })
 	e.waitFor("pool recorded in the provider status", func() (bool, error) {
@@ -150,6 +152,22 @@ func TestIPPoolsBelongToTheOwner(t *testing.T) {
 	checkOwnerEdits("migrate")
 	e.reconcileAndWait(log, "restore")
 	checkOwnerEdits("restore")
+
+	// A calico-pilot version change: another build with other image pins stores a second
+	// ManagedResource generation.
+	firstSecret := e.managedResource().Spec.SecretRefs[0].Name
+	stopV1()
+	images, err := imagevector.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	images.CalicoNode = "quay.io/calico/node:v3.32.1"
+	log = startController(t, e.ns, controllerSetup{images: &images})
+	e.reconcileAndWait(log, "reconcile")
+	if second := e.managedResource().Spec.SecretRefs[0].Name; second == firstSecret {
+		t.Fatalf("the version change stored no new ManagedResource generation (secret %s)", second)
+	}
+	checkOwnerEdits("calico-pilot version change")
 
 	// The owner deletes the pool: it is not created again, whatever triggers the next sync.
 	if err := shootClient(t).Delete(context.Background(), &calicov1.IPPool{ObjectMeta: metav1.ObjectMeta{Name: "default-ipv4-ippool"}}); err != nil {
