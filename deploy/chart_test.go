@@ -638,6 +638,7 @@ func TestChartNonDefaultValues(t *testing.T) {
 		"config": map[string]any{
 			"featureGates":                  map[string]any{"SeamlessOverlaySwitch": false},
 			"kubeAPIServerGlobalNetworkSet": map[string]any{"enabled": false},
+			"compatibility":                 map[string]any{"honourIgnoredFields": true},
 		},
 		"controller": map[string]any{
 			"replicas":                3,
@@ -679,7 +680,7 @@ func TestChartNonDefaultValues(t *testing.T) {
 	}
 	cm := &corev1.ConfigMap{}
 	into(t, find(t, objs, "ConfigMap", "calico-config"), cm)
-	for _, want := range []string{"SeamlessOverlaySwitch: false", "kubeAPIServerGlobalNetworkSet:\n  enabled: false"} {
+	for _, want := range []string{"SeamlessOverlaySwitch: false", "kubeAPIServerGlobalNetworkSet:\n  enabled: false", "compatibility:\n  honourIgnoredFields: true"} {
 		if !strings.Contains(cm.Data["config.yaml"], want) {
 			t.Errorf("config.yaml lacks %q:\n%s", want, cm.Data["config.yaml"])
 		}

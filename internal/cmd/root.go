@@ -73,6 +73,7 @@ var subcommands = []func(IO) *cobra.Command{
 	NewAdmissionCommand,
 	NewControllerCommand,
 	NewRenderCommand,
+	NewSwapCheckCommand,
 	NewPoolsCommand,
 	NewPlanCommand,
 }

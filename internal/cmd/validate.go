@@ -13,6 +13,7 @@ import (
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
+	"github.com/calico-pilot/calico-pilot/internal/rules"
 	"github.com/calico-pilot/calico-pilot/internal/validation"
 )
 
@@ -30,6 +31,11 @@ type ValidateOptions struct {
 	IPFamilies []string
 	// Output is "text" (one line per error) or "json" (an array of error objects).
 	Output string
+	// Strict judges every document as a new config (admission on create): the rules that go
+	// beyond the reference extension are errors. Without it they are warnings, as for an existing
+	// Shoot (the controller deploys such configs as the reference did; admission refuses only new
+	// or changed values).
+	Strict bool
 
 	ipFamilies    []gardencorev1beta1.IPFamily
 	ipFamiliesSet bool
@@ -48,9 +54,14 @@ hold several YAML documents, and a List (as kubectl get -o yaml prints it) is va
 NetworkConfig file, spec.networking.providerConfig.ipam.type in a Shoot) and prefixed with
 documents[N] (counted from 0) when the file has several documents.
 
-Exit status: 0 valid, 1 invalid, 2 unreadable input or bad usage.`,
+Rules that go beyond the reference extension (contradictions it accepted and silently resolved)
+are printed as warnings with what calico-pilot deploys instead: an existing Shoot keeps working
+with them. --strict makes them errors, as admission treats a new Shoot or a changed value.
+
+Exit status: 0 valid (warnings allowed), 1 invalid, 2 unreadable input or bad usage.`,
 		Example: `  calico-pilot validate -f networkconfig.yaml
   calico-pilot validate -f networkconfig.yaml --ip-families IPv4,IPv6
+  calico-pilot validate -f new-shoot.yaml --strict
   kubectl get shoot my-shoot -o yaml | calico-pilot validate -f - -o json
   kubectl get shoots -A -o yaml | calico-pilot validate -f -`,
 		Args: cobra.NoArgs,
@@ -68,6 +79,7 @@ func (o *ValidateOptions) AddFlags(cmd *cobra.Command) {
 	fs.StringVarP(&o.File, "filename", "f", "", `file with a NetworkConfig or Shoot (several YAML documents allowed); "-" reads stdin (required)`)
 	fs.StringSliceVar(&o.IPFamilies, "ip-families", []string{"IPv4"}, "IP families of the shoot a bare NetworkConfig is meant for: IPv4, IPv6 or IPv4,IPv6 (Shoots carry their own)")
 	fs.StringVarP(&o.Output, "output", "o", validateOutputText, "output format: text or json")
+	fs.BoolVar(&o.Strict, "strict", false, "judge as a new config (admission on create): rules beyond the reference extension are errors, not warnings")
 }
 
 // Complete parses the IP families.
@@ -104,6 +116,8 @@ type documentResult struct {
 	// note is said next to "valid" (e.g. why a Shoot was not checked).
 	note string
 	errs field.ErrorList
+	// warnings are the errors of rules beyond the reference when not --strict.
+	warnings field.ErrorList
 }
 
 // Run reads, validates and reports. Validation findings are an ExitError with code ExitFindings.
@@ -186,7 +200,28 @@ func (o *ValidateOptions) validateDocument(doc decode.Document) (res documentRes
 		res.describe = doc.Kind
 		res.errs = field.ErrorList{field.NotSupported(kindPath, doc.Kind, []string{"NetworkConfig", "Shoot"})}
 	}
+	if !o.Strict {
+		res.errs, res.warnings = splitWarnings(res.errs)
+	}
 	return res, nil
+}
+
+// splitWarnings separates the errors of rules beyond the reference extension.
+func splitWarnings(errs field.ErrorList) (field.ErrorList, field.ErrorList) {
+	var hard, warnings field.ErrorList
+	for _, e := range errs {
+		if rules.BeyondReference(e) {
+			warnings = append(warnings, e)
+		} else {
+			hard = append(hard, e)
+		}
+	}
+	return hard, warnings
+}
+
+// warningText says what a warning means and what is deployed.
+func warningText(e *field.Error) string {
+	return fmt.Sprintf("%s; an existing Shoot keeps working (deployed: %s), a new one or a changed value is refused", e.ErrorBody(), rules.RatchetAction(rules.ID(e.Origin)))
 }
 
 // validateList validates the items of a List (as `kubectl get shoots -o yaml` prints) one by one,
@@ -232,6 +267,11 @@ func (o *ValidateOptions) validateList(doc decode.Document) (documentResult, err
 			prefixed.Field = joinPath(itemPath.String(), e.Field)
 			res.errs = append(res.errs, &prefixed)
 		}
+		for _, e := range itemRes.warnings {
+			prefixed := *e
+			prefixed.Field = joinPath(itemPath.String(), e.Field)
+			res.warnings = append(res.warnings, &prefixed)
+		}
 	}
 	return res, nil
 }
@@ -270,6 +310,9 @@ func writeTextResults(w io.Writer, results []documentResult) error {
 	var b strings.Builder
 	for i, res := range results {
 		prefix := fieldPrefix(results, i)
+		for _, e := range res.warnings {
+			fmt.Fprintf(&b, "%s: warning: %s\n", joinPath(prefix, e.Field), warningText(e))
+		}
 		if len(res.errs) == 0 {
 			line := res.describe + ": valid"
 			if prefix != "" {
@@ -295,6 +338,10 @@ type jsonError struct {
 	Type     string `json:"type"`
 	BadValue any    `json:"badValue,omitempty"`
 	Detail   string `json:"detail"`
+	// Warning marks a rule beyond the reference extension (not an error without --strict).
+	Warning bool `json:"warning,omitempty"`
+	// Action says what calico-pilot deploys for an existing config (warnings only).
+	Action string `json:"action,omitempty"`
 }
 
 // hasBadValue reports whether an error type carries the user's value (Required and Forbidden only
@@ -311,6 +358,14 @@ func writeJSONResults(w io.Writer, results []documentResult) error {
 	out := []jsonError{}
 	for i, res := range results {
 		prefix := fieldPrefix(results, i)
+		for _, e := range res.warnings {
+			je := jsonError{Field: joinPath(prefix, e.Field), Type: string(e.Type), Detail: e.Detail, Warning: true, Action: rules.RatchetAction(rules.ID(e.Origin))}
+			if hasBadValue(e) {
+				v := e.BadValue
+				je.BadValue = &v
+			}
+			out = append(out, je)
+		}
 		for _, e := range res.errs {
 			je := jsonError{Field: joinPath(prefix, e.Field), Type: string(e.Type), Detail: e.Detail}
 			if hasBadValue(e) {

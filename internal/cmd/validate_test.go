@@ -20,6 +20,37 @@ func TestValidateCommand(t *testing.T) {
 		wantErrOut string
 	}{
 		{
+			name:  "a contradiction the reference accepted is a warning, exit 0",
+			args:  []string{"validate", "-f", "-"},
+			stdin: "apiVersion: calico.networking.extensions.gardener.cloud/v1alpha1\nkind: NetworkConfig\nipam:\n  type: calico-ipam\n  cidr: usePodCidr\n",
+			wantOut: "ipam.cidr: warning: Invalid value: \"usePodCidr\": contradicts ipam.type: \"calico-ipam\": the cidr is the host-local subnet; calico-ipam allocates from the IP pools, remove one of the two; " +
+				"an existing Shoot keeps working (deployed: the cidr is not used (calico-ipam allocates from the IP pools), as the reference did), a new one or a changed value is refused\n" +
+				"NetworkConfig: valid\n",
+		},
+		{
+			name:     "the same contradiction with --strict is an error, exit 1",
+			args:     []string{"validate", "-f", "-", "--strict"},
+			stdin:    "apiVersion: calico.networking.extensions.gardener.cloud/v1alpha1\nkind: NetworkConfig\nipam:\n  type: calico-ipam\n  cidr: usePodCidr\n",
+			wantCode: 1,
+			wantOut:  "ipam.cidr: Invalid value: \"usePodCidr\": contradicts ipam.type: \"calico-ipam\": the cidr is the host-local subnet; calico-ipam allocates from the IP pools, remove one of the two\n",
+		},
+		{
+			name:  "a warning in JSON is marked and says what is deployed",
+			args:  []string{"validate", "-f", "-", "-o", "json"},
+			stdin: "apiVersion: calico.networking.extensions.gardener.cloud/v1alpha1\nkind: NetworkConfig\noverlay:\n  enabled: false\nbackend: bird\n",
+			wantOut: `[
+  {
+    "field": "backend",
+    "type": "FieldValueInvalid",
+    "badValue": "bird",
+    "detail": "contradicts overlay.enabled: false, which implies backend \"none\"; remove backend",
+    "warning": true,
+    "action": "the backend the overlay setting implies is deployed, as the reference did"
+  }
+]
+`,
+		},
+		{
 			name:    "seed NetworkConfig example is valid",
 			args:    []string{"validate", "-f", examples + "networkconfig.yaml"},
 			wantOut: "NetworkConfig: valid\n",
@@ -47,7 +78,7 @@ func TestValidateCommand(t *testing.T) {
 		},
 		{
 			name:     "invalid NetworkConfig, one line per error",
-			args:     []string{"validate", "-f", examples + "invalid/networkconfig-invalid.yaml"},
+			args:     []string{"validate", "-f", examples + "invalid/networkconfig-invalid.yaml", "--strict"},
 			wantCode: 1,
 			wantOut: `ipam.type: Unsupported value: "dhcp": supported values: "calico-ipam", "host-local"
 ipv4.autoDetectionMethod: Invalid value: "cidr=10.250.0.0": parameter "10.250.0.0" of option cidr is not a valid CIDR
@@ -58,7 +89,7 @@ ipv4.mode: Invalid value: "Never": contradicts overlay.enabled: true; an overlay
 		},
 		{
 			name:     "invalid Shoot as JSON",
-			args:     []string{"validate", "-f", examples + "invalid/shoot-invalid.yaml", "-o", "json"},
+			args:     []string{"validate", "-f", examples + "invalid/shoot-invalid.yaml", "-o", "json", "--strict"},
 			wantCode: 1,
 			wantOut: `[
   {
@@ -89,7 +120,7 @@ ipv4.mode: Invalid value: "Never": contradicts overlay.enabled: true; an overlay
 		},
 		{
 			name:     "several documents are prefixed with their index",
-			args:     []string{"validate", "-f", examples + "invalid/multi.yaml"},
+			args:     []string{"validate", "-f", examples + "invalid/multi.yaml", "--strict"},
 			wantCode: 1,
 			wantOut: `documents[0] (NetworkConfig): valid
 documents[1].vxlan.enabled: Invalid value: true: contradicts overlay.enabled: false; VXLAN is an overlay encapsulation

@@ -55,14 +55,6 @@ func (o *object) add(p *field.Path, sev Severity, rule, format string, args ...a
 	o.findings = append(o.findings, finding{path: p, severity: sev, rule: rule, detail: fmt.Sprintf(format, args...)})
 }
 
-func (o *object) describe() string {
-	name := o.name
-	if o.namespace != "" {
-		name = o.namespace + "/" + name
-	}
-	return o.kind + " " + name
-}
-
 // locate resolves a finding's path to a line and column.
 func (o *object) locate(f finding) Finding {
 	out := Finding{Field: f.path.String(), Severity: f.severity, Rule: f.rule, Detail: f.detail}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,9 +18,17 @@ import (
 // and the ConfigMap's backend changed.
 func defaultManifests(tb testing.TB) (old, new []byte) {
 	tb.Helper()
-	old, err := os.ReadFile("../render/testdata/default.yaml")
-	if err != nil {
-		tb.Fatal(err)
+	// The render goldens are one file per component; together they are the default shoot.
+	files, err := filepath.Glob("../render/testdata/shoot/default/*.yaml")
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("no golden files of the default scenario: %v", err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		old = append(old, b...)
 	}
 	s := strings.ReplaceAll(string(old), ":v3.31.6", ":v3.32.0")
 	s = replace(tb, s, "- name: FELIX_IPINIPENABLED\n          value: \"true\"", "- name: FELIX_IPINIPENABLED\n          value: \"false\"")

@@ -3,7 +3,6 @@ package manifestdiff
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -159,14 +158,6 @@ func groupOf(apiVersion string) string {
 		return apiVersion[:i]
 	}
 	return ""
-}
-
-// quoteIfNeeded returns s as is when it is a plain word, else as a JSON string.
-func quoteIfNeeded(s string) string {
-	if s != "" && plainWord(s) {
-		return s
-	}
-	return strconv.Quote(s)
 }
 
 func plainWord(s string) bool {

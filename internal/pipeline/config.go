@@ -7,6 +7,7 @@ import (
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
+	"github.com/calico-pilot/calico-pilot/internal/rules"
 	"github.com/calico-pilot/calico-pilot/internal/validation"
 )
 
@@ -37,6 +38,18 @@ func NetworkConfig(network *extensionsv1alpha1.Network) (*calicov1alpha1.Network
 
 // DecodeNetworkConfig is NetworkConfig for a raw providerConfig and the Network's IP families.
 func DecodeNetworkConfig(raw []byte, ipFamilies []string) (*calicov1alpha1.NetworkConfig, field.ErrorList) {
+	return decodeNetworkConfig(raw, ipFamilies, false)
+}
+
+// DecodeExistingNetworkConfig is DecodeNetworkConfig for a config that is already in a Network
+// (the controller): the errors of rules that go beyond the reference extension are not errors
+// here, since the reference deployed such configs; they come back as findings from Options with
+// Settings.Ratchet (issue 10, ratcheting).
+func DecodeExistingNetworkConfig(raw []byte, ipFamilies []string) (*calicov1alpha1.NetworkConfig, field.ErrorList) {
+	return decodeNetworkConfig(raw, ipFamilies, true)
+}
+
+func decodeNetworkConfig(raw []byte, ipFamilies []string, ratchet bool) (*calicov1alpha1.NetworkConfig, field.ErrorList) {
 	path := NetworkProviderConfigPath()
 	cfg := &calicov1alpha1.NetworkConfig{}
 	if len(raw) > 0 {
@@ -50,7 +63,11 @@ func DecodeNetworkConfig(raw []byte, ipFamilies []string) (*calicov1alpha1.Netwo
 	for _, f := range ipFamilies {
 		families = append(families, gardencorev1beta1.IPFamily(f))
 	}
-	if errs := validation.ValidateNetworkConfig(cfg, families, path); len(errs) > 0 {
+	errs := validation.ValidateNetworkConfig(cfg, families, path)
+	if ratchet {
+		errs, _ = rules.Ratchet(errs)
+	}
+	if len(errs) > 0 {
 		return nil, errs
 	}
 	return cfg, nil

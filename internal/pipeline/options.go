@@ -48,6 +48,12 @@ type Settings struct {
 	Images imagevector.Images
 	// KubeAPIServerAddresses feed the gardener-kube-apiserver GlobalNetworkSet: nil leaves it out.
 	KubeAPIServerAddresses []netip.Addr
+	// Ratchet deploys configs that break rules beyond the reference extension, as the reference
+	// did, with a finding per field (values.Inputs.Ratchet): the controller sets it.
+	Ratchet bool
+	// Compatibility is how the fields the reference ignored are treated ("" is Native); the
+	// controller chooses it with ChooseCompatibility.
+	Compatibility calicov1alpha1.CompatibilityMode
 }
 
 // Facts are the cluster facts of a source: from the Shoot, except what a Network states itself.
@@ -88,20 +94,21 @@ func Options(src Source, cfg *calicov1alpha1.NetworkConfig, s Settings) (values.
 		Operator:               operator,
 		Images:                 s.Images,
 		KubeAPIServerAddresses: s.KubeAPIServerAddresses,
+		Ratchet:                s.Ratchet,
+		Compatibility:          s.Compatibility,
 	})
 }
 
 // GlobalNetworkSetEnabled is whether the gardener-kube-apiserver GlobalNetworkSet is wanted:
-// providerConfig, else the operator default, else off. Whether it is rendered also depends on
+// the precedence rule of values.GlobalNetworkSetEnabled applied to the ControllerConfiguration.
+// Whether it is rendered also depends on
 // hibernation (values.HibernationWanted) and on the addresses.
 func GlobalNetworkSetEnabled(cfg *calicov1alpha1.NetworkConfig, operator *configv1alpha1.ControllerConfiguration) bool {
-	if cfg != nil && cfg.KubeAPIServerGlobalNetworkSet != nil && cfg.KubeAPIServerGlobalNetworkSet.Enabled != nil {
-		return *cfg.KubeAPIServerGlobalNetworkSet.Enabled
+	var operatorDefault *bool
+	if operator != nil && operator.KubeAPIServerGlobalNetworkSet != nil {
+		operatorDefault = operator.KubeAPIServerGlobalNetworkSet.Enabled
 	}
-	if operator != nil && operator.KubeAPIServerGlobalNetworkSet != nil && operator.KubeAPIServerGlobalNetworkSet.Enabled != nil {
-		return *operator.KubeAPIServerGlobalNetworkSet.Enabled
-	}
-	return false
+	return values.GlobalNetworkSetEnabled(cfg, operatorDefault)
 }
 
 // AppliedStatus records what options deploy (the Network's status.providerStatus): whether the

@@ -38,5 +38,11 @@ func (e *Encoder) Render(src Source, cfg *calicov1alpha1.NetworkConfig, s Settin
 	if err != nil {
 		return Result{}, nil, err
 	}
-	return Result{Options: opts, Manifest: m, SeedObjects: seed, Status: AppliedStatus(&opts)}, nil, nil
+	st := AppliedStatus(&opts)
+	mode := s.Compatibility
+	if mode == "" {
+		mode = calicov1alpha1.CompatibilityNative
+	}
+	st.Compatibility = &mode
+	return Result{Options: opts, Manifest: m, SeedObjects: seed, Status: st}, nil, nil
 }

@@ -57,6 +57,10 @@ func IPAM(cfg *calicov1alpha1.NetworkConfig, fam Families, path *field.Path) (IP
 		}
 	}
 	errs := ipamType(explicitType, vxlanIPAM, fam, path)
+	if len(errs) > 0 && errs[0].Origin == string(RuleIPAMTypeVXLANHostLocal) {
+		// The reference's choice: vxlan.enabled forced calico-ipam over the user's host-local.
+		out.Type = calicov1alpha1.IPAMCalico
+	}
 	if cfg.IPAM == nil || cfg.IPAM.CIDR == nil {
 		return out, errs
 	}
@@ -108,6 +112,10 @@ func ipamCIDR(out *IPAMSettings, cidr string, explicitType calicov1alpha1.IPAMTy
 	active := fam.Active
 	switch {
 	case family != "" && !fam.Requested.Has(family):
+		if out.Type == calicov1alpha1.IPAMHostLocal && !active.DualStack() {
+			// The reference's choice: the cidr as written.
+			out.Subnet = cidr
+		}
 		return field.ErrorList{RuleIPAMCIDRFamily.invalid(cidrPath, cidr, fmt.Sprintf("is an %s subnet, but this is %s", family, fam.Requested.describe()))}
 	case strings.EqualFold(cidr, usePodCIDR) && !active.DualStack():
 		// The node's first pod CIDR: the only one on a single-stack node, of either family.

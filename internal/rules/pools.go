@@ -76,7 +76,15 @@ func IPv4Pool(cfg *calicov1alpha1.NetworkConfig, fam Families, backend calicov1a
 	}
 	errs := ipv4PoolValues(cfg, path)
 	errs = append(errs, ipv4VXLANMode(cfg, path)...)
-	errs = append(errs, ipv4ModeContradictions(cfg, path)...)
+	modeErrs := ipv4ModeContradictions(cfg, path)
+	if len(modeErrs) > 0 {
+		// The reference's choice: the overlay setting (or backend none) decided the mode.
+		pool.Mode = calicov1alpha1.PoolModeNever
+		if cfg.Overlay != nil && cfg.Overlay.Enabled {
+			pool.Mode = calicov1alpha1.PoolModeAlways
+		}
+	}
+	errs = append(errs, modeErrs...)
 	return pool, append(errs, ipv4PoolContradictions(cfg, path)...)
 }
 
@@ -190,6 +198,11 @@ func IPv6Pool(cfg *calicov1alpha1.NetworkConfig, fam Families, path *field.Path)
 	}
 	modePath := ipv6Path.Child("mode")
 	overlayPath := path.Child("overlay", "enabled")
+	// overlayMode is the reference's choice where it overwrote the mode.
+	overlayMode := calicov1alpha1.PoolModeNever
+	if cfg.Overlay != nil && cfg.Overlay.Enabled {
+		overlayMode = calicov1alpha1.PoolModeAlways
+	}
 	switch {
 	case !contains(supportedVXLANPoolModes, *m):
 		id := RuleIPv6ModeSupported
@@ -202,6 +215,11 @@ func IPv6Pool(cfg *calicov1alpha1.NetworkConfig, fam Families, path *field.Path)
 		errs = append(errs, RuleIPv6ModeOverlay.invalid(modePath, string(*m), fmt.Sprintf(`contradicts %s: true; an overlay encapsulates, use "Always" or remove the mode`, overlayPath)))
 	case cfg.Overlay != nil && !cfg.Overlay.Enabled && *m == calicov1alpha1.PoolModeAlways:
 		errs = append(errs, RuleIPv6ModeOverlay.invalid(modePath, string(*m), fmt.Sprintf(`contradicts %s: false; without an overlay nothing is encapsulated, use "Never" or remove the mode`, overlayPath)))
+	}
+	for _, e := range errs {
+		if e.Origin == string(RuleIPv6ModeCrossSubnet) || e.Origin == string(RuleIPv6ModeOverlay) {
+			pool.Mode = overlayMode
+		}
 	}
 	return pool, errs
 }

@@ -27,6 +27,14 @@ type Inputs struct {
 	// KubeAPIServerAddresses are the kube-apiserver addresses for the gardener-kube-apiserver
 	// GlobalNetworkSet (from DNSRecords in the controller, from flags offline).
 	KubeAPIServerAddresses []netip.Addr
+	// Ratchet turns the errors of rules that go beyond the reference extension into
+	// Options.Findings, deploying what the reference deployed for those fields: the controller sets
+	// it, since a config the reference accepted must never fail there. Admission and validate for
+	// new configs leave it off.
+	Ratchet bool
+	// Compatibility is how the fields the reference ignored are treated: Reference ignores them as
+	// the reference did (Networks taken over from it), Native ("" too) honours them.
+	Compatibility calicov1alpha1.CompatibilityMode
 }
 
 // ClusterFacts are the cluster properties rendering depends on, taken from the Shoot (directly or

@@ -7,6 +7,7 @@ import (
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/rules"
 )
 
 // Backend is the resolved Calico networking backend (CALICO_NETWORKING_BACKEND).
@@ -121,6 +122,12 @@ type Options struct {
 
 	// SeedNamespace is the shoot's control-plane namespace in the seed (seed-side monitoring objects).
 	SeedNamespace string
+
+	// Findings are the fields deployed other than written: contradictions an existing config may
+	// keep (Inputs.Ratchet) and fields ignored for compatibility with the reference
+	// (Inputs.Compatibility Reference). Render does not read them; they go to the Network's
+	// condition and to validate's and swap-check's output.
+	Findings []rules.Finding
 }
 
 // OverlayEnabled is the one answer to "is the overlay on?": a default pool of an enabled family

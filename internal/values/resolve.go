@@ -56,8 +56,12 @@ func (r *resolver) resolve() {
 	fam := r.families()
 	r.cidrs()
 	// Every NetworkConfig rule, the same functions validation reports from (internal/rules).
-	s, errs := rules.NetworkConfig(r.cfg, fam, r.nodeNetworks(), r.path)
-	r.errs = append(r.errs, errs...)
+	nodes := r.nodeNetworks()
+	s, errs := rules.NetworkConfig(r.cfg, fam, nodes, r.path)
+	r.ruleErrors(errs)
+	if r.in.Compatibility == calicov1alpha1.CompatibilityReference {
+		r.referenceOverrides(&s, nodes)
+	}
 	r.backend(s)
 	r.pools(s)
 	r.out.IPv4AutoDetectionMethod, r.out.IPv6AutoDetectionMethod = s.Autodetection.IPv4, s.Autodetection.IPv6
@@ -245,9 +249,20 @@ func (r *resolver) autoscaling(s rules.Settings) {
 	c := r.in.Cluster
 	a := &r.out.AutoScaling
 	a.Mode = AutoScalingMode(s.AutoScaling.Mode)
-	r.errs = append(r.errs, rules.ShootVPA(r.cfg, c.VPAEnabled, c.Paths.VPAEnabled, r.path)...)
+	if vpaErrs := rules.ShootVPA(r.cfg, c.VPAEnabled, c.Paths.VPAEnabled, r.path); len(vpaErrs) > 0 {
+		r.ruleErrors(vpaErrs)
+		// Ratcheted: the reference's choice, cluster-proportional without a VPA.
+		a.Mode = AutoScalingClusterProportional
+	}
 	node := Resources{CPU: s.AutoScaling.Node.CPU, Memory: s.AutoScaling.Node.Memory}
 	typha := Resources{CPU: s.AutoScaling.Typha.CPU, Memory: s.AutoScaling.Typha.Memory}
+	if a.Mode == AutoScalingVPA && r.in.Compatibility == calicov1alpha1.CompatibilityReference && (!typha.CPU.IsZero() || !typha.Memory.IsZero()) {
+		// The reference used resources.typha only as the VPA's minAllowed, not as typha's requests.
+		r.ignored(r.path.Child("autoScaling", "resources", "typha"), "", "in vpa mode the reference used resources.typha only as the typha VPA's minAllowed, not as typha's requests",
+			"typha requests stay 200m/100Mi (the VPA still gets minAllowed)")
+		a.TyphaMinAllowed = typha
+		typha = Resources{}
+	}
 	a.NodeRequests = withDefaults(node, defaultNodeCPU, defaultNodeMemory)
 	a.TyphaRequests = withDefaults(typha, defaultTyphaCPU, defaultTyphaMemory)
 	a.TyphaCPA = r.out.Typha
@@ -255,7 +270,10 @@ func (r *resolver) autoscaling(s rules.Settings) {
 	case AutoScalingVPA:
 		a.NodeVPA = true
 		a.TyphaVPA = r.out.Typha
-		a.NodeMinAllowed, a.TyphaMinAllowed = node, typha
+		a.NodeMinAllowed = node
+		if a.TyphaMinAllowed.CPU.IsZero() && a.TyphaMinAllowed.Memory.IsZero() {
+			a.TyphaMinAllowed = typha
+		}
 		a.PreserveResources = true
 	case AutoScalingStatic:
 	default:
@@ -281,14 +299,18 @@ func withDefaults(r Resources, cpu, mem resource.Quantity) Resources {
 
 // globalNetworkSet: providerConfig ?? operator default ?? off. Enabled on a running shoot means
 // the addresses must be known (an empty set would match nothing and block what policies allow).
+// GlobalNetworkSetEnabled is the one precedence rule of the gardener-kube-apiserver
+// GlobalNetworkSet: the shoot's providerConfig wins, then the operator's default
+// (ControllerConfiguration kubeAPIServerGlobalNetworkSet.enabled), else the set is off.
+func GlobalNetworkSetEnabled(cfg *calicov1alpha1.NetworkConfig, operatorDefault *bool) bool {
+	if cfg != nil && cfg.KubeAPIServerGlobalNetworkSet != nil && cfg.KubeAPIServerGlobalNetworkSet.Enabled != nil {
+		return *cfg.KubeAPIServerGlobalNetworkSet.Enabled
+	}
+	return operatorDefault != nil && *operatorDefault
+}
+
 func (r *resolver) globalNetworkSet() {
-	enabled := false
-	if d := r.in.Operator.KubeAPIServerGlobalNetworkSet; d != nil {
-		enabled = *d
-	}
-	if g := r.cfg.KubeAPIServerGlobalNetworkSet; g != nil && g.Enabled != nil {
-		enabled = *g.Enabled
-	}
+	enabled := GlobalNetworkSetEnabled(r.cfg, r.in.Operator.KubeAPIServerGlobalNetworkSet)
 	addrs := r.in.KubeAPIServerAddresses
 	p := r.path.Child("kubeAPIServerGlobalNetworkSet", "enabled")
 	switch {

@@ -13,6 +13,8 @@ import (
 // internal/pipeline, the one path the controller and render take, so the webhook compares exactly what
 // the controller would roll out.
 //
+// It ratchets as the controller does: a config kept under ratcheting is compared as deployed.
+//
 // The kube-apiserver GlobalNetworkSet is left out of the derivation: its addresses are only known to the
 // controller (from DNSRecords in the seed), and it has no bearing on the values compared here.
 func resolveNetworking(shoot *gardencorev1beta1.Shoot, cfg *calicov1alpha1.NetworkConfig) (Networking, field.ErrorList) {
@@ -20,7 +22,7 @@ func resolveNetworking(shoot *gardencorev1beta1.Shoot, cfg *calicov1alpha1.Netwo
 		cfg = cfg.DeepCopy()
 		cfg.KubeAPIServerGlobalNetworkSet = nil
 	}
-	opts, errs := pipeline.Options(pipeline.Source{Shoot: shoot}, cfg, pipeline.Settings{})
+	opts, errs := pipeline.Options(pipeline.Source{Shoot: shoot}, cfg, pipeline.Settings{Ratchet: true})
 	if len(errs) > 0 {
 		return Networking{}, errs
 	}

@@ -54,13 +54,23 @@ func (v ShootValidator) Handle(ctx context.Context, req admission.Request) admis
 
 	cfg, errs := validateShoot(shoot)
 	var warnings []string
+	if req.Operation == admissionv1.Update && len(errs) > 0 {
+		// Ratcheting: a value that breaks a rule beyond the reference extension is refused only
+		// when it is new; one the stored Shoot already has is kept, with a warning.
+		var kept []string
+		errs, kept = ratchet(req, errs)
+		warnings = append(warnings, kept...)
+		if len(errs) == 0 {
+			cfg, errs = decode.ShootNetworkConfig(shoot)
+		}
+	}
 	if req.Operation == admissionv1.Update && len(errs) == 0 {
 		transitionErrs, transitionWarnings, err := v.checkTransition(req, shoot, cfg)
 		if err != nil {
 			return admission.Errored(http.StatusBadRequest, err)
 		}
 		errs = append(errs, transitionErrs...)
-		warnings = transitionWarnings
+		warnings = append(warnings, transitionWarnings...)
 	}
 	if len(errs) > 0 {
 		log.V(1).Info("Denied Shoot", "errors", len(errs))

@@ -19,6 +19,12 @@ func BenchmarkShootValidator(b *testing.B) {
 	update := request(b, admissionv1.Update,
 		testShoot{created: true, providerConfig: `{"overlay":{"enabled":false}}`, workerMaximums: []int{30, 30}},
 		&testShoot{created: true, providerConfig: config, workerMaximums: []int{30, 30}})
+	// An unrelated update of a Shoot that carries a contradiction the reference accepted: the old
+	// Shoot is validated too, to see that the value is not new (ratcheting).
+	contradictory := `{"overlay":{"enabled":true},"ipv4":{"mode":"Never"}}`
+	ratcheted := request(b, admissionv1.Update,
+		testShoot{created: true, providerConfig: contradictory, workerMaximums: []int{30, 30}},
+		&testShoot{created: true, providerConfig: `{"overlay":{"enabled":true},"ipv4":{"mode":"Never"},"vethMTU":"1440"}`, workerMaximums: []int{30, 30}})
 	ctx := context.Background()
 	validator := ShootValidator{}
 
@@ -42,6 +48,14 @@ func BenchmarkShootValidator(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if resp := validator.Handle(ctx, update); !resp.Allowed || len(resp.Warnings) != 1 {
+				b.Fatal(resp.Result, resp.Warnings)
+			}
+		}
+	})
+	b.Run("update-ratcheted", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if resp := validator.Handle(ctx, ratcheted); !resp.Allowed || len(resp.Warnings) != 1 {
 				b.Fatal(resp.Result, resp.Warnings)
 			}
 		}

@@ -21,6 +21,11 @@ type NetworkStatus struct {
 	// IPFamilies are the IP families ("IPv4", "IPv6") the applied configuration serves.
 	// +optional
 	IPFamilies []string `json:"ipFamilies,omitempty"`
+	// Compatibility is how the fields the reference extension ignored are treated for this Network:
+	// Reference (ignored, as before a swap from the reference) or Native (honoured). It is chosen on
+	// the first reconcile by calico-pilot and kept, so that the data plane does not change silently.
+	// +optional
+	Compatibility *CompatibilityMode `json:"compatibility,omitempty"`
 	// IPPools records the IP pools calico-pilot created (or took over) in the shoot and what it saw
 	// the shoot's owner change on them. A recorded pool is never created again, and only a change
 	// of the configuration changes its encapsulation (docs/ippools.md).
@@ -50,3 +55,17 @@ type IPPoolRecord struct {
 	// +optional
 	OwnerChanges []string `json:"ownerChanges,omitempty"`
 }
+
+// CompatibilityMode says how calico-pilot treats the fields the reference extension ignored or
+// overwrote (docs/compatibility.md lists them).
+// +kubebuilder:validation:Enum=Reference;Native
+type CompatibilityMode string
+
+const (
+	// CompatibilityReference renders what the reference extension rendered for the same config:
+	// the fields it ignored stay ignored. Networks last reconciled by the reference get it, unless
+	// the operator opts in to honouring the fields (ControllerConfiguration compatibility).
+	CompatibilityReference CompatibilityMode = "Reference"
+	// CompatibilityNative honours every field as documented. New Networks get it.
+	CompatibilityNative CompatibilityMode = "Native"
+)

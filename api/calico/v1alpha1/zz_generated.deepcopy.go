@@ -338,6 +338,11 @@ func (in *NetworkStatus) DeepCopyInto(out *NetworkStatus) {
 		*out = make([]string, len(*in))
 		copy(*out, *in)
 	}
+	if in.Compatibility != nil {
+		in, out := &in.Compatibility, &out.Compatibility
+		*out = new(CompatibilityMode)
+		**out = **in
+	}
 	if in.IPPools != nil {
 		in, out := &in.IPPools, &out.IPPools
 		*out = make([]IPPoolRecord, len(*in))

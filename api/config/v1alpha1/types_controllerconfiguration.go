@@ -21,6 +21,21 @@ type ControllerConfiguration struct {
 	// KubeAPIServerGlobalNetworkSet is the default for all shoots; a shoot's providerConfig overrides it.
 	// +optional
 	KubeAPIServerGlobalNetworkSet *KubeAPIServerGlobalNetworkSet `json:"kubeAPIServerGlobalNetworkSet,omitempty"`
+	// Compatibility configures how Networks last reconciled by the reference extension are treated.
+	// +optional
+	Compatibility *Compatibility `json:"compatibility,omitempty"`
+}
+
+// Compatibility configures the behaviour for Networks taken over from the reference extension.
+type Compatibility struct {
+	// HonourIgnoredFields makes calico-pilot honour, for Networks last reconciled by the reference
+	// extension, the providerConfig fields the reference ignored or overwrote (explicit CrossSubnet,
+	// explicit autodetection, the deprecated ipip and ipAutodetectionMethod, typha requests in vpa
+	// mode, ...). The data plane of such shoots may then change on the next reconcile (check with
+	// calico-pilot swap-check first). Unset or false keeps what the reference rendered. Networks
+	// calico-pilot reconciled from the start always honour every field.
+	// +optional
+	HonourIgnoredFields *bool `json:"honourIgnoredFields,omitempty"`
 }
 
 // KubeAPIServerGlobalNetworkSet is the operator default for the gardener-kube-apiserver GlobalNetworkSet.

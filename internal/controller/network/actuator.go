@@ -92,6 +92,11 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 		previous = nil
 	}
 
+	compatibility, err := a.compatibility(ctx, network, previous)
+	if err != nil {
+		return nil, 0, err
+	}
+
 	addrs, err := a.kubeAPIServerAddresses(ctx, namespace, cluster.Shoot, cfg, conds)
 	if err != nil {
 		return nil, 0, err
@@ -105,6 +110,7 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 		PreviousStatus:         previous,
 		FeatureGates:           a.FeatureGates,
 		ControllerConfig:       a.Config,
+		Compatibility:          compatibility,
 	})
 	if err != nil {
 		if isConfigurationError(err) {
@@ -115,6 +121,8 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 		}
 		return nil, 0, fmt.Errorf("rendering calico manifests: %w", err)
 	}
+
+	setFindingsCondition(conds, rendered.Findings)
 
 	if err := a.checkOverlaySwitch(ctx, log, namespace, cluster.Shoot, previous, rendered.Status, conds); err != nil {
 		return nil, 0, err

@@ -13,6 +13,7 @@ import (
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/rules"
 )
 
 // Inputs are the gathered facts the decide + render step works from. The Renderer must not modify
@@ -34,6 +35,9 @@ type Inputs struct {
 	FeatureGates featuregate.FeatureGate
 	// ControllerConfig is the operator configuration.
 	ControllerConfig *configv1alpha1.ControllerConfiguration
+	// Compatibility is how the fields the reference extension ignored are treated for this Network
+	// (pipeline.ChooseCompatibility).
+	Compatibility calicov1alpha1.CompatibilityMode
 }
 
 // Rendered is what the decide + render step produced.
@@ -45,6 +49,9 @@ type Rendered struct {
 	Status calicov1alpha1.NetworkStatus
 	// SeedObjects are objects for the shoot's control-plane namespace in the seed (monitoring).
 	SeedObjects []client.Object
+	// Findings are the providerConfig fields deployed other than written (contradictions the
+	// reference accepted, fields it ignored); they go to the ProviderConfigHonoured condition.
+	Findings []rules.Finding
 	// Pools are the IP pools of Data. The resource manager leaves them alone (mode Ignore); the
 	// controller creates them once and patches only their encapsulation (internal/pools).
 	Pools []calicov1.IPPool

@@ -53,6 +53,10 @@ const (
 	ConditionConfigurationValid gardencorev1beta1.ConditionType = "ConfigurationValid"
 	// ConditionKubeAPIServerGlobalNetworkSet says whether the gardener-kube-apiserver set is published.
 	ConditionKubeAPIServerGlobalNetworkSet gardencorev1beta1.ConditionType = "KubeAPIServerGlobalNetworkSetReady"
+	// ConditionProviderConfigHonoured says whether every providerConfig field is deployed as
+	// written; False lists the contradictory fields (a config the reference accepted) and the
+	// fields ignored for compatibility with the reference, and what is deployed for each.
+	ConditionProviderConfigHonoured gardencorev1beta1.ConditionType = "ProviderConfigHonoured"
 	// ConditionOverlaySwitch says whether an overlay switch waits for node routes.
 	ConditionOverlaySwitch gardencorev1beta1.ConditionType = "OverlaySwitchReady"
 	// ConditionIPPools says whether the shoot's IP pools are as the configuration asks, or which of

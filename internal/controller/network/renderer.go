@@ -32,6 +32,10 @@ func (r *calicoRenderer) Render(_ context.Context, in Inputs) (Rendered, error) 
 		FeatureGates:           in.FeatureGates,
 		Images:                 r.images,
 		KubeAPIServerAddresses: in.KubeAPIServerAddresses,
+		// A config in a Network was admitted (or deployed by the reference): never an error for
+		// rules beyond the reference.
+		Ratchet:       true,
+		Compatibility: in.Compatibility,
 	})
 	if len(errs) > 0 {
 		return Rendered{}, configurationError(errs.ToAggregate())
@@ -48,5 +52,6 @@ func (r *calicoRenderer) Render(_ context.Context, in Inputs) (Rendered, error) 
 		Data:        map[string][]byte{ManagedResourceDataKey: res.Manifest.JSON()},
 		Status:      res.Status,
 		SeedObjects: res.SeedObjects,
+		Findings:    res.Options.Findings,
 	}, nil
 }

@@ -28,7 +28,7 @@ func decodeProviderStatus(network *extensionsv1alpha1.Network) (*calicov1alpha1.
 	if err := json.Unmarshal(ps.Raw, st); err != nil {
 		return nil, fmt.Errorf("decoding status.providerStatus: %w", err)
 	}
-	if st.OverlayEnabled == nil && st.Backend == nil && len(st.IPFamilies) == 0 {
+	if st.OverlayEnabled == nil && st.Backend == nil && len(st.IPFamilies) == 0 && st.Compatibility == nil {
 		return nil, nil
 	}
 	return st, nil

@@ -55,7 +55,7 @@ func TestCreate(t *testing.T) {
 	}
 	wantPS := map[string]any{
 		"apiVersion": "calico.networking.extensions.gardener.cloud/v1alpha1", "kind": "NetworkStatus",
-		"overlayEnabled": true, "backend": "bird", "ipFamilies": []any{"IPv4"},
+		"overlayEnabled": true, "backend": "bird", "ipFamilies": []any{"IPv4"}, "compatibility": "Native",
 	}
 	if diff := cmp.Diff(wantPS, ps); diff != "" {
 		t.Errorf("providerStatus (-want +got):\n%s", diff)
@@ -197,9 +197,10 @@ func TestInvalidProviderConfig(t *testing.T) {
 			wantPrefix: "Error reconciling Network: invalid providerConfig: ", wantReason: "InvalidProviderConfig"},
 		{name: "unknown field", config: "overlay:\n  enabeld: true\n", wantText: []string{"spec.providerConfig.overlay.enabeld"},
 			wantPrefix: "Error reconciling Network: invalid providerConfig: ", wantReason: "InvalidProviderConfig"},
-		{name: "vpa mode on a shoot without VPA", config: "autoScaling:\n  mode: vpa\n",
-			wantText:   []string{"spec.providerConfig.autoScaling.mode", "spec.kubernetes.verticalPodAutoscaler.enabled: true"},
-			wantPrefix: "Error reconciling Network: invalid configuration for this shoot: ", wantReason: "InvalidForShoot"},
+		// A config of a rule beyond the reference (vpa mode without the shoot's VPA) reconciles with
+		// a condition instead (ratchet_test.go).
+		{name: "IPv6 block on an IPv4 shoot", config: "ipv6:\n  mode: Never\n", wantText: []string{"spec.providerConfig.ipv6", "IPv6 configuration must not be specified"},
+			wantPrefix: "Error reconciling Network: invalid providerConfig: ", wantReason: "InvalidProviderConfig"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -361,4 +362,90 @@ func TestUpdateShoot(t *testing.T) {
 			}
 		})
 	}
+}
+
+// referenceAccepted are the contradictory configs of issue 10 that the reference extension
+// accepted, with the field each one is refused on.
+var referenceAccepted = []struct {
+	name, config, field, changed string
+}{
+	{"calico-ipam with cidr", `{"ipam":{"type":"calico-ipam","cidr":"usePodCidr"}}`, "ipam.cidr", `{"ipam":{"type":"calico-ipam","cidr":"100.96.0.0/11"}}`},
+	{"overlay off with backend bird", `{"overlay":{"enabled":false},"backend":"bird"}`, "backend", `{"overlay":{"enabled":false},"backend":"vxlan"}`},
+	{"overlay on with ipv4 mode Never", `{"overlay":{"enabled":true},"ipv4":{"mode":"Never"}}`, "ipv4.mode", `{"overlay":{"enabled":true},"ipv4":{"mode":"Off"}}`},
+	{"vxlan with host-local", `{"vxlan":{"enabled":true},"ipam":{"type":"host-local"}}`, "ipam.type", ""},
+	{"ipip disagreeing with ipv4.mode", `{"ipip":"Never","ipv4":{"mode":"Always"}}`, "ipip", `{"ipip":"Off","ipv4":{"mode":"Always"}}`},
+}
+
+// TestRatchetReferenceAcceptedConfigs: admission refuses each config on create, allows an unrelated
+// update of an existing Shoot that carries it (with a warning naming the field), and refuses an
+// update that changes the contradictory field to another contradictory value.
+func TestRatchetReferenceAcceptedConfigs(t *testing.T) {
+	for i, tt := range referenceAccepted {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			c, w := shootClient(t)
+			path := "spec.networking.providerConfig." + tt.field
+
+			s := shoot{name: fmt.Sprintf("ratchet-%d", i), created: true, providerConfig: tt.config}
+			_, err := c.Create(ctx, s.object(t), metav1.CreateOptions{})
+			if diff := cmp.Diff([]string{path}, causeFields(denial(t, err))); diff != "" {
+				t.Errorf("create denial fields (-want +got):\n%s\nerror: %v", diff, err)
+			}
+
+			// The same Shoot as the reference's webhook admitted it: stored without passing ours.
+			s.unlabelled = true
+			stored, err := c.Create(ctx, s.object(t), metav1.CreateOptions{})
+			if err != nil {
+				t.Fatalf("storing the existing shoot: %v", err)
+			}
+			w.take()
+
+			// An unrelated change (the calico label and a veth MTU) is allowed, with a warning.
+			var pc map[string]any
+			if err := json.Unmarshal([]byte(tt.config), &pc); err != nil {
+				t.Fatal(err)
+			}
+			pc["vethMTU"] = "1440"
+			raw, _ := json.Marshal(pc)
+			updated := s
+			updated.unlabelled = false
+			updated.providerConfig = string(raw)
+			obj := updated.object(t)
+			obj.SetResourceVersion(stored.GetResourceVersion())
+			stored, err = c.Update(ctx, obj, metav1.UpdateOptions{})
+			if err != nil {
+				t.Fatalf("unrelated update denied: %v", err)
+			}
+			warnings := w.take()
+			if diff := cmp.Diff([]string{path}, warningPaths(warnings)); diff != "" {
+				t.Errorf("warning fields (-want +got):\n%s\nwarnings: %q", diff, warnings)
+			}
+			for _, msg := range warnings {
+				if !strings.Contains(msg, "the stored Shoot already has this value") {
+					t.Errorf("warning %q does not say why the value was kept", msg)
+				}
+			}
+
+			if tt.changed == "" {
+				return
+			}
+			// Changing the field to another value that breaks the rule is refused.
+			changed := updated
+			changed.providerConfig = tt.changed
+			obj = changed.object(t)
+			obj.SetResourceVersion(stored.GetResourceVersion())
+			_, err = c.Update(ctx, obj, metav1.UpdateOptions{})
+			if diff := cmp.Diff([]string{path}, causeFields(denial(t, err))); diff != "" {
+				t.Errorf("changed-value denial fields (-want +got):\n%s\nerror: %v", diff, err)
+			}
+		})
+	}
+}
+
+func causeFields(causes []cause) []string {
+	var out []string
+	for _, c := range causes {
+		out = append(out, c.Field)
+	}
+	return out
 }

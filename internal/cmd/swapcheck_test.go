@@ -1,0 +1,88 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// shootDoc is a Shoot of a `kubectl get shoots -A -o yaml` list with the given providerConfig body
+// (indented under providerConfig).
+func shootDoc(name, providerConfig string) string {
+	pc := ""
+	if providerConfig != "" {
+		pc = "        providerConfig:\n          apiVersion: calico.networking.extensions.gardener.cloud/v1alpha1\n          kind: NetworkConfig\n" + providerConfig
+	}
+	return `  - apiVersion: core.gardener.cloud/v1beta1
+    kind: Shoot
+    metadata:
+      name: ` + name + `
+      namespace: garden-dev
+    spec:
+      kubernetes:
+        version: 1.33.2
+      networking:
+        type: calico
+        pods: 100.96.0.0/11
+        nodes: 10.250.0.0/16
+        services: 100.64.0.0/13
+        ipFamilies: [IPv4]
+` + pc + `      provider:
+        type: aws
+        workers:
+        - name: pool-a
+`
+}
+
+func TestSwapCheckShootFile(t *testing.T) {
+	list := "apiVersion: v1\nkind: List\nitems:\n" +
+		shootDoc("plain", "") +
+		shootDoc("contradictory", "          ipam:\n            type: calico-ipam\n            cidr: usePodCidr\n") +
+		shootDoc("deprecated", "          ipip: CrossSubnet\n") +
+		shootDoc("broken", "          backend: calico\n")
+	var out, errOut bytes.Buffer
+	code := Execute(context.Background(), []string{"swap-check", "-f", "-"}, strings.NewReader(list), &out, &errOut)
+	if code != ExitFindings {
+		t.Errorf("exit code %d, want %d (one shoot would fail); stderr %s", code, ExitFindings, errOut.String())
+	}
+	note := "  note: from the Shoot alone: the deployed manifest is in the seed, run swap-check --kubeconfig <seed> for the object-level diff\n"
+	want := "garden-dev/plain: safe\n  compatibility: Reference\n" + note +
+		"\ngarden-dev/contradictory: safe\n  compatibility: Reference\n" +
+		`  contradictory: spec.networking.providerConfig.ipam.cidr "usePodCidr": contradicts spec.networking.providerConfig.ipam.type: "calico-ipam": the cidr is the host-local subnet; calico-ipam allocates from the IP pools, remove one of the two; the cidr is not used (calico-ipam allocates from the IP pools), as the reference did` + "\n" + note +
+		"\ngarden-dev/deprecated: safe\n  compatibility: Reference\n" +
+		`  ignored: spec.networking.providerConfig.ipip "CrossSubnet": the reference ignored the deprecated ipip; mode Always is deployed, as the reference did; the ControllerConfiguration's compatibility.honourIgnoredFields honours it` + "\n" + note +
+		"\ngarden-dev/broken: would fail to reconcile\n" +
+		`  error: spec.networking.providerConfig.backend: Unsupported value: "calico": supported values: "bird", "none", "vxlan"` + "\n"
+	if diff := cmp.Diff(want, out.String()); diff != "" {
+		t.Errorf("output (-want +got):\n%s", diff)
+	}
+}
+
+func TestSwapCheckUsage(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		stdin   string
+		wantErr string
+	}{
+		{name: "no input", args: []string{"swap-check"}, wantErr: "error: one of -f/--filename and --kubeconfig is required\n"},
+		{name: "both inputs", args: []string{"swap-check", "-f", "x", "--kubeconfig", "y"}, wantErr: "error: -f/--filename and --kubeconfig exclude each other\n"},
+		{name: "bad output", args: []string{"swap-check", "-f", "-", "-o", "yaml"}, wantErr: "error: --output \"yaml\" is not supported, use text or json\n"},
+		{name: "not YAML", args: []string{"swap-check", "-f", "-"}, stdin: "a: [b\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := Execute(context.Background(), tt.args, strings.NewReader(tt.stdin), &out, &errOut)
+			if code != ExitUsage {
+				t.Errorf("exit code %d, want %d", code, ExitUsage)
+			}
+			if tt.wantErr != "" && errOut.String() != tt.wantErr {
+				t.Errorf("stderr %q, want %q", errOut.String(), tt.wantErr)
+			}
+		})
+	}
+}

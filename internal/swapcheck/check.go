@@ -1,0 +1,286 @@
+package swapcheck
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	"github.com/calico-pilot/calico-pilot/internal/decode"
+	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
+	"github.com/calico-pilot/calico-pilot/internal/pipeline"
+	"github.com/calico-pilot/calico-pilot/internal/rules"
+	"github.com/calico-pilot/calico-pilot/internal/seedstate"
+)
+
+// Verdict is the outcome for one shoot.
+type Verdict string
+
+// Verdicts.
+const (
+	// VerdictSafe: calico-pilot reconciles the shoot and changes nothing that restarts or disrupts it.
+	VerdictSafe Verdict = "safe"
+	// VerdictChanges: calico-pilot reconciles the shoot, but the data plane changes (pods restart,
+	// or a change is deferred, disruptive or blocked).
+	VerdictChanges Verdict = "changes"
+	// VerdictFails: calico-pilot would not reconcile the shoot's config.
+	VerdictFails Verdict = "fails"
+)
+
+// Report is the result for one shoot.
+type Report struct {
+	// Namespace is the control-plane namespace (seed mode); empty for a Shoot file.
+	Namespace string `json:"namespace,omitempty"`
+	// Shoot is the Shoot's namespace/name.
+	Shoot string `json:"shoot,omitempty"`
+	// Verdict is safe, changes or fails.
+	Verdict Verdict `json:"verdict"`
+	// Errors are why the config would not reconcile.
+	Errors []string `json:"errors,omitempty"`
+	// Compatibility is the mode calico-pilot would choose (Reference or Native).
+	Compatibility calicov1alpha1.CompatibilityMode `json:"compatibility,omitempty"`
+	// Findings are the contradictory and ignored fields, and what is deployed for each.
+	Findings []rules.Finding `json:"findings,omitempty"`
+	// Restarts are the calico-node and typha workloads whose pods the swap replaces.
+	Restarts []string `json:"restarts,omitempty"`
+	// Notes say what could not be checked.
+	Notes []string `json:"notes,omitempty"`
+	// Diff is the classified diff between the deployed and the new manifest; nil without a
+	// deployed manifest.
+	Diff *manifestdiff.Diff `json:"-"`
+}
+
+// Checker renders and compares.
+type Checker struct {
+	Encoder  *pipeline.Encoder
+	Parser   *manifestdiff.Parser
+	Settings pipeline.Settings
+	// DataKey is the ManagedResource secret key calico-pilot writes (config.yaml).
+	DataKey string
+}
+
+// Seed checks one shoot of a seed.
+func (c *Checker) Seed(s seedstate.Shoot) Report {
+	r := Report{Namespace: s.Namespace, Notes: append([]string(nil), s.Problems...)}
+	if s.Shoot == nil {
+		r.Verdict = VerdictFails
+		r.Errors = append(r.Errors, "the Cluster's shoot is not available, so the Network cannot be rendered")
+		return r
+	}
+	r.Shoot = s.Shoot.Namespace + "/" + s.Shoot.Name
+	var raw []byte
+	if s.Network.Status.ProviderStatus != nil {
+		raw = s.Network.Status.ProviderStatus.Raw
+	}
+	d, err := pipeline.DeployedFrom(raw, s.ManagedResource != nil)
+	if err != nil {
+		r.Notes = append(r.Notes, err.Error()+"; taken as absent")
+		d, _ = pipeline.DeployedFrom(nil, s.ManagedResource != nil)
+	}
+	r.Compatibility = pipeline.ChooseCompatibility(d, c.Settings.ControllerConfig)
+
+	// Decoded as the controller does: rules beyond the reference are findings, not errors.
+	cfg, errs := pipeline.DecodeExistingNetworkConfig(networkRaw(s), families(s))
+	if len(errs) > 0 {
+		return failed(r, errs.ToAggregate().Error())
+	}
+	settings := c.Settings
+	settings.Ratchet, settings.Compatibility = true, r.Compatibility
+	src := pipeline.Source{Shoot: s.Shoot, Network: s.Network}
+	c.globalNetworkSet(&r, cfg, settings)
+	res, ferrs, err := c.Encoder.Render(src, cfg, settings)
+	switch {
+	case err != nil:
+		return failed(r, err.Error())
+	case len(ferrs) > 0:
+		return failed(r, ferrs.ToAggregate().Error())
+	}
+	r.Findings = res.Options.Findings
+	if s.Deployed == nil {
+		r.Notes = append(r.Notes, "no ManagedResource deployed yet: nothing to compare, the first reconcile creates everything")
+		r.Verdict = VerdictSafe
+		return r
+	}
+	if err := c.compare(&r, s.Deployed, map[string][]byte{c.DataKey: res.Manifest.JSON()}); err != nil {
+		return failed(r, err.Error())
+	}
+	return r
+}
+
+// globalNetworkSet: the kube-apiserver addresses come from DNSRecords the controller resolves; the
+// check takes them from the deployed set, or leaves the set out and says so.
+func (c *Checker) globalNetworkSet(r *Report, cfg *calicov1alpha1.NetworkConfig, settings pipeline.Settings) {
+	if !pipeline.GlobalNetworkSetEnabled(cfg, settings.ControllerConfig) {
+		return
+	}
+	r.Notes = append(r.Notes, "the gardener-kube-apiserver GlobalNetworkSet is enabled: its addresses come from DNSRecords at reconcile time; it is left out of this comparison")
+	off := false
+	cfg.KubeAPIServerGlobalNetworkSet = &calicov1alpha1.KubeAPIServerGlobalNetworkSet{Enabled: &off}
+}
+
+// compare diffs the deployed data against the new data and sets the verdict and restarts.
+func (c *Checker) compare(r *Report, deployed, next map[string][]byte) error {
+	old, err := c.Parser.ManagedResourceData(deployed)
+	if err != nil {
+		return fmt.Errorf("reading the deployed manifest: %w", err)
+	}
+	now, err := c.Parser.ManagedResourceData(next)
+	if err != nil {
+		return fmt.Errorf("reading the new manifest: %w", err)
+	}
+	d := manifestdiff.Compare(old, now)
+	manifestdiff.DefaultClassifier().Classify(d)
+	r.Diff = d
+	sum := d.Summarize()
+	for _, w := range sum.Restarts {
+		if strings.HasSuffix(w, "/calico-node") || strings.HasSuffix(w, "/calico-typha-deploy") {
+			r.Restarts = append(r.Restarts, w)
+		}
+	}
+	r.Verdict = VerdictSafe
+	if sum.Highest != "" && sum.Highest.Severity() > manifestdiff.ClassSafe.Severity() {
+		r.Verdict = VerdictChanges
+	}
+	return nil
+}
+
+// Shoot checks a Shoot from the garden (a Shoot file): whether its config reconciles, and its
+// findings, assuming the reference extension serves it now (compatibility Reference, unless the
+// operator configuration honours ignored fields). Without the seed there is no deployed manifest
+// to compare.
+func (c *Checker) Shoot(shoot *gardencorev1beta1.Shoot) Report {
+	r := Report{Shoot: shoot.Namespace + "/" + shoot.Name}
+	r.Compatibility = pipeline.ChooseCompatibility(pipeline.Deployed{ByOther: true}, c.Settings.ControllerConfig)
+	_, errs := pipeline.ShootConfig(shoot)
+	hard, _ := rules.Ratchet(errs)
+	if len(hard) > 0 {
+		return failed(r, hard.ToAggregate().Error())
+	}
+	cfg, derrs := decode.ShootNetworkConfig(shoot)
+	if len(derrs) > 0 {
+		return failed(r, derrs.ToAggregate().Error())
+	}
+	if cfg == nil {
+		cfg = &calicov1alpha1.NetworkConfig{}
+	}
+	settings := c.Settings
+	settings.Ratchet, settings.Compatibility = true, r.Compatibility
+	c.globalNetworkSet(&r, cfg, settings)
+	opts, ferrs := pipeline.Options(pipeline.Source{Shoot: shoot}, cfg, settings)
+	if len(ferrs) > 0 {
+		return failed(r, ferrs.ToAggregate().Error())
+	}
+	r.Findings = opts.Findings
+	r.Verdict = VerdictSafe
+	r.Notes = append(r.Notes, "from the Shoot alone: the deployed manifest is in the seed, run swap-check --kubeconfig <seed> for the object-level diff")
+	return r
+}
+
+func failed(r Report, msg string) Report {
+	r.Verdict = VerdictFails
+	r.Errors = append(r.Errors, msg)
+	return r
+}
+
+func networkRaw(s seedstate.Shoot) []byte {
+	if s.Network.Spec.ProviderConfig == nil {
+		return nil
+	}
+	return s.Network.Spec.ProviderConfig.Raw
+}
+
+func families(s seedstate.Shoot) []string {
+	out := make([]string, 0, len(s.Network.Spec.IPFamilies))
+	for _, f := range s.Network.Spec.IPFamilies {
+		out = append(out, string(f))
+	}
+	return out
+}
+
+// WriteText writes the reports for people.
+func WriteText(w *bytes.Buffer, reports []Report) error {
+	for i, r := range reports {
+		if i > 0 {
+			w.WriteString("\n")
+		}
+		name := r.Shoot
+		if r.Namespace != "" {
+			name = r.Namespace + " (shoot " + r.Shoot + ")"
+		}
+		fmt.Fprintf(w, "%s: %s\n", name, describe(r))
+		if r.Compatibility != "" && r.Verdict != VerdictFails {
+			fmt.Fprintf(w, "  compatibility: %s\n", r.Compatibility)
+		}
+		for _, e := range r.Errors {
+			fmt.Fprintf(w, "  error: %s\n", e)
+		}
+		for _, f := range r.Findings {
+			fmt.Fprintf(w, "  %s: %s\n", strings.ToLower(string(f.Kind)), f.String())
+		}
+		if len(r.Restarts) > 0 {
+			fmt.Fprintf(w, "  restarts: %s\n", strings.Join(r.Restarts, ", "))
+		}
+		for _, n := range r.Notes {
+			fmt.Fprintf(w, "  note: %s\n", n)
+		}
+		if r.Diff != nil && len(r.Diff.Objects) > 0 {
+			var d bytes.Buffer
+			if err := r.Diff.WriteText(&d); err != nil {
+				return err
+			}
+			for _, line := range strings.Split(strings.TrimRight(d.String(), "\n"), "\n") {
+				w.WriteString("  | " + line + "\n")
+			}
+		}
+	}
+	return nil
+}
+
+func describe(r Report) string {
+	switch r.Verdict {
+	case VerdictFails:
+		return "would fail to reconcile"
+	case VerdictChanges:
+		return "reconciles, but the data plane changes"
+	default:
+		return "safe"
+	}
+}
+
+// jsonReport is a Report with its diff in manifestdiff's JSON format.
+type jsonReport struct {
+	Report
+	Diff json.RawMessage `json:"diff,omitempty"`
+}
+
+// WriteJSON writes the reports as a JSON array (the diff in manifestdiff's documented format).
+func WriteJSON(w *bytes.Buffer, reports []Report) error {
+	out := make([]jsonReport, 0, len(reports))
+	for _, r := range reports {
+		jr := jsonReport{Report: r}
+		if r.Diff != nil {
+			var d bytes.Buffer
+			if err := r.Diff.WriteJSON(&d); err != nil {
+				return err
+			}
+			jr.Diff = d.Bytes()
+		}
+		out = append(out, jr)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// Safe says whether every report is safe.
+func Safe(reports []Report) bool {
+	for _, r := range reports {
+		if r.Verdict != VerdictSafe {
+			return false
+		}
+	}
+	return true
+}
