@@ -160,6 +160,19 @@ type renderInput struct {
 // Run reads, validates, renders and writes. An internal failure (a bug) becomes an error
 // message, never a Go stack trace.
 func (o *RenderOptions) Run(streams IO) (err error) {
+	m, err := o.build(streams)
+	if err != nil {
+		return err
+	}
+	if err := o.write(streams.Out, m); err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	return nil
+}
+
+// build reads, validates and renders (render and plan share it); invalid input is reported on
+// streams.ErrOut and returned as an ExitError.
+func (o *RenderOptions) build(streams IO) (m *manifest.Manifest, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &ExitError{Code: ExitUsage, Err: fmt.Errorf("internal error rendering (please report it): %v", r)}
@@ -167,17 +180,17 @@ func (o *RenderOptions) Run(streams IO) (err error) {
 	}()
 	in, errs, err := o.load(streams.In)
 	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
+		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
 	if len(errs) > 0 {
-		return reportFieldErrors(streams.ErrOut, errs)
+		return nil, reportFieldErrors(streams.ErrOut, errs)
 	}
 	ctrl, errs, err := o.controllerConfig()
 	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
+		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
 	if len(errs) > 0 {
-		return reportFieldErrors(streams.ErrOut, errs)
+		return nil, reportFieldErrors(streams.ErrOut, errs)
 	}
 	gates := map[string]bool{}
 	if ctrl != nil {
@@ -190,11 +203,11 @@ func (o *RenderOptions) Run(streams IO) (err error) {
 	}
 	fg, err := features.FromMap(gates)
 	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
+		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
 	images, err := imagevector.FromEnv(os.LookupEnv, os.ReadFile)
 	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
+		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
 	if o.SeedNamespace != "" {
 		in.source.SeedNamespace = o.SeedNamespace
@@ -213,16 +226,13 @@ func (o *RenderOptions) Run(streams IO) (err error) {
 				break
 			}
 		}
-		return reportFieldErrors(streams.ErrOut, errs)
+		return nil, reportFieldErrors(streams.ErrOut, errs)
 	}
-	m, err := o.render(&opts)
+	m, err = o.render(&opts)
 	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
+		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
-	if err := o.write(streams.Out, m); err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
-	}
-	return nil
+	return m, nil
 }
 
 // render serializes through the pipeline's Encoder, as the controller does.

@@ -74,6 +74,8 @@ var subcommands = []func(IO) *cobra.Command{
 	NewControllerCommand,
 	NewRenderCommand,
 	NewSwapCheckCommand,
+	NewPoolsCommand,
+	NewPlanCommand,
 }
 
 // Execute runs calico-pilot with args and returns the process exit code.

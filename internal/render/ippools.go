@@ -1,11 +1,23 @@
 package render
 
 import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
+
+// poolMeta is the metadata of a rendered IP pool. The pool goes into the ManagedResource with
+// resources.gardener.cloud/mode=Ignore: the resource manager never creates, updates or deletes it,
+// and releases a pool an earlier generation (the reference, an older calico-pilot) listed without
+// deleting it. The controller creates the pool once through the shoot's API and afterwards patches
+// only its encapsulation (internal/pools; docs/ippools.md says why).
+func poolMeta(name string) metav1.ObjectMeta {
+	m := meta(name, "", nil)
+	m.Annotations = map[string]string{AnnotationResourceMode: ResourceModeIgnore}
+	return m
+}
 
 // ipPools returns the IP pools calico-pilot owns. Without an explicit overlay setting no IPv4
 // pool object is rendered: calico-node creates default-ipv4-ippool from its env at first start,
@@ -18,7 +30,7 @@ func ipPools(o *values.Options) ([]client.Object, error) {
 	if o.IPv4 && o.NoSNATNodeCIDRPool {
 		objs = append(objs, &calicov1.IPPool{
 			TypeMeta:   typeMeta("crd.projectcalico.org/v1", "IPPool"),
-			ObjectMeta: meta(NameNoSNATPool, "", nil),
+			ObjectMeta: poolMeta(NameNoSNATPool),
 			// A disabled pool over the node network makes Felix treat node addresses as in-cluster,
 			// so pod traffic to nodes is not source-NATed; it never hands out addresses.
 			Spec: calicov1.IPPoolSpec{
@@ -51,7 +63,7 @@ func ipPool(name, cidr string, blockSize int, p values.PoolOptions) *calicov1.IP
 	}
 	return &calicov1.IPPool{
 		TypeMeta:   typeMeta("crd.projectcalico.org/v1", "IPPool"),
-		ObjectMeta: meta(name, "", nil),
+		ObjectMeta: poolMeta(name),
 		Spec:       spec,
 	}
 }

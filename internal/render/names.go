@@ -44,6 +44,10 @@ const (
 	ContainerBirdExporter      = "bird-exporter"
 	AnnotationPreserveResource = "resources.gardener.cloud/preserve-resources"
 	AnnotationChecksumConfig   = "checksum/configmap-calico"
+	// AnnotationResourceMode with ResourceModeIgnore keeps an object out of the resource manager's
+	// hands (gardener-integration.md §2.4): IP pools are created and patched by the controller.
+	AnnotationResourceMode     = "resources.gardener.cloud/mode"
+	ResourceModeIgnore         = "Ignore"
 	LabelRole                  = "gardener.cloud/role"
 	LabelKubeAPIServerEndpoint = "networking.gardener.cloud/endpoint"
 )

@@ -26,6 +26,34 @@ type NetworkStatus struct {
 	// the first reconcile by calico-pilot and kept, so that the data plane does not change silently.
 	// +optional
 	Compatibility *CompatibilityMode `json:"compatibility,omitempty"`
+	// IPPools records the IP pools calico-pilot created (or took over) in the shoot and what it saw
+	// the shoot's owner change on them. A recorded pool is never created again, and only a change
+	// of the configuration changes its encapsulation (docs/ippools.md).
+	// +optional
+	IPPools []IPPoolRecord `json:"ipPools,omitempty"`
+}
+
+// IPPoolRecord is what calico-pilot remembers about one IP pool it created.
+type IPPoolRecord struct {
+	// Name is the pool's name.
+	Name string `json:"name"`
+	// CIDR is the pool's CIDR when it was created.
+	CIDR string `json:"cidr"`
+	// Created is when calico-pilot created or took over the pool.
+	Created metav1.Time `json:"created"`
+	// Adopted is true when the pool existed already (created by calico-node, or listed by an earlier
+	// ManagedResource generation) and was taken over as it was.
+	// +optional
+	Adopted bool `json:"adopted,omitempty"`
+	// IPIPMode and VXLANMode are the encapsulation the configuration last asked for.
+	// +optional
+	IPIPMode string `json:"ipipMode,omitempty"`
+	// +optional
+	VXLANMode string `json:"vxlanMode,omitempty"`
+	// OwnerChanges are the owner's edits seen at the last sync ("deleted", "disabled",
+	// "encapsulation", "nodeSelector", "replaced"); they are kept, never reverted.
+	// +optional
+	OwnerChanges []string `json:"ownerChanges,omitempty"`
 }
 
 // CompatibilityMode says how calico-pilot treats the fields the reference extension ignored or

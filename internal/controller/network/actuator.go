@@ -142,7 +142,17 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 		return nil, 0, err
 	}
 
-	return &rendered.Status, a.ttlRequeue(addrs), nil
+	records, poolRequeue := a.syncPools(ctx, log, namespace, cluster.Shoot, rendered.Pools, previous, conds)
+	rendered.Status.IPPools = records
+	return &rendered.Status, minRequeue(a.ttlRequeue(addrs), poolRequeue), nil
+}
+
+// minRequeue is the sooner of two requeue delays, 0 meaning none.
+func minRequeue(a, b time.Duration) time.Duration {
+	if a == 0 || (b != 0 && b < a) {
+		return b
+	}
+	return a
 }
 
 // decodeConfig strictly decodes and validates the providerConfig.

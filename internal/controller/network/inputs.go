@@ -2,6 +2,7 @@ package network
 
 import (
 	"context"
+	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"net/netip"
 	"time"
 
@@ -51,6 +52,9 @@ type Rendered struct {
 	// Findings are the providerConfig fields deployed other than written (contradictions the
 	// reference accepted, fields it ignored); they go to the ProviderConfigHonoured condition.
 	Findings []rules.Finding
+	// Pools are the IP pools of Data. The resource manager leaves them alone (mode Ignore); the
+	// controller creates them once and patches only their encapsulation (internal/pools).
+	Pools []calicov1.IPPool
 }
 
 // Renderer is the decide + render step: values derivation, rendering and serialization.

@@ -59,6 +59,9 @@ const (
 	ConditionProviderConfigHonoured gardencorev1beta1.ConditionType = "ProviderConfigHonoured"
 	// ConditionOverlaySwitch says whether an overlay switch waits for node routes.
 	ConditionOverlaySwitch gardencorev1beta1.ConditionType = "OverlaySwitchReady"
+	// ConditionIPPools says whether the shoot's IP pools are as the configuration asks, or which of
+	// the owner's changes calico-pilot keeps instead of overriding them.
+	ConditionIPPools gardencorev1beta1.ConditionType = "IPPoolsInSync"
 )
 
 // seedMonitoringConfigMaps are the ConfigMaps in the control-plane namespace that this or the

@@ -5,6 +5,7 @@ import (
 
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
+	"github.com/calico-pilot/calico-pilot/internal/pools"
 )
 
 // calicoRenderer is the production decide + render step: internal/pipeline, the same path
@@ -42,7 +43,12 @@ func (r *calicoRenderer) Render(_ context.Context, in Inputs) (Rendered, error) 
 	if err != nil {
 		return Rendered{}, err
 	}
+	pools, err := pools.Desired(res.Manifest.Docs())
+	if err != nil {
+		return Rendered{}, err
+	}
 	return Rendered{
+		Pools:       pools,
 		Data:        map[string][]byte{ManagedResourceDataKey: res.Manifest.JSON()},
 		Status:      res.Status,
 		SeedObjects: res.SeedObjects,

@@ -10,11 +10,12 @@ import (
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
+	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 )
 
 // NewScheme returns a scheme with every type the controller reads or writes in the seed and the
 // shoot: Kubernetes' built-in types, Gardener's extension and resources types, Calico's provider
-// types and the ScrapeConfig of the seed's Prometheus operator.
+// types, Calico's crd.projectcalico.org types (shoot IP pools) and the ScrapeConfig of the seed's Prometheus operator.
 func NewScheme() (*runtime.Scheme, error) {
 	s := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{
@@ -22,6 +23,7 @@ func NewScheme() (*runtime.Scheme, error) {
 		extensionsv1alpha1.AddToScheme,
 		resourcesv1alpha1.AddToScheme,
 		calicov1alpha1.AddToScheme,
+		calicov1.AddToScheme,
 		monitoringv1alpha1.AddToScheme,
 	} {
 		if err := add(s); err != nil {

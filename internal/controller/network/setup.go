@@ -95,8 +95,9 @@ type Deps struct {
 	Renderer Renderer
 	// Addresses finds the kube-apiserver addresses.
 	Addresses AddressSource
-	// ShootClient builds a client for a shoot; nil means from the shoot's access secret.
-	ShootClient func(ctx context.Context, namespace string) (client.Reader, error)
+	// ShootClient builds a client for a shoot (node routes, IP pools); nil means from the shoot's
+	// access secret.
+	ShootClient func(ctx context.Context, namespace string) (client.Client, error)
 	// FeatureGates are the controller's feature gates.
 	FeatureGates featuregate.FeatureGate
 	// Config is the operator configuration.
@@ -150,7 +151,7 @@ func AddToManager(mgr manager.Manager, deps Deps, opts Options) error {
 	if deps.ShootClient == nil {
 		scheme, userAgent := mgr.GetScheme(), opts.UserAgent
 		seed := mgr.GetClient()
-		deps.ShootClient = func(ctx context.Context, namespace string) (client.Reader, error) {
+		deps.ShootClient = func(ctx context.Context, namespace string) (client.Client, error) {
 			return overlayswitch.NewShootClient(ctx, seed, namespace, scheme, userAgent)
 		}
 	}

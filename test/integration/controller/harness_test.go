@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -57,6 +58,8 @@ type controllerSetup struct {
 	leaderElection bool
 	// tune adjusts the controller options.
 	tune func(*network.Options)
+	// images replaces the default image pins (another calico-pilot/Calico version).
+	images *imagevector.Images
 }
 
 // newScheme is the production scheme.
@@ -72,6 +75,15 @@ func newScheme(t testing.TB) *runtime.Scheme {
 // startController runs the real controller for one namespace until the test ends and returns the
 // log of its write requests.
 func startController(t testing.TB, namespace string, s controllerSetup, moreNamespaces ...string) *testenv.WriteCounter {
+	t.Helper()
+	log, stop := startStoppableController(t, namespace, s, moreNamespaces...)
+	t.Cleanup(stop)
+	return log
+}
+
+// startStoppableController is startController with the stop left to the caller (a test that
+// replaces the controller, e.g. by another version); stop waits until the manager has returned.
+func startStoppableController(t testing.TB, namespace string, s controllerSetup, moreNamespaces ...string) (*testenv.WriteCounter, func()) {
 	t.Helper()
 	base := seedCP.Config
 	if s.restConfig != nil {
@@ -92,6 +104,9 @@ func startController(t testing.TB, namespace string, s controllerSetup, moreName
 	images, err := imagevector.Default()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if s.images != nil {
+		images = *s.images
 	}
 	opts := network.DefaultOptions()
 	opts.MaxConcurrentReconciles = 1
@@ -146,13 +161,15 @@ func startController(t testing.TB, namespace string, s controllerSetup, moreName
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- mgr.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("controller manager: %v", err)
-		}
-	})
-	return log
+	var once sync.Once
+	return log, func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("controller manager: %v", err)
+			}
+		})
+	}
 }
 
 // namespaces is the cache's namespace restriction; none ("") means all namespaces.

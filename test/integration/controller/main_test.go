@@ -13,7 +13,7 @@ import (
 )
 
 // seedCP plays the seed (Networks, Clusters, DNSRecords, ManagedResources); shootCP plays the shoot
-// (Nodes read through the shoot access secret).
+// (Nodes and Calico IP pools, read and written through the shoot access secret).
 var seedCP, shootCP *testenv.ControlPlane
 
 func TestMain(m *testing.M) { os.Exit(run(m)) }
@@ -38,7 +38,8 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer stop("seed", seedCP)
-	shootCP, err = testenv.Start(testenv.Options{})
+	// The shoot holds Calico's CRDs: the controller creates and patches IP pools there.
+	shootCP, err = testenv.Start(testenv.Options{CRDDirectoryPaths: testenv.CRDDirectories(testenv.CalicoCRDs)})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "controller suite: starting shoot control plane: %v\n", err)
 		return 1

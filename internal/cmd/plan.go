@@ -1,0 +1,327 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
+
+	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
+	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
+	"github.com/calico-pilot/calico-pilot/internal/plan"
+)
+
+// PlanOptions are the flags of `calico-pilot plan`.
+type PlanOptions struct {
+	// RenderOptions render the target (this calico-pilot, the given Shoot or Network + Cluster).
+	RenderOptions
+	// Current is the deployed ManagedResource secret (a Secret manifest) or a manifest stream.
+	Current string
+	// Target is a manifest stream or ManagedResource secret to compare with instead of rendering
+	// (e.g. another calico-pilot version's `render` output).
+	Target string
+	// Kubeconfig reads the live cluster: pools, IPAM blocks, Calico CRDs and their stored versions.
+	Kubeconfig string
+	// AllowDisruption makes disruptive (but not blocked) changes exit 0.
+	AllowDisruption bool
+	// PlanOutput is text or json.
+	PlanOutput string
+
+	live client.Client
+}
+
+// NewPlanCommand returns `calico-pilot plan`.
+func NewPlanCommand(streams IO) *cobra.Command {
+	o := &PlanOptions{}
+	cmd := &cobra.Command{
+		Use:   "plan --current FILE (--shoot FILE | --network FILE --cluster FILE | --target FILE) [--kubeconfig FILE]",
+		Short: "Preview a config or version change object by object: what changes, what restarts, what is blocked",
+		Long: `Compare what is deployed now (--current: the ManagedResource secret of the shoot, e.g.
+kubectl get secret -n shoot--p--s <secret of extension-networking-calico-config> -o yaml, or any manifest stream)
+with the target: what this calico-pilot renders for the given Shoot or Network + Cluster (put the new
+providerConfig in it), or a manifest given with --target. It prints every added, removed and changed object
+with what the change does (applied in place, rollout of calico-node/typha, disruptive) and the blockers:
+  - a change of an immutable IP pool field (cidr, blockSize);
+  - removing an IP pool that still has allocations (needs --kubeconfig);
+  - dropping a CRD, or a CRD field that stored objects use (field use needs --kubeconfig);
+  - re-enabling an IP pool the cluster's owner disabled (needs --kubeconfig);
+  - a downgrade across a CRD storage change (stored versions from --kubeconfig, else the current CRD).
+--kubeconfig is the shoot's; plan only reads (IP pools, IPAM blocks, CRDs, and the objects of Calico CRDs
+whose schema loses a field).
+
+Exit status: 0 safe (prints "no changes" when nothing differs), 1 blocked, or disruptive without
+--allow-disruption, 2 bad input.`,
+		Example: `  calico-pilot plan --current mr-secret.yaml --network network.yaml --cluster cluster.yaml
+  calico-pilot plan --current mr-secret.yaml --shoot shoot.yaml --kubeconfig shoot.kubeconfig -o json
+  calico-pilot plan --current mr-secret.yaml --target other-version.yaml --allow-disruption`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runOptions(o.Complete, o.Validate, func() error { return o.Run(cmd.Context(), streams) })
+		},
+	}
+	o.AddFlags(cmd)
+	f := cmd.Flags()
+	// plan prints its own report: render's output flags do not apply.
+	_ = f.MarkHidden("output-dir")
+	_ = f.MarkHidden("seed")
+	_ = f.MarkHidden("seed-namespace")
+	_ = f.MarkHidden("crds")
+	f.Lookup("output").Usage = "output format: text or json"
+	f.Lookup("output").DefValue = "text"
+	o.Output = "text"
+	f.StringVar(&o.Current, "current", "", "the deployed ManagedResource secret (Secret manifest) or a manifest stream (required)")
+	f.StringVar(&o.Target, "target", "", "a manifest stream or ManagedResource secret to compare with, instead of rendering")
+	f.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig of the shoot for the live checks (read only)")
+	f.BoolVar(&o.AllowDisruption, "allow-disruption", false, "exit 0 on disruptive changes that are not blocked")
+	return cmd
+}
+
+// Complete parses render's flags and builds the live client.
+func (o *PlanOptions) Complete() error {
+	if err := o.RenderOptions.Complete(); err != nil {
+		return err
+	}
+	o.PlanOutput, o.RenderOptions.Output = o.RenderOptions.Output, "yaml"
+	if o.Kubeconfig == "" || o.live != nil {
+		return nil
+	}
+	cfg, err := clientcmd.BuildConfigFromFlags("", o.Kubeconfig)
+	if err != nil {
+		return fmt.Errorf("--kubeconfig %s: %w", o.Kubeconfig, err)
+	}
+	cfg.UserAgent = "calico-pilot/" + Version
+	s := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, calicov1.AddToScheme, apiextensionsv1.AddToScheme} {
+		if err := add(s); err != nil {
+			return err
+		}
+	}
+	c, err := client.New(cfg, client.Options{Scheme: s})
+	if err != nil {
+		return fmt.Errorf("--kubeconfig %s: %w", o.Kubeconfig, err)
+	}
+	o.live = c
+	return nil
+}
+
+// Validate checks the flag combination.
+func (o *PlanOptions) Validate() error {
+	if o.Current == "" {
+		return errors.New("--current is required: the deployed ManagedResource secret or manifest")
+	}
+	if o.PlanOutput != "text" && o.PlanOutput != "json" {
+		return fmt.Errorf("--output %q: accepted are text and json", o.PlanOutput)
+	}
+	if o.Target != "" {
+		if o.Shoot != "" || o.Network != "" || o.Cluster != "" {
+			return errors.New("--target replaces rendering: give either --target or --shoot / --network with --cluster")
+		}
+		return nil
+	}
+	return o.RenderOptions.Validate()
+}
+
+// Run reads both sides, diffs, classifies, finds the blockers and reports.
+func (o *PlanOptions) Run(ctx context.Context, streams IO) error {
+	parser, err := manifestdiff.NewParser()
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	current, err := o.readSet(parser, o.Current, streams.In)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	var target *manifestdiff.Set
+	if o.Target != "" {
+		target, err = o.readSet(parser, o.Target, streams.In)
+	} else {
+		var m interface{ JSON() []byte }
+		m, err = o.build(streams)
+		if err != nil {
+			var ee *ExitError
+			if errors.As(err, &ee) && ee.Code == ExitFindings {
+				return &ExitError{Code: ExitUsage, Err: errors.New("the target does not validate (errors above)")}
+			}
+			return err
+		}
+		target, err = parser.ManagedResourceData(map[string][]byte{"config.yaml": m.JSON()})
+	}
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	d := manifestdiff.Compare(current, target)
+	manifestdiff.DefaultClassifier().Classify(d)
+	var live *plan.Live
+	if o.live != nil {
+		if live, err = readLive(ctx, o.live, d); err != nil {
+			return &ExitError{Code: ExitUsage, Err: err}
+		}
+	}
+	blockers := plan.Blockers(d, live)
+	sum := d.Summarize()
+	disruptive := sum.Highest == manifestdiff.ClassDisruptive || sum.Highest == manifestdiff.ClassBlocked
+	if err := o.report(streams.Out, d, blockers, sum, live != nil); err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	switch {
+	case len(blockers) > 0:
+		return &ExitError{Code: ExitFindings, Err: fmt.Errorf("%d blocker(s): the change is refused", len(blockers))}
+	case disruptive && !o.AllowDisruption:
+		return &ExitError{Code: ExitFindings, Err: errors.New("the change is disruptive; rerun with --allow-disruption to accept it")}
+	}
+	return nil
+}
+
+// readSet reads a ManagedResource Secret manifest (its data keys) or a manifest stream.
+func (o *PlanOptions) readSet(p *manifestdiff.Parser, path string, stdin io.Reader) (*manifestdiff.Set, error) {
+	data, err := readInput(path, stdin)
+	if err != nil {
+		return nil, err
+	}
+	var head struct {
+		Kind       string `json:"kind"`
+		APIVersion string `json:"apiVersion"`
+	}
+	if yaml.Unmarshal(data, &head) == nil && head.Kind == "Secret" && head.APIVersion == "v1" && !bytes.Contains(data, []byte("\n---")) {
+		var s corev1.Secret
+		if err := yaml.Unmarshal(data, &s); err != nil {
+			return nil, fmt.Errorf("%s: not a Secret: %w", path, err)
+		}
+		if len(s.Data) == 0 {
+			return nil, fmt.Errorf("%s: the Secret has no data (give the ManagedResource's secret)", path)
+		}
+		set, err := p.ManagedResourceData(s.Data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return set, nil
+	}
+	set, err := p.Stream(path, data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return set, nil
+}
+
+// readLive reads pools, IPAM blocks, the CRDs of both sides and, for CRDs whose schema loses a
+// field, which stored objects set which top-level spec fields.
+func readLive(ctx context.Context, c client.Client, d *manifestdiff.Diff) (*plan.Live, error) {
+	live := &plan.Live{CRDs: map[string]plan.CRDState{}}
+	var pools calicov1.IPPoolList
+	if err := c.List(ctx, &pools); err != nil {
+		return nil, fmt.Errorf("listing IP pools: %w", err)
+	}
+	live.Pools = pools.Items
+	var blocks calicov1.IPAMBlockList
+	if err := c.List(ctx, &blocks); err != nil {
+		return nil, fmt.Errorf("listing IPAM blocks: %w", err)
+	}
+	live.Blocks = blocks.Items
+	var crds apiextensionsv1.CustomResourceDefinitionList
+	if err := c.List(ctx, &crds); err != nil {
+		return nil, fmt.Errorf("listing CRDs: %w", err)
+	}
+	relevant := map[string]bool{}
+	for _, o := range d.Objects {
+		if o.ID.Kind == "CustomResourceDefinition" {
+			relevant[o.ID.Name] = true
+		}
+	}
+	for _, crd := range crds.Items {
+		if !strings.HasSuffix(crd.Spec.Group, "projectcalico.org") && !relevant[crd.Name] {
+			continue
+		}
+		st := plan.CRDState{StoredVersions: crd.Status.StoredVersions, FieldUse: map[string]int{}}
+		if relevant[crd.Name] {
+			var list unstructured.UnstructuredList
+			list.SetAPIVersion(crd.Spec.Group + "/" + storageVersion(&crd))
+			list.SetKind(crd.Spec.Names.ListKind)
+			if err := c.List(ctx, &list); err != nil {
+				return nil, fmt.Errorf("listing %s: %w", crd.Name, err)
+			}
+			st.Objects = len(list.Items)
+			for _, item := range list.Items {
+				countFields(item.Object, "", st.FieldUse)
+			}
+		}
+		live.CRDs[crd.Name] = st
+	}
+	return live, nil
+}
+
+func storageVersion(crd *apiextensionsv1.CustomResourceDefinition) string {
+	for _, v := range crd.Spec.Versions {
+		if v.Storage {
+			return v.Name
+		}
+	}
+	return crd.Spec.Versions[0].Name
+}
+
+// countFields counts the set fields of spec (nested maps as dotted paths).
+func countFields(obj map[string]any, prefix string, into map[string]int) {
+	for k, v := range obj {
+		if prefix == "" && k != "spec" {
+			continue
+		}
+		path := k
+		if prefix != "" {
+			path = prefix + "." + k
+		}
+		into[path]++
+		if m, ok := v.(map[string]any); ok {
+			countFields(m, path, into)
+		}
+	}
+}
+
+type planReport struct {
+	Blockers []plan.Blocker  `json:"blockers"`
+	Live     bool            `json:"liveChecked"`
+	Diff     json.RawMessage `json:"diff"`
+}
+
+func (o *PlanOptions) report(w io.Writer, d *manifestdiff.Diff, blockers []plan.Blocker, sum manifestdiff.Summary, live bool) error {
+	if o.PlanOutput == "json" {
+		var buf bytes.Buffer
+		if err := d.WriteJSON(&buf); err != nil {
+			return err
+		}
+		if blockers == nil {
+			blockers = []plan.Blocker{}
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(planReport{Blockers: blockers, Live: live, Diff: json.RawMessage(bytes.TrimSpace(buf.Bytes()))})
+	}
+	if len(d.Objects) == 0 && len(blockers) == 0 {
+		_, err := fmt.Fprintf(w, "no changes (%d objects compared)\n", sum.Unchanged)
+		return err
+	}
+	if err := d.WriteText(w); err != nil {
+		return err
+	}
+	if len(blockers) > 0 {
+		fmt.Fprintf(w, "\nblockers:\n")
+		for _, b := range blockers {
+			fmt.Fprintf(w, "  %s: %s\n", b.Object, b.Message)
+		}
+	}
+	if !live {
+		fmt.Fprintf(w, "\n(no --kubeconfig: allocations, disabled pools and stored CRD fields were not checked)\n")
+	}
+	return nil
+}

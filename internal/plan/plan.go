@@ -1,0 +1,206 @@
+package plan
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
+	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
+	"github.com/calico-pilot/calico-pilot/internal/pools"
+)
+
+// CRDState is what the live cluster says about one CRD.
+type CRDState struct {
+	// StoredVersions is status.storedVersions: versions objects may still be stored in.
+	StoredVersions []string
+	// Objects is how many objects of the CRD exist.
+	Objects int
+	// FieldUse counts, per dotted field path ("spec.namespaceSelector"), the objects that set it.
+	FieldUse map[string]int
+}
+
+// Live is the live cluster's state; nil fields mean "not known" (plan from the seed only).
+type Live struct {
+	Pools  []calicov1.IPPool
+	Blocks []calicov1.IPAMBlock
+	CRDs   map[string]CRDState
+}
+
+// Blocker is a change plan refuses.
+type Blocker struct {
+	Object  string `json:"object"`
+	Message string `json:"message"`
+}
+
+const annMode = "resources.gardener.cloud/mode"
+
+// Blockers returns what refuses the diff (classified or not), sorted by object. live may be nil.
+func Blockers(d *manifestdiff.Diff, live *Live) []Blocker {
+	var out []Blocker
+	add := func(o, format string, args ...any) {
+		out = append(out, Blocker{Object: o, Message: fmt.Sprintf(format, args...)})
+	}
+	livePools := map[string]*calicov1.IPPool{}
+	if live != nil {
+		for i := range live.Pools {
+			livePools[live.Pools[i].Name] = &live.Pools[i]
+		}
+	}
+	for _, o := range d.Objects {
+		id := o.ID.Short()
+		switch {
+		case isPool(o.ID) && o.Op == manifestdiff.OpChanged:
+			for _, c := range o.Changes {
+				for _, f := range []string{"cidr", "blockSize"} {
+					if c.Path == "spec."+f {
+						add(id, "IP pool %s: spec.%s cannot change (%v -> %v); Calico keeps the old value and its IPAM blocks; create a new pool and move to it with `calico-pilot pools migrate`", o.ID.Name, f, c.Old, c.New)
+					}
+				}
+			}
+		case isPool(o.ID) && o.Op == manifestdiff.OpRemoved && !ignored(o.Old):
+			if p := livePools[o.ID.Name]; p != nil {
+				c, err := pools.TakeCensus(p, live.Blocks)
+				if err == nil && c.Allocations() > 0 {
+					add(id, "IP pool %s (%s) would be deleted by the resource manager but still holds %d address(es) (%d pod(s), %d tunnel address(es)) on %d node(s); drain it first (calico-pilot pools migrate)", o.ID.Name, p.Spec.CIDR, c.Allocations(), c.Workloads, c.Tunnels, len(c.Nodes))
+				}
+			}
+		case isCRD(o.ID) && o.Op == manifestdiff.OpRemoved:
+			n := "every"
+			if live != nil {
+				if st, ok := live.CRDs[o.ID.Name]; ok {
+					n = fmt.Sprintf("its %d", st.Objects)
+				}
+			}
+			add(id, "CRD %s would be deleted, and with it %s stored object(s); calico-pilot never deletes Calico CRDs except with the whole Network", o.ID.Name, n)
+		case isCRD(o.ID) && o.Op == manifestdiff.OpChanged && live != nil:
+			st := live.CRDs[o.ID.Name]
+			for _, c := range o.Changes {
+				if c.Op != manifestdiff.OpRemoved {
+					continue
+				}
+				if field := schemaField(c.Fields()); field != "" && st.FieldUse[field] > 0 {
+					add(id, "CRD %s: field %s is dropped from the schema but %d stored object(s) set it; it would be pruned from them", o.ID.Name, field, st.FieldUse[field])
+				}
+			}
+		}
+	}
+	if d.New != nil {
+		for _, obj := range d.New.Objects() {
+			switch {
+			case isPool(obj.ID) && !ignored(obj):
+				p := livePools[obj.ID.Name]
+				disabled, _ := lookup(obj.Content, "spec", "disabled").(bool)
+				if p != nil && p.Spec.Disabled && !disabled {
+					add(obj.ID.Short(), "IP pool %s is disabled in the cluster, and the target lists it enabled as a resource-manager object: the next sync would re-enable it; keep the owner's disable (resources.gardener.cloud/mode: Ignore, as calico-pilot renders pools)", obj.ID.Name)
+				}
+			case isCRD(obj.ID):
+				out = append(out, storageBlockers(d, obj, live)...)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Object < out[j].Object })
+	return out
+}
+
+// storageBlockers: objects stored in a version the target CRD does not serve can no longer be read
+// (a downgrade across a storage change).
+func storageBlockers(d *manifestdiff.Diff, obj *manifestdiff.Object, live *Live) []Blocker {
+	served := map[string]bool{}
+	var names []string
+	versions, _ := lookup(obj.Content, "spec", "versions").([]any)
+	for _, v := range versions {
+		m, _ := v.(map[string]any)
+		name, _ := m["name"].(string)
+		if s, _ := m["served"].(bool); s && name != "" {
+			served[name] = true
+			names = append(names, name)
+		}
+	}
+	var stored []string
+	if live != nil {
+		if st, ok := live.CRDs[obj.ID.Name]; ok {
+			stored = st.StoredVersions
+		}
+	}
+	if stored == nil && d.Old != nil {
+		if old := d.Old.Get(obj.ID); old != nil {
+			stored = storageVersions(old)
+		}
+	}
+	var out []Blocker
+	for _, v := range stored {
+		if !served[v] {
+			sort.Strings(names)
+			out = append(out, Blocker{Object: obj.ID.Short(), Message: fmt.Sprintf("CRD %s: objects are stored as %s, which the target does not serve (it serves %s); a downgrade across a CRD storage change would make them unreadable", obj.ID.Name, v, strings.Join(names, ", "))})
+		}
+	}
+	return out
+}
+
+func storageVersions(o *manifestdiff.Object) []string {
+	var out []string
+	versions, _ := lookup(o.Content, "spec", "versions").([]any)
+	for _, v := range versions {
+		m, _ := v.(map[string]any)
+		if s, _ := m["storage"].(bool); s {
+			name, _ := m["name"].(string)
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// schemaField turns the map keys of a removed schema property into a dotted field path:
+// spec versions [] schema openAPIV3Schema properties spec properties foo -> "spec.foo".
+func schemaField(fields []string) string {
+	i := -1
+	for k, f := range fields {
+		if f == "openAPIV3Schema" {
+			i = k
+		}
+	}
+	if i < 0 {
+		return ""
+	}
+	var path []string
+	rest := fields[i+1:]
+	for k := 0; k+1 < len(rest); k += 2 {
+		if rest[k] != "properties" {
+			return ""
+		}
+		path = append(path, rest[k+1])
+	}
+	if len(path) == 0 || len(rest)%2 != 0 {
+		return ""
+	}
+	return strings.Join(path, ".")
+}
+
+func isPool(id manifestdiff.ObjectID) bool {
+	return id.Kind == "IPPool" && id.Group == "crd.projectcalico.org"
+}
+
+func isCRD(id manifestdiff.ObjectID) bool {
+	return id.Kind == "CustomResourceDefinition" && id.Group == "apiextensions.k8s.io"
+}
+
+func ignored(o *manifestdiff.Object) bool {
+	if o == nil {
+		return false
+	}
+	v, _ := lookup(o.Content, "metadata", "annotations", annMode).(string)
+	return v == "Ignore"
+}
+
+func lookup(m map[string]any, keys ...string) any {
+	var cur any = m
+	for _, k := range keys {
+		mm, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = mm[k]
+	}
+	return cur
+}

@@ -1,0 +1,260 @@
+package pools
+
+import (
+	"fmt"
+	"net/netip"
+	"sort"
+	"time"
+
+	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
+)
+
+// Record is what calico-pilot remembers about one pool it created or took over: stored in the
+// Network's provider status so that a deleted pool is never created again and a config change is
+// told apart from an owner's edit.
+type Record struct {
+	// Name and CIDR identify the pool.
+	Name string
+	CIDR string
+	// Created is when calico-pilot created (or adopted) the pool.
+	Created time.Time
+	// Adopted is true when the pool existed before calico-pilot recorded it (created by calico-node
+	// from its environment or rendered by an earlier manifest generation).
+	Adopted bool
+	// IPIPMode and VXLANMode are the encapsulation calico-pilot last asked for: a config change is
+	// a change of these, whatever the live pool holds.
+	IPIPMode  calicov1.IPIPMode
+	VXLANMode calicov1.VXLANMode
+	// OwnerChanges are the owner's edits calico-pilot saw last time (sorted, e.g. "disabled",
+	// "deleted"); reported, never reverted.
+	OwnerChanges []string
+}
+
+// ActionKind is what to do with a pool.
+type ActionKind string
+
+const (
+	// ActionCreate creates the pool (Object holds it).
+	ActionCreate ActionKind = "Create"
+	// ActionPatchEncapsulation merge-patches spec.ipipMode and spec.vxlanMode, nothing else.
+	ActionPatchEncapsulation ActionKind = "PatchEncapsulation"
+)
+
+// Action is one write to the cluster.
+type Action struct {
+	Kind ActionKind
+	Name string
+	// Object is the pool to create (ActionCreate).
+	Object *calicov1.IPPool
+	// IPIPMode and VXLANMode are the new encapsulation (ActionPatchEncapsulation).
+	IPIPMode  calicov1.IPIPMode
+	VXLANMode calicov1.VXLANMode
+}
+
+// MergePatch is the JSON merge patch of a PatchEncapsulation action: only the fields calico-pilot owns.
+func (a Action) MergePatch() []byte {
+	return fmt.Appendf(nil, `{"spec":{"ipipMode":%q,"vxlanMode":%q}}`, a.IPIPMode, a.VXLANMode)
+}
+
+// Finding reasons.
+const (
+	// ReasonDeletedByOwner: a pool calico-pilot created is gone; it is not created again.
+	ReasonDeletedByOwner = "PoolDeletedByOwner"
+	// ReasonDisabledByOwner: a pool calico-pilot created is disabled; it stays disabled.
+	ReasonDisabledByOwner = "PoolDisabledByOwner"
+	// ReasonNodeSelectorChanged: the owner restricted the pool's nodes (e.g. "!all()").
+	ReasonNodeSelectorChanged = "PoolNodeSelectorChangedByOwner"
+	// ReasonEncapsulationChanged: the owner changed the encapsulation; kept until the config changes it.
+	ReasonEncapsulationChanged = "PoolEncapsulationChangedByOwner"
+	// ReasonFamilyHasPool: the cluster already has a pool of the family, so the config's pool is not created.
+	ReasonFamilyHasPool = "FamilyHasPool"
+	// ReasonReplacedByOwner: a pool with the recorded name has another CIDR: the owner's pool now.
+	ReasonReplacedByOwner = "PoolReplacedByOwner"
+	// ReasonNoLongerRendered: the config no longer asks for a pool calico-pilot created; it is left in place.
+	ReasonNoLongerRendered = "PoolLeftInPlace"
+	// ReasonImmutableChange: the config asks for another CIDR or block size; not applied.
+	ReasonImmutableChange = "PoolImmutableFieldChange"
+	// ReasonAdopted: the pool existed before calico-pilot recorded it; its live spec is kept.
+	ReasonAdopted = "PoolAdopted"
+)
+
+// Finding is something the owner did that the config would have done differently; Conflict is true
+// when the config asks for something the owner overrode (the Network's condition turns False).
+type Finding struct {
+	Pool     string
+	Reason   string
+	Message  string
+	Conflict bool
+}
+
+// Result is the outcome of Decide.
+type Result struct {
+	Actions  []Action
+	Records  []Record
+	Findings []Finding
+}
+
+// Decide compares the pools the config wants with the live pools and the record. It never returns
+// a delete, never touches a field other than the encapsulation modes, and never creates a pool whose
+// name is in the record. now stamps new records.
+func Decide(desired, live []calicov1.IPPool, records []Record, now time.Time) Result {
+	liveByName := make(map[string]*calicov1.IPPool, len(live))
+	for i := range live {
+		liveByName[live[i].Name] = &live[i]
+	}
+	recByName := make(map[string]Record, len(records))
+	for _, r := range records {
+		recByName[r.Name] = r
+	}
+	desiredNames := make(map[string]bool, len(desired))
+	for _, d := range desired {
+		desiredNames[d.Name] = true
+	}
+
+	var res Result
+	for i := range desired {
+		d := &desired[i]
+		l := liveByName[d.Name]
+		rec, known := recByName[d.Name]
+		switch {
+		case !known && l == nil:
+			if other := familyPools(live, d, recByName); len(other) > 0 && allocating(d) {
+				res.Findings = append(res.Findings, Finding{Pool: d.Name, Reason: ReasonFamilyHasPool,
+					Message: fmt.Sprintf("IP pool %s (%s) is not created: the cluster already has the %s pool(s) %v, which belong to the cluster's owner", d.Name, d.Spec.CIDR, family(d.Spec.CIDR), other)})
+				continue
+			}
+			obj := d.DeepCopy()
+			res.Actions = append(res.Actions, Action{Kind: ActionCreate, Name: d.Name, Object: obj})
+			res.Records = append(res.Records, Record{Name: d.Name, CIDR: d.Spec.CIDR, Created: now,
+				IPIPMode: d.Spec.IPIPMode, VXLANMode: d.Spec.VXLANMode})
+		case !known:
+			// Created by calico-node from its environment, or released by an earlier manifest
+			// generation that listed it: take it over as it is, owner's edits included.
+			rec = Record{Name: d.Name, CIDR: l.Spec.CIDR, Created: now, Adopted: true,
+				IPIPMode: l.Spec.IPIPMode, VXLANMode: l.Spec.VXLANMode}
+			res.Findings = append(res.Findings, Finding{Pool: d.Name, Reason: ReasonAdopted,
+				Message: fmt.Sprintf("IP pool %s (%s) existed already; calico-pilot keeps its live spec and changes only its encapsulation when the config changes it", d.Name, l.Spec.CIDR)})
+			rec.OwnerChanges, res.Findings = observe(d, l, rec, res.Findings)
+			res.Records = append(res.Records, rec)
+		case l == nil:
+			rec.OwnerChanges = []string{"deleted"}
+			res.Findings = append(res.Findings, Finding{Pool: d.Name, Reason: ReasonDeletedByOwner, Conflict: true,
+				Message: fmt.Sprintf("IP pool %s (%s), created by calico-pilot, was deleted by the cluster's owner; it is not created again", d.Name, rec.CIDR)})
+			res.Records = append(res.Records, rec)
+		case canonical(l.Spec.CIDR) != canonical(rec.CIDR):
+			rec.OwnerChanges = []string{"replaced"}
+			res.Findings = append(res.Findings, Finding{Pool: d.Name, Reason: ReasonReplacedByOwner, Conflict: true,
+				Message: fmt.Sprintf("IP pool %s has CIDR %s, not %s as created by calico-pilot: it is the owner's pool now and is left alone", d.Name, l.Spec.CIDR, rec.CIDR)})
+			res.Records = append(res.Records, rec)
+		default:
+			if canonical(d.Spec.CIDR) != canonical(rec.CIDR) || (d.Spec.BlockSize != 0 && l.Spec.BlockSize != 0 && d.Spec.BlockSize != l.Spec.BlockSize) {
+				res.Findings = append(res.Findings, Finding{Pool: d.Name, Reason: ReasonImmutableChange, Conflict: true,
+					Message: fmt.Sprintf("IP pool %s keeps CIDR %s and block size %d: the configuration asks for %s and %d, which Calico cannot change in place; create a new pool and run `calico-pilot pools migrate`", d.Name, l.Spec.CIDR, l.Spec.BlockSize, d.Spec.CIDR, d.Spec.BlockSize)})
+			}
+			// Only a change of the config touches the pool, and only its encapsulation.
+			after := l.DeepCopy()
+			if d.Spec.IPIPMode != rec.IPIPMode || d.Spec.VXLANMode != rec.VXLANMode {
+				if l.Spec.IPIPMode != d.Spec.IPIPMode || l.Spec.VXLANMode != d.Spec.VXLANMode {
+					res.Actions = append(res.Actions, Action{Kind: ActionPatchEncapsulation, Name: d.Name,
+						IPIPMode: d.Spec.IPIPMode, VXLANMode: d.Spec.VXLANMode})
+				}
+				rec.IPIPMode, rec.VXLANMode = d.Spec.IPIPMode, d.Spec.VXLANMode
+				after.Spec.IPIPMode, after.Spec.VXLANMode = d.Spec.IPIPMode, d.Spec.VXLANMode
+			}
+			rec.OwnerChanges, res.Findings = observe(d, after, rec, res.Findings)
+			res.Records = append(res.Records, rec)
+		}
+	}
+	// Records of pools the config no longer asks for stay: such a pool is never created again.
+	for _, r := range records {
+		if desiredNames[r.Name] {
+			continue
+		}
+		if liveByName[r.Name] != nil {
+			res.Findings = append(res.Findings, Finding{Pool: r.Name, Reason: ReasonNoLongerRendered,
+				Message: fmt.Sprintf("IP pool %s (%s) is no longer part of the configuration; calico-pilot leaves it in place and no longer changes it", r.Name, r.CIDR)})
+		}
+		res.Records = append(res.Records, r)
+	}
+	sort.Slice(res.Records, func(i, j int) bool { return res.Records[i].Name < res.Records[j].Name })
+	return res
+}
+
+// observe lists the owner's edits of a pool calico-pilot knows (live after any patch) as findings.
+// A disabled or node-restricted pool whose encapsulation the config changed is a conflict: the
+// overlay switch reaches only pods that still get addresses from it.
+func observe(d, l *calicov1.IPPool, rec Record, findings []Finding) ([]string, []Finding) {
+	var changes []string
+	if l.Spec.Disabled && !d.Spec.Disabled {
+		changes = append(changes, "disabled")
+		findings = append(findings, Finding{Pool: d.Name, Reason: ReasonDisabledByOwner, Conflict: true,
+			Message: fmt.Sprintf("IP pool %s (%s) is disabled by the cluster's owner; calico-pilot keeps it disabled, so new pods get addresses from the owner's other pools", d.Name, l.Spec.CIDR)})
+	}
+	if l.Spec.NodeSelector != d.Spec.NodeSelector && !(l.Spec.NodeSelector == "" && d.Spec.NodeSelector == "all()") {
+		changes = append(changes, "nodeSelector")
+		findings = append(findings, Finding{Pool: d.Name, Reason: ReasonNodeSelectorChanged, Conflict: true,
+			Message: fmt.Sprintf("IP pool %s has nodeSelector %q set by the cluster's owner (the configuration would use %q); it is kept", d.Name, l.Spec.NodeSelector, d.Spec.NodeSelector)})
+	}
+	if l.Spec.IPIPMode != rec.IPIPMode || l.Spec.VXLANMode != rec.VXLANMode {
+		changes = append(changes, "encapsulation")
+		findings = append(findings, Finding{Pool: d.Name, Reason: ReasonEncapsulationChanged,
+			Message: fmt.Sprintf("IP pool %s has ipipMode %q and vxlanMode %q set by the cluster's owner (the configuration asks for %q and %q); kept until the configuration changes them", d.Name, l.Spec.IPIPMode, l.Spec.VXLANMode, rec.IPIPMode, rec.VXLANMode)})
+	}
+	sort.Strings(changes)
+	return changes, findings
+}
+
+// allocating says whether a desired pool hands out addresses (the no-SNAT node pool never does).
+func allocating(p *calicov1.IPPool) bool { return !p.Spec.Disabled }
+
+// familyPools are the names of live pools of p's IP family that could stand in for it: every pool of
+// the family (disabled ones count, as for calico-node) except the non-allocating pools calico-pilot
+// itself recorded.
+func familyPools(live []calicov1.IPPool, p *calicov1.IPPool, recs map[string]Record) []string {
+	fam := family(p.Spec.CIDR)
+	var names []string
+	for i := range live {
+		l := &live[i]
+		if family(l.Spec.CIDR) != fam {
+			continue
+		}
+		if _, ours := recs[l.Name]; ours && l.Spec.Disabled && l.Spec.DisableBGPExport {
+			continue
+		}
+		names = append(names, l.Name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// family is "IPv4", "IPv6" or "" for an unparsable CIDR.
+func family(cidr string) string {
+	p, err := netip.ParsePrefix(cidr)
+	if err != nil {
+		return ""
+	}
+	if p.Addr().Is4() {
+		return "IPv4"
+	}
+	return "IPv6"
+}
+
+// canonical returns the masked form of a CIDR (the input when it does not parse).
+func canonical(cidr string) string {
+	p, err := netip.ParsePrefix(cidr)
+	if err != nil {
+		return cidr
+	}
+	return p.Masked().String()
+}
+
+// Conflicts returns the findings that are conflicts.
+func Conflicts(fs []Finding) []Finding {
+	var out []Finding
+	for _, f := range fs {
+		if f.Conflict {
+			out = append(out, f)
+		}
+	}
+	return out
+}
