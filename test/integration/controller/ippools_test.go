@@ -173,7 +173,7 @@ func TestIPPoolsBelongToTheOwner(t *testing.T) {
 	if err := shootClient(t).Delete(context.Background(), &calicov1.IPPool{ObjectMeta: metav1.ObjectMeta{Name: "default-ipv4-ippool"}}); err != nil {
 		t.Fatal(err)
 	}
-	n = e.reconcileAndWait(log, "reconcile")
+	e.reconcileAndWait(log, "reconcile")
 	e.reconcileAndWait(log, "restore")
 	if p := shootPool(t, "default-ipv4-ippool"); p != nil {
 		t.Fatalf("the deleted pool came back: %+v", p.Spec)
