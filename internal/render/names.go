@@ -45,5 +45,6 @@ const (
 	AnnotationPreserveResource = "resources.gardener.cloud/preserve-resources"
 	AnnotationChecksumConfig   = "checksum/configmap-calico"
 	LabelRole                  = "gardener.cloud/role"
+	LabelCriticalComponent     = "node.gardener.cloud/critical-component"
 	LabelKubeAPIServerEndpoint = "networking.gardener.cloud/endpoint"
 )
