@@ -399,6 +399,13 @@ func calicoNodeContainer(o *values.Options) corev1.Container {
 		e = append(e, env("FELIX_IPINIPENABLED", boolString(*o.FelixIPIPEnabled)))
 	}
 	e = append(e, env("FELIX_BPFENABLED", boolString(o.EBPF)))
+	if o.BPFDataIfacePattern != "" {
+		// Azure with eBPF (values.AzureBPFDataIfacePattern). Felix ranks environment variables above
+		// FelixConfiguration, so this wins over a pattern set by hand in FelixConfiguration default
+		// (seed 004's manual fix sets the same pattern); FelixConfiguration default itself is not
+		// rendered because calico-node writes to it and the resource manager would overwrite it.
+		e = append(e, env("FELIX_BPFDATAIFACEPATTERN", o.BPFDataIfacePattern))
+	}
 	if o.EBPF && o.KubeProxyEnabled {
 		// kube-proxy owns 10256; move Felix's kube-proxy health port out of its way. Calico 3.31
 		// reads the misspelled name, later releases the corrected one: set both.
