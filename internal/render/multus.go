@@ -89,8 +89,8 @@ func multusDaemonSet(o *values.Options) *appsv1.DaemonSet {
 		inits = append(inits, corev1.Container{
 			Name:  "install-cni-plugins",
 			Image: o.Images.CNIPlugins,
-			// Calico installs its own host-local, portmap, loopback and tuning; keep those.
-			Command:         []string{"/bin/sh", "-c", `for f in /cni-plugins/*; do case "$(basename "$f")" in host-local|portmap|loopback|tuning) ;; *) cp -f "$f" /host/opt/cni/bin/ ;; esac; done`},
+			// The image is the Dockerfile's cni-plugins target: the plugins are in CNIPluginsSourceDir.
+			Command:         []string{"/bin/sh", "-c", installCNIPluginsScript},
 			Resources:       requests("10m", "15Mi"),
 			SecurityContext: privileged(),
 			VolumeMounts:    []corev1.VolumeMount{{Name: "cnibin", MountPath: "/host/opt/cni/bin"}},
