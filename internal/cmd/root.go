@@ -7,10 +7,12 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+
+	"github.com/calico-pilot/calico-pilot/internal/version"
 )
 
-// Version is the calico-pilot version, set at build time with -ldflags "-X ...cmd.Version=v1.2.3".
-var Version = "v0.1.0-dev"
+// Version is the calico-pilot version (internal/version, set at build time with -ldflags).
+var Version = version.Version
 
 // Exit codes shared by all subcommands.
 const (

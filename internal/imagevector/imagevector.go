@@ -10,6 +10,8 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"sigs.k8s.io/yaml"
+
+	"github.com/calico-pilot/calico-pilot/internal/version"
 )
 
 // Image names, as used in the embedded file and in override files (the reference extension's names).
@@ -89,6 +91,9 @@ type FindOptions struct {
 	TargetVersion  string
 	// Architecture requested; empty means amd64 (Gardener's default for scoring).
 	Architecture string
+	// OptionalTag is the tag of an entry that has none and gets none from TargetVersion (Gardener's
+	// WithOptionalTag). Images sets it to calico-pilot's own version for its own images (cni-plugins).
+	OptionalTag string
 }
 
 // ShootOptions are the options for images deployed into a shoot of the given Kubernetes version.
@@ -410,7 +415,7 @@ func contains(list []string, s string) bool {
 }
 
 // reference is the image string of a source: ref, or repository with tag (":tag", "@sha256:...",
-// ":tag@sha256:..."); a missing tag becomes v<target version>.
+// ":tag@sha256:..."); a missing tag becomes v<target version>, or else the optional tag.
 func (s Source) reference(opts FindOptions) (string, error) {
 	if s.Ref != nil {
 		return *s.Ref, nil
@@ -420,6 +425,8 @@ func (s Source) reference(opts FindOptions) (string, error) {
 		tag = *s.Tag
 	} else if opts.TargetVersion != "" {
 		tag = "v" + strings.TrimPrefix(opts.TargetVersion, "v")
+	} else {
+		tag = opts.OptionalTag
 	}
 	switch {
 	case tag == "":
@@ -450,7 +457,16 @@ func (v *Vector) Images(opts FindOptions) (Images, error) {
 		CPVA:                  get(NameCPVA),
 		BirdExporter:          get(NameBirdExporter),
 		Multus:                get(NameMultus),
-		CNIPlugins:            get(NameCNIPlugins),
+		// calico-pilot's own image (Dockerfile target cni-plugins): looked up without the shoot's
+		// version and, without a tag in the vector, tagged with calico-pilot's version, as the
+		// reference finds and tags its cni-plugins image (gardener-integration.md §8).
+		CNIPlugins: func() string {
+			ref, err := v.Find(NameCNIPlugins, FindOptions{Architecture: opts.Architecture, OptionalTag: version.Version})
+			if err != nil {
+				errs = append(errs, err)
+			}
+			return ref
+		}(),
 	}
 	return imgs, errors.Join(errs...)
 }

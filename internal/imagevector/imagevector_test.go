@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/version"
 )
 
 func TestDefault(t *testing.T) {
@@ -25,7 +26,7 @@ func TestDefault(t *testing.T) {
 		CPVA:                  "registry.k8s.io/cpa/cpvpa:v0.8.10",
 		BirdExporter:          "ghcr.io/czerwonk/bird_exporter:v1.5.0",
 		Multus:                "ghcr.io/k8snetworkplumbingwg/multus-cni:v4.3.0",
-		CNIPlugins:            "europe-docker.pkg.dev/gardener-project/releases/gardener/extensions/cni-plugins:v1.9.0",
+		CNIPlugins:            "ghcr.io/calico-pilot/cni-plugins:" + version.Version,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("images (-want +got):\n%s", diff)
@@ -97,7 +98,7 @@ func TestOverrideGardenerFormat(t *testing.T) {
 		CPVA:                  "registry.k8s.io/cpa/cpvpa:v0.8.10",
 		BirdExporter:          "ghcr.io/czerwonk/bird_exporter:v1.5.0",
 		Multus:                "registry.local:5000/multus@" + digest,
-		CNIPlugins:            "europe-docker.pkg.dev/gardener-project/releases/gardener/extensions/cni-plugins:v1.9.0",
+		CNIPlugins:            "ghcr.io/calico-pilot/cni-plugins:" + version.Version,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("images for a 1.33 shoot (-want +got):\n%s", diff)
@@ -272,5 +273,37 @@ func TestFromEnv(t *testing.T) {
 	_, err = imagevector.FromEnv(env("/missing.yaml"), read)
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing file: error %v, want it to wrap fs.ErrNotExist", err)
+	}
+}
+
+// TestCNIPluginsTaggedWithOwnVersion: cni-plugins is calico-pilot's own image. Without a tag it gets
+// calico-pilot's version, never the shoot's Kubernetes version; an override without a tag keeps
+// that;
+// an override that sets a tag wins.
+func TestCNIPluginsTaggedWithOwnVersion(t *testing.T) {
+	v, err := imagevector.LoadVector(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imgs, err := v.Images(imagevector.ShootOptions("1.33.2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "ghcr.io/calico-pilot/cni-plugins:" + version.Version; imgs.CNIPlugins != want {
+		t.Errorf("cni-plugins for a 1.33.2 shoot = %q, want %q", imgs.CNIPlugins, want)
+	}
+	mirror, err := imagevector.Load([]byte("images:\n- name: cni-plugins\n  repository: mirror.local/cni-plugins\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "mirror.local/cni-plugins:" + version.Version; mirror.CNIPlugins != want {
+		t.Errorf("mirrored without tag = %q, want %q", mirror.CNIPlugins, want)
+	}
+	pinned, err := imagevector.Load([]byte("images:\n- name: cni-plugins\n  repository: mirror.local/cni-plugins\n  tag: v1.2.3\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "mirror.local/cni-plugins:v1.2.3"; pinned.CNIPlugins != want {
+		t.Errorf("pinned = %q, want %q", pinned.CNIPlugins, want)
 	}
 }

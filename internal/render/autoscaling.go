@@ -77,12 +77,11 @@ func autoscalerDeployment(o *values.Options, name, sa, image, priority string, c
 					Annotations: map[string]string{fmt.Sprintf("checksum/configmap-%s", name): checksum(config)},
 				},
 				Spec: corev1.PodSpec{
-					NodeSelector:                 map[string]string{"kubernetes.io/os": "linux"},
-					PriorityClassName:            priority,
-					ServiceAccountName:           sa,
-					AutomountServiceAccountToken: ptr.To(false),
-					DNSPolicy:                    corev1.DNSDefault,
-					Tolerations:                  []corev1.Toleration{{Key: "CriticalAddonsOnly", Operator: corev1.TolerationOpExists}},
+					NodeSelector:       map[string]string{"kubernetes.io/os": "linux"},
+					PriorityClassName:  priority,
+					ServiceAccountName: sa,
+					DNSPolicy:          corev1.DNSDefault,
+					Tolerations:        []corev1.Toleration{{Key: "CriticalAddonsOnly", Operator: corev1.TolerationOpExists}},
 					SecurityContext: &corev1.PodSecurityContext{
 						RunAsUser: ptr.To[int64](65532), RunAsNonRoot: ptr.To(true), SupplementalGroups: []int64{65532},
 						FSGroup: ptr.To[int64](65532), SeccompProfile: seccompRuntimeDefault(),

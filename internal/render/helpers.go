@@ -135,7 +135,10 @@ func serviceAccount(name string) *corev1.ServiceAccount {
 	return &corev1.ServiceAccount{
 		TypeMeta:   typeMeta("v1", "ServiceAccount"),
 		ObjectMeta: meta(name, Namespace, nil),
-		// Gardener's resource manager projects tokens into the pods.
+		// False on the ServiceAccount and unset on the pods: that is the combination on which the shoot
+		// resource manager's projected-token-mount webhook injects a short-lived projected token
+		// (docs/render.md, "Under Gardener's resource manager"). A pod that set the field itself
+		// would get no token at all.
 		AutomountServiceAccountToken: ptr.To(false),
 	}
 }

@@ -65,7 +65,16 @@ func multusCRD() *apiextensionsv1.CustomResourceDefinition {
 }
 
 func multusDaemonSet(o *values.Options) *appsv1.DaemonSet {
-	labels := systemComponent(map[string]string{"app": NameMultus, "name": NameMultus})
+	// The critical-component label on the DaemonSet and its pods makes the shoot resource manager
+	// keep the node's critical-components-not-ready taint until multus runs there; tolerating every
+	// NoSchedule taint lets the pod land while the taint is still on.
+	labels := systemComponent(map[string]string{"app": NameMultus, "name": NameMultus, LabelCriticalComponent: "true"})
+	podLabels := systemComponent(map[string]string{
+		"app": NameMultus, "name": NameMultus, LabelCriticalComponent: "true",
+		// Multus reads pods and NetworkAttachmentDefinitions from the API server.
+		"networking.gardener.cloud/to-apiserver": "allowed",
+		"networking.gardener.cloud/to-dns":       "allowed",
+	})
 	hostPath := func(name, path string) corev1.Volume { return hostPathVolume(name, path, nil) }
 	var inits []corev1.Container
 	inits = append(inits, corev1.Container{
@@ -80,8 +89,8 @@ func multusDaemonSet(o *values.Options) *appsv1.DaemonSet {
 		inits = append(inits, corev1.Container{
 			Name:  "install-cni-plugins",
 			Image: o.Images.CNIPlugins,
-			// Calico installs its own host-local, portmap, loopback and tuning; keep those.
-			Command:         []string{"/bin/sh", "-c", `for f in /cni-plugins/*; do case "$(basename "$f")" in host-local|portmap|loopback|tuning) ;; *) cp -f "$f" /host/opt/cni/bin/ ;; esac; done`},
+			// The image is the Dockerfile's cni-plugins target: the plugins are in CNIPluginsSourceDir.
+			Command:         []string{"/bin/sh", "-c", installCNIPluginsScript},
 			Resources:       requests("10m", "15Mi"),
 			SecurityContext: privileged(),
 			VolumeMounts:    []corev1.VolumeMount{{Name: "cnibin", MountPath: "/host/opt/cni/bin"}},
@@ -96,13 +105,12 @@ func multusDaemonSet(o *values.Options) *appsv1.DaemonSet {
 				Type: appsv1.RollingUpdateDaemonSetStrategyType, RollingUpdate: &appsv1.RollingUpdateDaemonSet{MaxUnavailable: intOrInt(2)},
 			},
 			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				ObjectMeta: metav1.ObjectMeta{Labels: podLabels},
 				Spec: corev1.PodSpec{
 					HostNetwork:                   true,
 					NodeSelector:                  map[string]string{"kubernetes.io/os": "linux"},
 					Tolerations:                   tolerations(),
 					ServiceAccountName:            NameMultus,
-					AutomountServiceAccountToken:  ptr.To(false),
 					PriorityClassName:             "system-node-critical",
 					TerminationGracePeriodSeconds: ptr.To[int64](10),
 					InitContainers:                inits,

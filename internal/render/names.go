@@ -49,5 +49,6 @@ const (
 	AnnotationResourceMode     = "resources.gardener.cloud/mode"
 	ResourceModeIgnore         = "Ignore"
 	LabelRole                  = "gardener.cloud/role"
+	LabelCriticalComponent     = "node.gardener.cloud/critical-component"
 	LabelKubeAPIServerEndpoint = "networking.gardener.cloud/endpoint"
 )

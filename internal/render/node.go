@@ -140,10 +140,10 @@ func nodeVPA(o *values.Options) client.Object {
 // nodeDaemonSet builds kube-system/calico-node. configChecksum is the checksum of calico-config,
 // so the pods roll when the configuration they read changes.
 func nodeDaemonSet(o *values.Options, configChecksum string) *appsv1.DaemonSet {
-	labels := systemComponent(map[string]string{"k8s-app": NameCalicoNode, "node.gardener.cloud/critical-component": "true"})
+	labels := systemComponent(map[string]string{"k8s-app": NameCalicoNode, LabelCriticalComponent: "true"})
 	podLabels := systemComponent(map[string]string{
-		"k8s-app":                                      NameCalicoNode,
-		"node.gardener.cloud/critical-component":       "true",
+		"k8s-app":              NameCalicoNode,
+		LabelCriticalComponent: "true",
 		"networking.gardener.cloud/to-public-networks": "allowed",
 		"networking.gardener.cloud/to-apiserver":       "allowed",
 		"networking.gardener.cloud/to-dns":             "allowed",
@@ -169,9 +169,10 @@ func nodeDaemonSet(o *values.Options, configChecksum string) *appsv1.DaemonSet {
 					HostNetwork:        true,
 					Tolerations:        tolerations(),
 					ServiceAccountName: NameCalicoNode,
-					// Tokens are projected by Gardener's resource manager.
-					AutomountServiceAccountToken: ptr.To(false),
-					SecurityContext:              &corev1.PodSecurityContext{SeccompProfile: seccompRuntimeDefault()},
+					// automountServiceAccountToken stays unset: the resource manager's projected-token-mount
+					// webhook injects the token only into pods that leave it unset and whose ServiceAccount
+					// sets it to false (see serviceAccount).
+					SecurityContext: &corev1.PodSecurityContext{SeccompProfile: seccompRuntimeDefault()},
 					// calico-node -shutdown (preStop) does the graceful part; no need to wait longer.
 					TerminationGracePeriodSeconds: ptr.To[int64](0),
 					PriorityClassName:             "system-node-critical",
@@ -398,6 +399,13 @@ func calicoNodeContainer(o *values.Options) corev1.Container {
 		e = append(e, env("FELIX_IPINIPENABLED", boolString(*o.FelixIPIPEnabled)))
 	}
 	e = append(e, env("FELIX_BPFENABLED", boolString(o.EBPF)))
+	if o.BPFDataIfacePattern != "" {
+		// Azure with eBPF (values.AzureBPFDataIfacePattern). Felix ranks environment variables above
+		// FelixConfiguration, so this wins over a pattern set by hand in FelixConfiguration default
+		// (seed 004's manual fix sets the same pattern); FelixConfiguration default itself is not
+		// rendered because calico-node writes to it and the resource manager would overwrite it.
+		e = append(e, env("FELIX_BPFDATAIFACEPATTERN", o.BPFDataIfacePattern))
+	}
 	if o.EBPF && o.KubeProxyEnabled {
 		// kube-proxy owns 10256; move Felix's kube-proxy health port out of its way. Calico 3.31
 		// reads the misspelled name, later releases the corrected one: set both.

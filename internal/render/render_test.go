@@ -2,6 +2,7 @@ package render_test
 
 import (
 	"net/netip"
+	"regexp"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -11,6 +12,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"github.com/calico-pilot/calico-pilot/internal/render"
 	"github.com/calico-pilot/calico-pilot/internal/values"
@@ -261,5 +263,44 @@ func TestRenderRejectsImpossibleOptions(t *testing.T) {
 	want := "rendering shoot objects: IPv4 is enabled without an IPv4 pod CIDR\nthe calico-node and calico-cni images are not set"
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %q", err, want)
+	}
+}
+
+// TestAzureEBPFDataInterfaces: with eBPF on Azure, Felix's data-interface pattern must not match
+// the accelerated-networking VF (enP<n>s<m>) but still match the synthetic NIC and Calico's own
+// devices; nowhere else is the pattern set (seed 004).
+func TestAzureEBPFDataInterfaces(t *testing.T) {
+	azureWithoutEBPF := scenario{name: "azure-without-ebpf", shoot: func(s *gardencorev1beta1.Shoot) { s.Spec.Provider.Type = "azure" }}
+	for _, tc := range []struct {
+		sc   scenario
+		want bool
+	}{
+		{scenarioByName(t, "ebpf-azure"), true},
+		{azureWithoutEBPF, false},
+		{scenarioByName(t, "ebpf-kube-proxy-off"), false},
+		{scenarioByName(t, "default"), false},
+	} {
+		node := container(t, calicoNode(t, renderScenario(t, tc.sc)).Spec.Template.Spec.Containers, "calico-node")
+		pattern, ok := envValue(node, "FELIX_BPFDATAIFACEPATTERN")
+		if ok != tc.want {
+			t.Errorf("%s: FELIX_BPFDATAIFACEPATTERN set=%v, want %v", tc.sc.name, ok, tc.want)
+		}
+		if !ok {
+			continue
+		}
+		re, err := regexp.Compile(pattern)
+		if err != nil {
+			t.Fatalf("%s: pattern %q: %v", tc.sc.name, pattern, err)
+		}
+		for _, iface := range []string{"enP12345s1", "enP1s1", "enP30832p0s2"} {
+			if re.MatchString(iface) {
+				t.Errorf("%s: pattern matches accelerated-networking interface %s", tc.sc.name, iface)
+			}
+		}
+		for _, iface := range []string{"eth0", "eth1", "ens5", "enp0s3", "tunl0", "vxlan.calico", "vxlan-v6.calico", "wireguard.cali", "wg-v6.cali"} {
+			if !re.MatchString(iface) {
+				t.Errorf("%s: pattern does not match data interface %s", tc.sc.name, iface)
+			}
+		}
 	}
 }

@@ -73,6 +73,11 @@ var scenarios = []scenario{
 	{name: "ebpf-kube-proxy-off", providerConfig: "ebpfDataplane: {enabled: true}\noverlay: {enabled: false}", shoot: kubeProxyOff},
 	{name: "ebpf-kube-proxy-on", providerConfig: "ebpfDataplane: {enabled: true}\noverlay: {enabled: false}"},
 	{name: "ebpf-non-privileged-gate", providerConfig: "ebpfDataplane: {enabled: true}\noverlay: {enabled: false}", shoot: kubeProxyOff, nonPrivileged: true},
+	// Seed 004: eBPF on Azure keeps Felix off the accelerated-networking enP* interfaces.
+	{name: "ebpf-azure", providerConfig: "ebpfDataplane: {enabled: true}\noverlay: {enabled: false}", shoot: func(s *gardencorev1beta1.Shoot) {
+		kubeProxyOff(s)
+		s.Spec.Provider.Type = "azure"
+	}},
 	{name: "non-privileged-overlay", providerConfig: "overlay: {enabled: true}", nonPrivileged: true},
 	{name: "non-privileged-overlay-disabled", providerConfig: "overlay: {enabled: false}", nonPrivileged: true},
 	{name: "bird-exporter", providerConfig: "birdExporter: {enabled: true}"},

@@ -60,3 +60,37 @@ sleep 30
 calico-node -startup || true
 while true; do sleep 3600 & wait $!; done
 `
+
+// CNIPluginsSourceDir is where the cni-plugins image (Dockerfile target cni-plugins) holds the
+// plugins, as the reference's image does; CNIPluginsHostDir is the host's /opt/cni/bin as the
+// multus DaemonSet mounts it.
+const (
+	CNIPluginsSourceDir = "/usr/src/cni/bin"
+	CNIPluginsHostDir   = "/host/opt/cni/bin"
+)
+
+// installCNIPluginsScript is multus' install-cni-plugins init container: it copies every regular
+// file directly in CNIPluginsSourceDir to the host, except host-local, portmap, loopback and tuning,
+// which Calico's install-cni installs in its own version. Each file is copied next to its target
+// and renamed over it, so kubelet never executes a half-written plugin and a busy binary is
+// replaced, not rewritten. It fails when the image has no plugins (a wrong image would otherwise
+// look like success).
+const installCNIPluginsScript = `set -eu
+src=` + CNIPluginsSourceDir + `
+dst=` + CNIPluginsHostDir + `
+n=0
+for f in "$src"/*; do
+  [ -f "$f" ] && [ ! -L "$f" ] || continue
+  name="${f##*/}"
+  case "$name" in host-local|portmap|loopback|tuning) continue ;; esac
+  cp "$f" "$dst/.$name.tmp"
+  chmod 0755 "$dst/.$name.tmp"
+  mv -f "$dst/.$name.tmp" "$dst/$name"
+  n=$((n+1))
+done
+if [ "$n" -eq 0 ]; then
+  echo "install-cni-plugins: no plugins in $src" >&2
+  exit 1
+fi
+echo "install-cni-plugins: installed $n plugins into $dst"
+`

@@ -14,9 +14,9 @@ import (
 // seedGoldenDir holds the seed-side objects of the seedGoldenScenarios: <scenario>.yaml.
 var seedGoldenDir = filepath.Join("testdata", "seed-monitoring")
 
-// seedGoldenScenarios cover the seed-side objects: all components, typha off, and the bird
-// exporter on (its ScrapeConfig and dashboard only then).
-var seedGoldenScenarios = []string{"default", "typha-disabled", "bird-exporter"}
+// seedGoldenScenarios cover the seed-side objects. They do not depend on the configuration
+// (TestSeedMonitoringDoesNotDependOnConfig), so one scenario shows them all.
+var seedGoldenScenarios = []string{"default"}
 
 func seedYAML(t testing.TB, sc scenario) []byte {
 	t.Helper()

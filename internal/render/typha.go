@@ -136,7 +136,6 @@ func typhaDeployment(o *values.Options) *appsv1.Deployment {
 					TerminationGracePeriodSeconds: ptr.To[int64](300),
 					PriorityClassName:             "system-cluster-critical",
 					ServiceAccountName:            NameTypha,
-					AutomountServiceAccountToken:  ptr.To(false),
 					SecurityContext: &corev1.PodSecurityContext{
 						RunAsUser: ptr.To[int64](65534), FSGroup: ptr.To[int64](65534),
 						SupplementalGroups: []int64{1}, SeccompProfile: seccompRuntimeDefault(),

@@ -54,6 +54,8 @@ type ClusterFacts struct {
 	NodeCIDR string
 	// StatusNodeCIDRs are all node networks in use (Shoot.status.networking.nodes).
 	StatusNodeCIDRs []string
+	// ProviderType is the shoot's infrastructure provider (spec.provider.type, e.g. "azure").
+	ProviderType string
 	// KubernetesVersion is the shoot's Kubernetes version.
 	KubernetesVersion string
 	// KubeProxyEnabled is Shoot.spec.kubernetes.kubeProxy.enabled; nil means enabled.

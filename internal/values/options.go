@@ -94,6 +94,9 @@ type Options struct {
 	VethMTU string
 	// EBPF switches Felix to the eBPF dataplane.
 	EBPF bool
+	// BPFDataIfacePattern is FELIX_BPFDATAIFACEPATTERN, the host interfaces Felix attaches its eBPF
+	// programs to; empty leaves Felix's default.
+	BPFDataIfacePattern string
 	// KubeProxyEnabled is whether the shoot runs kube-proxy.
 	KubeProxyEnabled bool
 	// NFTables renders FELIX_NFTABLESMODE=Enabled (kube-proxy in nftables mode).

@@ -230,6 +230,9 @@ func (r *resolver) dataplane(s rules.Settings) {
 	r.out.Typha = cfg.Typha == nil || cfg.Typha.Enabled
 	r.out.VethMTU = s.VethMTU
 	r.out.EBPF = cfg.EbpfDataplane != nil && cfg.EbpfDataplane.Enabled
+	if r.out.EBPF && c.ProviderType == ProviderAzure {
+		r.out.BPFDataIfacePattern = AzureBPFDataIfacePattern
+	}
 	r.out.KubeProxyEnabled = c.KubeProxyEnabled == nil || *c.KubeProxyEnabled
 	r.errs = append(r.errs, rules.KubeProxy(cfg, c.KubeProxyEnabled, c.Paths.KubeProxyEnabled, r.path)...)
 	// Gardener defaults the kube-proxy mode even when kube-proxy is off, so the mode only matters

@@ -29,6 +29,7 @@ func FactsFromShoot(shoot *gardencorev1beta1.Shoot, seedNamespace string) Cluste
 			f.DualStackMigrationPending = true
 		}
 	}
+	f.ProviderType = shoot.Spec.Provider.Type
 	k := shoot.Spec.Kubernetes
 	f.KubernetesVersion = k.Version
 	if kp := k.KubeProxy; kp != nil {
