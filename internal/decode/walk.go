@@ -20,6 +20,18 @@ type walker struct {
 	root   *field.Path
 	strict bool
 	errs   field.ErrorList
+	// more counts the errors found after MaxErrors: they are counted, not built (an error's message
+	// lists the known fields, which costs more than finding it).
+	more int
+}
+
+// full reports whether MaxErrors errors have been found; further ones are only counted.
+func (w *walker) full() bool {
+	if len(w.errs) < MaxErrors {
+		return false
+	}
+	w.more++
+	return true
 }
 
 func (w *walker) walk(v any, t reflect.Type, p *field.Path) {
@@ -40,7 +52,7 @@ func (w *walker) walk(v any, t reflect.Type, p *field.Path) {
 		for _, k := range sortedKeys(m) {
 			f, ok := fieldByJSONName(t, k)
 			if !ok {
-				if w.strict {
+				if w.strict && !w.full() {
 					w.errs = append(w.errs, w.unknownField(k, t, p))
 				}
 				continue
@@ -96,6 +108,9 @@ func (w *walker) index(p *field.Path, i int) *field.Path {
 }
 
 func (w *walker) typeError(v any, t reflect.Type, p *field.Path) {
+	if w.full() {
+		return
+	}
 	want := jsonTypeName(t)
 	detail := fmt.Sprintf("must be %s, not %s", want, describeKind(v))
 	if _, isNumber := v.(int64); isNumber && want == "a string" {
