@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -77,7 +78,7 @@ Exit status: 0 rendered, 1 invalid input, 2 unreadable input or bad usage.`,
   calico-pilot render --shoot shoot.yaml --seed`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runOptions(o.Complete, o.Validate, func() error { return o.Run(streams) })
+			return runOptions(o.Complete, o.Validate, func() error { return o.Run(contextOf(cmd), streams) })
 		},
 	}
 	o.AddFlags(cmd)
@@ -158,8 +159,30 @@ type renderInput struct {
 }
 
 // Run reads, validates, renders and writes. An internal failure (a bug) becomes an error
-// message, never a Go stack trace.
-func (o *RenderOptions) Run(streams IO) (err error) {
+// message, never a Go stack trace. When ctx is done (SIGINT/SIGTERM) before the output is
+// written, Run returns ExitInterrupted at once and writes nothing; --output-dir files are written
+// only after a complete render.
+func (o *RenderOptions) Run(ctx context.Context, streams IO) error {
+	var m *manifest.Manifest
+	err := promptly(ctx, streams, func(_, errOut io.Writer) error {
+		var err error
+		m, err = o.build(IO{In: streams.In, ErrOut: errOut})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if err := o.write(ctx, streams.Out, m); err != nil {
+		if ctx.Err() != nil {
+			return interrupted()
+		}
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	return nil
+}
+
+// build reads, validates and renders; findings are written to streams.ErrOut.
+func (o *RenderOptions) build(streams IO) (m *manifest.Manifest, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &ExitError{Code: ExitUsage, Err: fmt.Errorf("internal error rendering (please report it): %v", r)}
@@ -167,17 +190,17 @@ func (o *RenderOptions) Run(streams IO) (err error) {
 	}()
 	in, errs, err := o.load(streams.In)
 	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
+		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
 	if len(errs) > 0 {
-		return reportFieldErrors(streams.ErrOut, errs)
+		return nil, reportFieldErrors(streams.ErrOut, errs)
 	}
 	ctrl, errs, err := o.controllerConfig()
 	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
+		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
 	if len(errs) > 0 {
-		return reportFieldErrors(streams.ErrOut, errs)
+		return nil, reportFieldErrors(streams.ErrOut, errs)
 	}
 	gates := map[string]bool{}
 	if ctrl != nil {
@@ -190,11 +213,11 @@ func (o *RenderOptions) Run(streams IO) (err error) {
 	}
 	fg, err := features.FromMap(gates)
 	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
+		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
 	images, err := imagevector.FromEnv(os.LookupEnv, os.ReadFile)
 	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
+		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
 	if o.SeedNamespace != "" {
 		in.source.SeedNamespace = o.SeedNamespace
@@ -213,16 +236,13 @@ func (o *RenderOptions) Run(streams IO) (err error) {
 				break
 			}
 		}
-		return reportFieldErrors(streams.ErrOut, errs)
+		return nil, reportFieldErrors(streams.ErrOut, errs)
 	}
-	m, err := o.render(&opts)
+	m, err = o.render(&opts)
 	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
+		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
-	if err := o.write(streams.Out, m); err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
-	}
-	return nil
+	return m, nil
 }
 
 // render serializes through the pipeline's Encoder, as the controller does.
@@ -237,7 +257,10 @@ func (o *RenderOptions) render(opts *values.Options) (*manifest.Manifest, error)
 	return enc.Shoot(opts, o.CRDs)
 }
 
-func (o *RenderOptions) write(out io.Writer, m *manifest.Manifest) error {
+func (o *RenderOptions) write(ctx context.Context, out io.Writer, m *manifest.Manifest) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
 	if o.OutputDir != "" {
 		if err := os.MkdirAll(o.OutputDir, 0o755); err != nil {
 			return fmt.Errorf("creating output directory: %w", err)
