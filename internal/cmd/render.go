@@ -27,6 +27,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/validation"
 	"github.com/calico-pilot/calico-pilot/internal/values"
+	"github.com/calico-pilot/calico-pilot/internal/webhook"
 )
 
 // RenderOptions are the flags of `calico-pilot render`.
@@ -139,6 +140,8 @@ func (o *RenderOptions) Validate() error {
 		return errors.New("--network and --cluster go together: give both")
 	case o.Shoot == "" && o.Network == "":
 		return errors.New("nothing to render: give --shoot FILE, or --network FILE --cluster FILE")
+	case o.Network == stdinPath && o.Cluster == stdinPath:
+		return errors.New(`--network and --cluster cannot both read stdin ("-"): give at least one of them as a file`)
 	}
 	if o.Output != "yaml" && o.Output != "json" {
 		return fmt.Errorf("--output %q is not supported, use yaml or json", o.Output)
@@ -300,7 +303,15 @@ func (o *RenderOptions) load(stdin io.Reader) (renderInput, field.ErrorList, err
 		if err != nil {
 			return renderInput{}, nil, err
 		}
-		shoot, errs := decode.Shoot(data)
+		// The same reading as validate: unreadable YAML names the file and line (exit 2).
+		docs, err := decode.SplitDocuments(data)
+		if err != nil {
+			return renderInput{}, nil, fmt.Errorf("--shoot %s: %w", inputName(o.Shoot), err)
+		}
+		if len(docs) != 1 {
+			return renderInput{}, nil, fmt.Errorf("--shoot %s: %d YAML documents; render takes one Shoot (validate takes many)", inputName(o.Shoot), len(docs))
+		}
+		shoot, errs := decode.Shoot(docs[0].JSON)
 		if len(errs) > 0 {
 			return renderInput{}, errs, nil
 		}
@@ -321,10 +332,17 @@ func (o *RenderOptions) load(stdin io.Reader) (renderInput, field.ErrorList, err
 	if network.Kind != "Network" || network.APIVersion != "extensions.gardener.cloud/v1alpha1" {
 		return renderInput{}, field.ErrorList{field.Invalid(field.NewPath("kind"), network.APIVersion+"/"+network.Kind, "--network must be an extensions.gardener.cloud/v1alpha1 Network")}, nil
 	}
+	if network.Spec.Type != webhook.NetworkingType {
+		// The controller only reconciles Networks of its type.
+		return renderInput{}, field.ErrorList{field.NotSupported(field.NewPath("spec", "type"), network.Spec.Type, []string{webhook.NetworkingType})}, nil
+	}
 	cluster := &extensionsv1alpha1.Cluster{}
 	// Gardener adds Cluster fields all the time; read it leniently, as Gardener does.
 	if err := yaml.Unmarshal(clusterData, cluster); err != nil {
 		return renderInput{}, field.ErrorList{field.Invalid(field.NewPath("cluster"), o.Cluster, fmt.Sprintf("not a Cluster resource: %v", err))}, nil
+	}
+	if cluster.Kind != "Cluster" || cluster.APIVersion != "extensions.gardener.cloud/v1alpha1" {
+		return renderInput{}, field.ErrorList{field.Invalid(field.NewPath("kind"), cluster.APIVersion+"/"+cluster.Kind, "--cluster must be an extensions.gardener.cloud/v1alpha1 Cluster")}, nil
 	}
 	if len(cluster.Spec.Shoot.Raw) == 0 {
 		return renderInput{}, field.ErrorList{field.Required(field.NewPath("spec", "shoot"), "the Cluster must embed the Shoot")}, nil
