@@ -232,12 +232,12 @@ func (o *RenderOptions) build(streams IO) (m *manifest.Manifest, err error) {
 		KubeAPIServerAddresses: o.addresses,
 	})
 	if len(errs) > 0 {
-		for _, e := range errs {
-			if strings.HasSuffix(e.Field, "kubeAPIServerGlobalNetworkSet.enabled") && len(o.addresses) == 0 {
-				// Offline there are no DNSRecords to read the addresses from.
-				errs = append(errs, field.Required(field.NewPath("--kube-apiserver-address"), "offline, give the kube-apiserver addresses with --kube-apiserver-address IP (repeatable)"))
-				break
-			}
+		if len(errs) == 1 && strings.HasSuffix(errs[0].Field, "kubeAPIServerGlobalNetworkSet.enabled") && len(o.addresses) == 0 {
+			// The input is valid: offline there are no DNSRecords to read the addresses from, so
+			// a flag is missing (the controller would render the set with the shoot's addresses;
+			// rendering without it would print something else than what is deployed).
+			return nil, &ExitError{Code: ExitUsage, Err: fmt.Errorf("%s enables the gardener-kube-apiserver GlobalNetworkSet (%s), whose addresses "+
+				"render cannot look up offline: give them with --kube-apiserver-address IP (repeatable), or set it to false", o.inputName(), errs[0].Field)}
 		}
 		return nil, reportFieldErrors(streams.ErrOut, errs)
 	}
@@ -246,6 +246,14 @@ func (o *RenderOptions) build(streams IO) (m *manifest.Manifest, err error) {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
 	return m, nil
+}
+
+// inputName names the input in messages: the Shoot file, or the Network and Cluster files.
+func (o *RenderOptions) inputName() string {
+	if o.Shoot != "" {
+		return inputName(o.Shoot)
+	}
+	return inputName(o.Network) + " with " + inputName(o.Cluster)
 }
 
 // render serializes through the pipeline's Encoder, as the controller does.
