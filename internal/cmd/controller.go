@@ -25,6 +25,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/validation"
 )
 
 // ControllerOptions are the flags of `calico-pilot controller`.
@@ -92,6 +93,11 @@ func (o *ControllerOptions) Complete() error {
 			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("reading --config-file: %w", err)}
 		}
 		cfg, errs := decode.ControllerConfiguration(data)
+		if len(errs) == 0 {
+			// The one validation `render --controller-config` runs too (a negative qps or burst
+			// was silently replaced by the default here).
+			errs = validation.ValidateControllerConfiguration(cfg)
+		}
 		if len(errs) > 0 {
 			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("invalid --config-file %s: %w", o.ConfigFile, errs.ToAggregate())}
 		}

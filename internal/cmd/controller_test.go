@@ -47,6 +47,13 @@ func TestControllerCommandRejectsBadInput(t *testing.T) {
 			wantErr:  []string{"reading --config-file"},
 		},
 		{
+			// The same validation as render --controller-config (issue 15: silently replaced).
+			name:     "negative qps and burst",
+			args:     []string{"--config-file", write("negative.yaml", "apiVersion: calico.networking.extensions.config.gardener.cloud/v1alpha1\nkind: ControllerConfiguration\nclientConnection:\n  qps: -1\n  burst: -5\n")},
+			wantCode: ExitUsage,
+			wantErr:  []string{"clientConnection.qps: Invalid value: -1: must not be negative", "clientConnection.burst: Invalid value: -5: must not be negative"},
+		},
+		{
 			name:     "no concurrency",
 			args:     []string{"--max-concurrent-reconciles", "0"},
 			wantCode: ExitUsage,
