@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -67,14 +68,23 @@ func (o *AdmissionOptions) AddFlags(fs *pflag.FlagSet) {
 // Validate checks the options before anything is started; each error names the flag.
 func (o *AdmissionOptions) Validate() error {
 	var errs []error
-	if o.Port < 1 || o.Port > 65535 {
-		errs = append(errs, fmt.Errorf("--port %d: must be between 1 and 65535", o.Port))
-	}
 	for _, name := range []string{"tls.crt", "tls.key"} {
 		path := filepath.Join(o.CertDir, name)
 		if _, err := os.Stat(path); err != nil {
 			errs = append(errs, fmt.Errorf("--cert-dir %s: %s is not readable (it must hold tls.crt and tls.key): %w", o.CertDir, name, err))
 		}
+	}
+	if err := o.validateFlags(); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// validateFlags checks the flags that need no file system: port, addresses, verbosity.
+func (o *AdmissionOptions) validateFlags() error {
+	var errs []error
+	if o.Port < 1 || o.Port > 65535 {
+		errs = append(errs, fmt.Errorf("--port %d: must be between 1 and 65535", o.Port))
 	}
 	for _, a := range []struct{ flag, addr string }{
 		{"--metrics-bind-address", o.MetricsBindAddress},
@@ -83,12 +93,23 @@ func (o *AdmissionOptions) Validate() error {
 		if a.addr == "0" {
 			continue
 		}
-		if _, _, err := net.SplitHostPort(a.addr); err != nil {
+		host, port, err := net.SplitHostPort(a.addr)
+		if err != nil {
 			errs = append(errs, fmt.Errorf("%s %q: must be host:port, :port or 0: %w", a.flag, a.addr, err))
+			continue
+		}
+		if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+			errs = append(errs, fmt.Errorf("%s %q: the port must be a number from 0 to 65535", a.flag, a.addr))
+		}
+		if host != "" && net.ParseIP(host) == nil && host != "localhost" {
+			errs = append(errs, fmt.Errorf("%s %q: the host must be an IP address, localhost or empty", a.flag, a.addr))
 		}
 	}
-	if o.Verbosity < 0 {
-		errs = append(errs, fmt.Errorf("--verbosity %d: must not be negative", o.Verbosity))
+	if o.Verbosity < 0 || o.Verbosity > 1 {
+		errs = append(errs, fmt.Errorf("--verbosity %d: must be 0 (info) or 1 (debug)", o.Verbosity))
+	}
+	if o.BindHost != "" && net.ParseIP(o.BindHost) == nil && o.BindHost != "localhost" {
+		errs = append(errs, fmt.Errorf("--bind-host %q: must be an IP address, localhost or empty (all addresses)", o.BindHost))
 	}
 	return errors.Join(errs...)
 }
@@ -108,7 +129,14 @@ func NewAdmissionCommand(streams IO) *cobra.Command {
 			if err := o.Gardener.Validate(); err != nil {
 				return &ExitError{Code: ExitUsage, Err: err}
 			}
-			log := zap.New(zap.WriteTo(streams.ErrOut), zap.Level(zapLevel(o.Verbosity)))
+			// Flags are checked before anything logs or starts (the cert dir only after Prepare,
+			// which may create it in gardener mode).
+			if err := o.validateFlags(); err != nil {
+				return &ExitError{Code: ExitUsage, Err: err}
+			}
+			// Errors are logged without stack traces: a malformed request is the client's
+			// problem, not a bug to trace.
+			log := zap.New(zap.WriteTo(streams.ErrOut), zap.Level(zapLevel(o.Verbosity)), zap.StacktraceLevel(zapcore.DPanicLevel))
 			if err := o.Gardener.Prepare(cmd.Context(), o, log); err != nil {
 				return &ExitError{Code: 1, Err: err}
 			}
@@ -132,7 +160,7 @@ func NewAdmissionCommand(streams IO) *cobra.Command {
 func RunAdmission(ctx context.Context, o *AdmissionOptions) error {
 	log := logr.FromContextOrDiscard(ctx)
 	server := ctrlwebhook.NewServer(ctrlwebhook.Options{Host: o.BindHost, Port: o.Port, CertDir: o.CertDir})
-	server.Register(webhook.Path, webhook.NewWebhook())
+	server.Register(webhook.Path, webhook.NewHandler(log.WithName("shoot-validator")))
 
 	g, ctx := errgroup.WithContext(ctx)
 	g.Go(func() error {

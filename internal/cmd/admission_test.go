@@ -102,6 +102,21 @@ func TestAdmissionCommandRejectsBadFlags(t *testing.T) {
 			},
 		},
 		{
+			name:      "verbosity above 1",
+			args:      []string{"admission", "--cert-dir", certDir, "--verbosity", "7"},
+			wantLines: []string{"error: --verbosity 7: must be 0 (info) or 1 (debug)"},
+		},
+		{
+			// Checked before the gardener-mode start-up (which logs) and before any server starts.
+			name: "bad bind flags in gardener mode",
+			args: []string{"admission", "--cert-dir", certDir, "--webhook-config-mode", "url", "--webhook-config-url", "x.garden",
+				"--webhook-config-namespace", "garden", "--bind-host", "not-a-host", "--metrics-bind-address", ":99999"},
+			wantLines: []string{
+				`error: --metrics-bind-address ":99999": the port must be a number from 0 to 65535`,
+				`--bind-host "not-a-host": must be an IP address, localhost or empty (all addresses)`,
+			},
+		},
+		{
 			name:      "unknown flag",
 			args:      []string{"admission", "--cert", certDir},
 			wantLines: []string{"error: unknown flag: --cert"},

@@ -137,7 +137,7 @@ func (o *BumpOptions) Run(ctx context.Context, streams IO) error {
 		case errors.As(err, &inErr):
 			return &ExitError{Code: ExitUsage, Err: err}
 		case ctx.Err() != nil:
-			return &ExitError{Code: ExitInterrupted, Err: errors.New("interrupted: nothing was written")}
+			return interrupted()
 		}
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("merging: %w", err)}
 	}
@@ -178,10 +178,6 @@ func mergePromptly(ctx context.Context, oldUp, oldDown, newUp bump.Input, opts b
 		return nil, fmt.Errorf("bump cancelled: %w", ctx.Err())
 	}
 }
-
-// ExitInterrupted is the exit status of a command stopped by SIGINT or SIGTERM (128 + SIGINT, as
-// shells report an interrupted command).
-const ExitInterrupted = 130
 
 // checkOutputs refuses, before any work, an output that cannot be written (a directory, a dangling
 // symlink) and one that names an input or the other output: the report written over the merged

@@ -25,6 +25,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/validation"
 )
 
 // ControllerOptions are the flags of `calico-pilot controller`.
@@ -75,7 +76,9 @@ func (o *ControllerOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.LeaderElectionNamespace, "leader-election-namespace", o.LeaderElectionNamespace, "namespace of the leader election lease (default: $LEADER_ELECTION_NAMESPACE, else the in-cluster namespace)")
 	fs.StringVar(&o.LeaderElectionID, "leader-election-id", o.LeaderElectionID, "name of the leader election lease")
 	fs.StringVar(&o.MetricsBindAddress, "metrics-bind-address", o.MetricsBindAddress, "address of the Prometheus metrics endpoint (0 disables it)")
-	fs.StringVar(&o.HealthBindAddress, "health-bind-address", o.HealthBindAddress, "address of the /healthz and /readyz endpoints (0 disables them)")
+	fs.StringVar(&o.HealthBindAddress, "health-probe-bind-address", o.HealthBindAddress, "address of the /healthz and /readyz endpoints (0 disables them); the admission's flag has the same name")
+	// The Gardener extensions' name, used by the charts; the same option.
+	fs.StringVar(&o.HealthBindAddress, "health-bind-address", o.HealthBindAddress, "the Gardener extensions' name of --health-probe-bind-address")
 	fs.DurationVar(&o.DeleteTimeout, "delete-timeout", o.DeleteTimeout, "how long deletion waits for the ManagedResource to disappear")
 	o.DNS.AddFlags(fs)
 	o.Extension.AddFlags(fs)
@@ -90,6 +93,11 @@ func (o *ControllerOptions) Complete() error {
 			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("reading --config-file: %w", err)}
 		}
 		cfg, errs := decode.ControllerConfiguration(data)
+		if len(errs) == 0 {
+			// The one validation `render --controller-config` runs too (a negative qps or burst
+			// was silently replaced by the default here).
+			errs = validation.ValidateControllerConfiguration(cfg)
+		}
 		if len(errs) > 0 {
 			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("invalid --config-file %s: %w", o.ConfigFile, errs.ToAggregate())}
 		}
@@ -150,10 +158,24 @@ func (o *ControllerOptions) Validate() error {
 	if o.DeleteTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("--delete-timeout must be positive, got %s", o.DeleteTimeout))
 	}
+	if o.LeaderElect && o.LeaderElectionNamespace == "" && !inCluster() {
+		// controller-runtime would name its Go field (LeaderElectionNamespace) instead.
+		errs = append(errs, errors.New("leader election needs the namespace of its lease outside a cluster: "+
+			"give --leader-election-namespace NAMESPACE (or set LEADER_ELECTION_NAMESPACE), or --leader-elect=false"))
+	}
 	if err := errors.Join(errs...); err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	return nil
+}
+
+// serviceAccountNamespaceFile is where a pod finds its namespace; controller-runtime takes the
+// leader election namespace from it when none is given.
+var serviceAccountNamespaceFile = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"
+
+func inCluster() bool {
+	_, err := os.Stat(serviceAccountNamespaceFile)
+	return err == nil
 }
 
 // UserAgent is how calico-pilot's API clients identify themselves.
@@ -229,7 +251,7 @@ func NewControllerCommand(streams IO) *cobra.Command {
 		Long: `Runs the controller manager that reconciles extensions.gardener.cloud/v1alpha1 Networks of type calico
 in a seed: it renders Calico for the shoot into the ManagedResource extension-networking-calico-config and
 reports status on the Network. Leader election, metrics (--metrics-bind-address) and /healthz, /readyz
-(--health-bind-address) are on by default.`,
+(--health-probe-bind-address) are on by default.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.Extension.Version {

@@ -47,6 +47,13 @@ func TestControllerCommandRejectsBadInput(t *testing.T) {
 			wantErr:  []string{"reading --config-file"},
 		},
 		{
+			// The same validation as render --controller-config (issue 15: silently replaced).
+			name:     "negative qps and burst",
+			args:     []string{"--config-file", write("negative.yaml", "apiVersion: calico.networking.extensions.config.gardener.cloud/v1alpha1\nkind: ControllerConfiguration\nclientConnection:\n  qps: -1\n  burst: -5\n")},
+			wantCode: ExitUsage,
+			wantErr:  []string{"clientConnection.qps: Invalid value: -1: must not be negative", "clientConnection.burst: Invalid value: -5: must not be negative"},
+		},
+		{
 			name:     "no concurrency",
 			args:     []string{"--max-concurrent-reconciles", "0"},
 			wantCode: ExitUsage,
@@ -68,7 +75,7 @@ func TestControllerCommandRejectsBadInput(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
-			args := append([]string{"controller", "--kubeconfig", kubeconfig}, tt.args...)
+			args := append([]string{"controller", "--kubeconfig", kubeconfig, "--leader-election-namespace", "garden"}, tt.args...)
 			code := Execute(context.Background(), args, strings.NewReader(""), &out, &errOut)
 			if code != tt.wantCode {
 				t.Errorf("exit code %d, want %d; stderr: %s", code, tt.wantCode, errOut.String())
@@ -86,6 +93,23 @@ func TestControllerCommandRejectsBadInput(t *testing.T) {
 				t.Errorf("stack trace on stderr: %s", got)
 			}
 		})
+	}
+}
+
+// Outside a cluster, leader election without a namespace names the flag and the variable, not
+// controller-runtime's Go field (issue 15).
+func TestControllerLeaderElectionNamespaceOutsideCluster(t *testing.T) {
+	t.Setenv("LEADER_ELECTION_NAMESPACE", "")
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := os.WriteFile(kubeconfig, []byte("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: https://127.0.0.1:1\n"+
+		"contexts:\n- name: c\n  context:\n    cluster: c\n    user: u\nusers:\n- name: u\n  user:\n    token: x\ncurrent-context: c\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	code := Execute(context.Background(), []string{"controller", "--kubeconfig", kubeconfig}, strings.NewReader(""), &out, &errOut)
+	want := "error: leader election needs the namespace of its lease outside a cluster: give --leader-election-namespace NAMESPACE (or set LEADER_ELECTION_NAMESPACE), or --leader-elect=false\n"
+	if code != ExitUsage || errOut.String() != want {
+		t.Fatalf("exit %d, stderr %q; want %d and %q", code, errOut.String(), ExitUsage, want)
 	}
 }
 

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -26,6 +27,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/validation"
 	"github.com/calico-pilot/calico-pilot/internal/values"
+	"github.com/calico-pilot/calico-pilot/internal/webhook"
 )
 
 // RenderOptions are the flags of `calico-pilot render`.
@@ -77,7 +79,7 @@ Exit status: 0 rendered, 1 invalid input, 2 unreadable input or bad usage.`,
   calico-pilot render --shoot shoot.yaml --seed`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runOptions(o.Complete, o.Validate, func() error { return o.Run(streams) })
+			return runOptions(o.Complete, o.Validate, func() error { return o.Run(contextOf(cmd), streams) })
 		},
 	}
 	o.AddFlags(cmd)
@@ -138,6 +140,8 @@ func (o *RenderOptions) Validate() error {
 		return errors.New("--network and --cluster go together: give both")
 	case o.Shoot == "" && o.Network == "":
 		return errors.New("nothing to render: give --shoot FILE, or --network FILE --cluster FILE")
+	case o.Network == stdinPath && o.Cluster == stdinPath:
+		return errors.New(`--network and --cluster cannot both read stdin ("-"): give at least one of them as a file`)
 	}
 	if o.Output != "yaml" && o.Output != "json" {
 		return fmt.Errorf("--output %q is not supported, use yaml or json", o.Output)
@@ -158,13 +162,23 @@ type renderInput struct {
 }
 
 // Run reads, validates, renders and writes. An internal failure (a bug) becomes an error
-// message, never a Go stack trace.
-func (o *RenderOptions) Run(streams IO) (err error) {
-	m, err := o.build(streams)
+// message, never a Go stack trace. When ctx is done (SIGINT/SIGTERM) before the output is
+// written, Run returns ExitInterrupted at once and writes nothing; --output-dir files are written
+// only after a complete render.
+func (o *RenderOptions) Run(ctx context.Context, streams IO) error {
+	var m *manifest.Manifest
+	err := promptly(ctx, streams, func(_, errOut io.Writer) error {
+		var err error
+		m, err = o.build(IO{In: streams.In, ErrOut: errOut})
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	if err := o.write(streams.Out, m); err != nil {
+	if err := o.write(ctx, streams.Out, m); err != nil {
+		if ctx.Err() != nil {
+			return interrupted()
+		}
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	return nil
@@ -219,12 +233,12 @@ func (o *RenderOptions) build(streams IO) (m *manifest.Manifest, err error) {
 		KubeAPIServerAddresses: o.addresses,
 	})
 	if len(errs) > 0 {
-		for _, e := range errs {
-			if strings.HasSuffix(e.Field, "kubeAPIServerGlobalNetworkSet.enabled") && len(o.addresses) == 0 {
-				// Offline there are no DNSRecords to read the addresses from.
-				errs = append(errs, field.Required(field.NewPath("--kube-apiserver-address"), "offline, give the kube-apiserver addresses with --kube-apiserver-address IP (repeatable)"))
-				break
-			}
+		if len(errs) == 1 && strings.HasSuffix(errs[0].Field, "kubeAPIServerGlobalNetworkSet.enabled") && len(o.addresses) == 0 {
+			// The input is valid: offline there are no DNSRecords to read the addresses from, so
+			// a flag is missing (the controller would render the set with the shoot's addresses;
+			// rendering without it would print something else than what is deployed).
+			return nil, &ExitError{Code: ExitUsage, Err: fmt.Errorf("%s enables the gardener-kube-apiserver GlobalNetworkSet (%s), whose addresses "+
+				"render cannot look up offline: give them with --kube-apiserver-address IP (repeatable), or set it to false", o.inputName(), errs[0].Field)}
 		}
 		return nil, reportFieldErrors(streams.ErrOut, errs)
 	}
@@ -233,6 +247,14 @@ func (o *RenderOptions) build(streams IO) (m *manifest.Manifest, err error) {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
 	return m, nil
+}
+
+// inputName names the input in messages: the Shoot file, or the Network and Cluster files.
+func (o *RenderOptions) inputName() string {
+	if o.Shoot != "" {
+		return inputName(o.Shoot)
+	}
+	return inputName(o.Network) + " with " + inputName(o.Cluster)
 }
 
 // render serializes through the pipeline's Encoder, as the controller does.
@@ -247,7 +269,10 @@ func (o *RenderOptions) render(opts *values.Options) (*manifest.Manifest, error)
 	return enc.Shoot(opts, o.CRDs)
 }
 
-func (o *RenderOptions) write(out io.Writer, m *manifest.Manifest) error {
+func (o *RenderOptions) write(ctx context.Context, out io.Writer, m *manifest.Manifest) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
 	if o.OutputDir != "" {
 		if err := os.MkdirAll(o.OutputDir, 0o755); err != nil {
 			return fmt.Errorf("creating output directory: %w", err)
@@ -287,7 +312,15 @@ func (o *RenderOptions) load(stdin io.Reader) (renderInput, field.ErrorList, err
 		if err != nil {
 			return renderInput{}, nil, err
 		}
-		shoot, errs := decode.Shoot(data)
+		// The same reading as validate: unreadable YAML names the file and line (exit 2).
+		docs, err := decode.SplitDocuments(data)
+		if err != nil {
+			return renderInput{}, nil, fmt.Errorf("--shoot %s: %w", inputName(o.Shoot), err)
+		}
+		if len(docs) != 1 {
+			return renderInput{}, nil, fmt.Errorf("--shoot %s: %d YAML documents; render takes one Shoot (validate takes many)", inputName(o.Shoot), len(docs))
+		}
+		shoot, errs := decode.Shoot(docs[0].JSON)
 		if len(errs) > 0 {
 			return renderInput{}, errs, nil
 		}
@@ -308,10 +341,17 @@ func (o *RenderOptions) load(stdin io.Reader) (renderInput, field.ErrorList, err
 	if network.Kind != "Network" || network.APIVersion != "extensions.gardener.cloud/v1alpha1" {
 		return renderInput{}, field.ErrorList{field.Invalid(field.NewPath("kind"), network.APIVersion+"/"+network.Kind, "--network must be an extensions.gardener.cloud/v1alpha1 Network")}, nil
 	}
+	if network.Spec.Type != webhook.NetworkingType {
+		// The controller only reconciles Networks of its type.
+		return renderInput{}, field.ErrorList{field.NotSupported(field.NewPath("spec", "type"), network.Spec.Type, []string{webhook.NetworkingType})}, nil
+	}
 	cluster := &extensionsv1alpha1.Cluster{}
 	// Gardener adds Cluster fields all the time; read it leniently, as Gardener does.
 	if err := yaml.Unmarshal(clusterData, cluster); err != nil {
 		return renderInput{}, field.ErrorList{field.Invalid(field.NewPath("cluster"), o.Cluster, fmt.Sprintf("not a Cluster resource: %v", err))}, nil
+	}
+	if cluster.Kind != "Cluster" || cluster.APIVersion != "extensions.gardener.cloud/v1alpha1" {
+		return renderInput{}, field.ErrorList{field.Invalid(field.NewPath("kind"), cluster.APIVersion+"/"+cluster.Kind, "--cluster must be an extensions.gardener.cloud/v1alpha1 Cluster")}, nil
 	}
 	if len(cluster.Spec.Shoot.Raw) == 0 {
 		return renderInput{}, field.ErrorList{field.Required(field.NewPath("spec", "shoot"), "the Cluster must embed the Shoot")}, nil

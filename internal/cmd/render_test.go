@@ -118,9 +118,9 @@ spec.networking.providerConfig.autoScaling.mode: Invalid value: "vpa": needs the
 		{
 			name:     "GlobalNetworkSet enabled but no address given",
 			args:     []string{"--shoot", renderInputs + "shoot-seed-004.yaml"},
-			wantCode: 1,
-			wantStderr: "spec.networking.providerConfig.kubeAPIServerGlobalNetworkSet.enabled: Invalid value: true: no kube-apiserver address is known, and an empty set is never published; provide the addresses or disable the set\n" +
-				"--kube-apiserver-address: Required value: offline, give the kube-apiserver addresses with --kube-apiserver-address IP (repeatable)\n",
+			wantCode: 2,
+			wantStderr: "error: " + renderInputs + "shoot-seed-004.yaml enables the gardener-kube-apiserver GlobalNetworkSet (spec.networking.providerConfig.kubeAPIServerGlobalNetworkSet.enabled), " +
+				"whose addresses render cannot look up offline: give them with --kube-apiserver-address IP (repeatable), or set it to false\n",
 		},
 		{
 			name:       "unknown feature gate",

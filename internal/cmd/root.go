@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -23,7 +24,49 @@ const (
 	ExitFindings = 1
 	// ExitUsage means bad usage or unreadable input.
 	ExitUsage = 2
+	// ExitInterrupted is the exit status of a command stopped by SIGINT or SIGTERM (128 + SIGINT,
+	// as shells report an interrupted command). An interrupted command has written nothing.
+	ExitInterrupted = 130
 )
+
+// interrupted is the error of a command stopped by SIGINT or SIGTERM before it wrote anything.
+func interrupted() error {
+	return &ExitError{Code: ExitInterrupted, Err: errors.New("interrupted: nothing was written")}
+}
+
+// promptly runs work, which writes only to the two writers it is given, and returns as soon as ctx
+// is done (SIGINT/SIGTERM: main's signal context) with ExitInterrupted and nothing written. Only
+// when work finishes first is its output copied to streams. Reading or parsing cannot be stopped
+// half-way, so an abandoned work goroutine finishes in the background while the process exits.
+func promptly(ctx context.Context, streams IO, work func(out, errOut io.Writer) error) error {
+	var out, errOut bytes.Buffer
+	done := make(chan error, 1) // buffered: an abandoned work does not block on send
+	go func() { done <- work(&out, &errOut) }()
+	var err error
+	select {
+	case <-ctx.Done():
+		return interrupted()
+	case err = <-done:
+	}
+	if ctx.Err() != nil {
+		return interrupted()
+	}
+	if _, werr := streams.Out.Write(out.Bytes()); werr != nil {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("writing the result: %w", werr)}
+	}
+	if _, werr := streams.ErrOut.Write(errOut.Bytes()); werr != nil {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("writing errors: %w", werr)}
+	}
+	return err
+}
+
+// contextOf is the command's context (main's signal context), or a context that is never done.
+func contextOf(cmd *cobra.Command) context.Context {
+	if ctx := cmd.Context(); ctx != nil {
+		return ctx
+	}
+	return context.Background()
+}
 
 // ExitError carries an exit code out of a command's RunE. Its message, if any, is printed
 // as one line on stderr.

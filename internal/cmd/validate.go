@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -66,7 +67,7 @@ Exit status: 0 valid (warnings allowed), 1 invalid, 2 unreadable input or bad us
   kubectl get shoots -A -o yaml | calico-pilot validate -f -`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runOptions(func() error { return o.Complete(cmd) }, o.Validate, func() error { return o.Run(streams) })
+			return runOptions(func() error { return o.Complete(cmd) }, o.Validate, func() error { return o.Run(contextOf(cmd), streams) })
 		},
 	}
 	o.AddFlags(cmd)
@@ -121,7 +122,14 @@ type documentResult struct {
 }
 
 // Run reads, validates and reports. Validation findings are an ExitError with code ExitFindings.
-func (o *ValidateOptions) Run(streams IO) error {
+// When ctx is done first (SIGINT/SIGTERM), Run returns ExitInterrupted at once and prints nothing.
+func (o *ValidateOptions) Run(ctx context.Context, streams IO) error {
+	return promptly(ctx, streams, func(out, errOut io.Writer) error {
+		return o.run(IO{In: streams.In, Out: out, ErrOut: errOut})
+	})
+}
+
+func (o *ValidateOptions) run(streams IO) error {
 	data, err := readInput(o.File, streams.In)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}

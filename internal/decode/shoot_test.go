@@ -237,3 +237,29 @@ metadata: {name: x, namespace: ns}
 		})
 	}
 }
+
+// An integer too large for its field is reported at its path, with the range (issue 15: the JSON
+// decoder's error lost the list index and the value, and the message said "not null").
+func TestIntegerOverflow(t *testing.T) {
+	tests := []struct {
+		name, maximum string
+		want          string
+	}{
+		{"int32 + 1", "2147483648", "spec.provider.workers[1].maximum: Invalid value: 2147483648: must be an integer from -2147483648 to 2147483647"},
+		{"int32 - 1", "-2147483649", "spec.provider.workers[1].maximum: Invalid value: -2147483649: must be an integer from -2147483648 to 2147483647"},
+		{"beyond int64", "99999999999999999999", "spec.provider.workers[1].maximum: Invalid value: 1e+20: must be an integer, not a number"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			input := `{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot","spec":{"provider":{"workers":[` +
+				`{"name":"a","maximum":3},{"name":"b","maximum":` + tt.maximum + `}]}}}`
+			_, errs := Shoot([]byte(input))
+			if len(errs) != 1 || errs[0].Error() != tt.want {
+				t.Fatalf("errors = %v, want %s", errs, tt.want)
+			}
+		})
+	}
+	if _, errs := Shoot([]byte(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot","spec":{"provider":{"workers":[{"name":"a","maximum":2147483647}]}}}`)); len(errs) > 0 {
+		t.Errorf("the largest int32 is refused: %v", errs)
+	}
+}

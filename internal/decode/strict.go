@@ -82,6 +82,14 @@ func into(data []byte, fldPath *field.Path, gvk schema.GroupVersionKind, obj any
 		var strictErrs []error
 		strictErrs, decErr = kjson.UnmarshalStrict(js, obj)
 		for _, se := range strictErrs {
+			if w.more > 0 {
+				// The walker stopped building errors, so found is incomplete: count the
+				// duplicates (which only the decoder sees) with the errors not reported.
+				if strings.HasPrefix(se.Error(), "duplicate field") {
+					w.more++
+				}
+				continue
+			}
 			// Unknown fields the walker did not see (it should see all) are still reported.
 			if fe := strictError(se, fldPath, obj); !found[fe.Field] {
 				allErrs = append(allErrs, fe)
@@ -94,7 +102,10 @@ func into(data []byte, fldPath *field.Path, gvk schema.GroupVersionKind, obj any
 	if decErr != nil && len(w.errs) == 0 {
 		allErrs = append(allErrs, decodeError(decErr, fldPath, generic, obj))
 	}
-	return allErrs
+	if w.more > 0 {
+		allErrs = append(allErrs, summary(rootPath(fldPath).String(), w.more))
+	}
+	return Truncate(allErrs)
 }
 
 // checkTypeMeta requires apiVersion and kind to be exactly gvk's.

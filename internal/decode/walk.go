@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -20,6 +21,18 @@ type walker struct {
 	root   *field.Path
 	strict bool
 	errs   field.ErrorList
+	// more counts the errors found after MaxErrors: they are counted, not built (an error's message
+	// lists the known fields, which costs more than finding it).
+	more int
+}
+
+// full reports whether MaxErrors errors have been found; further ones are only counted.
+func (w *walker) full() bool {
+	if len(w.errs) < MaxErrors {
+		return false
+	}
+	w.more++
+	return true
 }
 
 func (w *walker) walk(v any, t reflect.Type, p *field.Path) {
@@ -40,7 +53,7 @@ func (w *walker) walk(v any, t reflect.Type, p *field.Path) {
 		for _, k := range sortedKeys(m) {
 			f, ok := fieldByJSONName(t, k)
 			if !ok {
-				if w.strict {
+				if w.strict && !w.full() {
 					w.errs = append(w.errs, w.unknownField(k, t, p))
 				}
 				continue
@@ -69,8 +82,40 @@ func (w *walker) walk(v any, t reflect.Type, p *field.Path) {
 	default:
 		if !decodesFrom(t, v) {
 			w.typeError(v, t, p)
+		} else if n, isInt := v.(int64); isInt && overflows(t, n) {
+			w.rangeError(n, t, p)
 		}
 	}
+}
+
+// overflows reports whether the integer n does not fit the integer kind of t (the JSON decoder
+// would fail with an error that names neither the list index nor the value).
+func overflows(t reflect.Type, n int64) bool {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return reflect.Zero(t).OverflowInt(n)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return n < 0 || reflect.Zero(t).OverflowUint(uint64(n))
+	}
+	return false
+}
+
+// rangeError reports an integer outside the range of its Go type.
+func (w *walker) rangeError(n int64, t reflect.Type, p *field.Path) {
+	if w.full() {
+		return
+	}
+	var lo, hi string
+	switch t.Kind() {
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		lo, hi = "0", strconv.FormatUint(uint64(1)<<(t.Bits())-1, 10)
+		if t.Bits() == 64 {
+			hi = strconv.FormatUint(^uint64(0), 10)
+		}
+	default:
+		lo, hi = strconv.FormatInt(-1<<(t.Bits()-1), 10), strconv.FormatInt(1<<(t.Bits()-1)-1, 10)
+	}
+	w.errs = append(w.errs, field.Invalid(rootPath(p), n, fmt.Sprintf("must be an integer from %s to %s", lo, hi)))
 }
 
 // child, key and index build paths below the root; a nil path is the document itself.
@@ -96,6 +141,9 @@ func (w *walker) index(p *field.Path, i int) *field.Path {
 }
 
 func (w *walker) typeError(v any, t reflect.Type, p *field.Path) {
+	if w.full() {
+		return
+	}
 	want := jsonTypeName(t)
 	detail := fmt.Sprintf("must be %s, not %s", want, describeKind(v))
 	if _, isNumber := v.(int64); isNumber && want == "a string" {

@@ -208,6 +208,8 @@ func Parse(data []byte, what string) (*Vector, error) {
 var (
 	digestRE      = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 	fullVersionRE = regexp.MustCompile(`^v?[0-9]+\.[0-9]+\.[0-9]+`)
+	// tagRE is the OCI distribution spec's tag grammar.
+	tagRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`)
 )
 
 func validate(s Source, known map[string]bool) []error {
@@ -240,6 +242,11 @@ func validate(s Source, known map[string]bool) []error {
 	}
 	if s.Tag != nil {
 		tag := *s.Tag
+		// The tag part (before @, or all of a tag that is not a digest) has the OCI tag grammar:
+		// a registry and the kubelet refuse anything else ("v3.28 rc1").
+		if name, _, _ := strings.Cut(tag, "@"); name != "" && !strings.HasPrefix(name, "sha256:") && !tagRE.MatchString(name) {
+			errs = append(errs, fmt.Errorf("tag: %q is not an image tag: up to 128 letters, digits, _, . and -, not starting with . or -", *s.Tag))
+		}
 		if i := strings.Index(tag, "@"); i >= 0 {
 			tag = tag[i+1:]
 			if !digestRE.MatchString(tag) {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"math"
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
@@ -54,6 +55,12 @@ func AutoScaling(cfg *calicov1alpha1.NetworkConfig, path *field.Path) (AutoScali
 	return out, errs
 }
 
+// maxAmount is the largest amount of each resource that fits the int64 the kubelet keeps it in.
+var maxAmount = map[corev1.ResourceName]resource.Quantity{
+	corev1.ResourceCPU:    *resource.NewMilliQuantity(math.MaxInt64, resource.DecimalSI),
+	corev1.ResourceMemory: *resource.NewQuantity(math.MaxInt64, resource.BinarySI),
+}
+
 // resources reads cpu and memory. A negative amount is one error (the reference reported two).
 func resources(list *corev1.ResourceList, p *field.Path) (Resources, field.ErrorList) {
 	var out Resources
@@ -83,6 +90,12 @@ func resources(list *corev1.ResourceList, p *field.Path) (Resources, field.Error
 			errs = append(errs, RuleAutoScalingAmount.invalid(kp, q.String(), "must be specified and cannot be zero"))
 		case -1:
 			errs = append(errs, RuleAutoScalingAmount.invalid(kp, q.String(), "must be positive"))
+		default:
+			// Kept as int64 (millicores, bytes), a larger amount is parsed as the largest int64
+			// (9Ei already is), so the largest int64 itself stands for "too large".
+			if limit := maxAmount[corev1.ResourceName(name)]; q.Cmp(limit) >= 0 {
+				errs = append(errs, RuleAutoScalingAmountRange.invalid(kp, q.String(), "is too large: it must be less than "+limit.String()+" (quantities this large are stored as the largest int64, so 9Ei would silently become 8Ei)"))
+			}
 		}
 	}
 	return out, errs

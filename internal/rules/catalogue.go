@@ -33,6 +33,7 @@ const (
 	RuleIPAMTypeVXLANHostLocal         ID = "ipam.type.vxlan-host-local"
 	RuleIPAMCIDRFormat                 ID = "ipam.cidr.format"
 	RuleIPAMCIDRFamily                 ID = "ipam.cidr.family"
+	RuleIPAMCIDRSubnet                 ID = "ipam.cidr.subnet"
 	RuleIPAMCIDRCalicoIPAM             ID = "ipam.cidr.calico-ipam"
 	RuleIPAMCIDRVXLAN                  ID = "ipam.cidr.vxlan-calico-ipam"
 	RuleIPv4Family                     ID = "ipv4.family"
@@ -60,6 +61,7 @@ const (
 	RuleAutoScalingMode                ID = "autoScaling.mode.supported"
 	RuleAutoScalingResource            ID = "autoScaling.resources.name"
 	RuleAutoScalingAmount              ID = "autoScaling.resources.amount"
+	RuleAutoScalingAmountRange         ID = "autoScaling.resources.range"
 	RuleAutoScalingVPA                 ID = "autoScaling.mode.shoot-vpa"
 	RuleServiceLoopPreventionSupported ID = "serviceLoopPrevention.supported"
 	RuleKubeProxyEBPF                  ID = "kubeProxy.ebpf"
@@ -76,6 +78,7 @@ var catalogue = []Rule{
 	{RuleIPAMTypeVXLANHostLocal, false, "ipam.type", `"host-local" not with vxlan.enabled: true on IPv4 single-stack (the reference overwrote it)`},
 	{RuleIPAMCIDRFormat, true, "ipam.cidr", `"usePodCidr", "usePodCidrIPv6" or a CIDR`},
 	{RuleIPAMCIDRFamily, false, "ipam.cidr", "of a family the shoot uses"},
+	{RuleIPAMCIDRSubnet, false, "ipam.cidr", "a subnet address (no host bits), not IPv4-mapped IPv6, at most /30 (IPv4) or /126 (IPv6): room for pods"},
 	{RuleIPAMCIDRCalicoIPAM, false, "ipam.cidr", `not with ipam.type: "calico-ipam" (the reference ignored the cidr)`},
 	{RuleIPAMCIDRVXLAN, false, "ipam.cidr", "not with vxlan.enabled: true on IPv4 single-stack without ipam.type (the reference ignored the cidr)"},
 	{RuleIPv4Family, true, "ipv4, ipip, ipAutodetectionMethod", "only on shoots with IPv4 (the reference failed at chart generation)"},
@@ -103,6 +106,7 @@ var catalogue = []Rule{
 	{RuleAutoScalingMode, true, "autoScaling.mode", `"cluster-proportional", "vpa" or "static"`},
 	{RuleAutoScalingResource, true, "autoScaling.resources.{node,typha}", `only "cpu" and "memory"`},
 	{RuleAutoScalingAmount, true, "autoScaling.resources.{node,typha}", "greater than zero"},
+	{RuleAutoScalingAmountRange, false, "autoScaling.resources.{node,typha}", "less than 2^63-1 millicores (cpu) or bytes (memory): larger values are silently cut to it"},
 	{RuleAutoScalingVPA, false, "autoScaling.mode", `"vpa" needs the shoot's VPA (the reference fell back to cluster-proportional)`},
 	{RuleServiceLoopPreventionSupported, true, "serviceLoopPrevention", `"Disabled", "Drop" or "Reject"`},
 	{RuleKubeProxyEBPF, true, "spec.kubernetes.kubeProxy.enabled", "false only with ebpfDataplane.enabled: true"},

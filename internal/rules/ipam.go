@@ -92,6 +92,7 @@ func ipamCIDR(out *IPAMSettings, cidr string, explicitType calicov1alpha1.IPAMTy
 	case explicitType == "" && vxlanIPAM:
 		return field.ErrorList{RuleIPAMCIDRVXLAN.invalid(cidrPath, cidr, fmt.Sprintf(`contradicts %s: true, which makes the IPAM "calico-ipam": the cidr is the host-local subnet, remove it`, path.Child("vxlan", "enabled")))}
 	}
+	var subnetErrs field.ErrorList
 	// family is the family whose subnet the cidr is; "" for usePodCidr on single-stack (the node's
 	// only pod CIDR, of either family).
 	var family gardencorev1beta1.IPFamily
@@ -103,9 +104,14 @@ func ipamCIDR(out *IPAMSettings, cidr string, explicitType calicov1alpha1.IPAMTy
 	case strings.EqualFold(cidr, usePodCIDRIPv6):
 		family = gardencorev1beta1.IPFamilyIPv6
 	default:
-		_, n, err := net.ParseCIDR(cidr)
+		ip, n, err := net.ParseCIDR(cidr)
 		if err != nil {
 			return field.ErrorList{RuleIPAMCIDRFormat.invalid(cidrPath, cidr, `must be "usePodCidr", "usePodCidrIPv6" or a CIDR such as 100.96.0.0/11`)}
+		}
+		// Beyond the reference (which passed the cidr on): the value is still set below, so that
+		// a caller reporting the error as a warning gets what the reference rendered.
+		if err := subnet(cidr, ip, n, cidrPath); err != nil {
+			subnetErrs = field.ErrorList{err}
 		}
 		family = CIDRFamily(n)
 	}
@@ -129,6 +135,23 @@ func ipamCIDR(out *IPAMSettings, cidr string, explicitType calicov1alpha1.IPAMTy
 		out.RangeIPv6 = cidr
 	default:
 		out.RangeIPv4 = cidr
+	}
+	return subnetErrs
+}
+
+// subnet checks that a host-local subnet is one Calico's CNI and the kubelet accept as written: the
+// subnet's own address (10.0.0.1/8 has host bits set), not an IPv4-mapped IPv6 CIDR (an IPv4
+// subnet in IPv6 notation), and large enough for pods: host-local leaves out the network,
+// broadcast and gateway addresses, so a /31 or /32 has none.
+func subnet(cidr string, ip net.IP, n *net.IPNet, p *field.Path) *field.Error {
+	ones, bits := n.Mask.Size()
+	switch {
+	case strings.Contains(cidr, ":") && ip.To4() != nil:
+		return RuleIPAMCIDRSubnet.invalid(p, cidr, fmt.Sprintf("is an IPv4-mapped IPv6 CIDR; write the IPv4 subnet %s", n))
+	case !ip.Equal(n.IP):
+		return RuleIPAMCIDRSubnet.invalid(p, cidr, fmt.Sprintf("has host bits set: the subnet is %s", n))
+	case bits-ones < 2:
+		return RuleIPAMCIDRSubnet.invalid(p, cidr, fmt.Sprintf("leaves no address for pods: host-local needs at most /%d", bits-2))
 	}
 	return nil
 }

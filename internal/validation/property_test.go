@@ -48,7 +48,7 @@ func randomNetworkConfig(r *rand.Rand) *calicov1alpha1.NetworkConfig {
 	if r.IntN(3) == 0 {
 		cfg.IPAM = &calicov1alpha1.IPAM{
 			Type: pick[calicov1alpha1.IPAMType](r, "host-local", "calico-ipam", "dhcp"),
-			CIDR: pick(r, ptrTo("usePodCidr"), ptrTo("usePodCIDR"), ptrTo("100.96.0.0/11"), ptrTo("2001:db8:1::/48"), ptrTo("usePodCidrIPv6"), ptrTo("nope")),
+			CIDR: pick(r, ptrTo("usePodCidr"), ptrTo("usePodCIDR"), ptrTo("100.96.0.0/11"), ptrTo("2001:db8:1::/48"), ptrTo("usePodCidrIPv6"), ptrTo("nope"), ptrTo("100.96.0.1/11"), ptrTo("100.96.0.0/31")),
 		}
 	}
 	modes := []*calicov1alpha1.PoolMode{ptrTo(calicov1alpha1.PoolMode("Always")), ptrTo(calicov1alpha1.PoolMode("Never")), ptrTo(calicov1alpha1.PoolMode("CrossSubnet")), ptrTo(calicov1alpha1.PoolMode("Off")), ptrTo(calicov1alpha1.PoolMode("Sometimes"))}
@@ -80,6 +80,7 @@ func randomNetworkConfig(r *rand.Rand) *calicov1alpha1.NetworkConfig {
 	zero := corev1.ResourceList{"memory": resource.MustParse("0")}
 	negative := corev1.ResourceList{"memory": resource.MustParse("-100Mi")}
 	gpu := corev1.ResourceList{"nvidia.com/gpu": resource.MustParse("1")}
+	huge := corev1.ResourceList{"memory": resource.MustParse("9Ei")}
 	cfg.AutoScaling = pick(r,
 		&calicov1alpha1.AutoScaling{Mode: "cluster-proportional"},
 		&calicov1alpha1.AutoScaling{Mode: "vpa", Resources: &calicov1alpha1.StaticResources{Node: &cpu}},
@@ -88,6 +89,7 @@ func randomNetworkConfig(r *rand.Rand) *calicov1alpha1.NetworkConfig {
 		&calicov1alpha1.AutoScaling{Mode: "static", Resources: &calicov1alpha1.StaticResources{Node: &zero}},
 		&calicov1alpha1.AutoScaling{Mode: "static", Resources: &calicov1alpha1.StaticResources{Typha: &negative}},
 		&calicov1alpha1.AutoScaling{Mode: "static", Resources: &calicov1alpha1.StaticResources{Node: &gpu}},
+		&calicov1alpha1.AutoScaling{Mode: "static", Resources: &calicov1alpha1.StaticResources{Node: &huge}},
 		&calicov1alpha1.AutoScaling{Mode: ""})
 	cfg.VXLAN = pick(r, &calicov1alpha1.VXLAN{Enabled: true}, &calicov1alpha1.VXLAN{Enabled: false})
 	cfg.IPIP = pick(r, modes...)

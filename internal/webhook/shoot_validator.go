@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 
 	admissionv1 "k8s.io/api/admission/v1"
@@ -40,6 +41,11 @@ func (v ShootValidator) Handle(ctx context.Context, req admission.Request) admis
 		return admission.Allowed("only create and update are validated")
 	}
 
+	// Every step below is linear in the size of the request; between steps, a request whose client
+	// has gone (the API server's webhook timeout) stops here instead of finishing for nobody.
+	if resp, done := cancelled(ctx); done {
+		return resp
+	}
 	shoot, errs := decode.Shoot(req.Object.Raw)
 	if len(errs) > 0 {
 		return denied(req.Name, errs)
@@ -52,6 +58,9 @@ func (v ShootValidator) Handle(ctx context.Context, req admission.Request) admis
 		return admission.Allowed("workerless shoot")
 	}
 
+	if resp, done := cancelled(ctx); done {
+		return resp
+	}
 	cfg, errs := validateShoot(shoot)
 	var warnings []string
 	if req.Operation == admissionv1.Update && len(errs) > 0 {
@@ -65,6 +74,9 @@ func (v ShootValidator) Handle(ctx context.Context, req admission.Request) admis
 		}
 	}
 	if req.Operation == admissionv1.Update && len(errs) == 0 {
+		if resp, done := cancelled(ctx); done {
+			return resp
+		}
 		transitionErrs, transitionWarnings, err := v.checkTransition(req, shoot, cfg)
 		if err != nil {
 			return admission.Errored(http.StatusBadRequest, err)
@@ -127,9 +139,19 @@ func isCalico(shoot *gardencorev1beta1.Shoot) bool {
 	return shoot.Spec.Networking != nil && shoot.Spec.Networking.Type != nil && *shoot.Spec.Networking.Type == NetworkingType
 }
 
+// cancelled answers a request whose context is done (the client went away or the server is shutting
+// down): nobody waits for the decision, so no more work is done for it.
+func cancelled(ctx context.Context) (admission.Response, bool) {
+	if err := ctx.Err(); err != nil {
+		return admission.Errored(http.StatusServiceUnavailable, fmt.Errorf("request cancelled before a decision: %w", err)), true
+	}
+	return admission.Response{}, false
+}
+
 // denied is a 422 Invalid response: the API server passes its message and causes (one per field error,
-// with the field path) on to the client.
+// with the field path) on to the client. At most decode.MaxErrors errors are listed; one last cause
+// counts the rest.
 func denied(name string, errs field.ErrorList) admission.Response {
-	status := apierrors.NewInvalid(shootGroupKind, name, errs).ErrStatus
+	status := apierrors.NewInvalid(shootGroupKind, name, decode.Truncate(errs)).ErrStatus
 	return admission.Response{AdmissionResponse: admissionv1.AdmissionResponse{Allowed: false, Result: &status}}
 }

@@ -2,6 +2,8 @@ package webhook
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	admissionv1 "k8s.io/api/admission/v1"
@@ -60,4 +62,35 @@ func BenchmarkShootValidator(b *testing.B) {
 			}
 		}
 	})
+}
+
+// unknownFieldsConfig is a providerConfig with n unknown fields (the hostile Shoot of issue 15).
+func unknownFieldsConfig(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"overlay":{"enabled":true}`)
+	for i := range n {
+		fmt.Fprintf(&b, `,"unknownField%06d":%d`, i, i)
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// BenchmarkShootValidatorUnknownFields measures a denial for a providerConfig with 1k, 10k and 50k
+// unknown fields; with a linear decision each size costs about 10x / 5x the one before, and the
+// response holds at most decode.MaxErrors causes. Run:
+// go test -run '^$' -bench UnknownFields ./internal/webhook/
+func BenchmarkShootValidatorUnknownFields(b *testing.B) {
+	ctx := context.Background()
+	validator := ShootValidator{}
+	for _, n := range []int{1_000, 10_000, 50_000} {
+		req := request(b, admissionv1.Create, testShoot{providerConfig: unknownFieldsConfig(n)}, nil)
+		b.Run(fmt.Sprintf("fields=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if resp := validator.Handle(ctx, req); resp.Allowed {
+					b.Fatal("allowed")
+				}
+			}
+		})
+	}
 }

@@ -1,0 +1,55 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// validate and render stopped by SIGINT/SIGTERM (main cancels the context) exit 130 and print
+// nothing: neither a half report nor a manifest (issue 15: they ignored the signal).
+func TestValidateAndRenderInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"validate", []string{"validate", "-f", "../../examples/networkconfig.yaml"}},
+		{"render", []string{"render", "--shoot", "../../examples/shoot.yaml", "--kube-apiserver-address", "192.0.2.34"}},
+		{"render --output-dir", []string{"render", "--shoot", "../../examples/shoot.yaml", "--kube-apiserver-address", "192.0.2.34", "--output-dir", filepath.Join(dir, "out")}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			var stdout, stderr bytes.Buffer
+			code := Execute(ctx, tc.args, strings.NewReader(""), &stdout, &stderr)
+			if code != ExitInterrupted || stdout.Len() != 0 || stderr.String() != "error: interrupted: nothing was written\n" {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want exit %d and only the interrupt message", code, stdout.String(), stderr.String(), ExitInterrupted)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
+				t.Error("--output-dir was created by an interrupted render")
+			}
+		})
+	}
+}
+
+// A command waiting on stdin that never ends returns as soon as it is interrupted.
+func TestValidateInterruptedWhileReading(t *testing.T) {
+	stdin, w := io.Pipe()
+	defer w.Close() //nolint:errcheck // test pipe
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	var stdout, stderr bytes.Buffer
+	go func() { done <- Execute(ctx, []string{"validate", "-f", "-"}, stdin, &stdout, &stderr) }()
+	if _, err := w.Write([]byte("apiVersion: calico.networking.extensions.gardener.cloud/v1alpha1\n")); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if code := <-done; code != ExitInterrupted {
+		t.Fatalf("exit %d, want %d (stderr %q)", code, ExitInterrupted, stderr.String())
+	}
+}
