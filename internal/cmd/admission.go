@@ -65,17 +65,44 @@ func (o *AdmissionOptions) AddFlags(fs *pflag.FlagSet) {
 	o.Gardener.AddFlags(fs, o)
 }
 
-// Validate checks the options before anything is started; each error names the flag.
+// Complete has nothing to derive: the certificate directory is filled (gardener mode) or checked in
+// Run, after the flags are known to be sound.
+func (o *AdmissionOptions) Complete() error { return nil }
+
+// Validate checks the flags before anything logs or starts; each error names the flag. The
+// certificate directory is checked in Run, after Prepare, which may create it in gardener mode.
 func (o *AdmissionOptions) Validate() error {
+	return errors.Join(o.Gardener.Validate(), o.validateFlags())
+}
+
+// Run sets up logging, prepares the certificates in gardener mode, checks the certificate directory
+// and serves until ctx ends.
+func (o *AdmissionOptions) Run(ctx context.Context, streams IO) error {
+	// Errors are logged without stack traces: a malformed request is the client's problem, not a
+	// bug to trace.
+	log := zap.New(zap.WriteTo(streams.ErrOut), zap.Level(zapLevel(o.Verbosity)), zap.StacktraceLevel(zapcore.DPanicLevel))
+	if err := o.Gardener.Prepare(ctx, o, log); err != nil {
+		return &ExitError{Code: ExitFindings, Err: err}
+	}
+	if err := o.validateCertDir(); err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	// controller-runtime's webhook and metrics servers log through its package logger; hand it ours.
+	ctrllog.SetLogger(log)
+	if err := RunAdmission(logr.NewContext(ctx, log), o); err != nil {
+		return &ExitError{Code: ExitFindings, Err: err}
+	}
+	return nil
+}
+
+// validateCertDir checks that the serving certificate and key are readable; the error names the flag.
+func (o *AdmissionOptions) validateCertDir() error {
 	var errs []error
 	for _, name := range []string{"tls.crt", "tls.key"} {
 		path := filepath.Join(o.CertDir, name)
 		if _, err := os.Stat(path); err != nil {
 			errs = append(errs, fmt.Errorf("--cert-dir %s: %s is not readable (it must hold tls.crt and tls.key): %w", o.CertDir, name, err))
 		}
-	}
-	if err := o.validateFlags(); err != nil {
-		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }
@@ -125,34 +152,8 @@ func NewAdmissionCommand(streams IO) *cobra.Command {
 			"denies changes that would break a cluster with nodes, and warns about disruptive ones. " +
 			"The webhook needs no access to any API server.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.Gardener.Validate(); err != nil {
-				return &ExitError{Code: ExitUsage, Err: err}
-			}
-			// Flags are checked before anything logs or starts (the cert dir only after Prepare,
-			// which may create it in gardener mode).
-			if err := o.validateFlags(); err != nil {
-				return &ExitError{Code: ExitUsage, Err: err}
-			}
-			// Errors are logged without stack traces: a malformed request is the client's
-			// problem, not a bug to trace.
-			log := zap.New(zap.WriteTo(streams.ErrOut), zap.Level(zapLevel(o.Verbosity)), zap.StacktraceLevel(zapcore.DPanicLevel))
-			if err := o.Gardener.Prepare(cmd.Context(), o, log); err != nil {
-				return &ExitError{Code: 1, Err: err}
-			}
-			if err := o.Validate(); err != nil {
-				return &ExitError{Code: ExitUsage, Err: err}
-			}
-			// controller-runtime's webhook and metrics servers log through its package logger; hand it ours.
-			ctrllog.SetLogger(log)
-			if err := RunAdmission(logr.NewContext(cmd.Context(), log), o); err != nil {
-				return &ExitError{Code: 1, Err: err}
-			}
-			return nil
-		},
 	}
-	o.AddFlags(c.Flags())
-	return c
+	return bindOptions(c, o, streams)
 }
 
 // RunAdmission serves the webhook, metrics and health endpoints until ctx is cancelled or one of them

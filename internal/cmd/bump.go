@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/calico-pilot/calico-pilot/internal/bump"
 	"github.com/calico-pilot/calico-pilot/internal/safefile"
@@ -35,8 +36,7 @@ type BumpOptions struct {
 }
 
 // AddFlags registers the bump flags on fs.
-func (o *BumpOptions) AddFlags(cmd *cobra.Command) {
-	fs := cmd.Flags()
+func (o *BumpOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.OldUpstream, "old-upstream", "", "upstream manifest the downstream was based on (required)")
 	fs.StringVar(&o.OldDownstream, "old-downstream", "", "the downstream's patched manifest, plain YAML or templated (required)")
 	fs.StringVar(&o.NewUpstream, "new-upstream", "", "the new upstream manifest (required)")
@@ -259,14 +259,25 @@ type DigestsOptions struct {
 }
 
 // AddFlags registers the digests flags.
-func (o *DigestsOptions) AddFlags(cmd *cobra.Command) {
-	fs := cmd.Flags()
+func (o *DigestsOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Version, "version", "", "Calico version (image tag), for example v3.26.1 (required)")
 	fs.StringVar(&o.Registry, "registry", "quay.io", "registry host")
 	fs.StringVar(&o.Namespace, "namespace", "calico", "repository namespace on the registry")
 	fs.StringSliceVar(&o.Images, "images", []string{"cni", "node", "kube-controllers"}, "images to resolve")
 	fs.BoolVar(&o.Insecure, "insecure", false, "talk plain HTTP to the registry")
 	fs.DurationVar(&o.Timeout, "timeout", 60*time.Second, "give up after this long")
+}
+
+// Complete drops empty and surrounding blanks from --images.
+func (o *DigestsOptions) Complete() error {
+	images := o.Images[:0:0]
+	for _, img := range o.Images {
+		if img = strings.TrimSpace(img); img != "" {
+			images = append(images, img)
+		}
+	}
+	o.Images = images
+	return nil
 }
 
 // Validate checks the digests flags.
@@ -277,16 +288,9 @@ func (o *DigestsOptions) Validate() error {
 	if o.Registry == "" {
 		return errors.New("--registry must not be empty")
 	}
-	images := o.Images[:0:0]
-	for _, img := range o.Images {
-		if img = strings.TrimSpace(img); img != "" {
-			images = append(images, img)
-		}
-	}
-	if len(images) == 0 {
+	if len(o.Images) == 0 {
 		return errors.New("--images must name at least one image")
 	}
-	o.Images = images
 	if o.Timeout <= 0 {
 		return fmt.Errorf("--timeout %s: must be positive", o.Timeout)
 	}
@@ -308,11 +312,8 @@ downstream does not look made from the old upstream; --force accepts it); 2 bad 
 or too large input (64 MiB per input), an output that cannot be written or that names an input or
 the other output; 130 interrupted (SIGINT/SIGTERM; nothing is written).`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runOptions(o.Complete, o.Validate, func() error { return o.Run(commandContext(cmd), streams) })
-		},
 	}
-	o.AddFlags(cmd)
+	bindOptions(cmd, o, streams)
 	cmd.AddCommand(newBumpDigestsCommand(streams))
 	return cmd
 }
@@ -323,38 +324,22 @@ func newBumpDigestsCommand(streams IO) *cobra.Command {
 		Use:   "digests --version vX.Y.Z",
 		Short: "Print the registry digests of the Calico images of a version",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.Validate(); err != nil {
-				return &ExitError{Code: ExitUsage, Err: err}
-			}
-			ctx, cancel := contextWithTimeout(cmd, o.Timeout)
-			defer cancel()
-			digests, err := bump.ResolveDigests(ctx, bump.DigestRequest{
-				Registry: o.Registry, Namespace: o.Namespace, Version: o.Version, Images: o.Images, Insecure: o.Insecure,
-			})
-			if err != nil {
-				return &ExitError{Code: ExitFindings, Err: err}
-			}
-			if err := bump.WriteDigests(streams.Out, digests); err != nil {
-				return &ExitError{Code: ExitUsage, Err: err}
-			}
-			return nil
-		},
 	}
-	o.AddFlags(cmd)
-	return cmd
+	return bindOptions(cmd, o, streams)
 }
 
-// contextWithTimeout derives a deadline-bound context from the command's context.
-func contextWithTimeout(cmd *cobra.Command, d time.Duration) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(commandContext(cmd), d)
-}
-
-// commandContext is the command's context: main's signal context (SIGINT, SIGTERM), or
-// Background when the command runs without one.
-func commandContext(cmd *cobra.Command) context.Context {
-	if ctx := cmd.Context(); ctx != nil {
-		return ctx
+// Run resolves the digests (within --timeout) and prints them.
+func (o *DigestsOptions) Run(ctx context.Context, streams IO) error {
+	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
+	digests, err := bump.ResolveDigests(ctx, bump.DigestRequest{
+		Registry: o.Registry, Namespace: o.Namespace, Version: o.Version, Images: o.Images, Insecure: o.Insecure,
+	})
+	if err != nil {
+		return &ExitError{Code: ExitFindings, Err: err}
 	}
-	return context.Background()
+	if err := bump.WriteDigests(streams.Out, digests); err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"time"
@@ -45,6 +46,9 @@ type ControllerOptions struct {
 	// Extension are the Gardener extension flags (extension_flags.go).
 	Extension *ExtensionFlags
 
+	// logOut is where the process logger writes (the command's stderr).
+	logOut io.Writer
+
 	// Filled by Complete.
 	config *configv1alpha1.ControllerConfiguration
 	gates  featuregate.FeatureGate
@@ -84,8 +88,27 @@ func (o *ControllerOptions) AddFlags(fs *pflag.FlagSet) {
 	o.Extension.AddFlags(fs)
 }
 
-// Complete loads the config file, sets the feature gates and builds the REST config.
+// Complete checks the extension flags, sets the process logger, loads the config file, sets the
+// feature gates and builds the REST config; with --version there is nothing to complete.
 func (o *ControllerOptions) Complete() error {
+	if o.Extension.Version {
+		return nil
+	}
+	if err := o.Extension.Validate(); err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	// controller-runtime logs through its process-wide logger; setting it here, once per process,
+	// is the only way to route its internal logs to our stderr.
+	ctrl.SetLogger(o.Extension.Logger(o.logOut))
+	if err := o.complete(); err != nil {
+		return err
+	}
+	o.Extension.ApplyTo(o)
+	return nil
+}
+
+// complete loads the config file, sets the feature gates and builds the REST config.
+func (o *ControllerOptions) complete() error {
 	o.config = &configv1alpha1.ControllerConfiguration{}
 	if o.ConfigFile != "" {
 		data, err := os.ReadFile(o.ConfigFile)
@@ -148,6 +171,9 @@ func (o *ControllerOptions) Complete() error {
 
 // Validate checks the flag values.
 func (o *ControllerOptions) Validate() error {
+	if o.Extension.Version {
+		return nil
+	}
 	var errs []error
 	if o.MaxConcurrentReconciles < 1 {
 		errs = append(errs, fmt.Errorf("--max-concurrent-reconciles must be at least 1, got %d", o.MaxConcurrentReconciles))
@@ -182,7 +208,11 @@ func inCluster() bool {
 func UserAgent() string { return "calico-pilot/" + Version }
 
 // Run starts the manager and blocks until ctx ends.
-func (o *ControllerOptions) Run(ctx context.Context) error {
+func (o *ControllerOptions) Run(ctx context.Context, streams IO) error {
+	if o.Extension.Version {
+		fmt.Fprintln(streams.Out, Version)
+		return nil
+	}
 	opts := network.DefaultOptions()
 	opts.MaxConcurrentReconciles = o.MaxConcurrentReconciles
 	opts.IgnoreOperationAnnotation = o.IgnoreOperationAnnotation
@@ -253,27 +283,7 @@ in a seed: it renders Calico for the shoot into the ManagedResource extension-ne
 reports status on the Network. Leader election, metrics (--metrics-bind-address) and /healthz, /readyz
 (--health-probe-bind-address) are on by default.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if o.Extension.Version {
-				fmt.Fprintln(streams.Out, Version)
-				return nil
-			}
-			if err := o.Extension.Validate(); err != nil {
-				return &ExitError{Code: ExitUsage, Err: err}
-			}
-			// controller-runtime logs through its process-wide logger; setting it here, once per
-			// process, is the only way to route its internal logs to our stderr.
-			ctrl.SetLogger(o.Extension.Logger(streams.ErrOut))
-			if err := o.Complete(); err != nil {
-				return err
-			}
-			o.Extension.ApplyTo(o)
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			return o.Run(cmd.Context())
-		},
 	}
-	o.AddFlags(cmd.Flags())
-	return cmd
+	o.logOut = streams.ErrOut
+	return bindOptions(cmd, o, streams)
 }

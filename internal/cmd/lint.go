@@ -1,10 +1,12 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/calico-pilot/calico-pilot/internal/lint"
 )
@@ -46,15 +48,18 @@ Exit status: 0 clean or warnings only, 1 errors, 2 unreadable input or bad usage
   kubectl get globalnetworkpolicies.crd.projectcalico.org -o yaml | calico-pilot lint -f -
   calico-pilot lint -f policies.yaml -o json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runOptions(func() error { return nil }, o.Validate, func() error { return o.Run(streams) })
-		},
 	}
-	fs := cmd.Flags()
+	return bindOptions(cmd, o, streams)
+}
+
+// AddFlags registers the lint flags.
+func (o *LintOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.File, "filename", "f", "", `file with Calico policies and network sets (several YAML documents allowed); "-" reads stdin (required)`)
 	fs.StringVarP(&o.Output, "output", "o", lintOutputText, "output format: text or json")
-	return cmd
 }
+
+// Complete has nothing to derive: lint's flags are used as given.
+func (o *LintOptions) Complete() error { return nil }
 
 // Validate checks the flags.
 func (o *LintOptions) Validate() error {
@@ -68,7 +73,7 @@ func (o *LintOptions) Validate() error {
 }
 
 // Run reads, lints and reports. Errors among the findings are an ExitError with code ExitFindings.
-func (o *LintOptions) Run(streams IO) error {
+func (o *LintOptions) Run(_ context.Context, streams IO) error {
 	data, err := readInput(o.File, streams.In)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -68,12 +69,13 @@ Exit status: 0 safe (prints "no changes" when nothing differs), 1 blocked, or di
   calico-pilot plan --current mr-secret.yaml --shoot shoot.yaml --kubeconfig shoot.kubeconfig -o json
   calico-pilot plan --current mr-secret.yaml --target other-version.yaml --allow-disruption`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runOptions(o.Complete, o.Validate, func() error { return o.Run(cmd.Context(), streams) })
-		},
 	}
-	o.AddFlags(cmd)
-	f := cmd.Flags()
+	return bindOptions(cmd, o, streams)
+}
+
+// AddFlags registers render's input flags (plan renders the target like render does) and plan's own.
+func (o *PlanOptions) AddFlags(f *pflag.FlagSet) {
+	o.RenderOptions.AddFlags(f)
 	// plan prints its own report: render's output flags do not apply.
 	_ = f.MarkHidden("output-dir")
 	_ = f.MarkHidden("seed")
@@ -86,7 +88,6 @@ Exit status: 0 safe (prints "no changes" when nothing differs), 1 blocked, or di
 	f.StringVar(&o.Target, "target", "", "a manifest stream or ManagedResource secret to compare with, instead of rendering")
 	f.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig of the shoot for the live checks (read only)")
 	f.BoolVar(&o.AllowDisruption, "allow-disruption", false, "exit 0 on disruptive changes that are not blocked")
-	return cmd
 }
 
 // Complete parses render's flags and builds the live client.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -70,11 +71,12 @@ Exit status: 0 done (or nothing left to do), 1 the old pool still holds addresse
   calico-pilot pools migrate --from default-ipv4-ippool --to new-pool --kubeconfig shoot.kubeconfig
   calico-pilot pools migrate --from default-ipv4-ippool --to new-pool --kubeconfig shoot.kubeconfig --delete-old -o json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runOptions(o.Complete, o.Validate, func() error { return o.Run(cmd.Context(), streams) })
-		},
 	}
-	fs := cmd.Flags()
+	return bindOptions(cmd, o, streams)
+}
+
+// AddFlags registers the pools migrate flags.
+func (o *PoolsMigrateOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.From, "from", "", "name of the IP pool to move away from (required)")
 	fs.StringVar(&o.To, "to", "", "name of the IP pool to move to; it must exist (required)")
 	fs.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig of the cluster (required)")
@@ -82,7 +84,6 @@ Exit status: 0 done (or nothing left to do), 1 the old pool still holds addresse
 	fs.BoolVar(&o.DryRun, "dry-run", false, "check and report, write nothing")
 	fs.BoolVar(&o.DeleteOld, "delete-old", false, "delete the old pool once no address is allocated from it")
 	fs.StringVarP(&o.Output, "output", "o", "text", "output format: text or json")
-	return cmd
 }
 
 // Complete builds the cluster client.

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
@@ -78,17 +79,12 @@ Exit status: 0 rendered, 1 invalid input, 2 unreadable input or bad usage.`,
   calico-pilot render --network network.yaml --cluster cluster.yaml --controller-config config.yaml
   calico-pilot render --shoot shoot.yaml --seed`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runOptions(o.Complete, o.Validate, func() error { return o.Run(contextOf(cmd), streams) })
-		},
 	}
-	o.AddFlags(cmd)
-	return cmd
+	return bindOptions(cmd, o, streams)
 }
 
 // AddFlags registers the render flags.
-func (o *RenderOptions) AddFlags(cmd *cobra.Command) {
-	f := cmd.Flags()
+func (o *RenderOptions) AddFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.Shoot, "shoot", "", `Gardener Shoot manifest with its providerConfig; "-" reads stdin`)
 	f.StringVar(&o.Network, "network", "", "Gardener extensions Network resource (with --cluster)")
 	f.StringVar(&o.Cluster, "cluster", "", "Gardener extensions Cluster resource (with --network)")

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/calico-pilot/calico-pilot/internal/version"
 )
@@ -143,13 +144,46 @@ func Execute(ctx context.Context, args []string, in io.Reader, out, errOut io.Wr
 	return ExitUsage
 }
 
-// runOptions runs the steps of a command's options struct: a failure to complete or validate the
-// options is bad usage (exit 2); run's error is returned as it is.
-func runOptions(complete, validate, run func() error) error {
-	for _, step := range []func() error{complete, validate} {
-		if err := step(); err != nil {
-			return &ExitError{Code: ExitUsage, Err: err}
+// commandOptions is the one lifecycle every subcommand's options struct follows (cert-manager's
+// habit): AddFlags binds the flags to the struct, Complete derives what the flags imply (files
+// read, expressions compiled, the logger set), Validate checks the whole before anything runs, and
+// Run does the work with the command's context (main's signal context) and streams.
+type commandOptions interface {
+	AddFlags(fs *pflag.FlagSet)
+	Complete() error
+	Validate() error
+	Run(ctx context.Context, streams IO) error
+}
+
+// Every subcommand's options follow the lifecycle.
+var (
+	_ commandOptions = (*BumpOptions)(nil)
+	_ commandOptions = (*DigestsOptions)(nil)
+	_ commandOptions = (*ValidateOptions)(nil)
+	_ commandOptions = (*RenderOptions)(nil)
+	_ commandOptions = (*LintOptions)(nil)
+	_ commandOptions = (*AdmissionOptions)(nil)
+	_ commandOptions = (*ControllerOptions)(nil)
+	_ commandOptions = (*SwapCheckOptions)(nil)
+	_ commandOptions = (*PlanOptions)(nil)
+	_ commandOptions = (*PoolsMigrateOptions)(nil)
+)
+
+// bindOptions binds o's flags to cmd and makes its RunE the lifecycle: Complete and Validate (a
+// failure is bad usage, exit 2, unless the step chose its own exit code), then Run.
+func bindOptions(cmd *cobra.Command, o commandOptions, streams IO) *cobra.Command {
+	o.AddFlags(cmd.Flags())
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		for _, step := range []func() error{o.Complete, o.Validate} {
+			if err := step(); err != nil {
+				var exitErr *ExitError
+				if errors.As(err, &exitErr) {
+					return err
+				}
+				return &ExitError{Code: ExitUsage, Err: err}
+			}
 		}
+		return o.Run(contextOf(cmd), streams)
 	}
-	return run()
+	return cmd
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -59,16 +60,16 @@ Exit status: 0 every shoot is safe, 1 some shoot would fail or change, 2 bad inp
 		Example: `  kubectl get shoots -A -o yaml > shoots.yaml && calico-pilot swap-check -f shoots.yaml
   calico-pilot swap-check --kubeconfig seed.kubeconfig --config controller-config.yaml -o json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runOptions(o.Complete, o.Validate, func() error { return o.Run(cmd.Context(), streams) })
-		},
 	}
-	fs := cmd.Flags()
+	return bindOptions(cmd, o, streams)
+}
+
+// AddFlags registers the swap-check flags.
+func (o *SwapCheckOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.File, "filename", "f", "", `file with Shoots, or with a seed's Networks, Clusters, ManagedResources and Secrets; "-" reads stdin`)
 	fs.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig of a seed: reads every calico Network with its Cluster and deployed ManagedResource")
 	fs.StringVar(&o.ConfigFile, "config", "", "ControllerConfiguration calico-pilot will run with (compatibility.honourIgnoredFields, featureGates, kubeAPIServerGlobalNetworkSet)")
 	fs.StringVarP(&o.Output, "output", "o", "text", "output format: text or json")
-	return cmd
 }
 
 // Complete reads the ControllerConfiguration.

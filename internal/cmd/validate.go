@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
@@ -40,6 +41,8 @@ type ValidateOptions struct {
 
 	ipFamilies    []gardencorev1beta1.IPFamily
 	ipFamiliesSet bool
+	// flags are the bound flags (AddFlags), so Complete can tell a default from a given value.
+	flags *pflag.FlagSet
 }
 
 // NewValidateCommand returns `calico-pilot validate`.
@@ -66,17 +69,13 @@ Exit status: 0 valid (warnings allowed), 1 invalid, 2 unreadable input or bad us
   kubectl get shoot my-shoot -o yaml | calico-pilot validate -f - -o json
   kubectl get shoots -A -o yaml | calico-pilot validate -f -`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runOptions(func() error { return o.Complete(cmd) }, o.Validate, func() error { return o.Run(contextOf(cmd), streams) })
-		},
 	}
-	o.AddFlags(cmd)
-	return cmd
+	return bindOptions(cmd, o, streams)
 }
 
 // AddFlags registers the validate flags.
-func (o *ValidateOptions) AddFlags(cmd *cobra.Command) {
-	fs := cmd.Flags()
+func (o *ValidateOptions) AddFlags(fs *pflag.FlagSet) {
+	o.flags = fs
 	fs.StringVarP(&o.File, "filename", "f", "", `file with a NetworkConfig or Shoot (several YAML documents allowed); "-" reads stdin (required)`)
 	fs.StringSliceVar(&o.IPFamilies, "ip-families", []string{"IPv4"}, "IP families of the shoot a bare NetworkConfig is meant for: IPv4, IPv6 or IPv4,IPv6 (Shoots carry their own)")
 	fs.StringVarP(&o.Output, "output", "o", validateOutputText, "output format: text or json")
@@ -84,8 +83,8 @@ func (o *ValidateOptions) AddFlags(cmd *cobra.Command) {
 }
 
 // Complete parses the IP families.
-func (o *ValidateOptions) Complete(cmd *cobra.Command) error {
-	o.ipFamiliesSet = cmd.Flags().Changed("ip-families")
+func (o *ValidateOptions) Complete() error {
+	o.ipFamiliesSet = o.flags != nil && o.flags.Changed("ip-families")
 	o.ipFamilies = nil
 	for _, f := range o.IPFamilies {
 		o.ipFamilies = append(o.ipFamilies, gardencorev1beta1.IPFamily(strings.TrimSpace(f)))
