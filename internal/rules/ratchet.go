@@ -54,6 +54,8 @@ var ratchetActions = map[ID]string{
 	RuleIPAMTypeVXLANHostLocal:  `"calico-ipam" is deployed (vxlan.enabled forces it on IPv4 single-stack), as the reference did`,
 	RuleIPAMCIDRFamily:          "the cidr is written to the CNI configuration as given on single-stack shoots and not used on dual-stack ones, as the reference did",
 	RuleIPAMCIDRCalicoIPAM:      "the cidr is not used (calico-ipam allocates from the IP pools), as the reference did",
+	RuleIPAMCIDRSubnet:          "the cidr is written to the CNI configuration as given, as the reference did (host-local then allocates from the subnet it denotes, or from none)",
+	RuleAutoScalingAmountRange:  "the amount is rendered as given, as the reference did (an amount beyond int64 becomes the largest int64)",
 	RuleIPAMCIDRVXLAN:           "the cidr is not used (the IPAM is calico-ipam), as the reference did",
 	RuleIPv4PoolVXLANEnabled:    "the explicit ipv4.pool names calico-node's pool variable, as in the reference",
 	RuleIPv4PoolVXLANDisabled:   "the explicit ipv4.pool names calico-node's pool variable, as in the reference",
