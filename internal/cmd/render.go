@@ -155,6 +155,9 @@ func (o *RenderOptions) Validate() error {
 type renderInput struct {
 	source pipeline.Source
 	config *calicov1alpha1.NetworkConfig
+	// existing is a Network's config, rendered as the controller does: rules beyond the reference
+	// become findings (printed as warnings), and the compatibility mode comes from its status.
+	existing bool
 }
 
 // Run reads, validates, renders and writes. An internal failure (a bug) becomes an error
@@ -222,12 +225,28 @@ func (o *RenderOptions) build(streams IO) (m *manifest.Manifest, err error) {
 	if o.SeedNamespace != "" {
 		in.source.SeedNamespace = o.SeedNamespace
 	}
-	opts, errs := pipeline.Options(in.source, in.config, pipeline.Settings{
+	settings := pipeline.Settings{
 		ControllerConfig:       ctrl,
 		FeatureGates:           fg,
 		Images:                 images,
 		KubeAPIServerAddresses: o.addresses,
-	})
+	}
+	if in.existing {
+		// As the controller: the Network's config deploys with findings, in the compatibility mode
+		// its status records (offline there is no ManagedResource to look at, so a Network without
+		// a status counts as new).
+		var raw []byte
+		if ps := in.source.Network.Status.ProviderStatus; ps != nil {
+			raw = ps.Raw
+		}
+		d, err := pipeline.DeployedFrom(raw, false)
+		if err != nil {
+			d = pipeline.Deployed{ByOther: true}
+		}
+		settings.Ratchet = true
+		settings.Compatibility = pipeline.ChooseCompatibility(d, ctrl)
+	}
+	opts, errs := pipeline.Options(in.source, in.config, settings)
 	if len(errs) > 0 {
 		if len(errs) == 1 && strings.HasSuffix(errs[0].Field, "kubeAPIServerGlobalNetworkSet.enabled") && len(o.addresses) == 0 {
 			// The input is valid: offline there are no DNSRecords to read the addresses from, so
@@ -237,6 +256,11 @@ func (o *RenderOptions) build(streams IO) (m *manifest.Manifest, err error) {
 				"render cannot look up offline: give them with --kube-apiserver-address IP (repeatable), or set it to false", o.inputName(), errs[0].Field)}
 		}
 		return nil, reportFieldErrors(streams.ErrOut, errs)
+	}
+	// What the controller reports in its ProviderConfigHonoured condition: fields deployed other
+	// than written.
+	for _, f := range opts.Findings {
+		fmt.Fprintf(streams.ErrOut, "warning: %s: %s; deployed: %s\n", f.Field, f.Detail, f.Action)
 	}
 	m, err = o.render(&opts)
 	if err != nil {
@@ -372,11 +396,11 @@ func (o *RenderOptions) fromShoot(shoot *gardencorev1beta1.Shoot, network *exten
 		}
 		return renderInput{source: pipeline.Source{Shoot: shoot, SeedNamespace: seedNamespaceOf(shoot)}, config: cfg}, nil, nil
 	}
-	cfg, errs := pipeline.NetworkConfig(network)
+	cfg, errs := pipeline.ExistingNetworkConfig(network)
 	if len(errs) > 0 {
 		return renderInput{}, errs, nil
 	}
-	return renderInput{source: pipeline.Source{Shoot: shoot, Network: network}, config: cfg}, nil, nil
+	return renderInput{source: pipeline.Source{Shoot: shoot, Network: network}, config: cfg, existing: true}, nil, nil
 }
 
 // seedNamespaceOf is Gardener's control-plane namespace of a shoot: shoot--<project>--<name>,

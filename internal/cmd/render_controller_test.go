@@ -29,16 +29,22 @@ func TestRenderNetworkMatchesController(t *testing.T) {
 	tests := []struct {
 		name      string
 		hibernate string // spec.hibernation block of the embedded shoot
+		extra     string // more providerConfig fields
 		wantSet   bool
+		// wantWarning is a line render prints on stderr for a field deployed other than written.
+		wantWarning string
 	}{
 		{name: "waking up", hibernate: "", wantSet: true},
 		{name: "hibernation explicitly off", hibernate: "hibernation: {enabled: false}", wantSet: true},
 		{name: "hibernation wanted", hibernate: "hibernation: {enabled: true}", wantSet: false},
+		// A config the reference accepted (overlay off + backend bird): the controller deploys it
+		// (ratcheting, issue 10), and so does render --network, with the finding as a warning.
+		{name: "reference-accepted contradiction", extra: "    backend: bird\n", wantSet: true, wantWarning: "warning: spec.providerConfig.backend:"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			netData := readFile(t, renderInputs+"network.yaml") + "    kubeAPIServerGlobalNetworkSet:\n      enabled: true\n"
+			netData := readFile(t, renderInputs+"network.yaml") + "    kubeAPIServerGlobalNetworkSet:\n      enabled: true\n" + tt.extra
 			clusterData := strings.Replace(readFile(t, renderInputs+"cluster.yaml"), "      hibernated: false", "      hibernated: true", 1)
 			if tt.hibernate != "" {
 				clusterData = strings.Replace(clusterData, "      networking:\n        type: calico", "      "+tt.hibernate+"\n      networking:\n        type: calico", 1)
@@ -59,6 +65,12 @@ func TestRenderNetworkMatchesController(t *testing.T) {
 			out, errOut, code := runRender(t, args...)
 			if code != 0 {
 				t.Fatalf("render exit %d: %s", code, errOut)
+			}
+			if tt.wantWarning != "" && !strings.Contains(errOut, tt.wantWarning) {
+				t.Errorf("render's stderr lacks %q:\n%s", tt.wantWarning, errOut)
+			}
+			if tt.wantWarning == "" && errOut != "" {
+				t.Errorf("render printed on stderr: %s", errOut)
 			}
 			var list struct {
 				Items []json.RawMessage `json:"items"`

@@ -25,6 +25,19 @@ func ShootConfig(shoot *gardencorev1beta1.Shoot) (*calicov1alpha1.NetworkConfig,
 // when none is set), with paths rooted at spec.providerConfig and the Network's IP families
 // (empty means IPv4).
 func NetworkConfig(network *extensionsv1alpha1.Network) (*calicov1alpha1.NetworkConfig, field.ErrorList) {
+	raw, families := networkConfigInput(network)
+	return DecodeNetworkConfig(raw, families)
+}
+
+// ExistingNetworkConfig is NetworkConfig for a Network as the controller sees it: its config was
+// admitted (or deployed by the reference), so rules beyond the reference do not refuse it
+// (DecodeExistingNetworkConfig); render it with Settings.Ratchet.
+func ExistingNetworkConfig(network *extensionsv1alpha1.Network) (*calicov1alpha1.NetworkConfig, field.ErrorList) {
+	raw, families := networkConfigInput(network)
+	return DecodeExistingNetworkConfig(raw, families)
+}
+
+func networkConfigInput(network *extensionsv1alpha1.Network) ([]byte, []string) {
 	var raw []byte
 	if network.Spec.ProviderConfig != nil {
 		raw = network.Spec.ProviderConfig.Raw
@@ -33,7 +46,7 @@ func NetworkConfig(network *extensionsv1alpha1.Network) (*calicov1alpha1.Network
 	for _, f := range network.Spec.IPFamilies {
 		families = append(families, string(f))
 	}
-	return DecodeNetworkConfig(raw, families)
+	return raw, families
 }
 
 // DecodeNetworkConfig is NetworkConfig for a raw providerConfig and the Network's IP families.
