@@ -25,6 +25,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/validation"
 )
 
 // ControllerOptions are the flags of `calico-pilot controller`.
@@ -90,6 +91,10 @@ func (o *ControllerOptions) Complete() error {
 			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("reading --config-file: %w", err)}
 		}
 		cfg, errs := decode.ControllerConfiguration(data)
+		if len(errs) == 0 {
+			// The same checks as render --controller-config (unknown gates, negative qps/burst).
+			errs = validation.ValidateControllerConfiguration(cfg)
+		}
 		if len(errs) > 0 {
 			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("invalid --config-file %s: %w", o.ConfigFile, errs.ToAggregate())}
 		}
