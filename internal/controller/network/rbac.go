@@ -18,10 +18,10 @@ package network
 // interrupted write left behind); get checks one that already existed; the shoot access secret (gardener-internal/gardener) is read for the overlay switch.
 // +kubebuilder:rbac:groups="",resources=secrets,verbs=get;list;create;delete
 // The Grafana dashboards ConfigMap in the control-plane namespace (and the reference's legacy one, deleted).
-// Both are written with server-side apply (patch, which creates a missing one).
-// +kubebuilder:rbac:groups="",resources=configmaps,verbs=patch;delete
+// Both are written with server-side apply (a patch; creating a missing one needs create too).
+// +kubebuilder:rbac:groups="",resources=configmaps,verbs=create;patch;delete
 // The seed Prometheus ScrapeConfigs for felix, typha and bird (server-side apply, delete).
-// +kubebuilder:rbac:groups=monitoring.coreos.com,resources=scrapeconfigs,verbs=patch;delete
+// +kubebuilder:rbac:groups=monitoring.coreos.com,resources=scrapeconfigs,verbs=create;patch;delete
 // Events on the Network tell the shoot owner what happened.
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 // Leader election records its events through the core events API.

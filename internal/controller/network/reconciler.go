@@ -226,12 +226,13 @@ func (r *Reconciler) writeProcessing(ctx context.Context, network *extensionsv1a
 
 // writeSuccess writes lastOperation Succeeded with whatever else network's status carries, as a
 // merge patch from base (the Network as the API server has it). An event is recorded only when the
-// operation's outcome is news: the last operation was not this one, or had not succeeded. A
-// repeated reconcile that changed nothing records none.
+// outcome is news: there was no last operation, it had not succeeded (Processing, Error), or this is
+// a restore. A repeated reconcile (the gardenlet's, or a TTL requeue) records none, changed or not:
+// the conditions and lastOperation say what it did.
 func (r *Reconciler) writeSuccess(ctx context.Context, base, network *extensionsv1alpha1.Network, op gardencorev1beta1.LastOperationType, d descriptions) error {
 	patch := client.MergeFrom(base)
 	last := base.Status.LastOperation
-	news := last == nil || last.Type != op || last.State != gardencorev1beta1.LastOperationStateSucceeded
+	news := last == nil || last.State != gardencorev1beta1.LastOperationStateSucceeded || op == gardencorev1beta1.LastOperationTypeRestore
 	network.Status.LastOperation = &gardencorev1beta1.LastOperation{
 		Type: op, State: gardencorev1beta1.LastOperationStateSucceeded,
 		Progress: 100, Description: d.success, LastUpdateTime: metav1.NewTime(r.now()),

@@ -33,7 +33,7 @@ func TestRequestBudget(t *testing.T) {
 	want := map[string]int{
 		"patch networks":          1, // finalizer + operation annotation removed, one patch
 		"patch configmaps":        1, // dashboards (server-side apply: no read first)
-		"patch scrapeconfigs":     1, // felix
+		"patch scrapeconfigs":     2, // felix, typha
 		"create secrets":          1, // the content-hashed manifest secret
 		"create managedresources": 1,
 		"patch networks/status":   1, // Succeeded + conditions + providerStatus + ipFamilies

@@ -45,7 +45,16 @@ import (
 // limit, in the same run.
 func BenchmarkScale(b *testing.B) {
 	bin := controllerBinary(b)
-	for _, n := range []int{100, 1000} {
+	sizes := []int{100, 1000}
+	if only := os.Getenv("CALICO_PILOT_BENCH_NETWORKS"); only != "" {
+		// e.g. 100: a quick run on a busy machine.
+		n, err := strconv.Atoi(only)
+		if err != nil {
+			b.Fatalf("CALICO_PILOT_BENCH_NETWORKS=%q: %v", only, err)
+		}
+		sizes = []int{n}
+	}
+	for _, n := range sizes {
 		b.Run(fmt.Sprintf("baseline-writes/networks=%d", n), func(b *testing.B) { benchBaseline(b, n) })
 		for _, qps := range []float32{100, 500} {
 			b.Run(fmt.Sprintf("controller/qps=%d/networks=%d", int(qps), n), func(b *testing.B) { benchController(b, bin, n, qps) })
