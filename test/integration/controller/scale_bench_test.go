@@ -1,7 +1,6 @@
 package controller
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -118,17 +117,29 @@ func runController(b *testing.B, bin, server string, qps float32) int {
 		b.Fatal(err)
 	}
 	cmd := exec.Command(bin, "controller", "--kubeconfig", kubeconfig, "--config-file", config,
-		"--leader-elect=false", "--metrics-bind-address", "0", "--health-bind-address", "0", "--max-concurrent-reconciles", "5")
+		"--leader-elect=false", "--metrics-bind-address", "0", "--health-bind-address", "0", "--max-concurrent-reconciles", "5",
+		"--disable-controllers=heartbeat") // the Network controller alone
 	cmd.Env = append(os.Environ(), "KUBECONFIG=")
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+	stderr := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = io.Discard, stderr
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
+	done := make(chan struct{})
+	stopping := make(chan struct{})
+	go func() {
+		err := cmd.Wait()
+		select {
+		case <-stopping:
+		default:
+			// A controller that stops early is reported at once, not at the wait's timeout.
+			fmt.Fprintf(os.Stderr, "controller exited early: %v\n%s\n", err, tail(stderr.String(), 3000))
+		}
+		close(done)
+	}()
 	b.Cleanup(func() {
+		close(stopping)
 		_ = cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
 		select {
 		case <-done:
 		case <-time.After(30 * time.Second):
