@@ -41,6 +41,12 @@ func TestControllerCommandRejectsBadInput(t *testing.T) {
 			wantErr:  []string{"kubeAPIServerGlobalNetworkSet.enable"},
 		},
 		{
+			name:     "negative qps and burst",
+			args:     []string{"--config-file", write("qps.yaml", header+"clientConnection:\n  qps: -5\n  burst: -1\n")},
+			wantCode: ExitUsage,
+			wantErr:  []string{"clientConnection.qps: Invalid value: -5: must not be negative", "clientConnection.burst: Invalid value: -1: must not be negative"},
+		},
+		{
 			name:     "missing config file",
 			args:     []string{"--config-file", filepath.Join(dir, "nope.yaml")},
 			wantCode: ExitUsage,

@@ -140,7 +140,7 @@ func Run(ctx context.Context, o Options) error {
 }
 
 // reconcileAgain annotates the Network as the gardenlet does on every shoot reconcile, waits for the
-// controller to finish (annotation removed, Processing and Succeeded written) and returns the write
+// controller to finish (annotation removed, Succeeded written) and returns the write
 // requests it sent; a Secret or ManagedResource write is an error (DESIGN.md decision 7).
 func reconcileAgain(ctx context.Context, c client.Client, key client.ObjectKey, writes *testenv.WriteCounter, timeout time.Duration) (string, error) {
 	before := writes.Snapshot()
@@ -157,7 +157,7 @@ func reconcileAgain(ctx context.Context, c client.Client, key client.ObjectKey, 
 		diff := writes.Since(before)
 		_, annotated := n.Annotations["gardener.cloud/operation"]
 		lo := n.Status.LastOperation
-		return !annotated && diff["networks/status"] >= 2 && lo != nil && lo.State == gardencorev1beta1.LastOperationStateSucceeded, nil
+		return !annotated && diff["networks/status"] >= 1 && lo != nil && lo.State == gardencorev1beta1.LastOperationStateSucceeded, nil
 	})
 	if err != nil {
 		return "", fmt.Errorf("waiting for the second reconcile: %w", err)

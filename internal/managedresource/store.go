@@ -26,6 +26,9 @@ type Object struct {
 	Name string
 	// Origin is the value of the ManagedResource's origin label.
 	Origin string
+	// Annotations are set on the ManagedResource besides the secret reference (the caller records
+	// what else it applied with this content, e.g. a hash of its seed objects).
+	Annotations map[string]string
 }
 
 // Result says what Apply did.
@@ -38,92 +41,139 @@ type Result struct {
 	DeletedSecrets []string
 }
 
-// Apply stores data as the content of the ManagedResource obj. When the ManagedResource already
-// references the secret for exactly this content (and that secret exists) and its metadata and spec
-// are as desired, nothing is written. Otherwise the immutable secret is created, the ManagedResource is
-// created or updated to reference it (keepObjects false), and the secrets it referenced before are
-// deleted.
-func Apply(ctx context.Context, c client.Client, obj Object, data map[string][]byte) (Result, error) {
+// Get returns the ManagedResource from r (the controller passes its informer cache), nil when it
+// does not exist.
+func Get(ctx context.Context, r client.Reader, namespace, name string) (*resourcesv1alpha1.ManagedResource, error) {
+	mr := &resourcesv1alpha1.ManagedResource{}
+	if err := r.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, mr); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("reading ManagedResource %s/%s: %w", namespace, name, err)
+	}
+	return mr, nil
+}
+
+// Apply stores data as the content of the ManagedResource obj. current is the ManagedResource as
+// the caller knows it (from Get on an informer cache; nil when there is none). When it already
+// references the secret for exactly this content and its metadata and spec are as desired, nothing
+// is sent: an unchanged reconcile costs no request. Otherwise the immutable secret is created (one
+// that already exists is read once to check that its content is the one its name promises), the
+// ManagedResource is created or updated to reference it (keepObjects false), and the secrets it
+// referenced before are deleted. A current that is behind the API server costs a conflict: the
+// update fails and the caller's retry sees the fresh object; a ManagedResource the cache has not
+// seen yet is read and updated.
+//
+// uncached serves those rare reads from the API server (a cache that has not seen the object yet
+// would answer NotFound).
+func Apply(ctx context.Context, c client.Client, uncached client.Reader, current *resourcesv1alpha1.ManagedResource, obj Object, data map[string][]byte) (Result, error) {
 	secretName := SecretName(obj.Name, data)
 	res := Result{SecretName: secretName}
 
-	var mr resourcesv1alpha1.ManagedResource
-	mrExists := true
-	if err := c.Get(ctx, client.ObjectKey{Namespace: obj.Namespace, Name: obj.Name}, &mr); err != nil {
-		if !apierrors.IsNotFound(err) {
-			return res, fmt.Errorf("reading ManagedResource %s/%s: %w", obj.Namespace, obj.Name, err)
-		}
-		mrExists = false
-	}
-
-	secretExists := false
-	var existing corev1.Secret
-	if err := c.Get(ctx, client.ObjectKey{Namespace: obj.Namespace, Name: secretName}, &existing); err != nil {
-		if !apierrors.IsNotFound(err) {
-			return res, fmt.Errorf("reading secret %s/%s: %w", obj.Namespace, secretName, err)
-		}
+	var desired *resourcesv1alpha1.ManagedResource
+	if current != nil {
+		desired = current.DeepCopy()
 	} else {
-		if !reflect.DeepEqual(existing.Data, data) {
-			// Same hash, different data: not a collision worth handling, but never serve wrong content.
-			return res, fmt.Errorf("secret %s/%s exists with different content than its name promises; delete it to let it be recreated", obj.Namespace, secretName)
-		}
-		secretExists = true
+		desired = &resourcesv1alpha1.ManagedResource{}
 	}
-
-	desired := mr.DeepCopy()
 	desired.Namespace, desired.Name = obj.Namespace, obj.Name
-	setDesired(desired, obj.Origin, secretName)
-	if mrExists && secretExists && reflect.DeepEqual(mr.Labels, desired.Labels) &&
-		reflect.DeepEqual(mr.Annotations, desired.Annotations) && reflect.DeepEqual(mr.Spec, desired.Spec) {
+	setDesired(desired, obj, secretName)
+	if current != nil && reflect.DeepEqual(current.Labels, desired.Labels) &&
+		reflect.DeepEqual(current.Annotations, desired.Annotations) && reflect.DeepEqual(current.Spec, desired.Spec) {
 		return res, nil
 	}
 	res.Changed = true
 
-	if !secretExists {
-		secret := &corev1.Secret{
-			ObjectMeta: metav1.ObjectMeta{
-				Namespace: obj.Namespace,
-				Name:      secretName,
-				Labels: map[string]string{
-					LabelGarbageCollectable: "true",
-					LabelManagedResource:    obj.Name,
-				},
-			},
-			Type:      corev1.SecretTypeOpaque,
-			Immutable: ptr(true),
-			Data:      data,
-		}
-		if err := c.Create(ctx, secret); err != nil && !apierrors.IsAlreadyExists(err) {
-			return res, fmt.Errorf("creating secret %s/%s: %w", obj.Namespace, secretName, err)
+	referenced := current != nil && len(current.Spec.SecretRefs) == 1 && current.Spec.SecretRefs[0].Name == secretName
+	if !referenced {
+		if err := createSecret(ctx, c, uncached, obj, secretName, data); err != nil {
+			return res, err
 		}
 	}
 
-	if mrExists {
+	var previous []corev1.LocalObjectReference
+	if current != nil {
+		previous = current.Spec.SecretRefs
 		if err := c.Update(ctx, desired); err != nil {
 			return res, fmt.Errorf("updating ManagedResource %s/%s: %w", obj.Namespace, obj.Name, err)
 		}
-	} else {
-		if err := c.Create(ctx, desired); err != nil {
+	} else if err := c.Create(ctx, desired); err != nil {
+		if !apierrors.IsAlreadyExists(err) {
 			return res, fmt.Errorf("creating ManagedResource %s/%s: %w", obj.Namespace, obj.Name, err)
+		}
+		// Not in the cache yet (or not ours to cache): update the one that is there.
+		fresh := &resourcesv1alpha1.ManagedResource{}
+		if err := uncached.Get(ctx, client.ObjectKey{Namespace: obj.Namespace, Name: obj.Name}, fresh); err != nil {
+			return res, fmt.Errorf("reading ManagedResource %s/%s: %w", obj.Namespace, obj.Name, err)
+		}
+		previous = fresh.Spec.SecretRefs
+		desired = fresh.DeepCopy()
+		setDesired(desired, obj, secretName)
+		if err := c.Update(ctx, desired); err != nil {
+			return res, fmt.Errorf("updating ManagedResource %s/%s: %w", obj.Namespace, obj.Name, err)
 		}
 	}
 
-	deleted, err := deleteSecrets(ctx, c, obj, map[string]bool{secretName: true}, mr.Spec.SecretRefs)
-	res.DeletedSecrets = deleted
-	if err != nil {
-		return res, err
+	var errs []error
+	for _, ref := range previous {
+		if ref.Name == secretName {
+			continue
+		}
+		s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: obj.Namespace, Name: ref.Name}}
+		if err := c.Delete(ctx, s); err != nil {
+			if !apierrors.IsNotFound(err) {
+				errs = append(errs, fmt.Errorf("deleting old secret %s/%s: %w", obj.Namespace, ref.Name, err))
+			}
+			continue
+		}
+		res.DeletedSecrets = append(res.DeletedSecrets, ref.Name)
 	}
-	return res, nil
+	sort.Strings(res.DeletedSecrets)
+	return res, errors.Join(errs...)
+}
+
+// createSecret creates the immutable content secret. One that exists already must hold data: its
+// name promises that content.
+func createSecret(ctx context.Context, c client.Client, uncached client.Reader, obj Object, secretName string, data map[string][]byte) error {
+	secret := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{
+			Namespace: obj.Namespace,
+			Name:      secretName,
+			Labels: map[string]string{
+				LabelGarbageCollectable: "true",
+				LabelManagedResource:    obj.Name,
+			},
+		},
+		Type:      corev1.SecretTypeOpaque,
+		Immutable: ptr(true),
+		Data:      data,
+	}
+	err := c.Create(ctx, secret)
+	if err == nil {
+		return nil
+	}
+	if !apierrors.IsAlreadyExists(err) {
+		return fmt.Errorf("creating secret %s/%s: %w", obj.Namespace, secretName, err)
+	}
+	var existing corev1.Secret
+	if err := uncached.Get(ctx, client.ObjectKey{Namespace: obj.Namespace, Name: secretName}, &existing); err != nil {
+		return fmt.Errorf("reading secret %s/%s: %w", obj.Namespace, secretName, err)
+	}
+	if !reflect.DeepEqual(existing.Data, data) {
+		// Same hash, different data: not a collision worth handling, but never serve wrong content.
+		return fmt.Errorf("secret %s/%s exists with different content than its name promises; delete it to let it be recreated", obj.Namespace, secretName)
+	}
+	return nil
 }
 
 // setDesired sets the labels, reference annotations and spec a ManagedResource must have to serve
 // secretName. Existing labels are kept; stale reference annotations are removed.
-func setDesired(mr *resourcesv1alpha1.ManagedResource, origin, secretName string) {
+func setDesired(mr *resourcesv1alpha1.ManagedResource, obj Object, secretName string) {
 	labels := map[string]string{}
 	for k, v := range mr.Labels {
 		labels[k] = v
 	}
-	labels[LabelOrigin] = origin
+	labels[LabelOrigin] = obj.Origin
 	mr.Labels = labels
 
 	annotations := map[string]string{}
@@ -131,6 +181,9 @@ func setDesired(mr *resourcesv1alpha1.ManagedResource, origin, secretName string
 		if !strings.HasPrefix(k, annotationReferencePrefix) {
 			annotations[k] = v
 		}
+	}
+	for k, v := range obj.Annotations {
+		annotations[k] = v
 	}
 	annotations[referenceAnnotation(secretName)] = secretName
 	mr.Annotations = annotations
@@ -195,21 +248,22 @@ func SetKeepObjects(ctx context.Context, c client.Client, namespace, name string
 	return nil
 }
 
-// Delete deletes the ManagedResource and its secrets (those it references and those labelled as
-// written for it). Missing objects are not an error.
-func Delete(ctx context.Context, c client.Client, obj Object) error {
-	var mr resourcesv1alpha1.ManagedResource
+// Delete deletes the ManagedResource and its secrets: those it references (as r, the controller's
+// cache, knows it) and every secret labelled as written for it, which also catches the ones an
+// interrupted Apply left behind. Missing objects are not an error.
+func Delete(ctx context.Context, c client.Client, r client.Reader, obj Object) error {
 	var refs []corev1.LocalObjectReference
-	err := c.Get(ctx, client.ObjectKey{Namespace: obj.Namespace, Name: obj.Name}, &mr)
-	switch {
-	case apierrors.IsNotFound(err):
-	case err != nil:
-		return fmt.Errorf("reading ManagedResource %s/%s: %w", obj.Namespace, obj.Name, err)
-	default:
+	mr, err := Get(ctx, r, obj.Namespace, obj.Name)
+	if err != nil {
+		return err
+	}
+	if mr != nil {
 		refs = mr.Spec.SecretRefs
-		if err := c.Delete(ctx, &mr); err != nil && !apierrors.IsNotFound(err) {
-			return fmt.Errorf("deleting ManagedResource %s/%s: %w", obj.Namespace, obj.Name, err)
-		}
+	}
+	// Deleted by name whatever the cache says: a cache behind the API server must not leave it.
+	del := &resourcesv1alpha1.ManagedResource{ObjectMeta: metav1.ObjectMeta{Namespace: obj.Namespace, Name: obj.Name}}
+	if err := c.Delete(ctx, del); err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("deleting ManagedResource %s/%s: %w", obj.Namespace, obj.Name, err)
 	}
 	if _, err := deleteSecrets(ctx, c, obj, nil, refs); err != nil {
 		return err

@@ -87,3 +87,54 @@ func TestWriteCounter(t *testing.T) {
 		t.Errorf("changing a snapshot changed the counter: secrets %d, want 2", got)
 	}
 }
+
+// TestRequestCounter checks the counts by verb and resource: reads are counted, an informer's
+// list and watch are not, and RequestsSince reports what came after a snapshot.
+func TestRequestCounter(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) }))
+	t.Cleanup(srv.Close)
+	counter := NewWriteCounter()
+	hc := &http.Client{Transport: counter.Wrap(http.DefaultTransport)}
+	send := func(method, path string) {
+		t.Helper()
+		req, err := http.NewRequest(method, srv.URL+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+	}
+	const nets = "/apis/extensions.gardener.cloud/v1alpha1/namespaces/ns/networks"
+	send(http.MethodGet, nets+"?resourceVersion=0&limit=500")                         // informer list: not counted
+	send(http.MethodGet, nets+"?watch=true&resourceVersion=7")                        // informer watch: not counted
+	send(http.MethodGet, "/apis/extensions.gardener.cloud/v1alpha1/networks?watch=1") // watch: not counted
+	send(http.MethodGet, nets+"?sendInitialEvents=true&watch=true")                   // watch-list: not counted
+	before := counter.Requests()
+	send(http.MethodGet, nets+"/n")
+	send(http.MethodGet, "/apis/extensions.gardener.cloud/v1alpha1/namespaces/ns/dnsrecords?labelSelector=a%3Db")
+	send(http.MethodPost, "/api/v1/namespaces/ns/secrets")
+	send(http.MethodPatch, nets+"/n/status")
+	send(http.MethodPut, "/apis/resources.gardener.cloud/v1alpha1/namespaces/ns/managedresources/mr")
+	send(http.MethodDelete, "/api/v1/namespaces/ns/secrets/s1")
+	send(http.MethodDelete, "/api/v1/namespaces/ns/secrets")
+	want := map[string]int{
+		"get networks": 1, "list dnsrecords": 1, "create secrets": 1, "patch networks/status": 1,
+		"update managedresources": 1, "delete secrets": 1, "deletecollection secrets": 1,
+	}
+	got := counter.RequestsSince(before)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("requests since the snapshot (-want +got):\n%s", diff)
+	}
+	if len(before) != 0 {
+		t.Errorf("informer list and watch were counted: %v", before)
+	}
+	if r, w := Reads(got), Writes(got); r != 2 || w != 5 {
+		t.Errorf("Reads, Writes = %d, %d, want 2, 5", r, w)
+	}
+	if diff := cmp.Diff(map[string]int{"secrets": 3, "networks/status": 1, "managedresources": 1}, counter.Snapshot()); diff != "" {
+		t.Errorf("writes by resource (-want +got):\n%s", diff)
+	}
+}

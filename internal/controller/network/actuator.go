@@ -29,7 +29,8 @@ type Actuator struct {
 	// Client reads and writes the seed. Secrets must not be served from a cache (they are
 	// immutable and content-addressed, but a cache would need list/watch on all secrets).
 	Client client.Client
-	// APIReader reads from the API server directly (seed monitoring objects' metadata).
+	// APIReader reads from the API server directly: the rare reads after an AlreadyExists, when
+	// the cache has not seen an object yet. ManagedResources are read from Client's cache.
 	APIReader client.Reader
 	// Deps are the decoder, renderer, address source, shoot client factory, feature gates and
 	// operator configuration; ShootClient must be set (AddToManager defaults it).
@@ -55,14 +56,16 @@ type Cluster struct {
 }
 
 // Reconcile deploys the Calico manifest for network: decode + validate, gather the kube-apiserver
-// addresses, render, check the overlay switch, store, report status. It returns how soon the Network
-// must be reconciled again (0 for "only on the next event").
+// addresses, render, check the overlay switch, store. It returns how soon the Network must be
+// reconciled again (0 for "only on the next event"). It writes no status: it sets the conditions
+// and, on success, what was applied (providerStatus, status.ipFamilies) in network.Status, and the
+// Reconciler sends them with lastOperation in the reconcile's one status write.
 func (a *Actuator) Reconcile(ctx context.Context, log logr.Logger, network *extensionsv1alpha1.Network, cluster *Cluster) (time.Duration, error) {
 	conds := newConditionSet(network.Status.Conditions, a.now())
 	applied, requeue, err := a.reconcile(ctx, log, network, cluster, conds)
 	// Conditions are reported whether the reconcile succeeded or not: they tell the shoot owner
-	// what is wrong in their terms. On success the same status write records what was applied.
-	if serr := a.patchStatus(ctx, network, conds, applied); serr != nil {
+	// what is wrong in their terms.
+	if serr := setStatus(network, conds, applied); serr != nil {
 		return 0, errors.Join(err, serr)
 	}
 	return requeue, err
@@ -128,18 +131,31 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 		return nil, 0, err
 	}
 
-	res, err := managedresource.Apply(ctx, a.Client, managedresource.Object{
+	// What was stored last is known from the cached ManagedResource: it names the content secret
+	// (a hash of the manifest) and records the hash of the seed objects applied with it, so an
+	// unchanged reconcile sends no request for either.
+	current, err := managedresource.Get(ctx, a.Client, namespace, ManagedResourceName)
+	if err != nil {
+		return nil, 0, err
+	}
+	seedHash, err := seedObjectsHash(a.Client, namespace, rendered.SeedObjects)
+	if err != nil {
+		return nil, 0, err
+	}
+	if current == nil || current.Annotations[annotationSeedObjectsHash] != seedHash {
+		if err := applySeedObjects(ctx, a.Client, namespace, rendered.SeedObjects); err != nil {
+			return nil, 0, err
+		}
+	}
+	res, err := managedresource.Apply(ctx, a.Client, a.APIReader, current, managedresource.Object{
 		Namespace: namespace, Name: ManagedResourceName, Origin: ManagedResourceOrigin,
+		Annotations: map[string]string{annotationSeedObjectsHash: seedHash},
 	}, rendered.Data)
 	if err != nil {
 		return nil, 0, fmt.Errorf("storing ManagedResource: %w", err)
 	}
 	if res.Changed {
 		log.Info("Stored ManagedResource", "managedResource", ManagedResourceName, "secret", res.SecretName, "deletedSecrets", res.DeletedSecrets)
-	}
-
-	if err := applySeedObjects(ctx, a.Client, a.APIReader, namespace, rendered.SeedObjects); err != nil {
-		return nil, 0, err
 	}
 
 	records, poolRequeue := a.syncPools(ctx, log, namespace, cluster.Shoot, rendered.Pools, previous, conds)
@@ -294,7 +310,7 @@ func (a *Actuator) deleteAll(ctx context.Context, namespace string) error {
 	if err := deleteSeedObjects(ctx, a.Client, namespace); err != nil {
 		return err
 	}
-	if err := managedresource.Delete(ctx, a.Client, managedresource.Object{Namespace: namespace, Name: ManagedResourceName, Origin: ManagedResourceOrigin}); err != nil {
+	if err := managedresource.Delete(ctx, a.Client, a.Client, managedresource.Object{Namespace: namespace, Name: ManagedResourceName, Origin: ManagedResourceOrigin}); err != nil {
 		return fmt.Errorf("deleting ManagedResource: %w", err)
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/events"
@@ -45,26 +46,30 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	if network.Spec.Type != Type {
 		return reconcile.Result{}, nil
 	}
-	switch network.Annotations[AnnotationOperation] {
-	case OperationWaitForState:
+	annotation := network.Annotations[AnnotationOperation]
+	if annotation == OperationWaitForState {
 		log.V(1).Info("Waiting for state to be restored")
 		return reconcile.Result{}, nil
-	case OperationReconcile:
-		if err := r.removeOperationAnnotation(ctx, network); err != nil {
-			return reconcile.Result{}, err
-		}
 	}
 
 	cluster, err := r.getCluster(ctx, network.Namespace)
 	if err != nil {
 		return reconcile.Result{}, err
 	}
+	op := operationType(network)
+	reconciling := op != gardencorev1beta1.LastOperationTypeMigrate && network.DeletionTimestamp == nil &&
+		!shootFailed(cluster.Shoot) && !migrated(network)
+	if annotation == OperationReconcile && !reconciling {
+		// A reconcile (the common case) removes the annotation in the same metadata patch that adds
+		// the finalizer; every other path removes it here, first, as Gardener's wrapper does.
+		if err := r.removeOperationAnnotation(ctx, network); err != nil {
+			return reconcile.Result{}, err
+		}
+	}
 	if shootFailed(cluster.Shoot) {
 		log.Info("Skipping Network of a failed shoot")
 		return reconcile.Result{}, nil
 	}
-
-	op := operationType(network)
 	if migrated(network) && op != gardencorev1beta1.LastOperationTypeMigrate && op != gardencorev1beta1.LastOperationTypeRestore {
 		log.V(1).Info("Skipping migrated Network")
 		return reconcile.Result{}, nil
@@ -74,23 +79,31 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		return r.migrate(ctx, network, cluster)
 	case network.DeletionTimestamp != nil:
 		return r.delete(ctx, network, cluster)
-	case op == gardencorev1beta1.LastOperationTypeRestore:
-		return r.reconcileOrRestore(ctx, network, cluster, gardencorev1beta1.LastOperationTypeRestore)
 	default:
-		return r.reconcileOrRestore(ctx, network, cluster, op)
+		return r.reconcileOrRestore(ctx, network, cluster, op, annotation != "")
 	}
 }
 
-// reconcileOrRestore: ensure finalizer, Processing, actuator, Error or Success, (restore) drop annotation.
-func (r *Reconciler) reconcileOrRestore(ctx context.Context, network *extensionsv1alpha1.Network, cluster *Cluster, op gardencorev1beta1.LastOperationType) (reconcile.Result, error) {
+// reconcileOrRestore: finalizer and annotation removal in one metadata patch, the actuator, then one
+// status write (Succeeded or Error) with everything the reconcile changed; (restore) drop the
+// restore annotation.
+//
+// No Processing status is written before the actuator: a reconcile is short (its requests, bounded
+// DNS retries, at most one shoot read for the overlay switch; ReconciliationTimeout caps it), and
+// the gardenlet's wait only looks for Succeeded with a lastUpdateTime not before its timestamp, which
+// the old lastOperation does not have. Delete and migrate, which wait for the shoot's resource
+// manager, still write Processing first.
+//
+// A reconcile that was not asked for (a requeue after a DNS TTL, no operation annotation) of a
+// Network whose last operation succeeded and whose status would not change writes nothing.
+// requested is whether an operation annotation asked for this reconcile.
+func (r *Reconciler) reconcileOrRestore(ctx context.Context, network *extensionsv1alpha1.Network, cluster *Cluster, op gardencorev1beta1.LastOperationType, requested bool) (reconcile.Result, error) {
 	log := logf.FromContext(ctx).WithValues("operation", op)
 	d := describe(op)
-	if err := r.ensureFinalizer(ctx, network); err != nil {
+	if err := r.prepareMetadata(ctx, network); err != nil {
 		return reconcile.Result{}, err
 	}
-	if err := r.writeProcessing(ctx, network, op, d); err != nil {
-		return reconcile.Result{}, err
-	}
+	base := network.DeepCopy()
 	var requeue time.Duration
 	var err error
 	if op == gardencorev1beta1.LastOperationTypeRestore {
@@ -99,10 +112,15 @@ func (r *Reconciler) reconcileOrRestore(ctx context.Context, network *extensions
 		requeue, err = r.Actuator.Reconcile(ctx, log, network, cluster)
 	}
 	if err != nil {
-		return r.fail(ctx, network, op, d, err)
+		return r.fail(ctx, base, network, op, d, err)
 	}
-	if err := r.writeSuccess(ctx, network, op, d); err != nil {
-		return reconcile.Result{}, err
+	last := base.Status.LastOperation
+	settled := last != nil && last.Type == op && last.State == gardencorev1beta1.LastOperationStateSucceeded &&
+		base.Status.LastError == nil && base.Status.ObservedGeneration == network.Generation
+	if requested || !settled || !equality.Semantic.DeepEqual(base.Status, network.Status) {
+		if err := r.writeSuccess(ctx, base, network, op, d); err != nil {
+			return reconcile.Result{}, err
+		}
 	}
 	if op == gardencorev1beta1.LastOperationTypeRestore {
 		if err := r.removeOperationAnnotation(ctx, network); err != nil {
@@ -129,9 +147,9 @@ func (r *Reconciler) delete(ctx context.Context, network *extensionsv1alpha1.Net
 		err = r.Actuator.Delete(ctx, log, network, cluster)
 	}
 	if err != nil {
-		return r.fail(ctx, network, gardencorev1beta1.LastOperationTypeDelete, d, err)
+		return r.fail(ctx, network.DeepCopy(), network, gardencorev1beta1.LastOperationTypeDelete, d, err)
 	}
-	if err := r.writeSuccess(ctx, network, gardencorev1beta1.LastOperationTypeDelete, d); err != nil {
+	if err := r.writeSuccess(ctx, network.DeepCopy(), network, gardencorev1beta1.LastOperationTypeDelete, d); err != nil {
 		return reconcile.Result{}, err
 	}
 	patch := client.MergeFromWithOptions(network.DeepCopy(), client.MergeFromWithOptimisticLock{})
@@ -150,9 +168,9 @@ func (r *Reconciler) migrate(ctx context.Context, network *extensionsv1alpha1.Ne
 		return reconcile.Result{}, err
 	}
 	if err := r.Actuator.Migrate(ctx, log, network, cluster); err != nil {
-		return r.fail(ctx, network, gardencorev1beta1.LastOperationTypeMigrate, d, err)
+		return r.fail(ctx, network.DeepCopy(), network, gardencorev1beta1.LastOperationTypeMigrate, d, err)
 	}
-	if err := r.writeSuccess(ctx, network, gardencorev1beta1.LastOperationTypeMigrate, d); err != nil {
+	if err := r.writeSuccess(ctx, network.DeepCopy(), network, gardencorev1beta1.LastOperationTypeMigrate, d); err != nil {
 		return reconcile.Result{}, err
 	}
 	patch := client.MergeFrom(network.DeepCopy())
@@ -169,10 +187,12 @@ func (r *Reconciler) migrate(ctx context.Context, network *extensionsv1alpha1.Ne
 // fail writes the Error status and event and decides how the error is retried: configuration
 // errors wait for a change of the Network, errors that asked for a delay are requeued after it, all
 // others go through controller-runtime's backoff.
-func (r *Reconciler) fail(ctx context.Context, network *extensionsv1alpha1.Network, op gardencorev1beta1.LastOperationType, d descriptions, cause error) (reconcile.Result, error) {
+// base is the Network as the API server has it; network may carry status the actuator set
+// (conditions), which goes into the same write.
+func (r *Reconciler) fail(ctx context.Context, base, network *extensionsv1alpha1.Network, op gardencorev1beta1.LastOperationType, d descriptions, cause error) (reconcile.Result, error) {
 	description := upperFirst(d.errorPrefix + ": " + cause.Error())
 	now := metav1.NewTime(r.now())
-	patch := client.MergeFrom(network.DeepCopy())
+	patch := client.MergeFrom(base)
 	network.Status.LastOperation = &gardencorev1beta1.LastOperation{
 		Type: op, State: gardencorev1beta1.LastOperationStateError,
 		Progress: 50, Description: description, LastUpdateTime: now,
@@ -204,8 +224,15 @@ func (r *Reconciler) writeProcessing(ctx context.Context, network *extensionsv1a
 	return nil
 }
 
-func (r *Reconciler) writeSuccess(ctx context.Context, network *extensionsv1alpha1.Network, op gardencorev1beta1.LastOperationType, d descriptions) error {
-	patch := client.MergeFrom(network.DeepCopy())
+// writeSuccess writes lastOperation Succeeded with whatever else network's status carries, as a
+// merge patch from base (the Network as the API server has it). An event is recorded only when the
+// outcome is news: there was no last operation, it had not succeeded (Processing, Error), or this is
+// a restore. A repeated reconcile (the gardenlet's, or a TTL requeue) records none, changed or not:
+// the conditions and lastOperation say what it did.
+func (r *Reconciler) writeSuccess(ctx context.Context, base, network *extensionsv1alpha1.Network, op gardencorev1beta1.LastOperationType, d descriptions) error {
+	patch := client.MergeFrom(base)
+	last := base.Status.LastOperation
+	news := last == nil || last.State != gardencorev1beta1.LastOperationStateSucceeded || op == gardencorev1beta1.LastOperationTypeRestore
 	network.Status.LastOperation = &gardencorev1beta1.LastOperation{
 		Type: op, State: gardencorev1beta1.LastOperationStateSucceeded,
 		Progress: 100, Description: d.success, LastUpdateTime: metav1.NewTime(r.now()),
@@ -215,18 +242,27 @@ func (r *Reconciler) writeSuccess(ctx context.Context, network *extensionsv1alph
 	if err := r.Client.Status().Patch(ctx, network, patch); err != nil {
 		return fmt.Errorf("writing Succeeded status: %w", err)
 	}
-	r.event(network, corev1.EventTypeNormal, d.event, string(op), d.success)
+	if news {
+		r.event(network, corev1.EventTypeNormal, d.event, string(op), d.success)
+	}
 	return nil
 }
 
-func (r *Reconciler) ensureFinalizer(ctx context.Context, network *extensionsv1alpha1.Network) error {
-	if controllerutil.ContainsFinalizer(network, FinalizerName) {
+// prepareMetadata adds the finalizer and removes a reconcile annotation in one merge patch (with
+// optimistic lock, as Gardener adds its finalizer); nothing is sent when neither is needed.
+func (r *Reconciler) prepareMetadata(ctx context.Context, network *extensionsv1alpha1.Network) error {
+	addFinalizer := !controllerutil.ContainsFinalizer(network, FinalizerName)
+	removeAnnotation := network.Annotations[AnnotationOperation] == OperationReconcile
+	if !addFinalizer && !removeAnnotation {
 		return nil
 	}
 	patch := client.MergeFromWithOptions(network.DeepCopy(), client.MergeFromWithOptimisticLock{})
 	controllerutil.AddFinalizer(network, FinalizerName)
+	if removeAnnotation {
+		delete(network.Annotations, AnnotationOperation)
+	}
 	if err := r.Client.Patch(ctx, network, patch); err != nil {
-		return fmt.Errorf("adding finalizer to Network: %w", err)
+		return fmt.Errorf("adding finalizer to / removing operation annotation from Network: %w", err)
 	}
 	return nil
 }

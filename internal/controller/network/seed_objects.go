@@ -14,12 +14,9 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
-
-// annotationContentHash records the hash of the desired content on seed objects, so an unchanged
-// object is recognised from its metadata alone and not written again.
-const annotationContentHash = "calico-pilot.gardener.cloud/content-hash"
 
 // scrapeConfigGVK is the seed Prometheus operator's ScrapeConfig kind.
 func scrapeConfigGVK() schema.GroupVersionKind {
@@ -38,50 +35,67 @@ func seedObjectAllowed(gvk schema.GroupVersionKind, name string) bool {
 	return false
 }
 
-// applySeedObjects creates or updates objs in namespace, skipping those whose content hash annotation
-// already matches. reader must not be a cache: metadata-only reads would start informers (and need
-// list/watch) for kinds the controller only touches a few names of.
-func applySeedObjects(ctx context.Context, c client.Client, reader client.Reader, namespace string, objs []client.Object) error {
+// annotationSeedObjectsHash on the ManagedResource records the hash of the seed objects applied
+// with its content, so a reconcile knows from the cached ManagedResource alone whether they must be
+// applied again.
+const annotationSeedObjectsHash = "calico-pilot.gardener.cloud/seed-objects-hash"
+
+// fieldOwner is the field manager of the seed objects' server-side apply.
+const fieldOwner = "calico-pilot"
+
+// seedObject returns obj ready to send: a copy in namespace with its kind set, after checking that
+// delete knows how to remove it.
+func seedObject(c client.Client, namespace string, desired client.Object) (client.Object, schema.GroupVersionKind, error) {
+	gvk, err := c.GroupVersionKindFor(desired)
+	if err != nil {
+		return nil, gvk, fmt.Errorf("seed object %s: %w", desired.GetName(), err)
+	}
+	if !seedObjectAllowed(gvk, desired.GetName()) {
+		return nil, gvk, fmt.Errorf("renderer produced seed object %s %s that deletion would not remove", gvk.Kind, desired.GetName())
+	}
+	obj := desired.DeepCopyObject().(client.Object)
+	obj.SetNamespace(namespace)
+	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	return obj, gvk, nil
+}
+
+// seedObjectsHash is the hash of the seed objects as they would be sent (kinds, names, content).
+func seedObjectsHash(c client.Client, namespace string, objs []client.Object) (string, error) {
+	h := sha256.New()
 	for _, desired := range objs {
-		gvk, err := c.GroupVersionKindFor(desired)
+		obj, gvk, err := seedObject(c, namespace, desired)
 		if err != nil {
-			return fmt.Errorf("seed object %s: %w", desired.GetName(), err)
+			return "", err
 		}
-		if !seedObjectAllowed(gvk, desired.GetName()) {
-			return fmt.Errorf("renderer produced seed object %s %s that deletion would not remove", gvk.Kind, desired.GetName())
-		}
-		obj := desired.DeepCopyObject().(client.Object)
-		obj.SetNamespace(namespace)
-		obj.GetObjectKind().SetGroupVersionKind(gvk)
 		raw, err := json.Marshal(obj)
 		if err != nil {
-			return fmt.Errorf("hashing seed %s %s: %w", gvk.Kind, obj.GetName(), err)
+			return "", fmt.Errorf("hashing seed %s %s: %w", gvk.Kind, obj.GetName(), err)
 		}
-		sum := sha256.Sum256(raw)
-		hash := hex.EncodeToString(sum[:])[:16]
-		annotations := map[string]string{}
-		for k, v := range obj.GetAnnotations() {
-			annotations[k] = v
-		}
-		annotations[annotationContentHash] = hash
-		obj.SetAnnotations(annotations)
+		h.Write(raw)
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
 
-		existing := &metav1.PartialObjectMetadata{}
-		existing.SetGroupVersionKind(gvk)
-		err = reader.Get(ctx, client.ObjectKey{Namespace: namespace, Name: obj.GetName()}, existing)
-		switch {
-		case apierrors.IsNotFound(err):
-			if err := c.Create(ctx, obj); err != nil {
-				return fmt.Errorf("creating seed %s %s/%s: %w", gvk.Kind, namespace, obj.GetName(), err)
-			}
-		case err != nil:
-			return fmt.Errorf("reading seed %s %s/%s: %w", gvk.Kind, namespace, obj.GetName(), err)
-		case existing.GetAnnotations()[annotationContentHash] == hash:
-		default:
-			obj.SetResourceVersion(existing.GetResourceVersion())
-			if err := c.Update(ctx, obj); err != nil {
-				return fmt.Errorf("updating seed %s %s/%s: %w", gvk.Kind, namespace, obj.GetName(), err)
-			}
+// applySeedObjects creates or updates objs in namespace with one server-side apply request each
+// (no read first: the apply creates a missing object and replaces our fields of an existing one).
+// The caller only calls it when the hash recorded on the ManagedResource differs.
+func applySeedObjects(ctx context.Context, c client.Client, namespace string, objs []client.Object) error {
+	for _, desired := range objs {
+		obj, gvk, err := seedObject(c, namespace, desired)
+		if err != nil {
+			return err
+		}
+		obj.SetResourceVersion("")
+		obj.SetManagedFields(nil)
+		raw, err := json.Marshal(obj)
+		if err != nil {
+			return fmt.Errorf("encoding seed %s %s: %w", gvk.Kind, obj.GetName(), err)
+		}
+		target := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: obj.GetName()}}
+		target.SetGroupVersionKind(gvk)
+		if err := c.Patch(ctx, target, client.RawPatch(types.ApplyPatchType, raw), client.FieldOwner(fieldOwner), client.ForceOwnership); err != nil {
+			return fmt.Errorf("applying seed %s %s/%s: %w", gvk.Kind, namespace, obj.GetName(), err)
 		}
 	}
 	return nil

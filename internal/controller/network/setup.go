@@ -7,10 +7,12 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/client-go/rest"
 	"k8s.io/component-base/featuregate"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
@@ -62,6 +64,14 @@ func NewManager(s Setup) (manager.Manager, error) {
 		mopts.Client.Cache = &client.CacheOptions{}
 	}
 	mopts.Client.Cache.DisableFor = append(mopts.Client.Cache.DisableFor, UncachedObjects()...)
+	// ManagedResources are cached, but only ours: every extension on the seed has some, and the
+	// controller only needs one name per namespace (what it stored last).
+	if mopts.Cache.ByObject == nil {
+		mopts.Cache.ByObject = map[client.Object]cache.ByObject{}
+	}
+	mopts.Cache.ByObject[&resourcesv1alpha1.ManagedResource{}] = cache.ByObject{
+		Field: fields.OneTermEqualSelector("metadata.name", ManagedResourceName),
+	}
 	mgr, err := ctrl.NewManager(s.RestConfig, mopts)
 	if err != nil {
 		return nil, fmt.Errorf("creating controller manager: %w", err)
@@ -135,11 +145,17 @@ func DefaultOptions() Options {
 }
 
 // UncachedObjects are the kinds the manager's client must read from the API server directly:
-// secrets and config maps (only a few are ours, and caching all would need list/watch on all),
-// ManagedResources (a stale read would make an unchanged reconcile write) and DNSRecords (read
-// once per reconcile; nothing watches them).
+// secrets and config maps (only a few are ours, and caching all would need list/watch on all;
+// the few reads left are the shoot access secret and a content secret that already existed) and
+// DNSRecords (read once per reconcile that publishes the GlobalNetworkSet; nothing watches them).
+//
+// What is cached: Networks and Clusters (the reconcile's inputs; a Cluster holds the whole shoot)
+// and the ManagedResource extension-networking-calico-config of each namespace (a field-selected
+// informer), which records what was stored last: its secret's name is the manifest's hash and its
+// seed-objects-hash annotation the seed objects' hash. A ManagedResource the cache has not seen
+// yet costs an AlreadyExists and one read; one it has stale costs a conflict and a retry.
 func UncachedObjects() []client.Object {
-	return []client.Object{&corev1.Secret{}, &corev1.ConfigMap{}, &resourcesv1alpha1.ManagedResource{}, &extensionsv1alpha1.DNSRecord{}}
+	return []client.Object{&corev1.Secret{}, &corev1.ConfigMap{}, &extensionsv1alpha1.DNSRecord{}}
 }
 
 // AddToManager builds the actuator and reconciler and registers the Network controller with mgr.

@@ -1,7 +1,6 @@
 package network
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -9,7 +8,6 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
@@ -34,15 +32,13 @@ func decodeProviderStatus(network *extensionsv1alpha1.Network) (*calicov1alpha1.
 	return st, nil
 }
 
-// patchStatus writes, in one status patch, the conditions the reconcile changed and, when applied
-// is set, what was applied: providerStatus and status.ipFamilies. Nothing is sent when nothing
-// changed.
-func (a *Actuator) patchStatus(ctx context.Context, network *extensionsv1alpha1.Network, cs *conditionSet, applied *calicov1alpha1.NetworkStatus) error {
+// setStatus sets the conditions the reconcile changed and, when applied is set, what was applied:
+// providerStatus and status.ipFamilies, in network.Status. Fields that did not change are left as
+// they are, so the Reconciler can tell an unchanged status from a changed one.
+func setStatus(network *extensionsv1alpha1.Network, cs *conditionSet, applied *calicov1alpha1.NetworkStatus) error {
 	before := network.DeepCopy()
-	changed := false
 	if cs.changed {
 		network.Status.Conditions = cs.conditions
-		changed = true
 	}
 	if applied != nil {
 		st := *applied
@@ -58,14 +54,7 @@ func (a *Actuator) patchStatus(ctx context.Context, network *extensionsv1alpha1.
 		if !providerStatusEqual(before.Status.ProviderStatus, raw) || !reflect.DeepEqual(before.Status.IPFamilies, families) {
 			network.Status.ProviderStatus = &runtime.RawExtension{Raw: raw}
 			network.Status.IPFamilies = families
-			changed = true
 		}
-	}
-	if !changed {
-		return nil
-	}
-	if err := a.Client.Status().Patch(ctx, network, client.MergeFrom(before)); err != nil {
-		return fmt.Errorf("writing status: %w", err)
 	}
 	return nil
 }

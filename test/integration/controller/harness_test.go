@@ -352,8 +352,8 @@ func (e *testEnv) waitFor(what string, cond func() (bool, error)) {
 }
 
 // waitForOperation waits until the Network's lastOperation has type and state, the operation
-// annotation is gone and, if after is given, at least two status writes (Processing and the final
-// one) were sent after that snapshot of log.
+// annotation is gone and, if after is given, the reconcile's status write (a reconcile writes one;
+// delete and migrate write Processing first) was sent after that snapshot of log.
 func (e *testEnv) waitForOperation(log *testenv.WriteCounter, after map[string]int, opType, state string) *extensionsv1alpha1.Network {
 	e.t.Helper()
 	var n *extensionsv1alpha1.Network
@@ -374,7 +374,7 @@ func (e *testEnv) waitForOperation(log *testenv.WriteCounter, after map[string]i
 		if _, ok := n.Annotations["gardener.cloud/operation"]; ok {
 			return false, nil
 		}
-		if after != nil && log.Since(after)["networks/status"] < 2 {
+		if after != nil && log.Since(after)["networks/status"] < 1 {
 			return false, nil
 		}
 		return true, nil

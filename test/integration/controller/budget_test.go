@@ -1,0 +1,126 @@
+package controller
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
+)
+
+// settle is how long a test waits before it counts what the controller did NOT send: events are
+// recorded asynchronously, and a requeue could still be on its way. The counts themselves are exact.
+const settle = 1500 * time.Millisecond
+
+// TestRequestBudget counts every request the controller sends (reads included, an informer's list
+// and watch excluded) for a first reconcile and for a reconcile asked for by the operation
+// annotation when nothing changed (issue 13's budgets: at most 8 and at most 3).
+func TestRequestBudget(t *testing.T) {
+	e := newTestEnv(t, nil)
+	log := startController(t, e.ns, controllerSetup{})
+
+	before := log.Requests()
+	e.createNetwork(providerConfig("overlay:\n  enabled: true\n"))
+	e.waitForOperation(log, map[string]int{}, "Create", "Succeeded")
+	e.waitFor("the first reconcile's event", func() (bool, error) {
+		return log.RequestsSince(before)["create events"] >= 1, nil
+	})
+	time.Sleep(settle)
+	first := log.RequestsSince(before)
+	t.Logf("first reconcile: %d requests per Network: %v", testenv.Total(first), first)
+	want := map[string]int{
+		"patch networks":          1, // finalizer + operation annotation removed, one patch
+		"patch configmaps":        1, // dashboards (server-side apply: no read first)
+		"patch scrapeconfigs":     2, // felix, typha
+		"create secrets":          1, // the content-hashed manifest secret
+		"create managedresources": 1,
+		"patch networks/status":   1, // Succeeded + conditions + providerStatus + ipFamilies
+		"create events":           1,
+	}
+	if diff := cmp.Diff(want, first); diff != "" {
+		t.Errorf("first reconcile requests (-want +got):\n%s", diff)
+	}
+	if n := testenv.Total(first); n > 8 {
+		t.Errorf("first reconcile sent %d requests, budget 8: %v", n, first)
+	}
+
+	// The gardenlet annotates the Network again (every shoot reconcile); nothing changed.
+	before = log.Requests()
+	writesBefore := log.Snapshot()
+	e.annotate("reconcile")
+	e.waitForOperation(log, writesBefore, "Reconcile", "Succeeded")
+	time.Sleep(settle)
+	again := log.RequestsSince(before)
+	t.Logf("annotated reconcile, nothing changed: %d requests per Network: %v", testenv.Total(again), again)
+	want = map[string]int{
+		"patch networks":        1, // annotation removed
+		"patch networks/status": 1, // Succeeded with a lastUpdateTime after the gardenlet's timestamp
+	}
+	if diff := cmp.Diff(want, again); diff != "" {
+		t.Errorf("unchanged annotated reconcile requests (-want +got):\n%s", diff)
+	}
+	if n := testenv.Total(again); n > 3 {
+		t.Errorf("unchanged annotated reconcile sent %d requests, budget 3: %v", n, again)
+	}
+}
+
+// TestCNAMERequeueBudget: a shoot whose kube-apiserver DNSRecord is a CNAME with a short TTL is
+// requeued at the TTL, against a real DNS server on loopback. While the answer stays the same, the
+// requeues send no write (no status, no event) and one read each (the DNSRecord list); when the
+// answer changes, the set is updated once: the new Secret, the old one deleted, the ManagedResource
+// repointed and one status write.
+func TestCNAMERequeueBudget(t *testing.T) {
+	srv := startDNS(t)
+	srv.set(t, "lb.example.net. 1 IN A 198.51.100.10")
+	e := newTestEnv(t, nil)
+	e.createDNSRecord("external", "CNAME", "lb.example.net")
+	log := startController(t, e.ns, controllerSetup{dnsServer: srv.addr})
+	e.createNetwork(providerConfig(gnsOn))
+	e.waitForOperation(log, map[string]int{}, "Create", "Succeeded")
+	time.Sleep(settle)
+
+	// Several requeues (TTL 1 s, the test's minimum requeue 1 s) with the same answer.
+	before := log.Requests()
+	e.waitFor("three requeues", func() (bool, error) {
+		return log.RequestsSince(before)["list dnsrecords"] >= 3, nil
+	})
+	same := log.RequestsSince(before)
+	lists := same["list dnsrecords"]
+	t.Logf("TTL requeues with the same answer: %d requeues, %d writes, %d reads: %v", lists, testenv.Writes(same), testenv.Reads(same), same)
+	if diff := cmp.Diff(map[string]int{"list dnsrecords": lists}, same); diff != "" {
+		t.Errorf("requeues with the same answer sent more than one read each (-want +got):\n%s", diff)
+	}
+	if w := testenv.Writes(same); w != 0 {
+		t.Errorf("requeues with the same answer wrote %d times: %v", w, same)
+	}
+
+	// The load balancer moves: one update.
+	before = log.Requests()
+	srv.set(t, "lb.example.net. 1 IN A 198.51.100.20")
+	e.waitFor("the new address in the status", func() (bool, error) {
+		for _, c := range e.network().Status.Conditions {
+			if c.Type == "KubeAPIServerGlobalNetworkSetReady" && strings.Contains(c.Message, "198.51.100.20") {
+				return true, nil
+			}
+		}
+		return false, nil
+	})
+	if _, nets, _ := e.globalNetworkSet(); !cmp.Equal(nets, []any{"198.51.100.20/32"}) {
+		t.Fatalf("nets = %v, want [198.51.100.20/32]", nets)
+	}
+	time.Sleep(settle)
+	changed := log.RequestsSince(before)
+	t.Logf("TTL requeue with a changed address (reads are the requeues' DNSRecord lists): %v", changed)
+	delete(changed, "list dnsrecords") // one per requeue, however many ran
+	want := map[string]int{
+		"create secrets":          1,
+		"delete secrets":          1, // the one the ManagedResource referenced before
+		"update managedresources": 1,
+		"patch networks/status":   1,
+	}
+	if diff := cmp.Diff(want, changed); diff != "" {
+		t.Errorf("address change requests (-want +got):\n%s", diff)
+	}
+}
