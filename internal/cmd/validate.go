@@ -271,12 +271,12 @@ func (o *ValidateOptions) validateList(doc decode.Document) (documentResult, err
 		}
 		for _, e := range itemRes.errs {
 			prefixed := *e
-			prefixed.Field = joinPath(itemPath.String(), e.Field)
+			prefixed.Field = decode.JoinPath(itemPath.String(), e.Field)
 			res.errs = append(res.errs, &prefixed)
 		}
 		for _, e := range itemRes.warnings {
 			prefixed := *e
-			prefixed.Field = joinPath(itemPath.String(), e.Field)
+			prefixed.Field = decode.JoinPath(itemPath.String(), e.Field)
 			res.warnings = append(res.warnings, &prefixed)
 		}
 	}
@@ -302,23 +302,12 @@ func fieldPrefix(results []documentResult, i int) string {
 	return fmt.Sprintf("documents[%d]", i)
 }
 
-func joinPath(prefix, path string) string {
-	switch {
-	case prefix == "":
-		return path
-	case strings.HasPrefix(path, "["):
-		return prefix + path
-	default:
-		return prefix + "." + path
-	}
-}
-
 func writeTextResults(w io.Writer, results []documentResult) error {
 	var b strings.Builder
 	for i, res := range results {
 		prefix := fieldPrefix(results, i)
 		for _, e := range res.warnings {
-			fmt.Fprintf(&b, "%s: warning: %s\n", joinPath(prefix, e.Field), warningText(e))
+			fmt.Fprintf(&b, "%s: warning: %s\n", decode.JoinPath(prefix, e.Field), warningText(e))
 		}
 		if len(res.errs) == 0 {
 			line := res.describe + ": valid"
@@ -332,7 +321,7 @@ func writeTextResults(w io.Writer, results []documentResult) error {
 			continue
 		}
 		for _, e := range res.errs {
-			fmt.Fprintf(&b, "%s: %s\n", joinPath(prefix, e.Field), e.ErrorBody())
+			fmt.Fprintf(&b, "%s: %s\n", decode.JoinPath(prefix, e.Field), e.ErrorBody())
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -366,7 +355,7 @@ func writeJSONResults(w io.Writer, results []documentResult) error {
 	for i, res := range results {
 		prefix := fieldPrefix(results, i)
 		for _, e := range res.warnings {
-			je := jsonError{Field: joinPath(prefix, e.Field), Type: string(e.Type), Detail: e.Detail, Warning: true, Action: rules.RatchetAction(rules.ID(e.Origin))}
+			je := jsonError{Field: decode.JoinPath(prefix, e.Field), Type: string(e.Type), Detail: e.Detail, Warning: true, Action: rules.RatchetAction(rules.ID(e.Origin))}
 			if hasBadValue(e) {
 				v := e.BadValue
 				je.BadValue = &v
@@ -374,7 +363,7 @@ func writeJSONResults(w io.Writer, results []documentResult) error {
 			out = append(out, je)
 		}
 		for _, e := range res.errs {
-			je := jsonError{Field: joinPath(prefix, e.Field), Type: string(e.Type), Detail: e.Detail}
+			je := jsonError{Field: decode.JoinPath(prefix, e.Field), Type: string(e.Type), Detail: e.Detail}
 			if hasBadValue(e) {
 				// A pointer keeps an empty string or a zero from being dropped by omitempty.
 				v := e.BadValue

@@ -121,3 +121,18 @@ func shiftLines(msg string, offset int) string {
 		return "line " + strconv.Itoa(n+offset)
 	})
 }
+
+// JoinPath prepends prefix (a document's or list item's path, e.g. "documents[2]") to a field path,
+// as the CLI reports findings of multi-document input: "documents[2].spec.x", "items[0][1]".
+func JoinPath(prefix, path string) string {
+	switch {
+	case prefix == "":
+		return path
+	case path == "":
+		return prefix
+	case strings.HasPrefix(path, "["):
+		return prefix + path
+	default:
+		return prefix + "." + path
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/calico-pilot/calico-pilot/internal/decode"
 )
 
 // prefix is prepended to the paths of document i when the input has several documents, as
@@ -14,19 +16,6 @@ func (r *Result) prefix(i int) string {
 		return ""
 	}
 	return fmt.Sprintf("documents[%d]", i)
-}
-
-func joinPath(prefix, path string) string {
-	switch {
-	case prefix == "":
-		return path
-	case path == "":
-		return prefix
-	case strings.HasPrefix(path, "["):
-		return prefix + path
-	default:
-		return prefix + "." + path
-	}
 }
 
 // WriteText writes one line per finding, PATH: SEVERITY: DETAIL (line L, column C), a line per
@@ -45,7 +34,7 @@ func (r *Result) WriteText(w io.Writer) error {
 			continue
 		}
 		for _, f := range d.Findings {
-			path := joinPath(prefix, f.Field)
+			path := decode.JoinPath(prefix, f.Field)
 			if path == "" {
 				path = d.Describe
 			}

@@ -28,16 +28,19 @@ func NewWriteCounter() *WriteCounter {
 func (c *WriteCounter) Requests() map[string]int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := make(map[string]int, len(c.requests))
-	maps.Copy(out, c.requests)
-	return out
+	return maps.Clone(c.requests)
 }
 
 // RequestsSince returns the requests by "verb resource" counted after the snapshot before (from
 // Requests); keys without new requests are left out.
 func (c *WriteCounter) RequestsSince(before map[string]int) map[string]int {
+	return countsSince(c.Requests(), before)
+}
+
+// countsSince is now minus before, leaving out keys that did not grow.
+func countsSince(now, before map[string]int) map[string]int {
 	diff := map[string]int{}
-	for k, v := range c.Requests() {
+	for k, v := range now {
 		if d := v - before[k]; d > 0 {
 			diff[k] = d
 		}
@@ -77,21 +80,13 @@ func (c *WriteCounter) Wrap(rt http.RoundTripper) http.RoundTripper {
 func (c *WriteCounter) Snapshot() map[string]int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := make(map[string]int, len(c.writes))
-	maps.Copy(out, c.writes)
-	return out
+	return maps.Clone(c.writes)
 }
 
 // Since returns the writes per resource made after the snapshot before; resources without new
 // writes are left out.
 func (c *WriteCounter) Since(before map[string]int) map[string]int {
-	diff := map[string]int{}
-	for k, v := range c.Snapshot() {
-		if d := v - before[k]; d > 0 {
-			diff[k] = d
-		}
-	}
-	return diff
+	return countsSince(c.Snapshot(), before)
 }
 
 func (c *WriteCounter) count(req *http.Request) {
