@@ -17,7 +17,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -33,6 +32,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/managedresource"
 	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
@@ -406,26 +406,32 @@ func summarize(ctx context.Context, out io.Writer, c client.Client, shoot *garde
 		fmt.Fprintln(out, "GlobalNetworkSet gardener-kube-apiserver: not deployed")
 	}
 
-	var seed []string
-	var cms corev1.ConfigMapList
-	if err := c.List(ctx, &cms, client.InNamespace(n.Namespace)); err != nil {
-		return fmt.Errorf("listing seed ConfigMaps: %w", err)
+	// The seed objects are stored in the seed ManagedResource; the seed's resource manager (not
+	// part of the demo) applies them to the control-plane namespace.
+	seedMR := &resourcesv1alpha1.ManagedResource{}
+	if err := c.Get(ctx, client.ObjectKey{Namespace: n.Namespace, Name: network.SeedManagedResourceName}, seedMR); err != nil {
+		return fmt.Errorf("reading the seed ManagedResource: %w", err)
 	}
-	for _, cm := range cms.Items {
-		if strings.HasPrefix(cm.Name, "calico-") {
-			seed = append(seed, "ConfigMap "+cm.Name)
+	seedData, err := managedresource.ReadData(ctx, c, n.Namespace, network.SeedManagedResourceName)
+	if err != nil {
+		return err
+	}
+	var seed []string
+	for _, stream := range seedData {
+		seedObjs, err := decodeStream(stream)
+		if err != nil {
+			return err
+		}
+		for _, o := range seedObjs {
+			seed = append(seed, o.kind+" "+o.name)
 		}
 	}
-	scs := &metav1.PartialObjectMetadataList{}
-	scs.SetGroupVersionKind(schema.GroupVersionKind{Group: "monitoring.coreos.com", Version: "v1alpha1", Kind: "ScrapeConfigList"})
-	if err := c.List(ctx, scs, client.InNamespace(n.Namespace)); err != nil {
-		return fmt.Errorf("listing seed ScrapeConfigs: %w", err)
-	}
-	for _, sc := range scs.Items {
-		seed = append(seed, "ScrapeConfig "+sc.Name)
-	}
 	sort.Strings(seed)
-	fmt.Fprintf(out, "Seed objects in %s: %s\n", n.Namespace, strings.Join(seed, ", "))
+	class := ""
+	if seedMR.Spec.Class != nil {
+		class = *seedMR.Spec.Class
+	}
+	fmt.Fprintf(out, "Seed ManagedResource %s (class %s, for the seed's resource manager): %s\n", seedMR.Name, class, strings.Join(seed, ", "))
 	return nil
 }
 

@@ -26,6 +26,9 @@ type Object struct {
 	Name string
 	// Origin is the value of the ManagedResource's origin label.
 	Origin string
+	// Class picks the resource manager: "" for the shoot's (objects go to the shoot), "seed" for
+	// the seed's (objects go to the seed, e.g. monitoring in the control-plane namespace).
+	Class string
 	// Annotations are set on the ManagedResource besides the secret reference (the caller records
 	// what else it applied with this content, e.g. a hash of its seed objects).
 	Annotations map[string]string
@@ -78,8 +81,7 @@ func Apply(ctx context.Context, c client.Client, uncached client.Reader, current
 	}
 	desired.Namespace, desired.Name = obj.Namespace, obj.Name
 	setDesired(desired, obj, secretName)
-	if current != nil && reflect.DeepEqual(current.Labels, desired.Labels) &&
-		reflect.DeepEqual(current.Annotations, desired.Annotations) && reflect.DeepEqual(current.Spec, desired.Spec) {
+	if current != nil && upToDate(current, desired) {
 		return res, nil
 	}
 	res.Changed = true
@@ -109,6 +111,10 @@ func Apply(ctx context.Context, c client.Client, uncached client.Reader, current
 		previous = fresh.Spec.SecretRefs
 		desired = fresh.DeepCopy()
 		setDesired(desired, obj, secretName)
+		if upToDate(fresh, desired) {
+			// Stored by an earlier reconcile the cache has not caught up with.
+			return res, nil
+		}
 		if err := c.Update(ctx, desired); err != nil {
 			return res, fmt.Errorf("updating ManagedResource %s/%s: %w", obj.Namespace, obj.Name, err)
 		}
@@ -130,6 +136,12 @@ func Apply(ctx context.Context, c client.Client, uncached client.Reader, current
 	}
 	sort.Strings(res.DeletedSecrets)
 	return res, errors.Join(errs...)
+}
+
+// upToDate says whether live already has desired's labels, annotations and spec.
+func upToDate(live, desired *resourcesv1alpha1.ManagedResource) bool {
+	return reflect.DeepEqual(live.Labels, desired.Labels) && reflect.DeepEqual(live.Annotations, desired.Annotations) &&
+		reflect.DeepEqual(live.Spec, desired.Spec)
 }
 
 // createSecret creates the immutable content secret. One that exists already must hold data: its
@@ -189,9 +201,15 @@ func setDesired(mr *resourcesv1alpha1.ManagedResource, obj Object, secretName st
 	mr.Annotations = annotations
 
 	mr.Spec = resourcesv1alpha1.ManagedResourceSpec{
-		SecretRefs:   []corev1.LocalObjectReference{{Name: secretName}},
-		InjectLabels: map[string]string{LabelNoCleanup: "true"},
-		KeepObjects:  ptr(false),
+		SecretRefs:  []corev1.LocalObjectReference{{Name: secretName}},
+		KeepObjects: ptr(false),
+	}
+	if obj.Class != "" {
+		mr.Spec.Class = ptr(obj.Class)
+	} else {
+		// Shoot objects must survive the shoot-deletion cleaner until the resource manager
+		// deletes them.
+		mr.Spec.InjectLabels = map[string]string{LabelNoCleanup: "true"}
 	}
 }
 

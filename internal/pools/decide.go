@@ -180,6 +180,26 @@ func Decide(desired, live []calicov1.IPPool, records []Record, now time.Time) Re
 	return res
 }
 
+// IntentChanged says whether the config asks for something about pools that the records do not
+// hold yet: a pool without a record (to create or adopt), or another encapsulation or CIDR than
+// the record's. When it does not, a sync could only find the owner's edits, which are reported,
+// never acted upon.
+func IntentChanged(desired []calicov1.IPPool, records []Record) bool {
+	recByName := make(map[string]Record, len(records))
+	for _, r := range records {
+		recByName[r.Name] = r
+	}
+	for i := range desired {
+		d := &desired[i]
+		rec, ok := recByName[d.Name]
+		if !ok || rec.IPIPMode != d.Spec.IPIPMode || rec.VXLANMode != d.Spec.VXLANMode ||
+			canonical(rec.CIDR) != canonical(d.Spec.CIDR) {
+			return true
+		}
+	}
+	return false
+}
+
 // observe lists the owner's edits of a pool calico-pilot knows (live after any patch) as findings.
 // A disabled or node-restricted pool whose encapsulation the config changed is a conflict: the
 // overlay switch reaches only pods that still get addresses from it.

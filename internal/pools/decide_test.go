@@ -235,3 +235,41 @@ func TestFindingMessages(t *testing.T) {
 		t.Errorf("findings = %+v, want one with message %q", res.Findings, want)
 	}
 }
+
+// IntentChanged is what lets an unasked reconcile skip the shoot: it must be true whenever a sync
+// would write (Decide returns an action) or record something new, and false for the records a
+// sync left behind, owner edits included.
+func TestIntentChanged(t *testing.T) {
+	def := pool("default-ipv4-ippool", "100.96.0.0/11")
+	tests := []struct {
+		name    string
+		desired []calicov1.IPPool
+		records []Record
+		want    bool
+	}{
+		{name: "no pools, no records", want: false},
+		{name: "first sync", desired: []calicov1.IPPool{def}, want: true},
+		{name: "recorded as desired", desired: []calicov1.IPPool{def}, records: []Record{rec("default-ipv4-ippool", "100.96.0.0/11", "Always", "Never")}},
+		{name: "recorded, deleted by the owner", desired: []calicov1.IPPool{def}, records: []Record{rec("default-ipv4-ippool", "100.96.0.0/11", "Always", "Never", "deleted")}},
+		{name: "recorded, other CIDR spelling", desired: []calicov1.IPPool{def}, records: []Record{rec("default-ipv4-ippool", "100.96.0.1/11", "Always", "Never")}},
+		{name: "encapsulation changed", desired: []calicov1.IPPool{pool("default-ipv4-ippool", "100.96.0.0/11", vxlan)}, records: []Record{rec("default-ipv4-ippool", "100.96.0.0/11", "Always", "Never")}, want: true},
+		{name: "CIDR changed", desired: []calicov1.IPPool{pool("default-ipv4-ippool", "100.64.0.0/11")}, records: []Record{rec("default-ipv4-ippool", "100.96.0.0/11", "Always", "Never")}, want: true},
+		{name: "second family added", desired: []calicov1.IPPool{def, pool("default-ipv6-ippool", "fd00::/48")}, records: []Record{rec("default-ipv4-ippool", "100.96.0.0/11", "Always", "Never")}, want: true},
+		{name: "pool no longer desired", records: []Record{rec("default-ipv4-ippool", "100.96.0.0/11", "Always", "Never")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := IntentChanged(tt.desired, tt.records); got != tt.want {
+				t.Errorf("IntentChanged = %t, want %t", got, tt.want)
+			}
+			if tt.want {
+				return
+			}
+			// Unchanged intent: a sync against a cluster that holds what was recorded writes nothing.
+			live := append([]calicov1.IPPool(nil), tt.desired...)
+			if res := Decide(tt.desired, live, tt.records, time.Now()); len(res.Actions) != 0 {
+				t.Errorf("IntentChanged is false but Decide acts: %+v", res.Actions)
+			}
+		})
+	}
+}

@@ -14,6 +14,7 @@ import (
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/apiserverendpoints"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/managedresource"
@@ -60,9 +61,13 @@ type Cluster struct {
 // reconciled again (0 for "only on the next event"). It writes no status: it sets the conditions
 // and, on success, what was applied (providerStatus, status.ipFamilies) in network.Status, and the
 // Reconciler sends them with lastOperation in the reconcile's one status write.
-func (a *Actuator) Reconcile(ctx context.Context, log logr.Logger, network *extensionsv1alpha1.Network, cluster *Cluster) (time.Duration, error) {
+//
+// asked is true when the reconcile was asked for (the gardenlet's operation annotation, a changed
+// Network spec, a restore): only then, or when the config's IP pools are not yet what the status
+// records, is the shoot contacted for its IP pools (syncPools).
+func (a *Actuator) Reconcile(ctx context.Context, log logr.Logger, network *extensionsv1alpha1.Network, cluster *Cluster, asked bool) (time.Duration, error) {
 	conds := newConditionSet(network.Status.Conditions, a.now())
-	applied, requeue, err := a.reconcile(ctx, log, network, cluster, conds)
+	applied, requeue, err := a.reconcile(ctx, log, network, cluster, conds, asked)
 	// Conditions are reported whether the reconcile succeeded or not: they tell the shoot owner
 	// what is wrong in their terms.
 	if serr := setStatus(network, conds, applied); serr != nil {
@@ -71,13 +76,14 @@ func (a *Actuator) Reconcile(ctx context.Context, log logr.Logger, network *exte
 	return requeue, err
 }
 
-// Restore is Reconcile: everything the actuator needs is in the Network, the Cluster and the seed.
+// Restore is an asked-for Reconcile: everything the actuator needs is in the Network, the Cluster
+// and the seed.
 func (a *Actuator) Restore(ctx context.Context, log logr.Logger, network *extensionsv1alpha1.Network, cluster *Cluster) (time.Duration, error) {
-	return a.Reconcile(ctx, log, network, cluster)
+	return a.Reconcile(ctx, log, network, cluster, true)
 }
 
 // reconcile returns what was applied (nil unless the ManagedResource was stored) and the requeue delay.
-func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *extensionsv1alpha1.Network, cluster *Cluster, conds *conditionSet) (*calicov1alpha1.NetworkStatus, time.Duration, error) {
+func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *extensionsv1alpha1.Network, cluster *Cluster, conds *conditionSet, asked bool) (*calicov1alpha1.NetworkStatus, time.Duration, error) {
 	namespace := network.Namespace
 
 	cfg, err := a.decodeConfig(network)
@@ -131,36 +137,43 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 		return nil, 0, err
 	}
 
-	// What was stored last is known from the cached ManagedResource: it names the content secret
-	// (a hash of the manifest) and records the hash of the seed objects applied with it, so an
-	// unchanged reconcile sends no request for either.
-	current, err := managedresource.Get(ctx, a.Client, namespace, ManagedResourceName)
+	// What was stored last is known from the cached ManagedResources: each names its content
+	// secret (a hash of the content), so an unchanged reconcile sends no request for either. The
+	// seed objects go first: the shoot ManagedResource is what a swap-check or the next
+	// reconcile reads as "deployed".
+	seedData, err := seedObjectsData(a.Client.Scheme(), namespace, rendered.SeedObjects)
 	if err != nil {
 		return nil, 0, err
 	}
-	seedHash, err := seedObjectsHash(a.Client, namespace, rendered.SeedObjects)
-	if err != nil {
+	if _, err := a.store(ctx, log, namespace, SeedManagedResourceName, resourcesv1alpha1.ClassSeed, seedData); err != nil {
+		return nil, 0, fmt.Errorf("storing the seed objects: %w", err)
+	}
+	if _, err := a.store(ctx, log, namespace, ManagedResourceName, "", rendered.Data); err != nil {
 		return nil, 0, err
-	}
-	if current == nil || current.Annotations[annotationSeedObjectsHash] != seedHash {
-		if err := applySeedObjects(ctx, a.Client, namespace, rendered.SeedObjects); err != nil {
-			return nil, 0, err
-		}
-	}
-	res, err := managedresource.Apply(ctx, a.Client, a.APIReader, current, managedresource.Object{
-		Namespace: namespace, Name: ManagedResourceName, Origin: ManagedResourceOrigin,
-		Annotations: map[string]string{annotationSeedObjectsHash: seedHash},
-	}, rendered.Data)
-	if err != nil {
-		return nil, 0, fmt.Errorf("storing ManagedResource: %w", err)
-	}
-	if res.Changed {
-		log.Info("Stored ManagedResource", "managedResource", ManagedResourceName, "secret", res.SecretName, "deletedSecrets", res.DeletedSecrets)
 	}
 
-	records, poolRequeue := a.syncPools(ctx, log, namespace, cluster.Shoot, rendered.Pools, previous, conds)
+	records, poolRequeue := a.syncPools(ctx, log, namespace, cluster.Shoot, rendered.Pools, previous, conds, asked)
 	rendered.Status.IPPools = records
 	return &rendered.Status, minRequeue(a.ttlRequeue(addrs), poolRequeue), nil
+}
+
+// store makes the ManagedResource name (class: "" for the shoot, "seed" for the seed) hold data;
+// nothing is sent when the cached one already does.
+func (a *Actuator) store(ctx context.Context, log logr.Logger, namespace, name, class string, data map[string][]byte) (managedresource.Result, error) {
+	current, err := managedresource.Get(ctx, a.Client, namespace, name)
+	if err != nil {
+		return managedresource.Result{}, err
+	}
+	res, err := managedresource.Apply(ctx, a.Client, a.APIReader, current, managedresource.Object{
+		Namespace: namespace, Name: name, Origin: ManagedResourceOrigin, Class: class,
+	}, data)
+	if err != nil {
+		return res, fmt.Errorf("storing ManagedResource %s: %w", name, err)
+	}
+	if res.Changed {
+		log.Info("Stored ManagedResource", "managedResource", name, "secret", res.SecretName, "deletedSecrets", res.DeletedSecrets)
+	}
+	return res, nil
 }
 
 // minRequeue is the sooner of two requeue delays, 0 meaning none.
@@ -275,7 +288,9 @@ func (a *Actuator) deployedOverlay(ctx context.Context, namespace string, previo
 		v := *previous.OverlayEnabled
 		return &v, nil
 	}
-	data, err := managedresource.ReadData(ctx, a.Client, namespace, ManagedResourceName)
+	// Read from the API server: the cache holds only ManagedResources with our origin label, and
+	// this is the rare path of a Network the reference extension reconciled last.
+	data, err := managedresource.ReadData(ctx, a.APIReader, namespace, ManagedResourceName)
 	if err != nil {
 		return nil, err
 	}
@@ -306,8 +321,13 @@ func (a *Actuator) Migrate(ctx context.Context, _ logr.Logger, network *extensio
 	return a.deleteAll(ctx, network.Namespace)
 }
 
+// deleteAll deletes the seed ManagedResource (the seed's resource manager deletes its objects),
+// the seed objects the reference wrote directly, and the shoot ManagedResource.
 func (a *Actuator) deleteAll(ctx context.Context, namespace string) error {
-	if err := deleteSeedObjects(ctx, a.Client, namespace); err != nil {
+	if err := managedresource.Delete(ctx, a.Client, a.Client, managedresource.Object{Namespace: namespace, Name: SeedManagedResourceName, Origin: ManagedResourceOrigin}); err != nil {
+		return fmt.Errorf("deleting the seed ManagedResource: %w", err)
+	}
+	if err := deleteLegacySeedObjects(ctx, a.Client, namespace); err != nil {
 		return err
 	}
 	if err := managedresource.Delete(ctx, a.Client, a.Client, managedresource.Object{Namespace: namespace, Name: ManagedResourceName, Origin: ManagedResourceOrigin}); err != nil {

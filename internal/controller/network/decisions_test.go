@@ -1,18 +1,24 @@
 package network
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"github.com/calico-pilot/calico-pilot/internal/render"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
@@ -114,18 +120,47 @@ func TestTTLRequeue(t *testing.T) {
 	}
 }
 
-// Every seed object the renderer may ever create is one that delete removes.
-func TestDeleteCoversRenderedSeedObjects(t *testing.T) {
-	for _, obj := range render.SeedMonitoringNames() {
-		kind, group := fmt.Sprintf("%T", obj), ""
-		switch kind {
-		case "*v1.ConfigMap":
-			kind, group = "ConfigMap", ""
-		case "*v1alpha1.ScrapeConfig":
-			kind, group = "ScrapeConfig", "monitoring.coreos.com"
+// The seed ManagedResource holds every seed object the renderer produces, placed in the
+// control-plane namespace with its kind, and delete's list of directly written objects (a
+// swap-in never reconciled) names every one of them.
+func TestSeedObjectsData(t *testing.T) {
+	scheme, err := NewScheme()
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, err := render.SeedMonitoring(&values.Options{SeedNamespace: "shoot--p--s", BirdExporter: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := seedObjectsData(scheme, "shoot--p--s", objs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data[ManagedResourceDataKey])), "\n") {
+		var u map[string]any
+		if err := json.Unmarshal([]byte(line), &u); err != nil {
+			t.Fatalf("%v: %s", err, line)
 		}
-		if !seedObjectAllowed(gvkOf(group, kind), obj.GetName()) {
-			t.Errorf("%s %s may be rendered but is not in the deletion list", kind, obj.GetName())
+		md := u["metadata"].(map[string]any)
+		got = append(got, fmt.Sprintf("%s %s %s/%s", u["apiVersion"], u["kind"], md["namespace"], md["name"]))
+	}
+	want := []string{
+		"v1 ConfigMap shoot--p--s/calico-dashboards",
+		"monitoring.coreos.com/v1alpha1 ScrapeConfig shoot--p--s/shoot-calico-bird",
+		"monitoring.coreos.com/v1alpha1 ScrapeConfig shoot--p--s/shoot-calico-felix",
+		"monitoring.coreos.com/v1alpha1 ScrapeConfig shoot--p--s/shoot-calico-typha",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("seed ManagedResource content (-want +got):\n%s", diff)
+	}
+	for _, obj := range render.SeedMonitoringNames() {
+		names := seedMonitoringScrapeConfigs()
+		if _, ok := obj.(*corev1.ConfigMap); ok {
+			names = seedMonitoringConfigMaps()
+		}
+		if !slices.Contains(names, obj.GetName()) {
+			t.Errorf("%T %s may be rendered but delete does not remove it when written directly", obj, obj.GetName())
 		}
 	}
 }
@@ -182,6 +217,32 @@ func TestOperationAnnotationPredicate(t *testing.T) {
 	}
 }
 
-func gvkOf(group, kind string) schema.GroupVersionKind {
-	return schema.GroupVersionKind{Group: group, Kind: kind}
+func TestPoolSyncDue(t *testing.T) {
+	desired := []calicov1.IPPool{{ObjectMeta: metav1.ObjectMeta{Name: "default-ipv4-ippool"}, Spec: calicov1.IPPoolSpec{CIDR: "100.96.0.0/11", IPIPMode: "Always", VXLANMode: "Never"}}}
+	recorded := []calicov1alpha1.IPPoolRecord{{Name: "default-ipv4-ippool", CIDR: "100.96.0.0/11", IPIPMode: "Always", VXLANMode: "Never"}}
+	inSync := &gardencorev1beta1.Condition{Type: ConditionIPPools, Status: gardencorev1beta1.ConditionTrue, Reason: "InSync"}
+	override := &gardencorev1beta1.Condition{Type: ConditionIPPools, Status: gardencorev1beta1.ConditionFalse, Reason: "OwnerOverride"}
+	unreachable := &gardencorev1beta1.Condition{Type: ConditionIPPools, Status: gardencorev1beta1.ConditionUnknown, Reason: "ShootUnreachable"}
+	hibernated := &gardencorev1beta1.Condition{Type: ConditionIPPools, Status: gardencorev1beta1.ConditionUnknown, Reason: "ShootHibernated"}
+	tests := []struct {
+		name  string
+		asked bool
+		prev  []calicov1alpha1.IPPoolRecord
+		last  *gardencorev1beta1.Condition
+		want  bool
+	}{
+		{name: "requeue, in sync", prev: recorded, last: inSync, want: false},
+		{name: "requeue, owner override reported", prev: recorded, last: override, want: false},
+		{name: "asked, in sync", asked: true, prev: recorded, last: inSync, want: true},
+		{name: "requeue, first sync", want: true},
+		{name: "requeue, no condition yet", prev: recorded, want: true},
+		{name: "requeue, shoot was unreachable", prev: recorded, last: unreachable, want: true},
+		{name: "requeue, woke up", prev: recorded, last: hibernated, want: true},
+		{name: "requeue, pool not recorded", last: inSync, want: true},
+	}
+	for _, tt := range tests {
+		if got := poolSyncDue(tt.asked, desired, tt.prev, tt.last); got != tt.want {
+			t.Errorf("%s: poolSyncDue = %t, want %t", tt.name, got, tt.want)
+		}
+	}
 }

@@ -28,7 +28,12 @@ const poolSyncRetry = time.Minute
 // encapsulation of recorded pools when the config changed it; nothing else. It returns the records
 // for the provider status (the previous ones when the shoot cannot be reached) and a requeue delay.
 // It gathers (list pools), decides (internal/pools, pure) and then writes.
-func (a *Actuator) syncPools(ctx context.Context, log logr.Logger, namespace string, shoot *gardencorev1beta1.Shoot, desired []calicov1.IPPool, previous *calicov1alpha1.NetworkStatus, conds *conditionSet) ([]calicov1alpha1.IPPoolRecord, time.Duration) {
+//
+// The shoot is contacted only when a sync can be due (poolSyncDue): asked is true for a reconcile
+// the gardenlet asked for (operation annotation, which it sets on every shoot reconcile), a
+// changed Network spec or a restore. Requeues and resyncs with nothing new keep the records and
+// the condition as they are, and send nothing to the seed or the shoot for pools.
+func (a *Actuator) syncPools(ctx context.Context, log logr.Logger, namespace string, shoot *gardencorev1beta1.Shoot, desired []calicov1.IPPool, previous *calicov1alpha1.NetworkStatus, conds *conditionSet, asked bool) ([]calicov1alpha1.IPPoolRecord, time.Duration) {
 	var prev []calicov1alpha1.IPPoolRecord
 	if previous != nil {
 		prev = previous.IPPools
@@ -41,6 +46,9 @@ func (a *Actuator) syncPools(ctx context.Context, log logr.Logger, namespace str
 		conds.set(ConditionIPPools, gardencorev1beta1.ConditionUnknown, "ShootHibernated", "The shoot is hibernated: its IP pools are checked after wake-up.")
 		return prev, 0
 	}
+	if !poolSyncDue(asked, desired, prev, conds.get(ConditionIPPools)) {
+		return prev, 0
+	}
 	records, err := a.applyPools(ctx, log, namespace, desired, prev, conds)
 	if err != nil {
 		conds.set(ConditionIPPools, gardencorev1beta1.ConditionUnknown, "ShootUnreachable",
@@ -49,6 +57,19 @@ func (a *Actuator) syncPools(ctx context.Context, log logr.Logger, namespace str
 		return prev, poolSyncRetry
 	}
 	return records, 0
+}
+
+// poolSyncDue: when asked, when the config's pools are not what the records hold (a new pool, a
+// changed encapsulation or CIDR: e.g. after a Cluster change or a calico-pilot upgrade, with no
+// change of the Network), or when the last sync did not complete (no condition yet, the shoot was
+// unreachable, or hibernated and now awake). Otherwise the last sync's answer stands: the owner's
+// later edits of a pool are reported at the next asked-for reconcile (at the latest the
+// gardenlet's next shoot reconcile), and are never acted upon anyway.
+func poolSyncDue(asked bool, desired []calicov1.IPPool, prev []calicov1alpha1.IPPoolRecord, last *gardencorev1beta1.Condition) bool {
+	if asked || last == nil || last.Status == gardencorev1beta1.ConditionUnknown {
+		return true
+	}
+	return pools.IntentChanged(desired, pools.FromStatus(prev))
 }
 
 func (a *Actuator) applyPools(ctx context.Context, log logr.Logger, namespace string, desired []calicov1.IPPool, prev []calicov1alpha1.IPPoolRecord, conds *conditionSet) ([]calicov1alpha1.IPPoolRecord, error) {

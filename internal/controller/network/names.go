@@ -17,6 +17,9 @@ const (
 	// ManagedResourceOrigin is the origin label of that ManagedResource. It is the reference
 	// extension's value, so that a landscape can swap calico-pilot in for it.
 	ManagedResourceOrigin = "extension-networking-calico"
+	// SeedManagedResourceName is the ManagedResource (class seed) holding the seed objects of the
+	// shoot's control-plane namespace: the dashboards ConfigMap and the ScrapeConfigs.
+	SeedManagedResourceName = "extension-networking-calico-monitoring"
 	// ManagedResourceDataKey is the secret key holding the rendered manifest stream.
 	ManagedResourceDataKey = "config.yaml"
 
@@ -64,14 +67,15 @@ const (
 	ConditionIPPools gardencorev1beta1.ConditionType = "IPPoolsInSync"
 )
 
-// seedMonitoringConfigMaps are the ConfigMaps in the control-plane namespace that this or the
-// reference extension may have created; delete removes them whatever the current config says.
+// seedMonitoringConfigMaps are the ConfigMaps in the control-plane namespace that the reference
+// extension (or calico-pilot before the seed ManagedResource) may have written directly; delete
+// removes them whatever the current config says.
 func seedMonitoringConfigMaps() []string {
 	return []string{"calico-dashboards", "calico-monitoring-config"}
 }
 
-// seedMonitoringScrapeConfigs are the monitoring.coreos.com/v1alpha1 ScrapeConfigs this or the
-// reference extension may have created (bird regardless of birdExporter, which the reference leaked).
+// seedMonitoringScrapeConfigs are the monitoring.coreos.com/v1alpha1 ScrapeConfigs the reference
+// extension (or calico-pilot before the seed ManagedResource) may have written directly (bird regardless of birdExporter, which the reference leaked).
 func seedMonitoringScrapeConfigs() []string {
 	return []string{"shoot-calico-bird", "shoot-calico-felix", "shoot-calico-typha"}
 }

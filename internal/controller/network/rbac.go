@@ -11,17 +11,18 @@ package network
 // +kubebuilder:rbac:groups=extensions.gardener.cloud,resources=clusters,verbs=get;list;watch
 // The kube-apiserver DNSRecords give the GlobalNetworkSet's addresses (listed uncached, never watched).
 // +kubebuilder:rbac:groups=extensions.gardener.cloud,resources=dnsrecords,verbs=list
-// The one ManagedResource per shoot is cached (an informer restricted to its name: it tells what was
-// stored last), created, repointed, marked keepObjects and deleted.
+// The two ManagedResources per shoot (the shoot's objects; the seed's monitoring objects, class seed)
+// are cached (an informer restricted to the origin label: they tell what was stored last), created,
+// repointed, marked keepObjects and deleted.
 // +kubebuilder:rbac:groups=resources.gardener.cloud,resources=managedresources,verbs=get;list;watch;create;update;patch;delete
 // Content-hashed manifest secrets are created and deleted (list finds, on deletion, those an
-// interrupted write left behind); get checks one that already existed; the shoot access secret (gardener-internal/gardener) is read for the overlay switch.
+// interrupted write left behind); get checks one that already existed; the shoot access secret (gardener-internal/gardener) is read for the IP pool sync and the overlay switch.
 // +kubebuilder:rbac:groups="",resources=secrets,verbs=get;list;create;delete
-// The Grafana dashboards ConfigMap in the control-plane namespace (and the reference's legacy one, deleted).
-// Both are written with server-side apply (a patch; creating a missing one needs create too).
-// +kubebuilder:rbac:groups="",resources=configmaps,verbs=create;patch;delete
-// The seed Prometheus ScrapeConfigs for felix, typha and bird (server-side apply, delete).
-// +kubebuilder:rbac:groups=monitoring.coreos.com,resources=scrapeconfigs,verbs=create;patch;delete
+// The seed's resource manager applies the dashboards ConfigMap and the ScrapeConfigs (the seed
+// ManagedResource); the controller only deletes, on deletion and migration, the ones the reference
+// extension wrote directly (a swap-in that was never reconciled).
+// +kubebuilder:rbac:groups="",resources=configmaps,verbs=delete
+// +kubebuilder:rbac:groups=monitoring.coreos.com,resources=scrapeconfigs,verbs=delete
 // Events on the Network tell the shoot owner what happened.
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 // Leader election records its events through the core events API.

@@ -109,7 +109,8 @@ func (r *Reconciler) reconcileOrRestore(ctx context.Context, network *extensions
 	if op == gardencorev1beta1.LastOperationTypeRestore {
 		requeue, err = r.Actuator.Restore(ctx, log, network, cluster)
 	} else {
-		requeue, err = r.Actuator.Reconcile(ctx, log, network, cluster)
+		asked := requested || network.Generation != network.Status.ObservedGeneration
+		requeue, err = r.Actuator.Reconcile(ctx, log, network, cluster, asked)
 	}
 	if err != nil {
 		return r.fail(ctx, base, network, op, d, err)

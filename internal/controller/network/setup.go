@@ -7,7 +7,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/rest"
 	"k8s.io/component-base/featuregate"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -24,6 +24,7 @@ import (
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/managedresource"
 	"github.com/calico-pilot/calico-pilot/internal/overlayswitch"
 )
 
@@ -64,13 +65,14 @@ func NewManager(s Setup) (manager.Manager, error) {
 		mopts.Client.Cache = &client.CacheOptions{}
 	}
 	mopts.Client.Cache.DisableFor = append(mopts.Client.Cache.DisableFor, UncachedObjects()...)
-	// ManagedResources are cached, but only ours: every extension on the seed has some, and the
-	// controller only needs one name per namespace (what it stored last).
+	// ManagedResources are cached, but only ours (origin label): every extension on the seed has
+	// some, and the controller only needs its two per namespace (what it stored last for the
+	// shoot and for the seed).
 	if mopts.Cache.ByObject == nil {
 		mopts.Cache.ByObject = map[client.Object]cache.ByObject{}
 	}
 	mopts.Cache.ByObject[&resourcesv1alpha1.ManagedResource{}] = cache.ByObject{
-		Field: fields.OneTermEqualSelector("metadata.name", ManagedResourceName),
+		Label: labels.SelectorFromSet(labels.Set{managedresource.LabelOrigin: ManagedResourceOrigin}),
 	}
 	mgr, err := ctrl.NewManager(s.RestConfig, mopts)
 	if err != nil {
@@ -150,10 +152,11 @@ func DefaultOptions() Options {
 // DNSRecords (read once per reconcile that publishes the GlobalNetworkSet; nothing watches them).
 //
 // What is cached: Networks and Clusters (the reconcile's inputs; a Cluster holds the whole shoot)
-// and the ManagedResource extension-networking-calico-config of each namespace (a field-selected
-// informer), which records what was stored last: its secret's name is the manifest's hash and its
-// seed-objects-hash annotation the seed objects' hash. A ManagedResource the cache has not seen
-// yet costs an AlreadyExists and one read; one it has stale costs a conflict and a retry.
+// and the ManagedResources labelled origin=extension-networking-calico (a label-selected
+// informer: extension-networking-calico-config for the shoot, -monitoring for the seed, in each
+// namespace), which record what was stored last: each one's secret name is its content's hash.
+// A ManagedResource the cache has not seen yet costs an AlreadyExists and one read; one it has
+// stale costs a conflict and a retry.
 func UncachedObjects() []client.Object {
 	return []client.Object{&corev1.Secret{}, &corev1.ConfigMap{}, &extensionsv1alpha1.DNSRecord{}}
 }

@@ -110,6 +110,16 @@ func (cs *conditionSet) set(condType gardencorev1beta1.ConditionType, status gar
 	cs.changed = true
 }
 
+// get returns the condition of condType, nil when there is none.
+func (cs *conditionSet) get(condType gardencorev1beta1.ConditionType) *gardencorev1beta1.Condition {
+	for i := range cs.conditions {
+		if cs.conditions[i].Type == condType {
+			return &cs.conditions[i]
+		}
+	}
+	return nil
+}
+
 func (cs *conditionSet) remove(condType gardencorev1beta1.ConditionType) {
 	for i := range cs.conditions {
 		if cs.conditions[i].Type == condType {

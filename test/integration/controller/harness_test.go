@@ -36,6 +36,7 @@ import (
 const (
 	networkName = "demo"
 	mrName      = "extension-networking-calico-config"
+	seedMRName  = "extension-networking-calico-monitoring"
 	pollTimeout = 60 * time.Second
 )
 
@@ -382,11 +383,23 @@ func (e *testEnv) waitForOperation(log *testenv.WriteCounter, after map[string]i
 	return n
 }
 
-// managedResource returns the ManagedResource or nil when it does not exist.
+// managedResource returns the shoot ManagedResource or nil when it does not exist.
 func (e *testEnv) managedResource() *resourcesv1alpha1.ManagedResource {
 	e.t.Helper()
+	return e.managedResourceNamed(mrName)
+}
+
+// seedManagedResource returns the seed ManagedResource (class seed: the monitoring objects) or
+// nil when it does not exist.
+func (e *testEnv) seedManagedResource() *resourcesv1alpha1.ManagedResource {
+	e.t.Helper()
+	return e.managedResourceNamed(seedMRName)
+}
+
+func (e *testEnv) managedResourceNamed(name string) *resourcesv1alpha1.ManagedResource {
+	e.t.Helper()
 	mr := &resourcesv1alpha1.ManagedResource{}
-	if err := e.c.Get(context.Background(), client.ObjectKey{Namespace: e.ns, Name: mrName}, mr); err != nil {
+	if err := e.c.Get(context.Background(), client.ObjectKey{Namespace: e.ns, Name: name}, mr); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil
 		}
@@ -412,9 +425,20 @@ func (e *testEnv) secretNames() []string {
 // manifest returns the decoded objects stored for the ManagedResource, by "Kind/name".
 func (e *testEnv) manifest() map[string]map[string]any {
 	e.t.Helper()
-	mr := e.managedResource()
+	return e.manifestOf(mrName)
+}
+
+// seedManifest returns the decoded objects stored for the seed ManagedResource, by "Kind/name".
+func (e *testEnv) seedManifest() map[string]map[string]any {
+	e.t.Helper()
+	return e.manifestOf(seedMRName)
+}
+
+func (e *testEnv) manifestOf(name string) map[string]map[string]any {
+	e.t.Helper()
+	mr := e.managedResourceNamed(name)
 	if mr == nil {
-		e.t.Fatal("no ManagedResource")
+		e.t.Fatalf("no ManagedResource %s", name)
 	}
 	if len(mr.Spec.SecretRefs) != 1 {
 		e.t.Fatalf("ManagedResource has %d secretRefs, want 1", len(mr.Spec.SecretRefs))

@@ -107,10 +107,28 @@ func TestCreate(t *testing.T) {
 		t.Error("stored manifest has the GlobalNetworkSet although it is not enabled")
 	}
 
-	// The seed monitoring objects are in the control-plane namespace.
-	cm := &corev1.ConfigMap{}
-	if err := e.c.Get(context.Background(), client.ObjectKey{Namespace: e.ns, Name: "calico-dashboards"}, cm); err != nil {
-		t.Errorf("seed ConfigMap calico-dashboards: %v", err)
+	// The seed monitoring objects are in the seed ManagedResource (class seed: the seed's resource
+	// manager applies them), placed in the control-plane namespace; nothing is written directly.
+	seedMR := e.seedManagedResource()
+	if seedMR == nil || seedMR.Spec.Class == nil || *seedMR.Spec.Class != "seed" || seedMR.Labels["origin"] != "extension-networking-calico" {
+		t.Fatalf("seed ManagedResource = %+v, want class seed and origin extension-networking-calico", seedMR)
+	}
+	if len(seedMR.Spec.InjectLabels) != 0 {
+		t.Errorf("seed ManagedResource injects labels %v, want none (shoot.gardener.cloud/no-cleanup is for shoot objects)", seedMR.Spec.InjectLabels)
+	}
+	var seedObjs []string
+	for id, obj := range e.seedManifest() {
+		if ns := obj["metadata"].(map[string]any)["namespace"]; ns != e.ns {
+			t.Errorf("seed object %s is in namespace %v, want %s", id, ns, e.ns)
+		}
+		seedObjs = append(seedObjs, id)
+	}
+	slices.Sort(seedObjs)
+	if want := []string{"ConfigMap/calico-dashboards", "ScrapeConfig/shoot-calico-bird", "ScrapeConfig/shoot-calico-felix", "ScrapeConfig/shoot-calico-typha"}; !slices.Equal(seedObjs, want) {
+		t.Errorf("seed ManagedResource objects = %v, want %v", seedObjs, want)
+	}
+	if err := e.c.Get(context.Background(), client.ObjectKey{Namespace: e.ns, Name: "calico-dashboards"}, &corev1.ConfigMap{}); !apierrors.IsNotFound(err) {
+		t.Errorf("seed ConfigMap calico-dashboards written directly (%v): only the seed resource manager applies it", err)
 	}
 
 	// An event tells the shoot owner.

@@ -31,6 +31,13 @@ func shootClient(t *testing.T) client.Client {
 // one, so the lookup's fallback from gardener-internal is exercised too).
 func (e *testEnv) grantShootAccess() {
 	e.t.Helper()
+	e.grantShootAccessAs("gardener")
+}
+
+// grantShootAccessAs stores the shoot's admin kubeconfig in the seed Secret name
+// ("gardener-internal", which every real control-plane namespace has, or "gardener").
+func (e *testEnv) grantShootAccessAs(name string) {
+	e.t.Helper()
 	user, err := shootCP.Env.ControlPlane.AddUser(envtest.User{Name: "gardener", Groups: []string{"system:masters"}}, nil)
 	if err != nil {
 		e.t.Fatal(err)
@@ -39,7 +46,7 @@ func (e *testEnv) grantShootAccess() {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: e.ns, Name: "gardener"}, Data: map[string][]byte{"kubeconfig": kubeconfig}}
+	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: e.ns, Name: name}, Data: map[string][]byte{"kubeconfig": kubeconfig}}
 	if err := e.c.Create(context.Background(), s); err != nil {
 		e.t.Fatal(err)
 	}
@@ -188,6 +195,8 @@ func TestOverlaySwitchFromReferenceExtension(t *testing.T) {
 		t.Fatal(err)
 	}
 	mr := &resourcesv1alpha1.ManagedResource{
+		// The reference labels it origin=extension-networking-calico; this one has no label, so the
+		// controller must find it without its label-selected cache.
 		ObjectMeta: metav1.ObjectMeta{Namespace: e.ns, Name: mrName},
 		Spec:       resourcesv1alpha1.ManagedResourceSpec{SecretRefs: []corev1.LocalObjectReference{{Name: secret.Name}}, KeepObjects: ptr.To(false)},
 	}

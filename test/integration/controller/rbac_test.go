@@ -101,6 +101,9 @@ func TestGeneratedClusterRoleIsEnough(t *testing.T) {
 	if e.managedResource() != nil {
 		t.Error("ManagedResource left after delete")
 	}
+	if e.seedManagedResource() != nil {
+		t.Error("seed ManagedResource left after delete")
+	}
 	if err := c.Get(ctx, client.ObjectKey{Namespace: e.ns, Name: "calico-dashboards"}, &corev1.ConfigMap{}); !apierrors.IsNotFound(err) {
 		t.Errorf("seed ConfigMap calico-dashboards after delete: %v, want NotFound", err)
 	}
