@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/util/flowcontrol"
 	"k8s.io/component-base/featuregate"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -39,6 +40,7 @@ type ControllerOptions struct {
 	LeaderElectionNamespace   string
 	LeaderElectionID          string
 	MetricsBindAddress        string
+	PprofBindAddress          string
 	HealthBindAddress         string
 	DeleteTimeout             time.Duration
 	// DNS configures how CNAME DNSRecords are resolved and the TTL-driven requeue bounds.
@@ -80,6 +82,7 @@ func (o *ControllerOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.LeaderElectionNamespace, "leader-election-namespace", o.LeaderElectionNamespace, "namespace of the leader election lease (default: $LEADER_ELECTION_NAMESPACE, else the in-cluster namespace)")
 	fs.StringVar(&o.LeaderElectionID, "leader-election-id", o.LeaderElectionID, "name of the leader election lease")
 	fs.StringVar(&o.MetricsBindAddress, "metrics-bind-address", o.MetricsBindAddress, "address of the Prometheus metrics endpoint (0 disables it)")
+	fs.StringVar(&o.PprofBindAddress, "pprof-bind-address", o.PprofBindAddress, "address of the Go profiling endpoints (/debug/pprof; empty or 0: off, the default)")
 	fs.StringVar(&o.HealthBindAddress, "health-probe-bind-address", o.HealthBindAddress, "address of the /healthz and /readyz endpoints (0 disables them); the admission's flag has the same name")
 	// The Gardener extensions' name, used by the charts; the same option.
 	fs.StringVar(&o.HealthBindAddress, "health-bind-address", o.HealthBindAddress, "the Gardener extensions' name of --health-probe-bind-address")
@@ -161,6 +164,17 @@ func (o *ControllerOptions) complete() error {
 			cfg.AcceptContentTypes = cc.AcceptContentTypes
 		}
 	}
+	if cfg.QPS > 0 && cfg.RateLimiter == nil {
+		// One token bucket for every client built from this config: controller-runtime builds a
+		// REST client per kind, each with a bucket of its own when the config has none, so qps
+		// would bound each kind separately (Secrets, ManagedResources, Networks, events...) and
+		// the seed would see a multiple of it. The operator's qps and burst bound the process.
+		burst := cfg.Burst
+		if burst < 1 {
+			burst = max(1, int(cfg.QPS))
+		}
+		cfg.RateLimiter = flowcontrol.NewTokenBucketRateLimiter(cfg.QPS, burst)
+	}
 	cfg.UserAgent = UserAgent()
 	o.rest = cfg
 	if o.LeaderElectionNamespace == "" {
@@ -236,6 +250,7 @@ func (o *ControllerOptions) Run(ctx context.Context, streams IO) error {
 			LeaderElectionNamespace: o.LeaderElectionNamespace,
 			Metrics:                 metricsserver.Options{BindAddress: o.MetricsBindAddress},
 			HealthProbeBindAddress:  o.HealthBindAddress,
+			PprofBindAddress:        o.PprofBindAddress,
 		},
 		Images: images,
 		Addresses: func(c client.Client) (network.AddressSource, error) {

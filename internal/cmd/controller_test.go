@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 )
 
 // TestControllerCommandRejectsBadInput: bad flags and config files exit 2 with one line naming the
@@ -122,5 +124,42 @@ func TestControllerLeaderElectionNamespaceOutsideCluster(t *testing.T) {
 func TestUserAgent(t *testing.T) {
 	if got, want := UserAgent(), "calico-pilot/"+Version; got != want {
 		t.Errorf("UserAgent() = %q, want %q", got, want)
+	}
+}
+
+// clientConnection.qps and burst bound the process, not each kind: every client built from the
+// seed config shares one token bucket.
+func TestControllerSharedRateLimiter(t *testing.T) {
+	dir := t.TempDir()
+	kubeconfig := filepath.Join(dir, "kubeconfig")
+	if err := os.WriteFile(kubeconfig, []byte("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: https://127.0.0.1:1\n"+
+		"contexts:\n- name: c\n  context:\n    cluster: c\n    user: u\nusers:\n- name: u\n  user:\n    token: x\ncurrent-context: c\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	config := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(config, []byte("apiVersion: calico.networking.extensions.config.gardener.cloud/v1alpha1\nkind: ControllerConfiguration\nclientConnection:\n  qps: 7\n  burst: 3\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o := NewControllerOptions()
+	fs := pflag.NewFlagSet("controller", pflag.ContinueOnError)
+	o.AddFlags(fs)
+	if err := fs.Parse([]string{"--kubeconfig", kubeconfig, "--config-file", config}); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Complete(); err != nil {
+		t.Fatal(err)
+	}
+	rl := o.rest.RateLimiter
+	if rl == nil || rl.QPS() != 7 {
+		t.Fatalf("rate limiter = %v, want one shared bucket at 7 qps", rl)
+	}
+	// The burst: three requests pass at once, the fourth has to wait.
+	for i := range 3 {
+		if !rl.TryAccept() {
+			t.Fatalf("request %d of the burst of 3 was refused", i+1)
+		}
+	}
+	if rl.TryAccept() {
+		t.Error("a fourth request passed a burst of 3")
 	}
 }

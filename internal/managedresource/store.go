@@ -160,7 +160,12 @@ func createSecret(ctx context.Context, c client.Client, uncached client.Reader, 
 		Immutable: ptr(true),
 		Data:      data,
 	}
-	err := c.Create(ctx, secret)
+	var err error
+	if sc, ok := c.(SecretCreator); ok {
+		err = sc.CreateSecretDiscardingResponse(ctx, secret)
+	} else {
+		err = c.Create(ctx, secret)
+	}
 	if err == nil {
 		return nil
 	}

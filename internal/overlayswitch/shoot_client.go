@@ -7,7 +7,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -55,8 +57,30 @@ func ShootRESTConfig(ctx context.Context, seed client.Reader, namespace string) 
 	return restCfg, nil
 }
 
+// ShootKinds are the kinds the controller reads and writes in a shoot (nodes for the overlay
+// switch's route check, IP pools for the pool sync), all cluster-scoped: the shoot client's REST
+// mapper knows them without asking the shoot's discovery API.
+func ShootKinds() []schema.GroupVersionKind {
+	return []schema.GroupVersionKind{
+		{Version: "v1", Kind: "Node"},
+		{Group: "crd.projectcalico.org", Version: "v1", Kind: "IPPool"},
+	}
+}
+
+// shootRESTMapper maps ShootKinds (and their lists) without discovery. A shoot client is built for
+// each reconcile that needs the shoot; a discovering mapper would send the shoot's API server one
+// or two discovery requests (and decode the compressed answers) every time, for mappings that never
+// change. A kind outside ShootKinds fails with a no-match error.
+func shootRESTMapper() meta.RESTMapper {
+	m := meta.NewDefaultRESTMapper(nil)
+	for _, gvk := range ShootKinds() {
+		m.Add(gvk, meta.RESTScopeRoot)
+	}
+	return m
+}
+
 // NewShootClient returns a client for the shoot of the control-plane namespace, built from its access
-// secret, with the given scheme and user agent.
+// secret, with the given scheme and user agent. It can only handle ShootKinds.
 func NewShootClient(ctx context.Context, seed client.Reader, namespace string, scheme *runtime.Scheme, userAgent string) (client.Client, error) {
 	cfg, err := ShootRESTConfig(ctx, seed, namespace)
 	if err != nil {
@@ -66,7 +90,7 @@ func NewShootClient(ctx context.Context, seed client.Reader, namespace string, s
 		return nil, errors.New("building shoot client: no scheme")
 	}
 	cfg.UserAgent = userAgent
-	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	c, err := client.New(cfg, client.Options{Scheme: scheme, Mapper: shootRESTMapper()})
 	if err != nil {
 		return nil, fmt.Errorf("building shoot client for %s: %w", namespace, err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
 	"k8s.io/component-base/featuregate"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -74,6 +75,13 @@ func NewManager(s Setup) (manager.Manager, error) {
 	mopts.Cache.ByObject[&resourcesv1alpha1.ManagedResource{}] = cache.ByObject{
 		Label: labels.SelectorFromSet(labels.Set{managedresource.LabelOrigin: ManagedResourceOrigin}),
 	}
+	// What the controller never reads is not kept: managedFields of every cached object, and the
+	// CloudProfile and Seed embedded in each Cluster (a CloudProfile with its machine images can
+	// weigh hundreds of kilobytes, once per shoot); only the shoot is decoded.
+	if mopts.Cache.DefaultTransform == nil {
+		mopts.Cache.DefaultTransform = cache.TransformStripManagedFields()
+	}
+	mopts.Cache.ByObject[&extensionsv1alpha1.Cluster{}] = cache.ByObject{Transform: clusterShootOnly}
 	mgr, err := ctrl.NewManager(s.RestConfig, mopts)
 	if err != nil {
 		return nil, fmt.Errorf("creating controller manager: %w", err)
@@ -146,6 +154,18 @@ func DefaultOptions() Options {
 	}
 }
 
+// clusterShootOnly is the cache transform of Clusters: managedFields, the CloudProfile and the Seed
+// are dropped, the shoot is kept as it is.
+func clusterShootOnly(obj any) (any, error) {
+	if c, ok := obj.(*extensionsv1alpha1.Cluster); ok {
+		c.ManagedFields = nil
+		c.Spec.CloudProfile = runtime.RawExtension{}
+		c.Spec.Seed = nil
+		return c, nil
+	}
+	return cache.TransformStripManagedFields()(obj)
+}
+
 // UncachedObjects are the kinds the manager's client must read from the API server directly:
 // secrets and config maps (only a few are ours, and caching all would need list/watch on all;
 // the few reads left are the shoot access secret and a content secret that already existed) and
@@ -174,8 +194,13 @@ func AddToManager(mgr manager.Manager, deps Deps, opts Options) error {
 			return overlayswitch.NewShootClient(ctx, seed, namespace, scheme, userAgent)
 		}
 	}
+	// Content secrets are created without decoding the API server's answer (the manifest again).
+	seedClient, err := managedresource.WithLeanSecretCreates(mgr.GetClient(), mgr.GetConfig())
+	if err != nil {
+		return err
+	}
 	actuator := &Actuator{
-		Client:               mgr.GetClient(),
+		Client:               seedClient,
 		APIReader:            mgr.GetAPIReader(),
 		Deps:                 deps,
 		TTLRequeueMin:        opts.TTLRequeueMin,

@@ -19,7 +19,7 @@ import (
 )
 
 // resetShootPools deletes every IP pool, IPAM block and block affinity of the shared shoot.
-func resetShootPools(t *testing.T) {
+func resetShootPools(t testing.TB) {
 	t.Helper()
 	c := shootClient(t)
 	ctx := context.Background()

@@ -18,7 +18,7 @@ import (
 )
 
 // shootClient is an admin client of the shoot control plane.
-func shootClient(t *testing.T) client.Client {
+func shootClient(t testing.TB) client.Client {
 	t.Helper()
 	c, err := client.New(shootCP.Config, client.Options{Scheme: newScheme(t)})
 	if err != nil {

@@ -19,9 +19,27 @@ import (
 // TestStore exercises internal/managedresource against the API server: what Apply writes, that it
 // keeps foreign metadata, drops stale references, leaves secrets an interrupted write left behind to Delete,
 // refuses a secret whose content does not match its name, and that Delete removes everything.
+//
+// It runs with the plain client and with the one the controller uses, whose content secrets are
+// created without decoding the API server's answer (managedresource.WithLeanSecretCreates).
 func TestStore(t *testing.T) {
+	t.Run("client", func(t *testing.T) { testStore(t, false) })
+	t.Run("lean secret creates", func(t *testing.T) { testStore(t, true) })
+}
+
+func testStore(t *testing.T, lean bool) {
 	ctx := context.Background()
 	e := newTestEnv(t, nil)
+	c := e.c
+	if lean {
+		var err error
+		if c, err = managedresource.WithLeanSecretCreates(e.c, seedCP.Config); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := c.(managedresource.SecretCreator); !ok {
+			t.Fatal("WithLeanSecretCreates returned no SecretCreator")
+		}
+	}
 	obj := managedresource.Object{Namespace: e.ns, Name: "store-test", Origin: "test-origin"}
 	dataA := map[string][]byte{"config.yaml": []byte(`{"kind":"A"}`)}
 	dataB := map[string][]byte{"config.yaml": []byte(`{"kind":"B"}`)}
@@ -34,20 +52,28 @@ func TestStore(t *testing.T) {
 		}
 		return mr
 	}
-	res, err := managedresource.Apply(ctx, e.c, e.c, current(), obj, dataA)
+	res, err := managedresource.Apply(ctx, c, e.c, current(), obj, dataA)
 	if err != nil || !res.Changed {
 		t.Fatalf("first Apply: %+v, %v", res, err)
 	}
 	if want := managedresource.SecretName("store-test", dataA); res.SecretName != want {
 		t.Errorf("secret %s, want %s", res.SecretName, want)
 	}
-	res, err = managedresource.Apply(ctx, e.c, e.c, current(), obj, dataA)
+	stored := &corev1.Secret{}
+	if err := e.c.Get(ctx, client.ObjectKey{Namespace: e.ns, Name: res.SecretName}, stored); err != nil {
+		t.Fatal(err)
+	}
+	if !cmp.Equal(stored.Data, dataA) || stored.Immutable == nil || !*stored.Immutable ||
+		stored.Labels["resources.gardener.cloud/garbage-collectable-reference"] != "true" {
+		t.Errorf("stored secret: data %q, immutable %v, labels %v", stored.Data, stored.Immutable, stored.Labels)
+	}
+	res, err = managedresource.Apply(ctx, c, e.c, current(), obj, dataA)
 	if err != nil || res.Changed {
 		t.Errorf("Apply of unchanged data: %+v, %v, want no change", res, err)
 	}
 	// A caller whose cache has not seen the ManagedResource yet: AlreadyExists, then read and
 	// updated (here to the same content: the write is sent, nothing breaks).
-	if res, err := managedresource.Apply(ctx, e.c, e.c, nil, obj, dataA); err != nil || res.SecretName != managedresource.SecretName("store-test", dataA) {
+	if res, err := managedresource.Apply(ctx, c, e.c, nil, obj, dataA); err != nil || res.SecretName != managedresource.SecretName("store-test", dataA) {
 		t.Errorf("Apply with a cache behind the API server: %+v, %v", res, err)
 	}
 
@@ -69,7 +95,7 @@ func TestStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	old := res.SecretName
-	res, err = managedresource.Apply(ctx, e.c, e.c, current(), obj, dataB)
+	res, err = managedresource.Apply(ctx, c, e.c, current(), obj, dataB)
 	if err != nil || !res.Changed {
 		t.Fatalf("Apply of new data: %+v, %v", res, err)
 	}
@@ -95,7 +121,7 @@ func TestStore(t *testing.T) {
 	if err := e.c.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: e.ns, Name: tampered}, Data: map[string][]byte{"config.yaml": []byte("other")}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := managedresource.Apply(ctx, e.c, e.c, current(), obj, map[string][]byte{"config.yaml": []byte(`{"kind":"C"}`)}); err == nil ||
+	if _, err := managedresource.Apply(ctx, c, e.c, current(), obj, map[string][]byte{"config.yaml": []byte(`{"kind":"C"}`)}); err == nil ||
 		!strings.Contains(err.Error(), "exists with different content than its name promises") {
 		t.Errorf("Apply over a tampered secret: %v, want a content mismatch error", err)
 	}
