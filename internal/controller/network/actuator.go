@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -139,16 +140,25 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 
 	// What was stored last is known from the cached ManagedResources: each names its content
 	// secret (a hash of the content), so an unchanged reconcile sends no request for either. The
-	// seed objects go first: the shoot ManagedResource is what a swap-check or the next
-	// reconcile reads as "deployed".
+	// two are independent (each is compared with its own cached state; a failed one is stored by
+	// the next reconcile whatever happened to the other), so they are written concurrently: a
+	// first reconcile waits for two round trips less.
 	seedData, err := seedObjectsData(a.Client.Scheme(), namespace, rendered.SeedObjects)
 	if err != nil {
 		return nil, 0, err
 	}
-	if _, err := a.store(ctx, log, namespace, SeedManagedResourceName, resourcesv1alpha1.ClassSeed, seedData); err != nil {
-		return nil, 0, fmt.Errorf("storing the seed objects: %w", err)
-	}
-	if _, err := a.store(ctx, log, namespace, ManagedResourceName, "", rendered.Data); err != nil {
+	var wg sync.WaitGroup
+	var seedErr, shootErr error
+	wg.Go(func() {
+		if _, err := a.store(ctx, log, namespace, SeedManagedResourceName, resourcesv1alpha1.ClassSeed, seedData); err != nil {
+			seedErr = fmt.Errorf("storing the seed objects: %w", err)
+		}
+	})
+	wg.Go(func() {
+		_, shootErr = a.store(ctx, log, namespace, ManagedResourceName, "", rendered.Data)
+	})
+	wg.Wait()
+	if err := errors.Join(shootErr, seedErr); err != nil {
 		return nil, 0, err
 	}
 
