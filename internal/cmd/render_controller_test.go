@@ -3,9 +3,11 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,6 +18,7 @@ import (
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/mrdata"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -84,7 +87,8 @@ func TestRenderNetworkMatchesController(t *testing.T) {
 			}
 
 			ctrl := controllerRender(t, netData, clusterData, addresses)
-			if d := cmp.Diff(ctrl, cli); d != "" {
+			sorted := slices.Sorted(slices.Values(cli)) // the same objects, whichever key holds them
+			if d := cmp.Diff(ctrl, sorted); d != "" {
 				t.Errorf("render --network --cluster differs from the controller's manifest (-controller +render):\n%.3000s", d)
 			}
 			hasSet := false
@@ -150,10 +154,21 @@ func controllerRender(t *testing.T, netData, clusterData string, addresses []str
 	if err != nil {
 		t.Fatal(err)
 	}
-	var docs []string
-	for _, line := range strings.Split(strings.TrimSpace(string(rendered.Data[network.ManagedResourceDataKey])), "\n") {
-		docs = append(docs, compactJSON(t, []byte(line)))
+	// The secret's keys as the resource manager reads them: the plain stream and the compressed CRDs.
+	plain, err := mrdata.Plain(rendered.Data)
+	if err != nil {
+		t.Fatal(err)
 	}
+	if len(plain) != 2 || plain[network.ManagedResourceDataKey] == nil || plain[mrdata.CRDsKey] == nil {
+		t.Fatalf("content secret keys = %v, want %s and %s", slices.Collect(maps.Keys(plain)), network.ManagedResourceDataKey, mrdata.CRDsKey)
+	}
+	var docs []string
+	for _, stream := range plain {
+		for _, line := range strings.Split(strings.TrimSpace(string(stream)), "\n") {
+			docs = append(docs, compactJSON(t, []byte(line)))
+		}
+	}
+	slices.Sort(docs)
 	return docs
 }
 

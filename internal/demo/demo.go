@@ -33,6 +33,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/managedresource"
+	"github.com/calico-pilot/calico-pilot/internal/mrdata"
 	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
@@ -342,10 +343,21 @@ func summarize(ctx context.Context, out io.Writer, c client.Client, shoot *garde
 	if err := c.Get(ctx, client.ObjectKey{Namespace: n.Namespace, Name: mr.Spec.SecretRefs[0].Name}, secret); err != nil {
 		return fmt.Errorf("reading ManagedResource secret: %w", err)
 	}
-	stream := secret.Data[network.ManagedResourceDataKey]
-	objs, err := decodeStream(stream)
+	// The secret holds the plain stream and the Brotli-compressed CRDs (mrdata.CRDsKey).
+	plain, err := mrdata.Plain(secret.Data)
 	if err != nil {
 		return err
+	}
+	var objs []object
+	stored, jsonBytes := 0, 0
+	for _, key := range []string{network.ManagedResourceDataKey, mrdata.CRDsKey} {
+		part, err := decodeStream(plain[key])
+		if err != nil {
+			return fmt.Errorf("key %s: %w", key, err)
+		}
+		objs = append(objs, part...)
+		stored += len(secret.Data[key])
+		jsonBytes += len(plain[key])
 	}
 
 	nw := shoot.Spec.Networking
@@ -353,7 +365,8 @@ func summarize(ctx context.Context, out io.Writer, c client.Client, shoot *garde
 		shoot.Namespace, shoot.Name, shoot.Spec.Kubernetes.Version, nw.IPFamilies, deref(nw.Nodes), deref(nw.Pods), deref(nw.Services))
 	fmt.Fprintf(out, "Network %s/%s: %s %s in %s: %q\n", n.Namespace, n.Name, n.Status.LastOperation.Type, n.Status.LastOperation.State,
 		elapsed.Round(10*time.Millisecond), n.Status.LastOperation.Description)
-	fmt.Fprintf(out, "ManagedResource %s -> immutable Secret %s (%d objects, %d bytes of JSON)\n\n", mr.Name, secret.Name, len(objs), len(stream))
+	fmt.Fprintf(out, "ManagedResource %s -> immutable Secret %s (%d objects, %d bytes of JSON stored as %d: the CRDs Brotli-compressed)\n\n",
+		mr.Name, secret.Name, len(objs), jsonBytes, stored)
 
 	counts := map[string]int{}
 	for _, o := range objs {

@@ -16,6 +16,8 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/calico-pilot/calico-pilot/internal/mrdata"
 )
 
 // Parser turns manifests into normalized Sets. Normalizing makes two manifests that the API server
@@ -33,8 +35,8 @@ type Parser struct {
 	scheme *runtime.Scheme
 	// Decompressors maps a data-key suffix to the function that decompresses a value with that
 	// suffix. The resource manager Brotli-decompresses keys ending in ".br" (Gardener's own registry
-	// writes "data.yaml.br"). This package has no Brotli decoder (none is in the dependency set), so a
-	// ".br" key is an error unless the caller registers one here.
+	// writes "data.yaml.br"; calico-pilot writes its CRDs as "crds.yaml.br"); NewParser registers
+	// mrdata.Decompress for it. A suffix without a decompressor is an error.
 	Decompressors map[string]func([]byte) ([]byte, error)
 	// IgnoredLabels and IgnoredAnnotations are removed from every object's metadata and pod
 	// template metadata before comparing. NewParser fills them with the keys the resource manager,
@@ -51,7 +53,8 @@ func NewParser() (*Parser, error) {
 		return nil, fmt.Errorf("building the scheme of built-in kinds: %w", err)
 	}
 	return &Parser{
-		scheme: s,
+		scheme:        s,
+		Decompressors: map[string]func([]byte) ([]byte, error){mrdata.CompressedSuffix: mrdata.Decompress},
 		IgnoredLabels: map[string]bool{
 			"resources.gardener.cloud/managed-by": true, // written by the resource manager
 		},

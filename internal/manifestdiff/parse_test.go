@@ -11,6 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/calico-pilot/calico-pilot/internal/mrdata"
 )
 
 func ids(s *Set) []string {
@@ -101,8 +103,29 @@ func TestManagedResourceData(t *testing.T) {
 	}
 }
 
+// NewParser reads Brotli keys as the resource manager does: a calico-pilot secret (plain stream +
+// compressed CRDs) and a Gardener registry secret (data.yaml.br) give their objects.
+func TestBrotliKeys(t *testing.T) {
+	p := newParser(t)
+	compressed, err := mrdata.Compress([]byte(calicoConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.ManagedResourceData(map[string][]byte{"data.yaml.br": compressed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"ConfigMap kube-system/calico-config"}, ids(s)); diff != "" {
+		t.Error(diff)
+	}
+	if _, err := p.ManagedResourceData(map[string][]byte{mrdata.CRDsKey: []byte("not brotli")}); err == nil || !strings.Contains(err.Error(), `decompressing secret data key "crds.yaml.br"`) {
+		t.Errorf("corrupt key: %v", err)
+	}
+}
+
 func TestBrotliKeyNeedsADecompressor(t *testing.T) {
 	p := newParser(t)
+	p.Decompressors = nil
 	_, err := p.ManagedResourceData(map[string][]byte{"data.yaml.br": []byte("\x1b")})
 	want := `secret data key "data.yaml.br" is Brotli-compressed (the resource manager decompresses keys ending in ".br"), and no decompressor for ".br" is registered in Parser.Decompressors`
 	if err == nil || err.Error() != want {

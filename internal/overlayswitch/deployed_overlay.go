@@ -11,6 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+
+	"github.com/calico-pilot/calico-pilot/internal/mrdata"
 )
 
 // calicoNodeDaemonSet is the name of the DaemonSet whose env tells whether the overlay is on.
@@ -27,6 +29,10 @@ const calicoNodeDaemonSet = "calico-node"
 // ManagedResource secrets (key -> YAML-or-JSON stream). It returns nil when no calico-node DaemonSet
 // is found, which the caller treats as "nothing deployed".
 func OverlayFromManifests(data map[string][]byte) (*bool, error) {
+	data, err := mrdata.Plain(data)
+	if err != nil {
+		return nil, fmt.Errorf("reading deployed manifest: %w", err)
+	}
 	keys := make([]string, 0, len(data))
 	for k := range data {
 		keys = append(keys, k)

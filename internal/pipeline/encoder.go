@@ -42,6 +42,10 @@ func NewEncoder() (*Encoder, error) {
 	return e, nil
 }
 
+// CRDsJSON returns the encoded Calico CRDs, the static part of every stored manifest, in the stored
+// format (one compact JSON object per line). The slice is shared: do not modify it.
+func (e *Encoder) CRDsJSON() []byte { return e.crds.JSON() }
+
 // Shoot renders and serializes the shoot objects for o, with the CRDs when withCRDs is set (the
 // stored manifest always has them).
 func (e *Encoder) Shoot(o *values.Options, withCRDs bool) (*manifest.Manifest, error) {

@@ -29,7 +29,9 @@ import (
 // touches lastOperation, lastError, observedGeneration, finalizers or the operation annotation.
 type Actuator struct {
 	// Client reads and writes the seed. Secrets must not be served from a cache (they are
-	// immutable and content-addressed, but a cache would need list/watch on all secrets).
+	// immutable and content-addressed, but a cache would need list/watch on all secrets). When it
+	// is a managedresource.SecretCreator (AddToManager makes it one), content secrets are created
+	// without decoding the API server's answer.
 	Client client.Client
 	// APIReader reads from the API server directly: the rare reads after an AlreadyExists, when
 	// the cache has not seen an object yet. ManagedResources are read from Client's cache.

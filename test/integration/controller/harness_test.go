@@ -30,6 +30,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/mrdata"
 	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
@@ -447,14 +448,22 @@ func (e *testEnv) manifestOf(name string) map[string]map[string]any {
 	if err := e.c.Get(context.Background(), client.ObjectKey{Namespace: e.ns, Name: mr.Spec.SecretRefs[0].Name}, s); err != nil {
 		e.t.Fatal(err)
 	}
+	// Every key, as the resource manager reads them: the plain stream and (shoot) the
+	// Brotli-compressed CRDs.
+	plain, err := mrdata.Plain(s.Data)
+	if err != nil {
+		e.t.Fatal(err)
+	}
 	out := map[string]map[string]any{}
-	for _, line := range strings.Split(strings.TrimSpace(string(s.Data["config.yaml"])), "\n") {
-		var obj map[string]any
-		if err := json.Unmarshal([]byte(line), &obj); err != nil {
-			e.t.Fatalf("stored manifest line is not JSON: %v", err)
+	for key, stream := range plain {
+		for _, line := range strings.Split(strings.TrimSpace(string(stream)), "\n") {
+			var obj map[string]any
+			if err := json.Unmarshal([]byte(line), &obj); err != nil {
+				e.t.Fatalf("stored manifest key %s: a line is not JSON: %v", key, err)
+			}
+			md := obj["metadata"].(map[string]any)
+			out[obj["kind"].(string)+"/"+md["name"].(string)] = obj
 		}
-		md := obj["metadata"].(map[string]any)
-		out[obj["kind"].(string)+"/"+md["name"].(string)] = obj
 	}
 	return out
 }

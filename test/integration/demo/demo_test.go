@@ -19,7 +19,7 @@ func TestDemoSummary(t *testing.T) {
 	got := out.String()
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`(?m)^Network shoot--dev--johndoe-azure/johndoe-azure: Create Succeeded in .*: "Successfully reconciled Network"$`),
-		regexp.MustCompile(`(?m)^ManagedResource extension-networking-calico-config -> immutable Secret managedresource-extension-networking-calico-config-[0-9a-f]{8} \(\d+ objects, \d+ bytes of JSON\)$`),
+		regexp.MustCompile(`(?m)^ManagedResource extension-networking-calico-config -> immutable Secret managedresource-extension-networking-calico-config-[0-9a-f]{8} \(\d+ objects, \d+ bytes of JSON stored as \d+: the CRDs Brotli-compressed\)$`),
 		regexp.MustCompile(`(?m)^DaemonSet +1$`),
 		regexp.MustCompile(`(?m)^CustomResourceDefinition +24$`),
 		regexp.MustCompile(`(?m)^GlobalNetworkSet +1$`),

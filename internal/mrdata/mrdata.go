@@ -1,0 +1,76 @@
+// Package mrdata reads and writes the data of a ManagedResource's secrets as Gardener's resource
+// manager reads it (gardener-wire-types.md §3.5): every key holds a YAML-or-JSON stream, and a key
+// ending in ".br" holds one compressed with Brotli.
+//
+// calico-pilot stores the shoot manifest under two keys: the Calico CRDs, the same bytes for every
+// shoot and every render, Brotli-compressed once per process under CRDsKey, and everything else as
+// a plain stream under the manifest key, readable with kubectl. The CRDs are ~90 % of the manifest:
+// compressed, a content secret is ~50 KB instead of ~240 KB, which is what the seed's API server
+// and etcd store and serve per shoot.
+package mrdata
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/andybalholm/brotli"
+)
+
+// CompressedSuffix marks a Brotli-compressed key.
+const CompressedSuffix = ".br"
+
+// CRDsKey is the key of the compressed CRD stream in calico-pilot's shoot secret.
+const CRDsKey = "crds.yaml" + CompressedSuffix
+
+// MaxDecompressedSize bounds what one key may decompress to: far above any manifest (the CRDs
+// are ~215 KB), far below what a compression bomb would need to hurt.
+const MaxDecompressedSize = 64 << 20
+
+// Compress returns b compressed with Brotli at its best compression (done once per process for
+// the CRDs, so the time does not matter; the output is deterministic for a given input).
+func Compress(b []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	w := brotli.NewWriterLevel(&buf, brotli.BestCompression)
+	if _, err := w.Write(b); err != nil {
+		return nil, fmt.Errorf("compressing: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return nil, fmt.Errorf("compressing: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// Decompress returns the Brotli-decompressed b, refusing more than MaxDecompressedSize bytes.
+func Decompress(b []byte) ([]byte, error) {
+	out, err := io.ReadAll(io.LimitReader(brotli.NewReader(bytes.NewReader(b)), MaxDecompressedSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("decompressing Brotli data: %w", err)
+	}
+	if len(out) > MaxDecompressedSize {
+		return nil, fmt.Errorf("brotli data decompresses to more than %d bytes", MaxDecompressedSize)
+	}
+	return out, nil
+}
+
+// Plain returns data with every ".br" key decompressed (under the same key, suffix included, so
+// that names stay those of the secret); other keys are returned as they are.
+func Plain(data map[string][]byte) (map[string][]byte, error) {
+	out := make(map[string][]byte, len(data))
+	var errs []error
+	for k, v := range data {
+		if !strings.HasSuffix(k, CompressedSuffix) {
+			out[k] = v
+			continue
+		}
+		plain, err := Decompress(v)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("secret data key %q: %w", k, err))
+			continue
+		}
+		out[k] = plain
+	}
+	return out, errors.Join(errs...)
+}

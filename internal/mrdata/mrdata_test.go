@@ -1,0 +1,61 @@
+package mrdata
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/andybalholm/brotli"
+)
+
+func TestRoundTrip(t *testing.T) {
+	in := []byte(strings.Repeat(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition"}`+"\n", 2000))
+	c, err := Compress(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c) >= len(in)/10 {
+		t.Errorf("compressed %d bytes to %d: expected far less for a repetitive stream", len(in), len(c))
+	}
+	again, err := Compress(in)
+	if err != nil || !bytes.Equal(c, again) {
+		t.Errorf("compression is not deterministic (%v)", err)
+	}
+	out, err := Decompress(c)
+	if err != nil || !bytes.Equal(out, in) {
+		t.Fatalf("round trip: %v, equal %t", err, bytes.Equal(out, in))
+	}
+}
+
+func TestPlain(t *testing.T) {
+	crds, err := Compress([]byte("crd stream\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Plain(map[string][]byte{"config.yaml": []byte("plain\n"), CRDsKey: crds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got["config.yaml"]) != "plain\n" || string(got[CRDsKey]) != "crd stream\n" || len(got) != 2 {
+		t.Errorf("Plain = %q", got)
+	}
+	if _, err := Plain(map[string][]byte{"data.yaml.br": []byte("not brotli")}); err == nil || !strings.Contains(err.Error(), `secret data key "data.yaml.br"`) {
+		t.Errorf("corrupt key: %v, want an error naming the key", err)
+	}
+}
+
+// A compression bomb is refused at the limit instead of filling memory.
+func TestDecompressLimit(t *testing.T) {
+	var buf bytes.Buffer
+	w := brotli.NewWriterLevel(&buf, brotli.BestSpeed)
+	if _, err := w.Write(make([]byte, MaxDecompressedSize+1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	bomb := buf.Bytes()
+	if _, err := Decompress(bomb); err == nil || !strings.Contains(err.Error(), "more than") {
+		t.Errorf("Decompress of %d zero bytes: %v, want the size limit", MaxDecompressedSize+1, err)
+	}
+}
