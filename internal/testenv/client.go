@@ -5,6 +5,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
 )
 
 // NewScheme returns a new scheme holding the types that the given AddToScheme functions register.
@@ -30,4 +31,18 @@ func (c *ControlPlane) NewClient(addToScheme ...func(*runtime.Scheme) error) (cl
 		return nil, fmt.Errorf("building client: %w", err)
 	}
 	return cl, nil
+}
+
+// AdminKubeconfig returns a kubeconfig for a new user name of the control plane in the group
+// system:masters (as a shoot access secret, a kubeconfig file for a binary, a garden client).
+func (c *ControlPlane) AdminKubeconfig(name string) ([]byte, error) {
+	user, err := c.Env.ControlPlane.AddUser(envtest.User{Name: name, Groups: []string{"system:masters"}}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("adding user %s: %w", name, err)
+	}
+	kubeconfig, err := user.KubeConfig()
+	if err != nil {
+		return nil, fmt.Errorf("kubeconfig of user %s: %w", name, err)
+	}
+	return kubeconfig, nil
 }

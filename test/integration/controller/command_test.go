@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
-
 	"github.com/calico-pilot/calico-pilot/internal/cmd"
 )
 
@@ -55,11 +53,7 @@ func (b *syncBuffer) String() string {
 // --kube-apiserver-dns-nameservers, operator default from --config-file), writes as
 // calico-pilot/<version> and stops when its context ends.
 func TestControllerCommand(t *testing.T) {
-	user, err := seedCP.Env.ControlPlane.AddUser(envtest.User{Name: "calico-pilot-command", Groups: []string{"system:masters"}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kubeconfig, err := user.KubeConfig()
+	kubeconfig, err := seedCP.AdminKubeconfig("calico-pilot-command")
 	if err != nil {
 		t.Fatal(err)
 	}

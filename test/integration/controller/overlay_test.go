@@ -10,7 +10,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
@@ -38,11 +37,7 @@ func (e *testEnv) grantShootAccess() {
 // ("gardener-internal", which every real control-plane namespace has, or "gardener").
 func (e *testEnv) grantShootAccessAs(name string) {
 	e.t.Helper()
-	user, err := shootCP.Env.ControlPlane.AddUser(envtest.User{Name: "gardener", Groups: []string{"system:masters"}}, nil)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	kubeconfig, err := user.KubeConfig()
+	kubeconfig, err := shootCP.AdminKubeconfig("gardener")
 	if err != nil {
 		e.t.Fatal(err)
 	}

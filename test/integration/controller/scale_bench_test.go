@@ -25,7 +25,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
@@ -108,11 +107,7 @@ func freshSeed(b *testing.B) *testenv.ControlPlane {
 // all point at the shared shoot control plane (the IP pool sync creates the pool once, the other
 // Networks adopt it).
 func shootAccessKubeconfig(b *testing.B) []byte {
-	user, err := shootCP.Env.ControlPlane.AddUser(envtest.User{Name: "gardener-bench", Groups: []string{"system:masters"}}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	kubeconfig, err := user.KubeConfig()
+	kubeconfig, err := shootCP.AdminKubeconfig("gardener-bench")
 	if err != nil {
 		b.Fatal(err)
 	}

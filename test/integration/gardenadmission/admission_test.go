@@ -25,7 +25,6 @@ import (
 	"k8s.io/client-go/dynamic"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/calico-pilot/calico-pilot/internal/certs"
 	"github.com/calico-pilot/calico-pilot/internal/cmd"
@@ -57,11 +56,7 @@ func run(m *testing.M) int {
 
 func kubeconfigFile(t *testing.T, cp *testenv.ControlPlane, name string) string {
 	t.Helper()
-	user, err := cp.Env.ControlPlane.AddUser(envtest.User{Name: name, Groups: []string{"system:masters"}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := user.KubeConfig()
+	data, err := cp.AdminKubeconfig(name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/calico-pilot/calico-pilot/internal/heartbeat"
@@ -124,11 +123,7 @@ func freeAddr(t *testing.T) string {
 // reference extension's chart (plus the other §5.1 flags) and with calico-pilot's chart's, and observes
 // the heartbeat Lease it renews; with the heartbeat switched off no Lease appears.
 func TestControllerStartsWithReferenceArgs(t *testing.T) {
-	user, err := cp.Env.ControlPlane.AddUser(envtest.User{Name: "calico-pilot-heartbeat", Groups: []string{"system:masters"}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kubeconfig, err := user.KubeConfig()
+	kubeconfig, err := cp.AdminKubeconfig("calico-pilot-heartbeat")
 	if err != nil {
 		t.Fatal(err)
 	}

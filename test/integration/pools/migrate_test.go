@@ -13,7 +13,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"github.com/calico-pilot/calico-pilot/internal/cmd"
@@ -31,11 +30,7 @@ func clusterClient(t *testing.T) client.Client {
 // kubeconfig writes an admin kubeconfig of the control plane and returns its path.
 func kubeconfig(t *testing.T) string {
 	t.Helper()
-	user, err := cp.Env.ControlPlane.AddUser(envtest.User{Name: "admin-" + strings.ToLower(t.Name()[:8]), Groups: []string{"system:masters"}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kc, err := user.KubeConfig()
+	kc, err := cp.AdminKubeconfig("admin-" + strings.ToLower(t.Name()[:8]))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/yaml"
 
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
@@ -269,11 +268,7 @@ type report struct {
 
 func kubeconfigFile(t *testing.T) string {
 	t.Helper()
-	user, err := controlCP.Env.ControlPlane.AddUser(envtest.User{Name: "swap-check", Groups: []string{"system:masters"}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kc, err := user.KubeConfig()
+	kc, err := controlCP.AdminKubeconfig("swap-check")
 	if err != nil {
 		t.Fatal(err)
 	}
