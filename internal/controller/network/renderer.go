@@ -58,7 +58,7 @@ func (r *calicoRenderer) Render(_ context.Context, in Inputs) (Rendered, error) 
 	return Rendered{
 		Pools: pools,
 		// The CRDs (the same for every shoot, ~90 % of the bytes) compressed once, the rest as a
-		// plain stream: no copy of the whole manifest per render, a ~50 KB secret.
+		// plain stream: no copy of the whole manifest per render, a ~37 KB secret.
 		Data:        map[string][]byte{ManagedResourceDataKey: res.Manifest.DynamicJSON(), mrdata.CRDsKey: r.crds},
 		Status:      res.Status,
 		SeedObjects: res.SeedObjects,
