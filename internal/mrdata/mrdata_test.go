@@ -59,3 +59,31 @@ func TestDecompressLimit(t *testing.T) {
 		t.Errorf("Decompress of %d zero bytes: %v, want the size limit", MaxDecompressedSize+1, err)
 	}
 }
+
+// Whatever a secret's ".br" key holds (swap-check and plan read seeds and files they do not
+// control), Decompress returns an error or at most MaxDecompressedSize bytes; it never panics, and
+// what Compress wrote comes back unchanged.
+func FuzzDecompress(f *testing.F) {
+	valid, err := Compress([]byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}` + "\n"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(valid)
+	f.Add([]byte{})
+	f.Add([]byte("\x1b"))
+	f.Add(valid[:len(valid)/2])
+	f.Fuzz(func(t *testing.T, data []byte) {
+		out, err := Decompress(data)
+		if err == nil && len(out) > MaxDecompressedSize {
+			t.Fatalf("decompressed to %d bytes, above the limit", len(out))
+		}
+		again, err := Compress(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := Decompress(again)
+		if err != nil || !bytes.Equal(back, data) {
+			t.Fatalf("round trip of %d bytes: %v", len(data), err)
+		}
+	})
+}
