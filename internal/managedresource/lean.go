@@ -36,10 +36,15 @@ func WithLeanSecretCreates(c client.Client, cfg *rest.Config) (client.Client, er
 	rc := rest.CopyConfig(cfg)
 	rc.GroupVersion = &corev1.SchemeGroupVersion
 	rc.APIPath = "/api"
-	// Protobuf both ways, as controller-runtime sends built-in kinds: the API server decodes a
-	// few hundred kilobytes of protobuf much faster than the same data as base64 in JSON.
-	rc.ContentType = runtime.ContentTypeProtobuf
-	rc.AcceptContentTypes = runtime.ContentTypeProtobuf
+	// The operator's content types (clientConnection.contentType, acceptContentTypes) when set;
+	// otherwise protobuf both ways, as controller-runtime sends built-in kinds: the API server
+	// decodes protobuf faster than the same data as base64 in JSON.
+	if rc.ContentType == "" {
+		rc.ContentType = runtime.ContentTypeProtobuf
+	}
+	if rc.AcceptContentTypes == "" {
+		rc.AcceptContentTypes = runtime.ContentTypeProtobuf
+	}
 	rc.NegotiatedSerializer = scheme.Codecs.WithoutConversion()
 	core, err := rest.RESTClientFor(rc)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
@@ -23,17 +24,25 @@ import (
 // It runs with the plain client and with the one the controller uses, whose content secrets are
 // created without decoding the API server's answer (managedresource.WithLeanSecretCreates).
 func TestStore(t *testing.T) {
-	t.Run("client", func(t *testing.T) { testStore(t, false) })
-	t.Run("lean secret creates", func(t *testing.T) { testStore(t, true) })
+	t.Run("client", func(t *testing.T) { testStore(t, "") })
+	t.Run("lean secret creates, protobuf", func(t *testing.T) { testStore(t, "default") })
+	// The reference chart's clientConnection: JSON both ways.
+	t.Run("lean secret creates, JSON", func(t *testing.T) { testStore(t, "application/json") })
 }
 
-func testStore(t *testing.T, lean bool) {
+// testStore runs the store scenario with the plain client (lean "") or a lean one whose config
+// has contentType lean ("default": none set).
+func testStore(t *testing.T, lean string) {
 	ctx := context.Background()
 	e := newTestEnv(t, nil)
 	c := e.c
-	if lean {
+	if lean != "" {
+		cfg := rest.CopyConfig(seedCP.Config)
+		if lean != "default" {
+			cfg.ContentType, cfg.AcceptContentTypes = lean, lean
+		}
 		var err error
-		if c, err = managedresource.WithLeanSecretCreates(e.c, seedCP.Config); err != nil {
+		if c, err = managedresource.WithLeanSecretCreates(e.c, cfg); err != nil {
 			t.Fatal(err)
 		}
 		if _, ok := c.(managedresource.SecretCreator); !ok {
