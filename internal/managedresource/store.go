@@ -29,9 +29,6 @@ type Object struct {
 	// Class picks the resource manager: "" for the shoot's (objects go to the shoot), "seed" for
 	// the seed's (objects go to the seed, e.g. monitoring in the control-plane namespace).
 	Class string
-	// Annotations are set on the ManagedResource besides the secret reference (the caller records
-	// what else it applied with this content, e.g. a hash of its seed objects).
-	Annotations map[string]string
 }
 
 // Result says what Apply did.
@@ -198,9 +195,6 @@ func setDesired(mr *resourcesv1alpha1.ManagedResource, obj Object, secretName st
 		if !strings.HasPrefix(k, annotationReferencePrefix) {
 			annotations[k] = v
 		}
-	}
-	for k, v := range obj.Annotations {
-		annotations[k] = v
 	}
 	annotations[referenceAnnotation(secretName)] = secretName
 	mr.Annotations = annotations

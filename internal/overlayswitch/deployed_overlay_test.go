@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/calico-pilot/calico-pilot/internal/mrdata"
 )
 
 const dsIPv6VXLAN = `{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"calico-node","namespace":"kube-system"},"spec":{"selector":{},"template":{"spec":{"containers":[{"name":"calico-node","env":[{"name":"CALICO_IPV6POOL_VXLAN","value":"Always"},{"name":"FELIX_IPINIPENABLED","value":"false"}]}]}}}}`
@@ -46,6 +48,15 @@ spec:
           value: "false"
 `
 
+func compressed(t *testing.T, s string) []byte {
+	t.Helper()
+	b, err := mrdata.Compress([]byte(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 func TestOverlayFromManifests(t *testing.T) {
 	on, off := true, false
 	tests := []struct {
@@ -62,6 +73,10 @@ func TestOverlayFromManifests(t *testing.T) {
 		{name: "no daemonset", data: map[string][]byte{"config.yaml": []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: calico-config\n")}, want: nil},
 		{name: "empty", data: map[string][]byte{}, want: nil},
 		{name: "garbage", data: map[string][]byte{"config.yaml": []byte("{not json")}, wantErr: true},
+		// calico-pilot's secret: the plain stream beside the Brotli-compressed CRDs.
+		{name: "with a compressed key", data: map[string][]byte{"config.yaml": []byte(dsIPIPOn), mrdata.CRDsKey: compressed(t, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x"}}`)}, want: &on},
+		{name: "daemonset in the compressed key", data: map[string][]byte{"data.yaml.br": compressed(t, dsOff)}, want: &off},
+		{name: "corrupt compressed key", data: map[string][]byte{"config.yaml": []byte(dsIPIPOn), mrdata.CRDsKey: []byte("not brotli")}, wantErr: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -57,30 +57,30 @@ func ShootRESTConfig(ctx context.Context, seed client.Reader, namespace string) 
 	return restCfg, nil
 }
 
-// ShootKinds are the kinds the controller reads and writes in a shoot (nodes for the overlay
+// shootKinds are the kinds the controller reads and writes in a shoot (nodes for the overlay
 // switch's route check, IP pools for the pool sync), all cluster-scoped: the shoot client's REST
 // mapper knows them without asking the shoot's discovery API.
-func ShootKinds() []schema.GroupVersionKind {
+func shootKinds() []schema.GroupVersionKind {
 	return []schema.GroupVersionKind{
 		{Version: "v1", Kind: "Node"},
 		{Group: "crd.projectcalico.org", Version: "v1", Kind: "IPPool"},
 	}
 }
 
-// shootRESTMapper maps ShootKinds (and their lists) without discovery. A shoot client is built for
+// shootRESTMapper maps shootKinds (and their lists) without discovery. A shoot client is built for
 // each reconcile that needs the shoot; a discovering mapper would send the shoot's API server one
 // or two discovery requests (and decode the compressed answers) every time, for mappings that never
-// change. A kind outside ShootKinds fails with a no-match error.
+// change. A kind outside shootKinds fails with a no-match error.
 func shootRESTMapper() meta.RESTMapper {
 	m := meta.NewDefaultRESTMapper(nil)
-	for _, gvk := range ShootKinds() {
+	for _, gvk := range shootKinds() {
 		m.Add(gvk, meta.RESTScopeRoot)
 	}
 	return m
 }
 
 // NewShootClient returns a client for the shoot of the control-plane namespace, built from its access
-// secret, with the given scheme and user agent. It can only handle ShootKinds.
+// secret, with the given scheme and user agent. It can only handle shootKinds.
 func NewShootClient(ctx context.Context, seed client.Reader, namespace string, scheme *runtime.Scheme, userAgent string) (client.Client, error) {
 	cfg, err := ShootRESTConfig(ctx, seed, namespace)
 	if err != nil {

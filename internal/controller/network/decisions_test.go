@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 
@@ -244,5 +245,36 @@ func TestPoolSyncDue(t *testing.T) {
 		if got := poolSyncDue(tt.asked, desired, tt.prev, tt.last); got != tt.want {
 			t.Errorf("%s: poolSyncDue = %t, want %t", tt.name, got, tt.want)
 		}
+	}
+}
+
+// The cache keeps of a Cluster only what the reconcile decodes (the shoot), and of every other
+// object everything but managedFields.
+func TestClusterShootOnly(t *testing.T) {
+	mf := []metav1.ManagedFieldsEntry{{Manager: "gardenlet"}}
+	seed := kruntime.RawExtension{Raw: []byte(`{"kind":"Seed"}`)}
+	c := &extensionsv1alpha1.Cluster{
+		ObjectMeta: metav1.ObjectMeta{Name: "shoot--p--s", ManagedFields: mf},
+		Spec: extensionsv1alpha1.ClusterSpec{
+			CloudProfile: kruntime.RawExtension{Raw: []byte(`{"kind":"CloudProfile","spec":{"machineImages":[]}}`)},
+			Seed:         &seed,
+			Shoot:        kruntime.RawExtension{Raw: []byte(`{"kind":"Shoot"}`)},
+		},
+	}
+	out, err := clusterShootOnly(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := out.(*extensionsv1alpha1.Cluster)
+	if got.ManagedFields != nil || got.Spec.CloudProfile.Raw != nil || got.Spec.Seed != nil || string(got.Spec.Shoot.Raw) != `{"kind":"Shoot"}` || got.Name != "shoot--p--s" {
+		t.Errorf("cached Cluster = %+v", got)
+	}
+	n := &extensionsv1alpha1.Network{ObjectMeta: metav1.ObjectMeta{Name: "n", ManagedFields: mf}}
+	out, err = clusterShootOnly(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out.(*extensionsv1alpha1.Network); got.ManagedFields != nil || got.Name != "n" {
+		t.Errorf("cached Network = %+v", got)
 	}
 }

@@ -75,7 +75,8 @@ func seedMonitoringConfigMaps() []string {
 }
 
 // seedMonitoringScrapeConfigs are the monitoring.coreos.com/v1alpha1 ScrapeConfigs the reference
-// extension (or calico-pilot before the seed ManagedResource) may have written directly (bird regardless of birdExporter, which the reference leaked).
+// extension (or calico-pilot before the seed ManagedResource) may have written directly (bird
+// regardless of birdExporter, which the reference leaked).
 func seedMonitoringScrapeConfigs() []string {
 	return []string{"shoot-calico-bird", "shoot-calico-felix", "shoot-calico-typha"}
 }

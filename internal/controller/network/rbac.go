@@ -16,7 +16,8 @@ package network
 // repointed, marked keepObjects and deleted.
 // +kubebuilder:rbac:groups=resources.gardener.cloud,resources=managedresources,verbs=get;list;watch;create;update;patch;delete
 // Content-hashed manifest secrets are created and deleted (list finds, on deletion, those an
-// interrupted write left behind); get checks one that already existed; the shoot access secret (gardener-internal/gardener) is read for the IP pool sync and the overlay switch.
+// interrupted write left behind); get checks one that already existed; the shoot access secret
+// (gardener-internal/gardener) is read for the IP pool sync and the overlay switch.
 // +kubebuilder:rbac:groups="",resources=secrets,verbs=get;list;create;delete
 // The seed's resource manager applies the dashboards ConfigMap and the ScrapeConfigs (the seed
 // ManagedResource); the controller only deletes, on deletion and migration, the ones the reference

@@ -91,8 +91,8 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 // No Processing status is written before the actuator: a reconcile is short (its requests, bounded
 // DNS retries, a few shoot requests for the pool sync and the overlay switch; ReconciliationTimeout
 // caps it), and the gardenlet's wait only looks for Succeeded with a lastUpdateTime not before its
-// timestamp, which the old lastOperation does not have. Delete and migrate, which wait for the shoot's resource
-// manager, still write Processing first.
+// timestamp, which the old lastOperation does not have. Delete and migrate, which wait for the
+// shoot's resource manager, still write Processing first.
 //
 // A reconcile that was not asked for (a requeue after a DNS TTL, no operation annotation) of a
 // Network whose last operation succeeded and whose status would not change writes nothing.
