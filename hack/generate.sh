@@ -25,9 +25,24 @@ rm -f api/projectcalico/crds/*.yaml
 # controller-gen has no marker for nullable array items; Calico IPAM stores free ordinals of
 # IPAMBlock.spec.allocations as null, so the schema must allow them (as Calico's own CRD does).
 go run ./hack/crdpatch -nullable-items spec.allocations ./api/projectcalico/crds/crd.projectcalico.org_ipamblocks.yaml
+# Nor for a pattern on int-or-string items: Calico's numorstring.Port lists carry "^.*" on their items
+# (../shared/reference/calico-v3.31-components.md §4), which controller-gen refuses on a non-string type.
+go run ./hack/crdpatch -pattern '^.*' -pattern-items spec.kubeNodePortRanges ./api/projectcalico/crds/crd.projectcalico.org_felixconfigurations.yaml
+for kind in globalnetworkpolicies networkpolicies stagedglobalnetworkpolicies stagednetworkpolicies; do
+	args=()
+	for dir in ingress egress; do
+		for side in source destination; do
+			for field in ports notPorts; do
+				args+=(-pattern-items "spec.${dir}[].${side}.${field}")
+			done
+		done
+	done
+	go run ./hack/crdpatch -pattern '^.*' "${args[@]}" "./api/projectcalico/crds/crd.projectcalico.org_${kind}.yaml"
+done
 # AdminNetworkPolicy and BaselineAdminNetworkPolicy: the module's own generated CRDs of the
 # experimental channel (the one with spec.egress[].to[].networks/nodes, which Calico v3.31 ships).
 # Copied rather than regenerated: the module's channel split is done by its own tooling, not markers.
+go mod download sigs.k8s.io/network-policy-api k8s.io/autoscaler/vertical-pod-autoscaler
 npa_dir="$(go list -m -f '{{.Dir}}' sigs.k8s.io/network-policy-api)"
 for kind in adminnetworkpolicies baselineadminnetworkpolicies; do
 	install -m 0644 "$npa_dir/config/crd/experimental/policy.networking.k8s.io_${kind}.yaml" \

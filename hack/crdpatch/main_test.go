@@ -47,3 +47,28 @@ func TestSetNullableItems(t *testing.T) {
 		})
 	}
 }
+
+func TestPatchItemsThroughArrays(t *testing.T) {
+	s := &apiextensionsv1.JSONSchemaProps{Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{
+		"spec": {Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{
+			"ingress": {Type: "array", Items: &apiextensionsv1.JSONSchemaPropsOrArray{Schema: &apiextensionsv1.JSONSchemaProps{
+				Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{
+					"ports": {Type: "array", Items: &apiextensionsv1.JSONSchemaPropsOrArray{Schema: &apiextensionsv1.JSONSchemaProps{XIntOrString: true}}},
+				},
+			}}},
+		}},
+	}}
+	set := func(p *apiextensionsv1.JSONSchemaProps) { p.Pattern = "^.*" }
+	if err := patchItems(s, []string{"spec", "ingress[]", "ports"}, set); err != nil {
+		t.Fatal(err)
+	}
+	got := s.Properties["spec"].Properties["ingress"].Items.Schema.Properties["ports"].Items.Schema.Pattern
+	if got != "^.*" {
+		t.Errorf("pattern of spec.ingress[].ports items = %q, want ^.*", got)
+	}
+	for _, bad := range [][]string{{"spec", "nope"}, {"spec", "ingress[]"}, {"spec[]", "ingress"}} {
+		if err := patchItems(s, bad, set); err == nil {
+			t.Errorf("path %v: no error", bad)
+		}
+	}
+}

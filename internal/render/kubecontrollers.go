@@ -100,17 +100,32 @@ func kubeControllersConstants() []client.Object {
 	}, kubeControllersRBAC()...)
 }
 
-// kubeControllersRBAC returns kube-controllers' RBAC (part of kubeControllersConstants).
+// kubeControllersRBAC returns kube-controllers' RBAC (part of kubeControllersConstants): Calico
+// v3.31.6's rules for the node and loadbalancer controllers it runs (ENABLED_CONTROLLERS), minus what
+// its code never asks for (docs/calico-rbac.md).
 func kubeControllersRBAC() []client.Object {
+	crud := []string{"get", "list", "create", "update", "delete", "watch"}
 	return []client.Object{
 		clusterRole(NameKubeControllers, nil,
-			// The node controller cleans up after deleted nodes; the loadbalancer controller assigns service IPs.
-			rule(core, []string{"nodes", "pods", "services", "endpoints"}, read),
-			rule(core, []string{"services/status"}, []string{"update", "patch"}),
-			rule(calico, append([]string{"hostendpoints"}, ipamRes...), ipamRW),
-			rule(calico, []string{"ippools", "ipreservations"}, read),
-			rule(calico, []string{"clusterinformations", "kubecontrollersconfigurations"}, []string{"get", "list", "watch", "create", "update"}),
-			rule(calico, []string{"tiers"}, []string{"get"}),
+			// The node controller watches node deletions and checks pods' existence for IPAM GC.
+			rule(core, []string{"nodes", "pods"}, []string{"watch", "list", "get"}),
+			// The loadbalancer controller's namespace informer (pool namespaceSelectors); without list
+			// and watch its cache never syncs and no Service gets an address.
+			rule(core, []string{"namespaces"}, []string{"get", "list", "watch"}),
+			// The loadbalancer controller watches Services and writes their addresses with UpdateStatus (PUT).
+			rule(core, []string{"services"}, []string{"get", "list", "watch"}),
+			rule(core, []string{"services/status"}, []string{"update"}),
+			// The IPAM client lists reservations when assigning.
+			rule(calico, []string{"ipreservations"}, []string{"list"}),
+			// IPAM GC and assignment; the IPAM client gets or creates IPAMConfiguration default;
+			// EnsureInitialized (at start and every ~10 s) creates the default tiers.
+			rule(calico, []string{"blockaffinities", "ipamblocks", "ipamhandles", "ipamconfigs", "tiers"}, crud),
+			// Pools map blocks to pools.
+			rule(calico, []string{"ippools"}, []string{"list", "watch"}),
+			// kube-controllers manages (automatic) host endpoints.
+			rule(calico, []string{"hostendpoints"}, crud),
+			// EnsureInitialized keeps ClusterInformation; the controllers read, create and report on their configuration.
+			rule(calico, []string{"clusterinformations", "kubecontrollersconfigurations"}, []string{"get", "list", "create", "update", "watch"}),
 		),
 		clusterRoleBinding(NameKubeControllers, NameKubeControllers, nil, saSubject(NameKubeControllers)),
 	}

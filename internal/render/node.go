@@ -55,48 +55,71 @@ func nodeRoleBinding(o *values.Options) client.Object {
 }
 
 // constantRBAC returns the RBAC and ServiceAccounts of calico-node (whose ClusterRole typha
-// shares), of the CNI plugin calico-node installs and mints tokens for, and of the tier getter,
-// which every shoot gets whatever its options: it takes no Options, so its bytes can be encoded
-// once (see constants.go).
+// shares, as upstream's typha runs as calico-node), of the CNI plugin calico-node installs and mints
+// tokens for, and of the tier getter, which every shoot gets whatever its options: it takes no
+// Options, so its bytes can be encoded once (see constants.go).
+//
+// The rules are those Calico v3.31.6's own manifest grants each component, minus what its code
+// provably never asks for on a Gardener shoot (docs/calico-rbac.md lists each difference with the
+// oracle row that shows it; TestRolesMatchCalicoFacts holds the two together, and the Calico oracle
+// (internal/calicooracle) replays every request Calico makes under these roles).
 func constantRBAC() []client.Object {
 	return []client.Object{
 		clusterRole(NameCalicoNode, nil,
-			// Felix and typha watch the Kubernetes objects policies and endpoints are computed from.
-			rule(core, []string{"pods", "nodes", "namespaces", "serviceaccounts", "endpoints", "services", "configmaps"}, read),
-			rule([]string{"discovery.k8s.io"}, []string{"endpointslices"}, read),
-			rule([]string{"networking.k8s.io"}, []string{"networkpolicies"}, read),
-			rule([]string{"policy.networking.k8s.io"}, []string{"adminnetworkpolicies", "baselineadminnetworkpolicies"}, read),
-			// calico-node reports its addresses and clears NetworkUnavailable.
+			// calico-node mints the CNI plugin's short-lived tokens (-monitor-token).
+			rbacv1.PolicyRule{APIGroups: core, Resources: []string{"serviceaccounts/token"}, Verbs: []string{"create"}, ResourceNames: []string{NameCNIPlugin}},
+			// The CNI plugin's lookups, also done by calico-node: the pod, its namespace and the node.
+			rule(core, []string{"pods", "nodes", "namespaces"}, []string{"get"}),
+			// Felix and typha compute service-based policy rules from EndpointSlices and find typha by them.
+			rule([]string{"discovery.k8s.io"}, []string{"endpointslices"}, []string{"watch", "list"}),
+			// bird advertises service addresses; Felix reads services.
+			rule(core, []string{"endpoints", "services"}, []string{"watch", "list", "get"}),
+			// Pod CIDR detection at start-up reads kube-system/kubeadm-config (and full-cluster-state).
+			rule(core, []string{"configmaps"}, []string{"get"}),
+			// update: the node's Calico addresses and annotations; patch: clearing NetworkUnavailable.
 			rule(core, []string{"nodes/status"}, []string{"patch", "update"}),
-			// Felix records workload endpoint state on pods.
+			// Felix and typha watch the Kubernetes policies they enforce.
+			rule([]string{"networking.k8s.io"}, []string{"networkpolicies"}, []string{"watch", "list"}),
+			rule([]string{"policy.networking.k8s.io"}, []string{"adminnetworkpolicies", "baselineadminnetworkpolicies"}, []string{"watch", "list"}),
+			// Workload endpoints and profiles are computed from pods, namespaces and service accounts.
+			rule(core, []string{"pods", "namespaces", "serviceaccounts"}, []string{"list", "watch"}),
+			// The CNI plugin records the workload endpoint in the pod's annotations.
 			rule(core, []string{"pods/status"}, []string{"patch"}),
-			// Everything Felix, bird and typha read from Calico's own resources.
+			// Everything Felix, bird, confd and typha's syncers read from Calico's own resources.
 			rule(calico, []string{
 				"bgpconfigurations", "bgpfilters", "bgppeers", "blockaffinities", "caliconodestatuses", "clusterinformations",
 				"felixconfigurations", "globalnetworkpolicies", "globalnetworksets", "hostendpoints", "ipamblocks",
-				"ipamconfigs", "ipamhandles", "ippools", "ipreservations", "kubecontrollersconfigurations",
-				"networkpolicies", "networksets", "stagedglobalnetworkpolicies", "stagedkubernetesnetworkpolicies",
-				"stagednetworkpolicies", "tiers",
+				"ippools", "ipreservations", "networkpolicies", "networksets", "stagedglobalnetworkpolicies",
+				"stagedkubernetesnetworkpolicies", "stagednetworkpolicies", "tiers",
 			}, read),
-			// calico-node creates the default pool, FelixConfiguration and ClusterInformation at start-up.
+			// -startup's KDD migration check GETs the v1 CalicoVersion key whenever ClusterInformation has
+			// no calicoVersion (every new cluster): a 404 means "nothing to migrate", a 403 ends start-up.
+			rbacv1.PolicyRule{APIGroups: calico, Resources: []string{"globalfelixconfigs"}, Verbs: []string{"get"}, ResourceNames: []string{"calicoversion"}},
+			// EnsureInitialized (-startup, typha) creates the default, adminnetworkpolicy and
+			// baselineadminnetworkpolicy tiers; without them Felix ends those tiers with Deny.
+			rule(calico, []string{"tiers"}, []string{"create"}),
+			// Start-up creates the default pools (when none exists), FelixConfiguration default and ClusterInformation.
 			rule(calico, []string{"ippools", "felixconfigurations", "clusterinformations"}, []string{"create", "update"}),
-			// It writes its status for CalicoNodeStatus requests.
+			// calico-node answers CalicoNodeStatus requests.
 			rule(calico, []string{"caliconodestatuses"}, []string{"update"}),
-			// calico-ipam on the node (tunnel addresses, block affinities).
-			rule(calico, ipamRes, ipamRW),
+			// Calico keeps its node configuration on the Node.
+			rule(core, []string{"nodes"}, read),
+			// calico-ipam on the node: tunnel addresses, block affinities (UpgradeHost).
+			rule(calico, ipamRes, []string{"get", "list", "create", "update", "delete"}),
+			// The IPAM client reads, or creates, the default IPAMConfiguration.
 			rule(calico, []string{"ipamconfigs"}, []string{"get", "create"}),
-			// The eBPF dataplane reads its own DaemonSet.
-			rule([]string{"apps"}, []string{"daemonsets"}, []string{"get"}),
-			// calico-node mints the CNI plugin's short-lived tokens.
-			rbacv1.PolicyRule{APIGroups: core, Resources: []string{"serviceaccounts/token"}, Verbs: []string{"create"}, ResourceNames: []string{NameCNIPlugin}},
+			// confd watches block affinities for route aggregation.
+			rule(calico, []string{"blockaffinities"}, []string{"watch"}),
 		),
 		serviceAccount(NameCalicoNode),
 		clusterRole(NameCNIPlugin, nil,
-			// The CNI plugin looks up the pod, its namespace and the node when wiring a pod.
+			// The CNI plugin looks up the pod, its namespace (pool namespaceSelectors) and the node (usePodCidr).
 			rule(core, []string{"pods", "nodes", "namespaces"}, []string{"get"}),
+			// It records the workload endpoint in the pod's annotations.
 			rule(core, []string{"pods/status"}, []string{"patch"}),
-			// calico-ipam assigns and releases addresses.
-			rule(calico, append([]string{"clusterinformations", "ippools", "ipreservations", "ipamconfigs"}, ipamRes...), ipamRW),
+			// calico-ipam assigns and releases addresses; the plugin checks ClusterInformation's datastoreReady.
+			rule(calico, []string{"blockaffinities", "ipamblocks", "ipamhandles", "clusterinformations", "ippools", "ipreservations", "ipamconfigs"},
+				[]string{"get", "list", "create", "update", "delete"}),
 		),
 		clusterRoleBinding(NameCNIPlugin, NameCNIPlugin, nil, saSubject(NameCNIPlugin)),
 		serviceAccount(NameCNIPlugin),
@@ -290,9 +313,12 @@ func nodeContainers(o *values.Options) []corev1.Container {
 	}
 	cs = append(cs, calicoNodeContainer(o))
 	if o.NetworkUnavailableEnsurer {
-		e := []corev1.EnvVar{envFromConfigMap("CALICO_NETWORKING_BACKEND", "calico_backend")}
-		e = append(e, ipEnv(o)...)
-		e = append(e, env("NO_DEFAULT_POOLS", "true"), envNodeName("NODENAME"))
+		e := []corev1.EnvVar{
+			// -complete-startup skips the condition with backend none and gates it on Felix's readiness.
+			envFromConfigMap("CALICO_NETWORKING_BACKEND", "calico_backend"),
+			envNodeName("NODENAME"),
+			env("FELIX_HEALTHENABLED", "true"),
+		}
 		cs = append(cs, corev1.Container{
 			Name:      ContainerEnsurer,
 			Image:     o.Images.CalicoNode,
@@ -320,26 +346,6 @@ func nodeContainers(o *values.Options) []corev1.Container {
 		})
 	}
 	return cs
-}
-
-// ipEnv is the address configuration calico-node and the ensurer share.
-func ipEnv(o *values.Options) []corev1.EnvVar {
-	var e []corev1.EnvVar
-	if o.IPv4 {
-		e = append(e, env("IP", "autodetect"))
-		if o.IPv4AutoDetectionMethod != "" {
-			e = append(e, env("IP_AUTODETECTION_METHOD", o.IPv4AutoDetectionMethod))
-		}
-	} else {
-		e = append(e, env("IP", "none"))
-	}
-	if o.IPv6 {
-		e = append(e, env("IP6", "autodetect"))
-		if o.IPv6AutoDetectionMethod != "" {
-			e = append(e, env("IP6_AUTODETECTION_METHOD", o.IPv6AutoDetectionMethod))
-		}
-	}
-	return e
 }
 
 func calicoNodeContainer(o *values.Options) corev1.Container {
@@ -407,9 +413,8 @@ func calicoNodeContainer(o *values.Options) corev1.Container {
 		e = append(e, env("FELIX_BPFDATAIFACEPATTERN", o.BPFDataIfacePattern))
 	}
 	if o.EBPF && o.KubeProxyEnabled {
-		// kube-proxy owns 10256; move Felix's kube-proxy health port out of its way. Calico 3.31
-		// reads the misspelled name, later releases the corrected one: set both.
-		e = append(e, env("FELIX_BPFKUBEPROXYHEALTZPORT", "10257"), env("FELIX_BPFKUBEPROXYHEALTHZPORT", "10257"))
+		// kube-proxy owns 10256; move Felix's kube-proxy health port out of its way.
+		e = append(e, env("FELIX_BPFKUBEPROXYHEALTHZPORT", "10257"))
 	}
 	e = append(e,
 		env("FELIX_BPFKUBEPROXYIPTABLESCLEANUPENABLED", boolString(!o.KubeProxyEnabled)),

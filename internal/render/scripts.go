@@ -53,12 +53,16 @@ while true; do
 done
 `
 
-// ensurerScript re-runs calico-node's start-up once after a while: it clears the node's
-// NetworkUnavailable condition if a race during node start left it set.
+// ensurerScript clears the node's NetworkUnavailable condition once more after calico-node's own
+// start-up, for the case where something set it again after Calico had cleared it (a race during
+// node start). Calico v3.31 clears the condition only in -complete-startup (-startup no longer
+// does): it waits up to five minutes for Felix to be ready (FELIX_HEALTHENABLED), patches the
+// condition and then blocks; should it fail, it is retried a minute later.
 const ensurerScript = `trap 'exit 0' TERM
 sleep 30
-calico-node -startup || true
-while true; do sleep 3600 & wait $!; done
+until calico-node -complete-startup; do
+  sleep 60 & wait $!
+done
 `
 
 // CNIPluginsSourceDir is where the cni-plugins image (Dockerfile target cni-plugins) holds the

@@ -170,8 +170,8 @@ func appendFields(t *testing.T, out []string, path string, s *apiextensionsv1.JS
 	return out
 }
 
-// describe renders a schema node as the facts do: type, then required, enum, default, limits, pattern.
-// The facts carry no minItems, nullable, x-kubernetes-* or CEL rules, so those are not compared.
+// describe renders a schema node as the facts do: type, then required, enum, default, limits, pattern,
+// and (beyond the field facts) nullable. minItems, x-kubernetes-* and CEL rules are not compared.
 func describe(t *testing.T, s *apiextensionsv1.JSONSchemaProps, required bool) string {
 	t.Helper()
 	parts := []string{typeName(s, true)}
@@ -205,6 +205,13 @@ func describe(t *testing.T, s *apiextensionsv1.JSONSchemaProps, required bool) s
 	}
 	if s.Pattern != "" {
 		parts = append(parts, "pattern="+s.Pattern)
+	}
+	// The field facts carry no nullable; the component facts (§4) and docs/calico-crds.md do.
+	if s.Nullable {
+		parts = append(parts, "nullable")
+	}
+	if s.Items != nil && s.Items.Schema != nil && s.Items.Schema.Nullable {
+		parts = append(parts, "items-nullable")
 	}
 	return strings.Join(parts, " ")
 }
@@ -256,8 +263,12 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// TestGeneratedCRDsMatchFieldFacts compares every generated CRD with its fact file: names, scope,
-// versions, subresources, and every field's path, type, required flag, enum, default and limits.
+// TestGeneratedCRDsMatchFieldFacts compares every generated CRD with its fact file, corrected by the
+// component facts' CRD table (§4 of calico-v3.31-components.md: enums the field facts lost from an
+// allOf, nullable fields): names, scope, versions, subresources, and every field's path, type,
+// required flag, enum, default, limits and nullability. A field that differs must be listed, with
+// its reason, in docs/calico-crds.md ("Differences from Calico's CRDs"); a listed difference that no
+// longer exists fails too.
 func TestGeneratedCRDsMatchFieldFacts(t *testing.T) {
 	dir := factsDir(t)
 	factFiles, err := filepath.Glob(filepath.Join(dir, "*.txt"))
@@ -267,6 +278,8 @@ func TestGeneratedCRDsMatchFieldFacts(t *testing.T) {
 	if len(factFiles) != 24 {
 		t.Fatalf("found %d fact files in %s, want 24", len(factFiles), dir)
 	}
+	corrections := readComponentCRDFacts(t, filepath.Join(dir, "..", "calico-v3.31-components.md"))
+	documented := readDocumentedDifferences(t)
 	generated, err := crds.CustomResourceDefinitions()
 	if err != nil {
 		t.Fatalf("loading embedded CRDs: %v", err)
@@ -276,6 +289,8 @@ func TestGeneratedCRDsMatchFieldFacts(t *testing.T) {
 		byName[crd.Name] = crd
 	}
 	wantNames := make([]string, 0, len(factFiles))
+	seen := map[string]bool{}
+	applied := map[string]bool{}
 	for _, path := range factFiles {
 		want := readFacts(t, path)
 		wantNames = append(wantNames, want.Name)
@@ -284,11 +299,41 @@ func TestGeneratedCRDsMatchFieldFacts(t *testing.T) {
 			if !ok {
 				t.Fatalf("no generated CRD named %s", want.Name)
 			}
+			for i, line := range want.Fields {
+				fieldPath, _, _ := strings.Cut(line, " ")
+				if extra, ok := corrections[want.Kind+" "+fieldPath]; ok {
+					want.Fields[i] = line + extra
+					applied[want.Kind+" "+fieldPath] = true
+				}
+			}
 			got := factsOf(t, crd)
+			wantFields, gotFields := fieldMap(want.Fields), fieldMap(got.Fields)
+			want.Fields, got.Fields = nil, nil
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("CRD %s differs from %s (-facts +generated):\n%s", want.Name, filepath.Base(path), diff)
 			}
+			for _, p := range unionKeys(wantFields, gotFields) {
+				if wantFields[p] == gotFields[p] {
+					continue
+				}
+				key := want.Name + " " + p
+				seen[key] = true
+				if _, ok := documented[key]; !ok {
+					t.Errorf("%s %s: facts %q, generated %q; fix the type or list the difference with its reason in docs/calico-crds.md",
+						want.Name, p, wantFields[p], gotFields[p])
+				}
+			}
 		})
+	}
+	for key := range documented {
+		if !seen[key] {
+			t.Errorf("docs/calico-crds.md lists a difference for %s that the generated CRDs no longer have; remove the row", key)
+		}
+	}
+	for key := range corrections {
+		if !applied[key] {
+			t.Errorf("the component facts correct %s, which no field fact file has", key)
+		}
 	}
 	sort.Strings(wantNames)
 	gotNames := make([]string, 0, len(generated))
@@ -297,5 +342,138 @@ func TestGeneratedCRDsMatchFieldFacts(t *testing.T) {
 	}
 	if diff := cmp.Diff(wantNames, gotNames); diff != "" {
 		t.Errorf("embedded CRD names differ from the fact files (-facts +embedded):\n%s", diff)
+	}
+}
+
+// fieldMap maps each field line's path to the rest of its line.
+func fieldMap(lines []string) map[string]string {
+	m := make(map[string]string, len(lines))
+	for _, l := range lines {
+		p, rest, _ := strings.Cut(l, " ")
+		m[p] = rest
+	}
+	return m
+}
+
+func unionKeys(a, b map[string]string) []string {
+	var keys []string
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+var (
+	// A row of §4's table: | Kind `path` | upstream schema | ... |
+	componentCRDRowRE = regexp.MustCompile("^\\| (\\w+) `([^`]+)` \\| ([^|]+) \\|")
+	enumRE            = regexp.MustCompile(`enum:\[([^\]]+)\]`)
+)
+
+// readComponentCRDFacts reads §4 of the component facts: per "Kind path", what the field facts lack
+// (" enum=A,B" from an allOf, " nullable").
+func readComponentCRDFacts(t *testing.T, path string) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Skipf("component facts not available at %s: %v", path, err)
+	}
+	_, section, ok := strings.Cut(string(data), "## 4. CRD facts")
+	if !ok {
+		t.Fatalf("%s: no section \"## 4. CRD facts\"", path)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	out := map[string]string{}
+	for _, line := range strings.Split(section, "\n") {
+		m := componentCRDRowRE.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		extra := ""
+		if e := enumRE.FindStringSubmatch(m[3]); e != nil {
+			extra += " enum=" + strings.ReplaceAll(e[1], " ", "")
+		}
+		if strings.Contains(m[3], "nullable: true") {
+			extra += " nullable"
+		}
+		if extra != "" {
+			out[m[1]+" "+m[2]] = extra
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("%s: no field corrections read from section 4", path)
+	}
+	return out
+}
+
+// readDocumentedDifferences reads the table of docs/calico-crds.md's "Differences from Calico's
+// CRDs" section: "CRD field" -> reason.
+func readDocumentedDifferences(t *testing.T) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "calico-crds.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(data), "## Differences from Calico's CRDs")
+	if !ok {
+		t.Fatal("docs/calico-crds.md has no section \"## Differences from Calico's CRDs\"")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	out := map[string]string{}
+	for _, line := range strings.Split(section, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 5 || !strings.HasPrefix(strings.TrimSpace(cells[1]), "`") {
+			continue
+		}
+		crd := strings.Trim(strings.TrimSpace(cells[1]), "`")
+		field := strings.Trim(strings.TrimSpace(cells[2]), "`")
+		reason := strings.TrimSpace(cells[len(cells)-2])
+		if reason == "" {
+			t.Errorf("docs/calico-crds.md: the difference for %s %s gives no reason", crd, field)
+		}
+		out[crd+" "+field] = reason
+	}
+	return out
+}
+
+// TestPortListItemsCarryPattern: Calico's numorstring.Port list items carry pattern "^.*" beside
+// the int-or-string (§4); the field facts do not show item patterns, so this checks them directly.
+func TestPortListItemsCarryPattern(t *testing.T) {
+	generated, err := crds.CustomResourceDefinitions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, crd := range generated {
+		if crd.Spec.Group != "crd.projectcalico.org" {
+			continue
+		}
+		var walk func(path string, s apiextensionsv1.JSONSchemaProps)
+		walk = func(path string, s apiextensionsv1.JSONSchemaProps) {
+			for name, p := range s.Properties {
+				walk(path+"."+name, p)
+			}
+			if s.Items == nil || s.Items.Schema == nil {
+				return
+			}
+			items := *s.Items.Schema
+			if items.XIntOrString && (strings.HasSuffix(path, ".ports") || strings.HasSuffix(path, ".notPorts") || strings.HasSuffix(path, ".kubeNodePortRanges")) {
+				checked++
+				if items.Pattern != "^.*" {
+					t.Errorf("%s %s: items pattern %q, Calico's is ^.*", crd.Name, path, items.Pattern)
+				}
+			}
+			walk(path+"[]", items)
+		}
+		walk("", *crd.Spec.Versions[0].Schema.OpenAPIV3Schema)
+	}
+	// kubeNodePortRanges, and ports/notPorts of source/destination of ingress/egress in four policy kinds.
+	if checked != 1+4*8 {
+		t.Errorf("checked %d port lists, want 33", checked)
 	}
 }

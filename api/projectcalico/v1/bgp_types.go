@@ -209,7 +209,7 @@ type BGPPeerSpec struct {
 	KeepOriginalNextHop bool `json:"keepOriginalNextHop,omitempty"`
 	// NextHopMode is Auto, Self or Keep.
 	// +optional
-	NextHopMode *string `json:"nextHopMode,omitempty"`
+	NextHopMode *NextHopMode `json:"nextHopMode,omitempty"`
 	// ReachableBy is a gateway address through which the peer is reached.
 	// +optional
 	ReachableBy string `json:"reachableBy,omitempty"`
@@ -339,3 +339,7 @@ type BGPFilterList struct {
 	// Items are the filters.
 	Items []BGPFilter `json:"items"`
 }
+
+// NextHopMode is how the next hop of routes advertised to a peer is chosen.
+// +kubebuilder:validation:Enum=Auto;Self;Keep
+type NextHopMode string

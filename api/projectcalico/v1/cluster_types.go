@@ -78,8 +78,9 @@ type CalicoNodeStatusSpec struct {
 
 // CalicoNodeStatusStatus is the report of a CalicoNodeStatus.
 type CalicoNodeStatusStatus struct {
-	// LastUpdated is when the report was written.
+	// LastUpdated is when the report was written; Calico sends null before the first report.
 	// +optional
+	// +nullable
 	LastUpdated metav1.Time `json:"lastUpdated,omitempty"`
 	// Agent is the BGP daemons' status.
 	// +optional

@@ -259,9 +259,9 @@ type FelixConfigurationSpec struct {
 	// BPFHostNetworkedNATWithoutCTLB switches NAT of host-networked traffic to services when connect-time load balancing is off.
 	// +optional
 	BPFHostNetworkedNATWithoutCTLB *BPFHostNetworkedNATType `json:"bpfHostNetworkedNATWithoutCTLB,omitempty"`
-	// BPFJITHardening sets the kernel's eBPF JIT hardening.
+	// BPFJITHardening sets the kernel's eBPF JIT hardening: Strict, or Auto (Strict when the kernel supports it). [Default: Auto]
 	// +optional
-	BPFJITHardening *string `json:"bpfJITHardening,omitempty"`
+	BPFJITHardening *BPFJITHardeningType `json:"bpfJITHardening,omitempty"`
 	// BPFKubeProxyEndpointSlicesEnabled makes the eBPF kube-proxy replacement read EndpointSlices.
 	// +optional
 	BPFKubeProxyEndpointSlicesEnabled *bool `json:"bpfKubeProxyEndpointSlicesEnabled,omitempty"`
@@ -845,3 +845,7 @@ type FelixConfigurationList struct {
 	// Items are the configurations.
 	Items []FelixConfiguration `json:"items"`
 }
+
+// BPFJITHardeningType is the kernel's eBPF JIT hardening Felix asks for.
+// +kubebuilder:validation:Enum=Auto;Strict
+type BPFJITHardeningType string

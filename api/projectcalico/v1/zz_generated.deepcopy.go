@@ -542,7 +542,7 @@ func (in *BGPPeerSpec) DeepCopyInto(out *BGPPeerSpec) {
 	}
 	if in.NextHopMode != nil {
 		in, out := &in.NextHopMode, &out.NextHopMode
-		*out = new(string)
+		*out = new(NextHopMode)
 		**out = **in
 	}
 	if in.Filters != nil {
@@ -1288,7 +1288,7 @@ func (in *FelixConfigurationSpec) DeepCopyInto(out *FelixConfigurationSpec) {
 	}
 	if in.BPFJITHardening != nil {
 		in, out := &in.BPFJITHardening, &out.BPFJITHardening
-		*out = new(string)
+		*out = new(BPFJITHardeningType)
 		**out = **in
 	}
 	if in.BPFKubeProxyEndpointSlicesEnabled != nil {

@@ -1,0 +1,13 @@
+// Package calicooracle holds what Calico's own components ask of the Kubernetes API server, per
+// Calico version, as data (calico-<version>.yaml: one row per request, citing the component, the
+// step and what Calico needs the answer for), and replays it against a real API server under the
+// RBAC calico-pilot renders: every request authenticated as the ServiceAccount of the rendered pod
+// that runs the component, every answer checked against what Calico tolerates (never a 403 where
+// Calico needs an answer), every write read back to show the CRD schema kept what Calico wrote.
+//
+// Calico's binaries cannot be built here (the module proxy serves only Calico 3.28 without its api
+// module), so the table, taken from Calico v3.31.6's source (../shared/reference/
+// calico-v3.31-components.md), stands in for them. It also carries the start-up facts that do not
+// need an API server (which flag clears NetworkUnavailable, which environment values terminate
+// start-up, which FELIX_ names Felix reads); CheckStartup checks a render against them.
+package calicooracle
