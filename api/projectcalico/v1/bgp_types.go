@@ -343,3 +343,10 @@ type BGPFilterList struct {
 // NextHopMode is how the next hop of routes advertised to a peer is chosen.
 // +kubebuilder:validation:Enum=Auto;Self;Keep
 type NextHopMode string
+
+// NextHopMode values.
+const (
+	NextHopModeAuto NextHopMode = "Auto"
+	NextHopModeSelf NextHopMode = "Self"
+	NextHopModeKeep NextHopMode = "Keep"
+)

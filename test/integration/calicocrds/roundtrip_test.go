@@ -133,7 +133,7 @@ func objects(namespace string) []client.Object {
 			NumAllowedLocalASNumbers: ptr.To[int32](1),
 			TTLSecurity:              ptr.To[uint8](1),
 			KeepOriginalNextHop:      true,
-			NextHopMode:              ptr.To("Self"),
+			NextHopMode:              ptr.To(projectcalicov1.NextHopModeSelf),
 			ReachableBy:              "192.0.2.254",
 			Filters:                  []string{"filter"},
 			ReversePeering:           ptr.To(projectcalicov1.ReversePeeringManual),

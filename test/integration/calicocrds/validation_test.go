@@ -63,6 +63,20 @@ func TestSchemasRejectInvalidValues(t *testing.T) {
 			want: []cause{{Type: metav1.CauseTypeFieldValueNotSupported, Field: "spec.defaultAction"}},
 		},
 		{
+			name: "BGPPeer with an unknown nextHopMode (Calico's enum Auto|Self|Keep)",
+			obj: &projectcalicov1.BGPPeer{ObjectMeta: meta("bad-next-hop", ""), Spec: projectcalicov1.BGPPeerSpec{
+				NextHopMode: ptr.To(projectcalicov1.NextHopMode("Peer")),
+			}},
+			want: []cause{{Type: metav1.CauseTypeFieldValueNotSupported, Field: "spec.nextHopMode"}},
+		},
+		{
+			name: "FelixConfiguration with an unknown bpfJITHardening (Calico's enum Auto|Strict)",
+			obj: &projectcalicov1.FelixConfiguration{ObjectMeta: meta("bad-jit", ""), Spec: projectcalicov1.FelixConfigurationSpec{
+				BPFJITHardening: ptr.To(projectcalicov1.BPFJITHardeningType("Off")),
+			}},
+			want: []cause{{Type: metav1.CauseTypeFieldValueNotSupported, Field: "spec.bpfJITHardening"}},
+		},
+		{
 			name: "BGPConfiguration with a malformed community",
 			obj: &projectcalicov1.BGPConfiguration{ObjectMeta: meta("bad-bgp", ""), Spec: projectcalicov1.BGPConfigurationSpec{
 				Communities: []projectcalicov1.Community{{Name: "x", Value: "64512"}},

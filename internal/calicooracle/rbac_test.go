@@ -1,0 +1,260 @@
+package calicooracle_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	rbacv1 "k8s.io/api/rbac/v1"
+
+	"github.com/calico-pilot/calico-pilot/internal/render"
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
+)
+
+// factSections maps the component facts' RBAC sections to the ClusterRole each describes.
+var factSections = map[string]string{
+	"### 1.1 ClusterRole calico-node":             "calico-node",
+	"### 1.2 ClusterRole calico-cni-plugin":       "calico-cni-plugin",
+	"### 1.3 ClusterRole calico-kube-controllers": "calico-kube-controllers",
+	"### 1.4 ClusterRole calico-tier-getter":      "calico-tier-getter",
+}
+
+// atom is one permission: "role group resource verb [name]" (group "core" for the core group).
+func atom(role, group, resource, verb, name string) string {
+	if group == "" {
+		group = "core"
+	}
+	a := role + " " + group + " " + resource + " " + verb
+	if name != "" {
+		a += " " + name
+	}
+	return a
+}
+
+// readUpstreamRules reads Calico v3.31.6's ClusterRoles from the tables of §1.
+func readUpstreamRules(t *testing.T) map[string]bool {
+	t.Helper()
+	path := filepath.Join(testenv.RepoRoot(), "..", "shared", "reference", "calico-v3.31-components.md")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Skipf("component facts not available at %s (../shared is absent next to the repository): %v", path, err)
+	}
+	out := map[string]bool{}
+	role := ""
+	var header []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "#") {
+			role, header = "", nil
+			for prefix, r := range factSections {
+				if strings.HasPrefix(line, prefix) {
+					role = r
+				}
+			}
+			continue
+		}
+		if role == "" || !strings.HasPrefix(line, "|") {
+			continue
+		}
+		cells := splitRow(line)
+		if header == nil {
+			header = cells
+			continue
+		}
+		if strings.HasPrefix(cells[0], "---") {
+			continue
+		}
+		col := func(name string) string {
+			for i, h := range header {
+				if h == name && i < len(cells) {
+					return cells[i]
+				}
+			}
+			return ""
+		}
+		group := strings.Trim(col("apiGroup"), `"`)
+		names := []string{""}
+		if n := col("resourceNames"); n != "" && n != "–" {
+			names = list(n)
+		}
+		for _, res := range list(col("resources")) {
+			for _, verb := range list(col("verbs")) {
+				for _, n := range names {
+					out[atom(role, group, res, verb, n)] = true
+				}
+			}
+		}
+	}
+	for _, r := range factSections {
+		found := false
+		for a := range out {
+			found = found || strings.HasPrefix(a, r+" ")
+		}
+		if !found {
+			t.Fatalf("%s: no rules read for %s", path, r)
+		}
+	}
+	return out
+}
+
+func splitRow(line string) []string {
+	parts := strings.Split(strings.Trim(strings.TrimSpace(line), "|"), "|")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	return parts
+}
+
+func list(cell string) []string {
+	var out []string
+	for _, s := range strings.Split(cell, ",") {
+		if s = strings.TrimSpace(strings.Trim(strings.TrimSpace(s), "`")); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// renderedRules expands the ClusterRoles calico-pilot renders for Calico's components.
+func renderedRules() map[string][]rbacv1.PolicyRule {
+	roles := map[string][]rbacv1.PolicyRule{}
+	for _, g := range render.ConstantGroups() {
+		for _, o := range g.Objects() {
+			if cr, ok := o.(*rbacv1.ClusterRole); ok {
+				for _, r := range factSections {
+					if cr.Name == r {
+						roles[r] = cr.Rules
+					}
+				}
+			}
+		}
+	}
+	return roles
+}
+
+// covers reports whether rules grant the atom's permission (a rule without resourceNames covers
+// every name).
+func covers(rules []rbacv1.PolicyRule, group, resource, verb, name string) bool {
+	for _, r := range rules {
+		if has(r.APIGroups, group) && has(r.Resources, resource) && has(r.Verbs, verb) &&
+			(len(r.ResourceNames) == 0 || (name != "" && has(r.ResourceNames, name))) {
+			return true
+		}
+	}
+	return false
+}
+
+func has(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+var atomRE = regexp.MustCompile(`^(\S+) (\S+) (\S+) (\S+)(?: (\S+))?$`)
+
+// readDocumentedRBAC reads docs/calico-rbac.md's table of differences: "not granted" and "added"
+// permissions, with their reason and the oracle row that shows it.
+func readDocumentedRBAC(t *testing.T) (notGranted, added map[string]bool) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "docs", "calico-rbac.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(data), "## Differences from Calico's manifests")
+	if !ok {
+		t.Fatal(`docs/calico-rbac.md has no section "## Differences from Calico's manifests"`)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	notGranted, added = map[string]bool{}, map[string]bool{}
+	for _, line := range strings.Split(section, "\n") {
+		cells := splitRow(line)
+		if len(cells) < 7 || !strings.HasPrefix(cells[0], "`") {
+			continue
+		}
+		role, change, group := strings.Trim(cells[0], "`"), cells[1], strings.Trim(cells[2], "`\"")
+		if cells[5] == "" || cells[6] == "" {
+			t.Errorf("docs/calico-rbac.md: row for %s %s gives no reason or no oracle evidence", role, cells[3])
+		}
+		verbs, n, withNames := strings.Cut(cells[4], " names: ")
+		names := []string{""}
+		if withNames {
+			names = list(n)
+		}
+		target := map[string]map[string]bool{"not granted": notGranted, "added": added}[change]
+		if target == nil {
+			t.Fatalf("docs/calico-rbac.md: change %q is neither \"not granted\" nor \"added\"", change)
+		}
+		for _, res := range list(cells[3]) {
+			for _, verb := range list(verbs) {
+				for _, n := range names {
+					target[atom(role, group, res, verb, n)] = true
+				}
+			}
+		}
+	}
+	return notGranted, added
+}
+
+// TestRolesMatchCalicoFacts holds the ClusterRoles calico-pilot renders for Calico's components
+// against the rules Calico v3.31.6's own manifests grant (component facts §1): every upstream
+// permission is granted, or listed as "not granted" in docs/calico-rbac.md with the oracle row that
+// shows Calico never needs it; every permission beyond upstream is listed as "added". Stale rows fail.
+func TestRolesMatchCalicoFacts(t *testing.T) {
+	upstream := readUpstreamRules(t)
+	rendered := renderedRules()
+	if len(rendered) != len(factSections) {
+		t.Fatalf("rendered %d of the %d ClusterRoles", len(rendered), len(factSections))
+	}
+	missing := map[string]bool{}
+	for a := range upstream {
+		m := atomRE.FindStringSubmatch(a)
+		if m[2] == "core" {
+			m[2] = ""
+		}
+		if !covers(rendered[m[1]], m[2], m[3], m[4], m[5]) {
+			missing[a] = true
+		}
+	}
+	extra := map[string]bool{}
+	for role, rules := range rendered {
+		for _, r := range rules {
+			names := r.ResourceNames
+			if len(names) == 0 {
+				names = []string{""}
+			}
+			for _, g := range r.APIGroups {
+				for _, res := range r.Resources {
+					for _, v := range r.Verbs {
+						for _, n := range names {
+							if !upstream[atom(role, g, res, v, n)] {
+								extra[atom(role, g, res, v, n)] = true
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	notGranted, added := readDocumentedRBAC(t)
+	if diff := cmp.Diff(sorted(notGranted), sorted(missing)); diff != "" {
+		t.Errorf("upstream permissions not granted (-documented in docs/calico-rbac.md +rendered):\n%s", diff)
+	}
+	if diff := cmp.Diff(sorted(added), sorted(extra)); diff != "" {
+		t.Errorf("permissions beyond upstream (-documented in docs/calico-rbac.md +rendered):\n%s", diff)
+	}
+}
+
+func sorted(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,199 @@
+package calicooracle
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+
+	"github.com/calico-pilot/calico-pilot/api/projectcalico/crds"
+)
+
+func load(t *testing.T) *Table {
+	t.Helper()
+	tb, err := Load("v3.31.6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
+
+func TestLoad(t *testing.T) {
+	tb := load(t)
+	if tb.CalicoVersion != "v3.31.6" {
+		t.Errorf("calicoVersion %q", tb.CalicoVersion)
+	}
+	if len(tb.Requests) < 60 {
+		t.Errorf("%d rows, want the ~70 of the table", len(tb.Requests))
+	}
+	if got := Versions(); len(got) != 1 || got[0] != "v3.31.6" {
+		t.Errorf("Versions() = %v", got)
+	}
+	if _, err := Load("v9.9.9"); err == nil || !strings.Contains(err.Error(), "no oracle table for Calico v9.9.9 (have v3.31.6)") {
+		t.Errorf("Load(v9.9.9) error %v", err)
+	}
+}
+
+// TestParseRejects: a row the replay could not carry out as written is an error naming the row.
+func TestParseRejects(t *testing.T) {
+	head := "calicoVersion: vX\ncomponents:\n- {name: node, workload: DaemonSet/calico-node}\nrequests:\n"
+	row := "- {id: r, components: [node], step: s, need: n, verbs: [%s], resource: %s, answers: [ok]%s}\n"
+	tests := []struct {
+		name, table, want string
+	}{
+		{"unknown field", head + "- {id: r, components: [node], step: s, need: n, verbs: [get], resource: nodes, name: x, answers: [ok], typo: 1}\n", `unknown field "typo"`},
+		{"unknown component", head + strings.Replace(fmt.Sprintf(row, "get", "nodes", ", name: x"), "[node]", "[felix]", 1), `request 0 (r): unknown component "felix"`},
+		{"get without name", head + fmt.Sprintf(row, "get", "nodes", ""), "request 0 (r): get on nodes needs a name"},
+		{"create without body", head + fmt.Sprintf(row, "create", "tiers", ", name: x"), "request 0 (r): create needs a body"},
+		{"unknown verb", head + fmt.Sprintf(row, "escalate", "nodes", ""), `request 0 (r): unknown verb "escalate"`},
+		{"unknown answer", head + strings.Replace(fmt.Sprintf(row, "list", "nodes", ""), "[ok]", "[forbidden]", 1), `request 0 (r): unknown answer "forbidden"`},
+		{"unknown condition", head + fmt.Sprintf(row, "list", "nodes", ", when: [ebpf]"), `request 0 (r): unknown condition "ebpf"`},
+		{"patch without type", head + fmt.Sprintf(row, "patch", "nodes", ", name: x, body: {a: 1}"), "request 0 (r): patchType must be strategic or merge"},
+		{"no why", head + "- {id: r, components: [node], verbs: [list], resource: nodes, answers: [ok]}\n", "request 0 (r): step and need are required"},
+		{"duplicate id", head + fmt.Sprintf(row, "list", "nodes", "") + fmt.Sprintf(row, "list", "pods", ""), "request 1 (r): id is empty or used twice"},
+		{"component without workload", "calicoVersion: vX\ncomponents:\n- {name: node}\nrequests: []\n", "component node: exactly one of workload and serviceAccount is needed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parse([]byte(tt.table))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func felixFields(t *testing.T) []string {
+	t.Helper()
+	defs, err := crds.CustomResourceDefinitions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range defs {
+		if d.Spec.Names.Kind == "FelixConfiguration" {
+			var out []string
+			for name := range d.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].Properties {
+				out = append(out, name)
+			}
+			return out
+		}
+	}
+	t.Fatal("no FelixConfiguration CRD")
+	return nil
+}
+
+func readScenario(t *testing.T, dir string) []*unstructured.Unstructured {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no files in %s: %v", dir, err)
+	}
+	var objs []*unstructured.Unstructured
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+		for {
+			u := &unstructured.Unstructured{}
+			if err := dec.Decode(&u.Object); err != nil {
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				t.Fatalf("%s: %v", f, err)
+			}
+			if len(u.Object) > 0 {
+				objs = append(objs, u)
+			}
+		}
+	}
+	return objs
+}
+
+// TestEveryScenarioStartsUp checks every golden scenario's calico-node pod against the start-up facts:
+// NetworkUnavailable is cleared by a flag that clears it, no pool variable terminates start-up, and
+// every FELIX_ variable is one Felix reads.
+func TestEveryScenarioStartsUp(t *testing.T) {
+	tb := load(t)
+	fields := felixFields(t)
+	dirs, err := filepath.Glob(filepath.Join("..", "render", "testdata", "shoot", "*"))
+	if err != nil || len(dirs) < 40 {
+		t.Fatalf("found %d golden scenarios: %v", len(dirs), err)
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			d, err := Inspect(tb, readScenario(t, dir))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range CheckStartup(tb, d, fields) {
+				t.Error(f)
+			}
+		})
+	}
+}
+
+// TestCheckStartupFindings: each fact CheckStartup holds finds the defect it is there for.
+func TestCheckStartupFindings(t *testing.T) {
+	tb := load(t)
+	fields := felixFields(t)
+	base := func(t *testing.T) *Deployment {
+		d, err := Inspect(tb, readScenario(t, filepath.Join("..", "render", "testdata", "shoot", "default")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	tests := []struct {
+		name   string
+		change func(d *Deployment)
+		want   string
+	}{
+		{"ensurer runs -startup (the reference's and calico-pilot's defect before issue 19)", func(d *Deployment) {
+			for i := range d.Pod.Containers {
+				if d.Pod.Containers[i].Name == "network-unavailable-condition-ensurer" {
+					d.Pod.Containers[i].Command = []string{"/bin/sh", "-c", "sleep 30\ncalico-node -startup || true\n"}
+				}
+			}
+		}, "container network-unavailable-condition-ensurer runs calico-node -startup, which does not clear NetworkUnavailable in Calico v3.31.6 (-complete-startup does)"},
+		{"nothing clears it", func(d *Deployment) {
+			var kept = d.Pod.Containers[:0]
+			for _, c := range d.Pod.Containers {
+				if c.Name == "calico-node" {
+					c.Command = []string{"calico-node", "-felix"}
+				}
+				if c.Name != "network-unavailable-condition-ensurer" {
+					kept = append(kept, c)
+				}
+			}
+			d.Pod.Containers = kept
+		}, "no container of calico-node clears NetworkUnavailable"},
+		{"misspelt Felix variable", func(d *Deployment) { d.Env["FELIX_BPFKUBEPROXYHEALTZPORT"] = "10257" },
+			"calico-node: FELIX_BPFKUBEPROXYHEALTZPORT is not a Felix parameter (no FelixConfiguration field bpfkubeproxyhealtzport); Felix ignores it"},
+		{"bad encapsulation", func(d *Deployment) { d.Env["CALICO_IPV4POOL_IPIP"] = "Sometimes" },
+			`calico-node: CALICO_IPV4POOL_IPIP="Sometimes" terminates start-up`},
+		{"no default pools with a CIDR", func(d *Deployment) { d.Env["NO_DEFAULT_POOLS"] = "true" },
+			"calico-node: NO_DEFAULT_POOLS=true together with CALICO_IPV4POOL_CIDR terminates start-up"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := base(t)
+			if f := CheckStartup(tb, d, fields); len(f) != 0 {
+				t.Fatalf("default scenario has findings before the change: %v", f)
+			}
+			tt.change(d)
+			f := CheckStartup(tb, d, fields)
+			if len(f) != 1 || !strings.HasPrefix(f[0], tt.want) {
+				t.Errorf("findings %q, want one starting with %q", f, tt.want)
+			}
+		})
+	}
+}
