@@ -82,7 +82,7 @@ type Classifier struct {
 func DefaultClassifier() *Classifier {
 	return &Classifier{
 		Gates: []Rule{ignoredObjectGate, keptObjectGate, liveMetadataGate, preservedResourcesGate, preservedReplicasGate},
-		Rules: []Rule{podTemplateRule, immutableFieldRule, configReferenceRule, ipPoolRule, crdRule, removedObjectRule},
+		Rules: []Rule{podTemplateRule, immutableFieldRule, configReferenceRule, ipPoolRule, crdRule, rbacRule, removedObjectRule},
 	}
 }
 

@@ -160,7 +160,7 @@ func TestClassifyRules(t *testing.T) {
 				"- {apiGroups: [\"\"], resources: [namespaces], verbs: [list]}\n- {apiGroups: [\"\"], resources: [pods], verbs: [get]}\n- {apiGroups: [\"\"], resources: [nodes], verbs: [get, list]}\n"},
 			want: []string{
 				"changed ClusterRole.rbac.authorization.k8s.io calico-node",
-				`  added rules[0] {"apiGroups":[""],"resources":["namespaces"],"verbs":["list"]} => safe by default`,
+				`  added rules[0] {"apiGroups":[""],"resources":["namespaces"],"verbs":["list"]} => safe by rbac`,
 				`  changed rules[2].verbs ["get"] -> ["get","list"] => safe by default`,
 			},
 		},
@@ -173,6 +173,43 @@ func TestClassifyRules(t *testing.T) {
 				t.Errorf("diff (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestRBACAndSchemaReasons: a role change says, once per role, which permissions it gains and
+// loses; a CRD schema change says which field's accepted values change (issue 19: an operator sees
+// "calico-node gains get on globalfelixconfigs" before it happens).
+func TestRBACAndSchemaReasons(t *testing.T) {
+	p := newParser(t)
+	role := "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: calico-node}\nrules:\n"
+	crd := func(prop string) string {
+		return "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: bgppeers.crd.projectcalico.org}\n" +
+			"spec:\n  group: crd.projectcalico.org\n  names: {kind: BGPPeer, plural: bgppeers}\n  scope: Cluster\n  versions:\n" +
+			"  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n" +
+			"          spec:\n            type: object\n            properties:\n              nextHopMode: " + prop + "\n"
+	}
+	d := classified(
+		mrSet(t, p, role+"- {apiGroups: [\"\"], resources: [configmaps], verbs: [get, list, watch]}\n- {apiGroups: [crd.projectcalico.org], resources: [ippools], verbs: [get]}\n",
+			crd("{type: string}")),
+		mrSet(t, p, role+"- {apiGroups: [\"\"], resources: [configmaps], verbs: [get]}\n- {apiGroups: [crd.projectcalico.org], resources: [globalfelixconfigs], resourceNames: [calicoversion], verbs: [get]}\n- {apiGroups: [crd.projectcalico.org], resources: [ippools, tiers], verbs: [get, create]}\n",
+			crd("{type: string, enum: [Auto, Self, Keep]}")),
+	)
+	var reasons []string
+	for _, o := range d.Objects {
+		for _, im := range o.AllImpacts() {
+			if im.Rule == "rbac" || im.Rule == "crd" {
+				reasons = append(reasons, im.Rule+": "+im.Reason)
+			}
+		}
+	}
+	want := []string{
+		"rbac: ClusterRole calico-node gains create on crd.projectcalico.org/ippools; create, get on crd.projectcalico.org/tiers; get on crd.projectcalico.org/globalfelixconfigs (calicoversion), loses list, watch on configmaps (applied in place; the component's next request uses them)",
+		"crd: CRD bgppeers.crd.projectcalico.org: the values accepted for spec.nextHopMode change (enum added); new writes outside them are rejected, stored objects keep an unchanged value (the API server ratchets)",
+	}
+	sort.Strings(reasons)
+	sort.Strings(want)
+	if diff := cmp.Diff(want, reasons); diff != "" {
+		t.Errorf("reasons (-want +got):\n%s", diff)
 	}
 }
 

@@ -2,6 +2,7 @@ package manifestdiff
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -534,9 +535,59 @@ var crdRule = Rule{
 			return []Impact{{Class: ClassDisruptive, Reason: "changes which version stores or serves the objects; stored objects are only rewritten when written again, so a later downgrade must still read them"}}
 		case c.Op == OpRemoved && len(f) >= 2 && f[len(f)-2] == "properties" && contains(f, "openAPIV3Schema"):
 			return []Impact{{Class: ClassDisruptive, Reason: "a field removed from the schema is pruned from stored objects the next time they are written"}}
+		case contains(f, "openAPIV3Schema") && len(f) >= 1:
+			return schemaConstraintImpact(o, c)
 		}
 		return nil
 	},
+}
+
+// schemaConstraintImpact names a change of what a CRD's schema accepts for one field: a new or
+// changed enum or pattern (a stricter rule for new values: the API server ratchets, so a stored
+// object keeps an unchanged value), or nullability (a null written to a field that is not
+// nullable is dropped).
+func schemaConstraintImpact(o *ObjectDiff, c *FieldChange) []Impact {
+	f := c.fields
+	last := f[len(f)-1]
+	if last == "[]" && len(f) >= 2 {
+		last = f[len(f)-2] // an enum value
+	}
+	field := schemaFieldPath(f)
+	switch last {
+	case "enum":
+		return []Impact{{Class: ClassSafe, Reason: fmt.Sprintf("CRD %s: the values accepted for %s change (enum %s); new writes outside them are rejected, stored objects keep an unchanged value (the API server ratchets)", o.ID.Name, field, c.Op)}}
+	case "pattern":
+		orNone := func(v any) any {
+			if v == nil {
+				return "none"
+			}
+			return v
+		}
+		return []Impact{{Class: ClassSafe, Reason: fmt.Sprintf("CRD %s: the pattern of %s changes (%v -> %v); new writes must match it", o.ID.Name, field, orNone(c.Old), orNone(c.New))}}
+	case "nullable":
+		return []Impact{{Class: ClassSafe, Reason: fmt.Sprintf("CRD %s: %s becomes nullable=%v (a null is stored as written, not dropped)", o.ID.Name, field, c.New)}}
+	}
+	return nil
+}
+
+// schemaFieldPath turns the keys of a change inside openAPIV3Schema into the object's field path
+// (spec.peerIP, spec.ingress[].ports[]).
+func schemaFieldPath(f []string) string {
+	var out []string
+	in := false
+	for i := 0; i < len(f); i++ {
+		switch {
+		case f[i] == "openAPIV3Schema":
+			in = true
+		case !in:
+		case f[i] == "properties" && i+1 < len(f):
+			out = append(out, f[i+1])
+			i++
+		case f[i] == "items" && len(out) > 0:
+			out[len(out)-1] += "[]"
+		}
+	}
+	return strings.Join(out, ".")
 }
 
 func contains(s []string, v string) bool {
@@ -563,4 +614,112 @@ var removedObjectRule = Rule{
 		}
 		return nil
 	},
+}
+
+// rbacRule: what a role change grants or takes away, once per role (on its first changed rule), as
+// "gains VERBS on GROUP/RESOURCE; loses ...", so an operator sees a Calico component's new
+// permissions before the resource manager applies them.
+var rbacRule = Rule{
+	Name: "rbac",
+	Change: func(_ *Diff, o *ObjectDiff, c *FieldChange) []Impact {
+		if o.ID.Group != "rbac.authorization.k8s.io" || (o.ID.Kind != "ClusterRole" && o.ID.Kind != "Role") || !c.HasPrefix("rules") {
+			return nil
+		}
+		for _, first := range o.Changes {
+			if first.HasPrefix("rules") {
+				if first != c {
+					return nil
+				}
+				break
+			}
+		}
+		gained, lost := permissionDiff(rulesOf(o.Old), rulesOf(o.New))
+		var parts []string
+		if len(gained) > 0 {
+			parts = append(parts, "gains "+strings.Join(gained, "; "))
+		}
+		if len(lost) > 0 {
+			parts = append(parts, "loses "+strings.Join(lost, "; "))
+		}
+		if len(parts) == 0 {
+			return []Impact{{Class: ClassSafe, Reason: o.ID.Kind + " " + o.ID.Name + ": the rules are rewritten, the permissions stay the same"}}
+		}
+		return []Impact{{Class: ClassSafe, Reason: o.ID.Kind + " " + o.ID.Name + " " + strings.Join(parts, ", ") + " (applied in place; the component's next request uses them)"}}
+	},
+}
+
+// permission is one verb on one resource (of one name, "" for all).
+type permission struct{ group, resource, name, verb string }
+
+func rulesOf(obj *Object) map[permission]bool {
+	out := map[permission]bool{}
+	if obj == nil {
+		return out
+	}
+	rules, _ := obj.Content["rules"].([]any)
+	strs := func(m map[string]any, key string) []string {
+		l, _ := m[key].([]any)
+		var res []string
+		for _, v := range l {
+			if s, ok := v.(string); ok {
+				res = append(res, s)
+			}
+		}
+		return res
+	}
+	for _, r := range rules {
+		m, _ := r.(map[string]any)
+		names := strs(m, "resourceNames")
+		if len(names) == 0 {
+			names = []string{""}
+		}
+		for _, g := range strs(m, "apiGroups") {
+			for _, res := range strs(m, "resources") {
+				for _, v := range strs(m, "verbs") {
+					for _, n := range names {
+						out[permission{g, res, n, v}] = true
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// permissionDiff lists what new grants beyond old and what old granted that new does not, as
+// "VERBS on GROUP/RESOURCES" with the resources sharing the same verbs and group joined ("watch on
+// crd.projectcalico.org/ipamblocks, ippools"; a name in parentheses), sorted.
+func permissionDiff(old, new map[permission]bool) (gained, lost []string) {
+	group := func(only, other map[permission]bool) []string {
+		verbs := map[[3]string][]string{} // group, resource, name -> verbs
+		for p := range only {
+			if other[p] || (p.name != "" && other[permission{p.group, p.resource, "", p.verb}]) {
+				continue
+			}
+			k := [3]string{p.group, p.resource, p.name}
+			verbs[k] = append(verbs[k], p.verb)
+		}
+		resources := map[[2]string][]string{} // verbs, group -> resources
+		for k, vs := range verbs {
+			sort.Strings(vs)
+			res := k[1]
+			if k[2] != "" {
+				res += " (" + k[2] + ")"
+			}
+			g := [2]string{strings.Join(vs, ", "), k[0]}
+			resources[g] = append(resources[g], res)
+		}
+		out := make([]string, 0, len(resources))
+		for g, res := range resources {
+			sort.Strings(res)
+			prefix := g[1] + "/"
+			if g[1] == "" {
+				prefix = ""
+			}
+			out = append(out, g[0]+" on "+prefix+strings.Join(res, ", "))
+		}
+		sort.Strings(out)
+		return out
+	}
+	return group(new, old), group(old, new)
 }

@@ -188,6 +188,5 @@ var (
 	core    = []string{""}
 	calico  = []string{crdGroup}
 	read    = []string{"get", "list", "watch"}
-	ipamRW  = []string{"get", "list", "watch", "create", "update", "delete"}
 	ipamRes = []string{"blockaffinities", "ipamblocks", "ipamhandles"}
 )
