@@ -314,7 +314,10 @@ func nodeContainers(o *values.Options) []corev1.Container {
 	cs = append(cs, calicoNodeContainer(o))
 	if o.NetworkUnavailableEnsurer {
 		e := []corev1.EnvVar{
-			// -complete-startup skips the condition with backend none and gates it on Felix's readiness.
+			// -complete-startup runs with calico-node's datastore settings (upstream runs it in the
+			// calico-node container), skips the condition with backend none and gates it on Felix's
+			// readiness (Felix's health endpoint on the host network, which the pod shares).
+			env("DATASTORE_TYPE", "kubernetes"),
 			envFromConfigMap("CALICO_NETWORKING_BACKEND", "calico_backend"),
 			envNodeName("NODENAME"),
 			env("FELIX_HEALTHENABLED", "true"),
