@@ -2,8 +2,8 @@
 // seed-side monitoring objects), as typed Kubernetes objects. It is pure: no client, no context, no
 // clock, no environment; the same Options always give the same objects in the same order.
 //
-// A shoot is a list of components (render.go): node, typha, kubecontrollers, ippools, multus and
-// globalnetworkset. Each component's file builds all of its objects (typha.go: typha's
+// A shoot is a list of components (render.go): node, typha, kubecontrollers, ippools, multus,
+// globalnetworkset and policyadmission. Each component's file builds all of its objects (typha.go: typha's
 // Deployment, Services, PodDisruptionBudget, ServiceAccount, NetworkPolicy, autoscalers and VPA),
 // and its golden files are testdata/shoot/<scenario>/<component>.yaml. A component's objects that
 // do not depend on the options are built by its *Constants builders and grouped in constants.go,

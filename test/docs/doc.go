@@ -1,0 +1,2 @@
+// Package docs checks the documentation against the code.
+package docs
