@@ -1,7 +1,12 @@
 package calicooracle
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -9,6 +14,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 )
 
 // Namespace is where Calico's components and their ServiceAccounts live.
@@ -143,4 +149,37 @@ func (d *Deployment) Applies(r *Request, component string) bool {
 		}
 	}
 	return true
+}
+
+// ReadRender reads a render written as YAML files (every *.yaml file of dir, e.g. a scenario's
+// golden files or `calico-pilot render --output-dir`), in file order.
+func ReadRender(dir string) ([]*unstructured.Unstructured, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no *.yaml files in %s", dir)
+	}
+	var objs []*unstructured.Unstructured
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+		for {
+			u := &unstructured.Unstructured{}
+			if err := dec.Decode(&u.Object); err != nil {
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				return nil, fmt.Errorf("decoding %s: %w", f, err)
+			}
+			if len(u.Object) > 0 {
+				objs = append(objs, u)
+			}
+		}
+	}
+	return objs, nil
 }

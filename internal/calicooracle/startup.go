@@ -5,14 +5,20 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/calico-pilot/calico-pilot/api/projectcalico/crds"
 )
 
 // CheckStartup checks the calico-node pod of a render against the table's start-up facts, without
 // an API server: a container that relies on a flag that no longer clears NetworkUnavailable, pool
-// environment that terminates start-up, and FELIX_ variables Felix does not read. felixFields are
-// the spec fields of the FelixConfiguration CRD (Felix reads FELIX_<FIELD>, case-insensitively).
-// Each finding names the container and what Calico does with it.
-func CheckStartup(t *Table, d *Deployment, felixFields []string) []string {
+// environment that terminates start-up, and FELIX_ variables Felix does not read (Felix reads
+// FELIX_<FIELD> for the spec fields of the FelixConfiguration CRD, case-insensitively, and the
+// table's felixEnvOutsideCRD). Each finding names the container and what Calico does with it.
+func CheckStartup(t *Table, d *Deployment) ([]string, error) {
+	felixFields, err := felixConfigurationFields()
+	if err != nil {
+		return nil, err
+	}
 	var findings []string
 	findings = append(findings, checkNetworkUnavailable(t, d)...)
 	env := d.Env
@@ -51,7 +57,27 @@ func CheckStartup(t *Table, d *Deployment, felixFields []string) []string {
 			findings = append(findings, fmt.Sprintf("calico-node: %s is not a Felix parameter (no FelixConfiguration field %s); Felix ignores it", name, strings.ToLower(param)))
 		}
 	}
-	return findings
+	return findings, nil
+}
+
+// felixConfigurationFields are the spec fields of the FelixConfiguration CRD calico-pilot installs
+// (api/projectcalico/crds, held equal to Calico's by TestGeneratedCRDsMatchFieldFacts).
+func felixConfigurationFields() ([]string, error) {
+	defs, err := crds.CustomResourceDefinitions()
+	if err != nil {
+		return nil, fmt.Errorf("loading the CRDs: %w", err)
+	}
+	for _, d := range defs {
+		if d.Spec.Names.Kind == "FelixConfiguration" && len(d.Spec.Versions) > 0 && d.Spec.Versions[0].Schema != nil {
+			spec := d.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"]
+			out := make([]string, 0, len(spec.Properties))
+			for name := range spec.Properties {
+				out = append(out, name)
+			}
+			return out, nil
+		}
+	}
+	return nil, fmt.Errorf("no FelixConfiguration CRD among the CRDs")
 }
 
 // checkNetworkUnavailable finds containers that run calico-node with the flag that no longer clears

@@ -1,19 +1,12 @@
 package calicooracle
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
-
-	"github.com/calico-pilot/calico-pilot/api/projectcalico/crds"
 )
 
 func load(t *testing.T) *Table {
@@ -70,52 +63,22 @@ func TestParseRejects(t *testing.T) {
 	}
 }
 
-func felixFields(t *testing.T) []string {
+func readScenario(t *testing.T, dir string) []*unstructured.Unstructured {
 	t.Helper()
-	defs, err := crds.CustomResourceDefinitions()
+	objs, err := ReadRender(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range defs {
-		if d.Spec.Names.Kind == "FelixConfiguration" {
-			var out []string
-			for name := range d.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].Properties {
-				out = append(out, name)
-			}
-			return out
-		}
-	}
-	t.Fatal("no FelixConfiguration CRD")
-	return nil
+	return objs
 }
 
-func readScenario(t *testing.T, dir string) []*unstructured.Unstructured {
+func checkStartup(t *testing.T, tb *Table, d *Deployment) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no files in %s: %v", dir, err)
+	f, err := CheckStartup(tb, d)
+	if err != nil {
+		t.Fatal(err)
 	}
-	var objs []*unstructured.Unstructured
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
-		for {
-			u := &unstructured.Unstructured{}
-			if err := dec.Decode(&u.Object); err != nil {
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				t.Fatalf("%s: %v", f, err)
-			}
-			if len(u.Object) > 0 {
-				objs = append(objs, u)
-			}
-		}
-	}
-	return objs
+	return f
 }
 
 // TestEveryScenarioStartsUp checks every golden scenario's calico-node pod against the start-up facts:
@@ -123,7 +86,6 @@ func readScenario(t *testing.T, dir string) []*unstructured.Unstructured {
 // every FELIX_ variable is one Felix reads.
 func TestEveryScenarioStartsUp(t *testing.T) {
 	tb := load(t)
-	fields := felixFields(t)
 	dirs, err := filepath.Glob(filepath.Join("..", "render", "testdata", "shoot", "*"))
 	if err != nil || len(dirs) < 40 {
 		t.Fatalf("found %d golden scenarios: %v", len(dirs), err)
@@ -134,7 +96,7 @@ func TestEveryScenarioStartsUp(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, f := range CheckStartup(tb, d, fields) {
+			for _, f := range checkStartup(t, tb, d) {
 				t.Error(f)
 			}
 		})
@@ -144,7 +106,6 @@ func TestEveryScenarioStartsUp(t *testing.T) {
 // TestCheckStartupFindings: each fact CheckStartup holds finds the defect it is there for.
 func TestCheckStartupFindings(t *testing.T) {
 	tb := load(t)
-	fields := felixFields(t)
 	base := func(t *testing.T) *Deployment {
 		d, err := Inspect(tb, readScenario(t, filepath.Join("..", "render", "testdata", "shoot", "default")))
 		if err != nil {
@@ -186,11 +147,11 @@ func TestCheckStartupFindings(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d := base(t)
-			if f := CheckStartup(tb, d, fields); len(f) != 0 {
+			if f := checkStartup(t, tb, d); len(f) != 0 {
 				t.Fatalf("default scenario has findings before the change: %v", f)
 			}
 			tt.change(d)
-			f := CheckStartup(tb, d, fields)
+			f := checkStartup(t, tb, d)
 			if len(f) != 1 || !strings.HasPrefix(f[0], tt.want) {
 				t.Errorf("findings %q, want one starting with %q", f, tt.want)
 			}

@@ -1,10 +1,7 @@
 package calicooracle
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,11 +11,9 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/calico-pilot/calico-pilot/api/projectcalico/crds"
 	"github.com/calico-pilot/calico-pilot/internal/calicooracle"
 )
 
@@ -61,29 +56,9 @@ var families = []family{
 
 func readGolden(t *testing.T, scenario string) []*unstructured.Unstructured {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(goldenDir, scenario, "*.yaml"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden files for scenario %s in %s (%v)", scenario, goldenDir, err)
-	}
-	var objs []*unstructured.Unstructured
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
-		for {
-			u := &unstructured.Unstructured{}
-			if err := dec.Decode(&u.Object); err != nil {
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				t.Fatalf("decoding %s: %v", f, err)
-			}
-			if len(u.Object) > 0 {
-				objs = append(objs, u)
-			}
-		}
+	objs, err := calicooracle.ReadRender(filepath.Join(goldenDir, scenario))
+	if err != nil {
+		t.Fatal(err)
 	}
 	return objs
 }
@@ -129,23 +104,17 @@ func newCluster(t *testing.T) *cluster {
 	return &cluster{c: c}
 }
 
-func felixFields(t *testing.T) []string {
+func newReplayer(t *testing.T) (*calicooracle.Table, *calicooracle.Replayer) {
 	t.Helper()
-	defs, err := crds.CustomResourceDefinitions()
+	table, err := calicooracle.Load("v3.31.6")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range defs {
-		if d.Spec.Names.Kind == "FelixConfiguration" {
-			var out []string
-			for name := range d.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].Properties {
-				out = append(out, name)
-			}
-			return out
-		}
+	r, err := calicooracle.NewReplayer(controlPlane.Config, table)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("no FelixConfiguration CRD")
-	return nil
+	return table, r
 }
 
 // replay resets the cluster's Calico state, applies objs and replays the table.
@@ -172,16 +141,8 @@ func replay(t *testing.T, cl *cluster, r *calicooracle.Replayer, table *calicoor
 // no request Calico needs answered is refused, every write is stored as Calico wrote it, and the
 // start-up facts hold for the calico-node pod.
 func TestCalicoAcceptsRender(t *testing.T) {
-	table, err := calicooracle.Load("v3.31.6")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := calicooracle.NewReplayer(controlPlane.Config, table)
-	if err != nil {
-		t.Fatal(err)
-	}
+	table, r := newReplayer(t)
 	cl := newCluster(t)
-	fields := felixFields(t)
 	replayed := map[string]int{}
 	total := 0
 	for _, f := range families {
@@ -194,7 +155,11 @@ func TestCalicoAcceptsRender(t *testing.T) {
 				t.Fatalf("scenario %s runs typha=%t kube-controllers=%t calicoIPAM=%t, the family says %t %t %t",
 					f.scenario, typha, kc, d.Conditions[calicooracle.CalicoIPAM], f.typha, f.kubeControllers, f.calicoIPAM)
 			}
-			for _, finding := range calicooracle.CheckStartup(table, d, fields) {
+			findings, err := calicooracle.CheckStartup(table, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, finding := range findings {
 				t.Errorf("start-up: %s", finding)
 			}
 			for _, res := range results {
@@ -224,14 +189,7 @@ func TestCalicoAcceptsRender(t *testing.T) {
 // (calico-node's start-up stops on globalfelixconfigs, kube-controllers' loadbalancer controller
 // on namespaces and ipamconfigs, no component creates tiers).
 func TestOracleCatchesMissingRules(t *testing.T) {
-	table, err := calicooracle.Load("v3.31.6")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := calicooracle.NewReplayer(controlPlane.Config, table)
-	if err != nil {
-		t.Fatal(err)
-	}
+	table, r := newReplayer(t)
 	objs := readGolden(t, "calico-ipam")
 	// calico-node loses its globalfelixconfigs rule and tiers create (its tier reads stay);
 	// kube-controllers loses namespaces, ipamconfigs and tiers from every rule.
