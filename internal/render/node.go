@@ -39,7 +39,12 @@ func calicoNode(o *values.Options) ([]client.Object, error) {
 		objs = append(objs, nodeVPA(o))
 	}
 	if a.NodeCPVA {
-		objs = append(objs, cpvaDeployment(o, NameNodeCPVA, NameNodeCPVARBAC, "daemonset", NameCalicoNode, "node-autoscaler", nodeCPVAConfig))
+		objs = append(objs, cpvaDeployment(o, cpva{
+			name: NameNodeCPVA, app: AppNodeCPVA, rbacName: NameNodeCPVARBAC,
+			// calico-node's own size must not wait behind other workloads.
+			priorityClass: "system-cluster-critical",
+			targetKind:    "daemonset", targetName: NameCalicoNode, key: "node-autoscaler", config: nodeCPVAConfig,
+		}))
 	}
 	return objs, nil
 }

@@ -40,18 +40,28 @@ func typha(o *values.Options) ([]client.Object, error) {
 	}
 	if a.TyphaCPA {
 		objs = append(objs,
-			autoscalerDeployment(o, NameTyphaCPA, NameTyphaCPARBAC, o.Images.CPA, "gardener-shoot-system-800", []string{
-				"/cluster-proportional-autoscaler",
-				"--namespace=" + Namespace,
-				"--configmap=" + NameTyphaCPA,
-				"--target=deployment/" + NameTyphaDeployment,
-				"--logtostderr=true",
-				"--v=2",
-			}, typhaCPAData(), false),
+			autoscalerDeployment(o, autoscaler{
+				name: NameTyphaCPA, app: NameTyphaCPA, serviceAccount: NameTyphaCPARBAC, image: o.Images.CPA,
+				priorityClass: "gardener-shoot-system-800",
+				command: []string{
+					"/cluster-proportional-autoscaler",
+					"--namespace=" + Namespace,
+					"--configmap=" + NameTyphaCPA,
+					"--target=deployment/" + NameTyphaDeployment,
+					"--logtostderr=true",
+					"--v=2",
+				},
+				config: typhaCPAData(),
+			}),
 		)
 	}
 	if a.TyphaCPVA {
-		objs = append(objs, cpvaDeployment(o, NameTyphaCPVA, NameTyphaCPVARBAC, "deployment", NameTyphaDeployment, "typha-autoscaler", typhaCPVAConfig))
+		objs = append(objs, cpvaDeployment(o, cpva{
+			name: NameTyphaCPVA, app: NameTyphaCPVA, rbacName: NameTyphaCPVARBAC,
+			// Gardener's priority-class rules: typha's autoscalers are shoot system components (800).
+			priorityClass: "gardener-shoot-system-800",
+			targetKind:    "deployment", targetName: NameTyphaDeployment, key: "typha-autoscaler", config: typhaCPVAConfig,
+		}))
 	}
 	return objs, nil
 }
@@ -122,11 +132,7 @@ func typhaDeployment(o *values.Options) *appsv1.Deployment {
 			},
 			Template: corev1.PodTemplateSpec{
 				ObjectMeta: metav1.ObjectMeta{
-					Labels: systemComponent(map[string]string{
-						"k8s-app": NameTypha, "origin": "gardener",
-						"networking.gardener.cloud/to-apiserver": "allowed",
-						"networking.gardener.cloud/to-dns":       "allowed",
-					}),
+					Labels:      gardenerPodLabels(map[string]string{"k8s-app": NameTypha}),
 					Annotations: map[string]string{"cluster-autoscaler.kubernetes.io/safe-to-evict": "true"},
 				},
 				Spec: corev1.PodSpec{
