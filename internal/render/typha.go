@@ -119,6 +119,15 @@ func typhaDeployment(o *values.Options) *appsv1.Deployment {
 			TimeoutSeconds: 10,
 		}
 	}
+	liveness := probe("/liveness")
+	envFrom, nodeSelector := kubeServicesEndpoint(), map[string]string{"kubernetes.io/os": "linux"}
+	if o.ReferenceTemplates {
+		// The reference's (Calico's manifest's): liveness every 30 s after 30 s; no optional
+		// kubernetes-services-endpoint ConfigMap (nothing creates it) and no OS node selector (typha's
+		// image is Linux-only, and Gardener's shoots have Linux nodes).
+		liveness.PeriodSeconds, liveness.InitialDelaySeconds = 30, 30
+		envFrom, nodeSelector = nil, nil
+	}
 	d := &appsv1.Deployment{
 		TypeMeta:   typeMeta("apps/v1", "Deployment"),
 		ObjectMeta: meta(NameTyphaDeployment, Namespace, systemComponent(map[string]string{"k8s-app": NameTypha})),
@@ -136,7 +145,7 @@ func typhaDeployment(o *values.Options) *appsv1.Deployment {
 					Annotations: map[string]string{"cluster-autoscaler.kubernetes.io/safe-to-evict": "true"},
 				},
 				Spec: corev1.PodSpec{
-					NodeSelector:                  map[string]string{"kubernetes.io/os": "linux"},
+					NodeSelector:                  nodeSelector,
 					HostNetwork:                   true,
 					Tolerations:                   tolerations(),
 					TerminationGracePeriodSeconds: ptr.To[int64](300),
@@ -153,10 +162,10 @@ func typhaDeployment(o *values.Options) *appsv1.Deployment {
 							{Name: NameTypha, ContainerPort: 5473, Protocol: corev1.ProtocolTCP},
 							{Name: "metrics", ContainerPort: 9093, Protocol: corev1.ProtocolTCP},
 						},
-						EnvFrom:        kubeServicesEndpoint(),
+						EnvFrom:        envFrom,
 						Env:            e,
 						Resources:      requestsOf(o.AutoScaling.TyphaRequests),
-						LivenessProbe:  probe("/liveness"),
+						LivenessProbe:  liveness,
 						ReadinessProbe: probe("/readiness"),
 						SecurityContext: &corev1.SecurityContext{
 							RunAsNonRoot: ptr.To(true), AllowPrivilegeEscalation: ptr.To(false),

@@ -56,6 +56,7 @@ func (r *calicoRenderer) Render(_ context.Context, in Inputs) (Rendered, error) 
 		// rules beyond the reference.
 		Ratchet:       true,
 		Compatibility: in.Compatibility,
+		TakenOver:     in.TakenOver,
 	})
 	if len(errs) > 0 {
 		return Rendered{}, configurationError(errs.ToAggregate())

@@ -28,7 +28,9 @@ func TestRequestBudget(t *testing.T) {
 	e := newTestEnv(t, nil)
 	e.grantShootAccessAs("gardener-internal")
 	e.createDNSRecord("external", "A", "192.0.2.34")
-	log := startController(t, e.ns, controllerSetup{})
+	// The production address source (DNSRecords through the manager's client); an A record needs no
+	// DNS answer, the server is there as in production.
+	log := startController(t, e.ns, controllerSetup{dnsServer: startDNS(t).addr})
 
 	before := log.Requests()
 	e.createNetwork(providerConfig(gnsOn + "overlay:\n  enabled: true\n"))
