@@ -77,7 +77,7 @@ func TestTakeOverKeepsReferenceTemplate(t *testing.T) {
 			ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{"checksum/configmap-calico": "the-reference's-checksum"}},
 			Spec: corev1.PodSpec{
 				InitContainers: []corev1.Container{{Name: "log-mtu-issues", Command: []string{"/bin/sh", "-c", "# the reference's script\n"}}},
-				Containers: []corev1.Container{{Name: "calico-node", Env: []corev1.EnvVar{{Name: "FELIX_IPINIPENABLED", Value: "true"}}}},
+				Containers:     []corev1.Container{{Name: "calico-node", Env: []corev1.EnvVar{{Name: "FELIX_IPINIPENABLED", Value: "true"}}}},
 			},
 		}},
 	}
