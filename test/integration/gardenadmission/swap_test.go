@@ -471,6 +471,12 @@ func TestAdmissionSwap(t *testing.T) {
 		t.Fatal(err)
 	}
 	shoots := dyn.Resource(shootGVR).Namespace("garden-swap-shoots")
+	// The API server picks the registration up asynchronously (an earlier test's may still be in its
+	// cache): counting starts once the reference's answers.
+	poll(t, "the reference's registration in effect", 30*time.Second, func() (bool, error) {
+		_, err := shoots.Create(ctx, shoot(fmt.Sprintf("warm-up-%d", time.Now().UnixNano()), `{"overlay":{"enabled":true}}`), metav1.CreateOptions{})
+		return err == nil, nil
+	})
 	var written, failed atomic.Int64
 	var failures sync.Map
 	stopLoad := make(chan struct{})
