@@ -52,10 +52,8 @@ import (
 // §2.2 step 4): ServiceAccount, Role, RoleBinding, Service, Deployment, ..., unknown kinds (the VPA)
 // last. The webhook (failurePolicy Fail) must answer throughout.
 
-const (
-	swapNamespace = "garden-swap"
-	referenceApp  = "gardener-extension-admission-calico"
-)
+// referenceApp is the reference admission's name (and its selector's value).
+const referenceApp = "gardener-extension-admission-calico"
 
 // referenceAdmissionObjects are the reference admission's objects in the runtime cluster, from
 // gardener-integration.md §4.3: Service 443 -> 10250 with the webhook-targets annotation, a Deployment
@@ -399,11 +397,14 @@ func TestAdmissionSwap(t *testing.T) {
 	for _, ns := range []struct {
 		c    client.Client
 		name string
-	}{{runtimeClient, swapNamespace}, {virtualClient, "extension-networking-calico"}, {virtualClient, "garden-swap-shoots"}} {
+	}{{virtualClient, "extension-networking-calico"}} {
 		if err := ns.c.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns.name}}); err != nil && !apierrors.IsAlreadyExists(err) {
 			t.Fatal(err)
 		}
 	}
+
+	// The release namespace in the runtime cluster (garden in a landscape; a fresh one per run here).
+	swapNamespace := testenv.NewNamespace(t, runtimeClient, "garden-swap-", nil)
 
 	// The Service's address, as the virtual garden's kube-apiserver dials it.
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -470,7 +471,7 @@ func TestAdmissionSwap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shoots := dyn.Resource(shootGVR).Namespace("garden-swap-shoots")
+	shoots := dyn.Resource(shootGVR).Namespace(testenv.NewNamespace(t, virtualClient, "garden-swap-shoots-", nil))
 	// The API server picks the registration up asynchronously (an earlier test's may still be in its
 	// cache): counting starts once the reference's answers.
 	poll(t, "the reference's registration in effect", 30*time.Second, func() (bool, error) {
