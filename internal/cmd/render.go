@@ -257,6 +257,10 @@ func (o *RenderOptions) build(streams IO) (m *manifest.Manifest, err error) {
 		}
 		settings.Ratchet = true
 		settings.Compatibility = pipeline.ChooseCompatibility(d, ctrl)
+		if d.Previous != nil && settings.Compatibility == calicov1alpha1.CompatibilityReference {
+			// What the controller took over from the reference's calico-node (status.providerStatus).
+			settings.TakenOver = d.Previous.TakenOver
+		}
 	}
 	opts, errs := pipeline.Options(in.source, in.config, settings)
 	if len(errs) > 0 {
