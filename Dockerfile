@@ -2,7 +2,7 @@
 # validate, bump), on a distroless base that has no shell or package manager, running as the
 # unprivileged user 65532 (the chart's runAsUser; the root filesystem can be read-only).
 #
-#   docker build --build-arg VERSION=$(git describe --tags --always --dirty) -t calico-pilot:dev .
+#   docker build --build-arg VERSION=$(cat VERSION) -t ghcr.io/calico-pilot/calico-pilot:$(cat VERSION) .   (make image)
 #
 # Target cni-plugins is the image multus' install-cni-plugins init container runs (multus.installCNIPlugins):
 # the containernetworking plugins built from source in /usr/src/cni/bin, on alpine for the init container's
@@ -20,7 +20,7 @@ RUN go mod download
 COPY api/ api/
 COPY cmd/ cmd/
 COPY internal/ internal/
-ARG VERSION=v0.1.0-dev
+ARG VERSION=v0.1.0
 ARG TARGETOS=linux
 ARG TARGETARCH=amd64
 # CGO off gives a static binary that runs on distroless/static; -trimpath and -buildvcs=false keep the

@@ -10,7 +10,9 @@ ETCD := $(TOOLS_BIN)/etcd
 STATICCHECK := $(TOOLS_BIN)/staticcheck
 # envtest looks for kube-apiserver and etcd in KUBEBUILDER_ASSETS.
 export KUBEBUILDER_ASSETS := $(TOOLS_BIN)
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo v0.1.0-dev)
+# The one version of the binary, both images and both charts' appVersion (VERSION file; deploy/version_test.go
+# checks they agree), so the charts' default image is what `make image` builds.
+VERSION ?= $(shell cat VERSION)
 LDFLAGS := -X github.com/calico-pilot/calico-pilot/internal/version.Version=$(VERSION)
 
 .DEFAULT_GOAL := help
@@ -89,7 +91,7 @@ fuzz-bump: ## Fuzz template masking and the bump merge for a minute each.
 	$(GO) test -run '^$$' -fuzz '^FuzzMaskRoundTrip$$' -fuzztime 60s ./internal/bump/
 	$(GO) test -run '^$$' -fuzz '^FuzzMerge$$' -fuzztime 60s ./internal/bump/
 
-IMAGE ?= calico-pilot:$(VERSION)
+IMAGE ?= ghcr.io/calico-pilot/calico-pilot:$(VERSION)
 
 .PHONY: image
 image: ## Build the calico-pilot container image from the Dockerfile (needs a container engine; IMAGE=repo:tag names it).

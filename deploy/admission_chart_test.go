@@ -137,6 +137,9 @@ func TestAdmissionChartRejects(t *testing.T) {
 	}{
 		{"no part selected", map[string]any{}, "gardener.runtimeCluster (runtime part) or gardener.virtualCluster.serviceAccount"},
 		{"misspelt key", map[string]any{"replica": 1, "gardener": operatorRuntimeValues["gardener"]}, "replica"},
+		{"misspelt reference key", map[string]any{"replicaCnt": 1, "gardener": operatorRuntimeValues["gardener"]}, "replicaCnt"},
+		{"misspelt reference vpa key", map[string]any{"vpa": map[string]any{"updatePolicy": map[string]any{"updateMod": "Auto"}}, "gardener": operatorRuntimeValues["gardener"]}, "updateMod"},
+		{"bad port", map[string]any{"webhookConfig": map[string]any{"serverPort": "http"}, "gardener": operatorRuntimeValues["gardener"]}, "/webhookConfig/serverPort"},
 		{"bad duration", map[string]any{"webhookConfig": map[string]any{"caValidity": "30d"}, "gardener": operatorRuntimeValues["gardener"]}, "/webhookConfig/caValidity"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -186,4 +189,93 @@ func TestExampleExtension(t *testing.T) {
 			t.Errorf("admission chart with the example's admission values: %v", err)
 		}
 	}
+}
+
+// TestAdmissionChartReferenceValues (issue 20 item 3): the reference admission chart's values
+// (testdata/reference-admission-values.yaml) render with what gardener-operator injects, for both parts,
+// and each key has its effect: replicaCount, the three ports (args, container ports, the Service's
+// numeric target port and network policy annotation), the VPA policy and update mode, the Service's
+// topology-aware routing; kubeconfig, given, becomes a Secret the server reads.
+func TestAdmissionChartReferenceValues(t *testing.T) {
+	reference := readValues(t, "reference-admission-values.yaml")
+	rel := release{name: "networking-calico", namespace: "garden-reference-values"}
+	objs, err := renderAdmissionChart(t, gardenletMerge(reference, operatorRuntimeValues), rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &appsv1.Deployment{}
+	into(t, find(t, objs, "Deployment", "gardener-extension-admission-calico"), d)
+	if got := *d.Spec.Replicas; got != 3 {
+		t.Errorf("replicas = %d, want 3 (replicaCount)", got)
+	}
+	c := d.Spec.Template.Spec.Containers[0]
+	for _, a := range []string{"--webhook-config-server-port=10260", "--metrics-bind-address=:8090", "--health-bind-address=:8091"} {
+		if !contains(c.Args, a) {
+			t.Errorf("args %v lack %s", c.Args, a)
+		}
+	}
+	ports := map[string]int32{}
+	for _, p := range c.Ports {
+		ports[p.Name] = p.ContainerPort
+	}
+	if diff := cmp.Diff(map[string]int32{"webhook": 10260, "metrics": 8090, "health": 8091}, ports); diff != "" {
+		t.Errorf("container ports (-want +got):\n%s", diff)
+	}
+	svc := &corev1.Service{}
+	into(t, find(t, objs, "Service", "gardener-extension-admission-calico"), svc)
+	if got := svc.Spec.Ports[0].TargetPort.IntValue(); got != 10260 {
+		t.Errorf("Service targetPort = %v, want 10260", svc.Spec.Ports[0].TargetPort)
+	}
+	if got := svc.Annotations["networking.resources.gardener.cloud/from-all-webhook-targets-allowed-ports"]; got != `[{"port":10260,"protocol":"TCP"}]` {
+		t.Errorf("allowed ports annotation = %s", got)
+	}
+	if svc.Spec.TrafficDistribution == nil {
+		t.Errorf("service.topologyAwareRouting.enabled set no trafficDistribution")
+	}
+	vpa := find(t, objs, "VerticalPodAutoscaler", "gardener-extension-admission-calico")
+	if got, _, _ := unstructured.NestedString(vpa.Object, "spec", "updatePolicy", "updateMode"); got != "Auto" {
+		t.Errorf("VPA updateMode = %q, want Auto (vpa.updatePolicy.updateMode)", got)
+	}
+	policies, _, _ := unstructured.NestedSlice(vpa.Object, "spec", "resourcePolicy", "containerPolicies")
+	wantPolicy := map[string]any{
+		"containerName": "*", "controlledValues": "RequestsOnly",
+		"minAllowed": map[string]any{"memory": "64Mi"}, "maxAllowed": map[string]any{"cpu": "1", "memory": "1Gi"},
+	}
+	if diff := cmp.Diff([]any{wantPolicy}, policies); diff != "" {
+		t.Errorf("VPA container policies (-want +got):\n%s", diff)
+	}
+	if u := findOrNil(objs, "Secret", "gardener-extension-admission-calico-kubeconfig"); u != nil {
+		t.Errorf("kubeconfig unset rendered a kubeconfig Secret")
+	}
+	dryRunApply(t, objs, rel.namespace)
+
+	// The virtual garden part with the same values.
+	if _, err := renderAdmissionChart(t, gardenletMerge(reference, operatorVirtualValues), release{name: "networking-calico", namespace: "extension-networking-calico"}); err != nil {
+		t.Errorf("virtual part: %v", err)
+	}
+
+	// kubeconfig given: a Secret, mounted, named by --kubeconfig.
+	withKubeconfig := gardenletMerge(reference, operatorRuntimeValues)
+	withKubeconfig["kubeconfig"] = "apiVersion: v1\nkind: Config\n"
+	objs, err = renderAdmissionChart(t, withKubeconfig, rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if findOrNil(objs, "Secret", "gardener-extension-admission-calico-kubeconfig") == nil {
+		t.Fatal("kubeconfig set rendered no Secret")
+	}
+	into(t, find(t, objs, "Deployment", "gardener-extension-admission-calico"), d)
+	if !contains(d.Spec.Template.Spec.Containers[0].Args, "--kubeconfig=/etc/calico-pilot/admission-kubeconfig/kubeconfig") {
+		t.Errorf("args %v lack --kubeconfig", d.Spec.Template.Spec.Containers[0].Args)
+	}
+}
+
+// findOrNil is the rendered object of that kind and name, or nil.
+func findOrNil(objs []rendered, kind, name string) *unstructured.Unstructured {
+	for _, o := range objs {
+		if o.obj.GetKind() == kind && o.obj.GetName() == name {
+			return o.obj
+		}
+	}
+	return nil
 }

@@ -51,7 +51,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	vpaCRD := filepath.Join(strings.TrimSpace(string(dir)), "deploy", "vpa-v1-crd-gen.yaml")
-	os.Exit(testenv.RunSuite(m, testenv.Options{CRDDirectoryPaths: []string{vpaCRD}}, func(cp *testenv.ControlPlane) error {
+	os.Exit(testenv.RunSuite(m, testenv.Options{CRDDirectoryPaths: []string{vpaCRD, filepath.Join("testdata", "crds")}}, func(cp *testenv.ControlPlane) error {
 		controlPlane = cp
 		return nil
 	}))
@@ -225,6 +225,9 @@ func TestChartDefaultValues(t *testing.T) {
 	}
 	ns := gardenerRelease.namespace
 	want := []string{
+		// The reference chart's fluent-bit parser and filter for calico-node logs in the seed (issue 20).
+		"ClusterFilter calico-node",
+		"ClusterParser calico-node-parser",
 		"ClusterRoleBinding calico-pilot:extension-networking-calico-7xk2p:networking-calico",
 		"ConfigMap " + ns + "/networking-calico-config",
 		"Deployment " + ns + "/networking-calico",
@@ -308,7 +311,7 @@ kind: ControllerConfiguration
 		if diff := cmp.Diff(wantArgs, d.Spec.Template.Spec.Containers[0].Args); diff != "" {
 			t.Errorf("controller args (-want +got):\n%s", diff)
 		}
-		if got, want := d.Spec.Template.Spec.Containers[0].Image, "ghcr.io/calico-pilot/calico-pilot:v0.1.0-dev"; got != want {
+		if got, want := d.Spec.Template.Spec.Containers[0].Image, "ghcr.io/calico-pilot/calico-pilot:v0.1.0"; got != want {
 			t.Errorf("controller image = %q, want %q", got, want)
 		}
 		checkSeedConventions(t, objs, d, "8080")

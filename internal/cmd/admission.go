@@ -161,7 +161,9 @@ func NewAdmissionCommand(streams IO) *cobra.Command {
 func RunAdmission(ctx context.Context, o *AdmissionOptions) error {
 	log := logr.FromContextOrDiscard(ctx)
 	server := ctrlwebhook.NewServer(ctrlwebhook.Options{Host: o.BindHost, Port: o.Port, CertDir: o.CertDir})
-	server.Register(webhook.Path, webhook.NewHandler(log.WithName("shoot-validator")))
+	handler := webhook.NewHandler(log.WithName("shoot-validator"))
+	server.Register(webhook.Path, handler)
+	server.Register(webhook.ReferencePath, handler)
 
 	g, ctx := errgroup.WithContext(ctx)
 	g.Go(func() error {

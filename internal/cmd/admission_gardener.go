@@ -93,7 +93,7 @@ func (f *AdmissionGardenerFlags) Validate() error {
 }
 
 func (f *AdmissionGardenerFlags) options(o *AdmissionOptions, log logr.Logger) gardenadmission.Options {
-	opts := gardenadmission.Options{URL: f.URL, Path: webhook.Path, Namespace: f.Namespace, OwnerNamespace: f.OwnerNamespace,
+	opts := gardenadmission.Options{URL: f.URL, Path: webhook.ReferencePath, Namespace: f.Namespace, OwnerNamespace: f.OwnerNamespace,
 		SyncPeriod: f.SyncPeriod, CAValidity: f.CAValidity, Log: log}
 	if o != nil {
 		opts.CertDir = o.CertDir
@@ -145,7 +145,7 @@ func (f *AdmissionGardenerFlags) Prepare(ctx context.Context, o *AdmissionOption
 		return fmt.Errorf("creating webhook certificates and registration: %w", err)
 	}
 	f.registrar = r
-	log.Info("Registered webhook", "validatingWebhookConfiguration", gardenadmission.WebhookConfigurationName, "url", "https://"+f.URL+webhook.Path)
+	log.Info("Registered webhook", "validatingWebhookConfiguration", gardenadmission.WebhookConfigurationName, "url", "https://"+f.URL+webhook.ReferencePath)
 	return nil
 }
 

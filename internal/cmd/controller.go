@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -233,10 +234,13 @@ func (o *ControllerOptions) Run(ctx context.Context, streams IO) error {
 	opts.UserAgent = UserAgent()
 	opts.TTLRequeueMin, opts.TTLRequeueMax = o.DNS.RequeueMin, o.DNS.RequeueMax
 	opts.DeleteTimeout = o.DeleteTimeout
-	images, err := imagevector.FromEnv(os.LookupEnv, os.ReadFile)
+	vector, err := imagevector.VectorFromEnv(os.LookupEnv, os.ReadFile)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
+	// A malformed entry fails the start above; one for an image calico-pilot does not deploy is
+	// ignored, as Gardener's image vector does, and said once here.
+	logIgnoredImages(ctrl.Log, vector)
 	// The resolver is checked before the manager is built, so a bad flag is a usage error.
 	if _, err := o.DNS.Resolver(); err != nil {
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("kube-apiserver DNS resolver: %w", err)}
@@ -252,7 +256,7 @@ func (o *ControllerOptions) Run(ctx context.Context, streams IO) error {
 			HealthProbeBindAddress:  o.HealthBindAddress,
 			PprofBindAddress:        o.PprofBindAddress,
 		},
-		Images: images,
+		ImageVector: vector,
 		Addresses: func(c client.Client) (network.AddressSource, error) {
 			source, err := o.DNS.Source(c)
 			if err != nil {
@@ -301,4 +305,15 @@ reports status on the Network. Leader election, metrics (--metrics-bind-address)
 	}
 	o.logOut = streams.ErrOut
 	return bindOptions(cmd, o, streams)
+}
+
+// logIgnoredImages logs, once, the image vector entries calico-pilot does not use.
+func logIgnoredImages(log logr.Logger, v *imagevector.Vector) {
+	for _, n := range v.Ignored() {
+		if n.DidYouMean != "" {
+			log.Info("Ignoring image vector entry: calico-pilot deploys no image of this name", "name", n.Name, "didYouMean", n.DidYouMean)
+			continue
+		}
+		log.Info("Ignoring image vector entry: calico-pilot deploys no image of this name", "name", n.Name)
+	}
 }

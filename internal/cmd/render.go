@@ -218,7 +218,19 @@ func (o *RenderOptions) build(streams IO) (m *manifest.Manifest, err error) {
 	if err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
-	images, err := imagevector.FromEnv(os.LookupEnv, os.ReadFile)
+	vector, err := imagevector.VectorFromEnv(os.LookupEnv, os.ReadFile)
+	if err != nil {
+		return nil, &ExitError{Code: ExitUsage, Err: err}
+	}
+	for _, n := range vector.Ignored() {
+		hint := ""
+		if n.DidYouMean != "" {
+			hint = fmt.Sprintf(" (did you mean %q?)", n.DidYouMean)
+		}
+		fmt.Fprintf(streams.ErrOut, "warning: $%s: ignoring image %q: calico-pilot deploys no image of this name%s\n", imagevector.OverrideEnv, n.Name, hint)
+	}
+	// As the controller: the images for the shoot's Kubernetes version.
+	images, err := imagevector.NewResolver(vector).ForShoot(in.source.Shoot.Spec.Kubernetes.Version)
 	if err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
@@ -245,6 +257,10 @@ func (o *RenderOptions) build(streams IO) (m *manifest.Manifest, err error) {
 		}
 		settings.Ratchet = true
 		settings.Compatibility = pipeline.ChooseCompatibility(d, ctrl)
+		if d.Previous != nil && settings.Compatibility == calicov1alpha1.CompatibilityReference {
+			// What the controller took over from the reference's calico-node (status.providerStatus).
+			settings.TakenOver = d.Previous.TakenOver
+		}
 	}
 	opts, errs := pipeline.Options(in.source, in.config, settings)
 	if len(errs) > 0 {

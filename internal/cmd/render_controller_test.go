@@ -142,7 +142,7 @@ func controllerRender(t *testing.T, netData, clusterData string, addresses []str
 			addrs = append(addrs, netip.MustParseAddr(a))
 		}
 	}
-	images, err := imagevector.FromEnv(os.LookupEnv, os.ReadFile)
+	images, err := imagevector.VectorFromEnv(os.LookupEnv, os.ReadFile)
 	if err != nil {
 		t.Fatal(err)
 	}

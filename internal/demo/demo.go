@@ -31,7 +31,6 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/features"
-	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/managedresource"
 	"github.com/calico-pilot/calico-pilot/internal/mrdata"
 	"github.com/calico-pilot/calico-pilot/internal/testenv"
@@ -261,10 +260,6 @@ func startController(ctx context.Context, cp *testenv.ControlPlane, scheme *runt
 	cfg := *cp.Config
 	cfg.UserAgent = userAgent
 	cfg.Wrap(writes.Wrap)
-	images, err := imagevector.Default()
-	if err != nil {
-		return nil, err
-	}
 	gates, err := features.FromMap(nil)
 	if err != nil {
 		return nil, err
@@ -283,7 +278,6 @@ func startController(ctx context.Context, cp *testenv.ControlPlane, scheme *runt
 			Metrics:                metricsserver.Options{BindAddress: "0"},
 			HealthProbeBindAddress: "0",
 		},
-		Images: images,
 		Addresses: func(c client.Client) (network.AddressSource, error) {
 			return network.NewAddressSource(&apiserverendpoints.Source{Reader: c, Resolver: resolver}), nil
 		},

@@ -3,6 +3,8 @@ package gardenadmission
 import (
 	"bytes"
 	"context"
+	"crypto/x509"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"net"
@@ -30,6 +32,19 @@ const (
 	CalicoShootLabel = "networking.extensions.gardener.cloud/calico"
 	// ModeURL registers the webhook by URL.
 	ModeURL = "url"
+	// AnnotationForeignCAUntil, on the webhook configuration, says until when the CA certificates
+	// that another server registered (the reference extension's, during a swap) stay in the bundle.
+	AnnotationForeignCAUntil = "calico-pilot.gardener.cloud/foreign-ca-until"
+)
+
+// Swap timing: CAs another server registered stay trusted for ForeignCAGrace after calico-pilot first
+// saw them, and for FastSyncWindow after start-up the registration is checked every FastSyncPeriod
+// while they are there, so a reference leader rewriting the bundle during the rollout drops
+// calico-pilot's CA for seconds at most.
+const (
+	ForeignCAGrace = 24 * time.Hour
+	FastSyncWindow = 15 * time.Minute
+	FastSyncPeriod = 10 * time.Second
 )
 
 // Options configure the registration.
@@ -51,6 +66,8 @@ type Options struct {
 	CAValidity time.Duration
 	// Log for sync failures.
 	Log logr.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
 }
 
 // Validate checks the options.
@@ -84,6 +101,9 @@ type Registrar struct {
 	source, target client.Client
 	certs          *certs.Manager
 	opts           Options
+	started        time.Time
+	// foreign is whether the last registration kept CAs another server registered.
+	foreign bool
 }
 
 // NewRegistrar returns a registrar keeping its certificate Secret in source and registering the webhook
@@ -96,7 +116,10 @@ func NewRegistrar(source, target client.Client, opts Options) (*Registrar, error
 	if err != nil {
 		return nil, err
 	}
-	return &Registrar{source: source, target: target, certs: m, opts: opts}, nil
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Registrar{source: source, target: target, certs: m, opts: opts, started: opts.Now()}, nil
 }
 
 // Sync ensures the certificates, registers the webhook with the current CA bundle and writes the serving
@@ -118,17 +141,23 @@ func (r *Registrar) Sync(ctx context.Context) error {
 }
 
 // Run syncs every SyncPeriod until ctx ends; a failed sync is logged and retried at the next tick.
+// While the registration holds another server's CA (a swap from the reference extension) and the
+// process started less than FastSyncWindow ago, it syncs every FastSyncPeriod instead.
 func (r *Registrar) Run(ctx context.Context) error {
-	t := time.NewTicker(r.opts.SyncPeriod)
-	defer t.Stop()
 	for {
+		period := r.opts.SyncPeriod
+		if r.foreign && r.opts.Now().Sub(r.started) < FastSyncWindow && FastSyncPeriod < period {
+			period = FastSyncPeriod
+		}
+		t := time.NewTimer(period)
 		select {
 		case <-ctx.Done():
+			t.Stop()
 			return nil
 		case <-t.C:
 		}
 		if err := r.Sync(ctx); err != nil && ctx.Err() == nil {
-			r.opts.Log.Error(err, "Syncing webhook certificates and registration failed, retrying", "period", r.opts.SyncPeriod)
+			r.opts.Log.Error(err, "Syncing webhook certificates and registration failed, retrying", "period", period)
 		}
 	}
 }
@@ -215,8 +244,78 @@ func (r *Registrar) register(ctx context.Context, caBundle []byte) error {
 		return fmt.Errorf("reading ValidatingWebhookConfiguration %s: %w", desired.Name, err)
 	}
 	desired.ResourceVersion = live.ResourceVersion
+	r.keepForeignCAs(live, desired, caBundle)
 	if err := r.target.Update(ctx, desired); err != nil {
 		return fmt.Errorf("updating ValidatingWebhookConfiguration %s: %w", desired.Name, err)
 	}
 	return nil
+}
+
+// keepForeignCAs adds to desired's bundle the CA certificates the live configuration trusts that are
+// not calico-pilot's, for ForeignCAGrace after they were first seen (AnnotationForeignCAUntil) and
+// never past their expiry. During a swap the reference extension's pods and calico-pilot's are
+// endpoints of the same Service: the API server must trust both servers' certificates until the
+// reference's pods are gone, or calls reaching them fail and Shoot writes are denied (failurePolicy
+// Fail). The reference's own leader may rewrite the bundle to its CA meanwhile; the next sync (every
+// FastSyncPeriod then) adds calico-pilot's CA back, keeping the reference's.
+func (r *Registrar) keepForeignCAs(live, desired *admissionregistrationv1.ValidatingWebhookConfiguration, own []byte) {
+	now := r.opts.Now()
+	r.foreign = false
+	until, hasUntil := time.Time{}, false
+	if v, ok := live.Annotations[AnnotationForeignCAUntil]; ok {
+		if t, err := time.Parse(time.RFC3339, v); err == nil {
+			until, hasUntil = t, true
+		}
+	}
+	if hasUntil && !now.Before(until) {
+		// The grace period is over: only calico-pilot's CAs from now on.
+		return
+	}
+	ownCerts := map[string]bool{}
+	for _, c := range pemBlocks(own) {
+		ownCerts[string(c.Bytes)] = true
+	}
+	var foreign []byte
+	seen := map[string]bool{}
+	for _, w := range live.Webhooks {
+		for _, b := range pemBlocks(w.ClientConfig.CABundle) {
+			if ownCerts[string(b.Bytes)] || seen[string(b.Bytes)] {
+				continue
+			}
+			seen[string(b.Bytes)] = true
+			cert, err := x509.ParseCertificate(b.Bytes)
+			if err != nil || !now.Before(cert.NotAfter) {
+				continue
+			}
+			foreign = append(foreign, pem.EncodeToMemory(b)...)
+		}
+	}
+	if len(foreign) == 0 {
+		return
+	}
+	if !hasUntil {
+		until = now.Add(ForeignCAGrace)
+	}
+	r.foreign = true
+	if desired.Annotations == nil {
+		desired.Annotations = map[string]string{}
+	}
+	desired.Annotations[AnnotationForeignCAUntil] = until.UTC().Format(time.RFC3339)
+	for i := range desired.Webhooks {
+		cc := &desired.Webhooks[i].ClientConfig
+		cc.CABundle = append(append([]byte(nil), cc.CABundle...), foreign...)
+	}
+}
+
+// pemBlocks are the PEM blocks of data.
+func pemBlocks(data []byte) []*pem.Block {
+	var out []*pem.Block
+	for {
+		var b *pem.Block
+		b, data = pem.Decode(data)
+		if b == nil {
+			return out
+		}
+		out = append(out, b)
+	}
 }

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/Masterminds/semver/v3"
 	"sigs.k8s.io/yaml"
@@ -27,7 +29,8 @@ const (
 	NameCNIPlugins            = "cni-plugins"
 )
 
-// names are the images calico-pilot looks up; an override entry for any other name is an error.
+// names are the images calico-pilot looks up; an entry for any other name is ignored (Vector.Ignored),
+// as Gardener's image vector ignores names nobody looks up.
 var names = []string{
 	NameBirdExporter, NameCalicoCNI, NameCalicoKubeControllers, NameCalicoNode, NameCalicoTypha,
 	NameCNIPlugins, NameCPA, NameCPVA, NameMultus,
@@ -80,6 +83,26 @@ type Vector struct {
 	// CABundle (Gardener v1.149+: CA certificates of the registries, for Gardener's own components) is
 	// accepted and not used: calico-pilot does not pull images itself.
 	CABundle any `json:"caBundle,omitempty"`
+
+	// ignored are the names of entries calico-pilot does not look up (Ignored).
+	ignored []IgnoredName
+}
+
+// IgnoredName is the name of image vector entries calico-pilot does not use, with the image it
+// probably meant when the name is a near miss of one of its own.
+type IgnoredName struct {
+	Name string
+	// DidYouMean is the closest name calico-pilot uses, when Name is at most two edits away from
+	// it ("calico-nodes"); empty otherwise ("pause-container").
+	DidYouMean string
+}
+
+// Ignored returns the names of the entries calico-pilot does not use, each once, in the order they
+// first appear. Gardener's image vector (and so the reference extension) ignores them: an operator's
+// override file shared between extensions carries images for others (the reference's own example has
+// pause-container). Callers log them once, so a misspelt name does not go unnoticed.
+func (v *Vector) Ignored() []IgnoredName {
+	return append([]IgnoredName(nil), v.ignored...)
 }
 
 // FindOptions say for which cluster an image is looked up.
@@ -193,16 +216,53 @@ func Parse(data []byte, what string) (*Vector, error) {
 		known[n] = true
 	}
 	var errs []error
+	seen := map[string]bool{}
 	for i, s := range v.Sources {
 		p := fmt.Sprintf("%s: images[%d]", what, i)
-		for _, err := range validate(s, known) {
+		for _, err := range validate(s) {
 			errs = append(errs, fmt.Errorf("%s.%w", p, err))
+		}
+		if s.Name != "" && !known[s.Name] && !seen[s.Name] {
+			seen[s.Name] = true
+			v.ignored = append(v.ignored, IgnoredName{Name: s.Name, DidYouMean: closest(s.Name)})
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	return &v, nil
+}
+
+// closest is the name calico-pilot uses that is at most two edits away from name, or "".
+func closest(name string) string {
+	best, bestDist := "", 3
+	for _, n := range names {
+		if d := editDistance(name, n); d < bestDist {
+			best, bestDist = n, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 var (
@@ -212,13 +272,12 @@ var (
 	tagRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`)
 )
 
-func validate(s Source, known map[string]bool) []error {
+// validate checks an entry as Gardener does (and more strictly: a typo must not keep the old image),
+// whatever its name: the reference failed on a malformed entry of any name too.
+func validate(s Source) []error {
 	var errs []error
-	switch {
-	case s.Name == "":
+	if s.Name == "" {
 		errs = append(errs, errors.New("name: required"))
-	case !known[s.Name]:
-		errs = append(errs, fmt.Errorf("name: unknown image %q, calico-pilot uses [%s]", s.Name, strings.Join(names, ", ")))
 	}
 	if s.Digest != nil {
 		errs = append(errs, errors.New("digest: not a field of Gardener's image vector format; put the digest in tag (tag: sha256:<hex> or tag: <tag>@sha256:<hex>)"))
@@ -278,6 +337,13 @@ func validate(s Source, known map[string]bool) []error {
 // Merge returns v with override merged onto it (LoadVector). Neither input is changed.
 func (v *Vector) Merge(override *Vector) *Vector {
 	out := &Vector{Sources: make([]Source, len(v.Sources)), CABundle: v.CABundle}
+	out.ignored = append(append([]IgnoredName(nil), v.ignored...), override.ignored...)
+	seen := map[string]bool{}
+	out.ignored = slices.DeleteFunc(out.ignored, func(n IgnoredName) bool {
+		dup := seen[n.Name]
+		seen[n.Name] = true
+		return dup
+	})
 	copy(out.Sources, v.Sources)
 	for _, o := range override.Sources {
 		i := out.index(o)
@@ -476,4 +542,37 @@ func (v *Vector) Images(opts FindOptions) (Images, error) {
 		}(),
 	}
 	return imgs, errors.Join(errs...)
+}
+
+// Resolver resolves the images per shoot Kubernetes version, as Gardener's image vector finds them
+// for an extension (runtime version = target version = the shoot's), and remembers each version's
+// result: a landscape has a handful of versions and many reconciles.
+type Resolver struct {
+	vector *Vector
+	mu     sync.Mutex
+	byVer  map[string]Images
+}
+
+// NewResolver returns a resolver for v.
+func NewResolver(v *Vector) *Resolver {
+	return &Resolver{vector: v, byVer: map[string]Images{}}
+}
+
+// Vector is the vector the resolver looks up in.
+func (r *Resolver) Vector() *Vector { return r.vector }
+
+// ForShoot returns the images for a shoot of the given Kubernetes version ("" when unknown: every
+// version constraint then holds without scoring).
+func (r *Resolver) ForShoot(kubernetesVersion string) (Images, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if imgs, ok := r.byVer[kubernetesVersion]; ok {
+		return imgs, nil
+	}
+	imgs, err := r.vector.Images(ShootOptions(kubernetesVersion))
+	if err != nil {
+		return Images{}, fmt.Errorf("image vector for Kubernetes %q: %w", kubernetesVersion, err)
+	}
+	r.byVer[kubernetesVersion] = imgs
+	return imgs, nil
 }

@@ -220,8 +220,10 @@ func TestOverrideErrors(t *testing.T) {
 	tests := []struct {
 		name, data, want string
 	}{
-		{"unknown image", "images:\n- name: calico-apiserver\n  repository: x.example/a\n",
-			`image vector override: images[0].name: unknown image "calico-apiserver", calico-pilot uses [bird-exporter, calico-cni, calico-kube-controllers, calico-node, calico-typha, cni-plugins, calico-cpa, calico-cpva, multus-cni]`},
+		{"unknown image, malformed (the reference fails on it too)", "images:\n- name: pause-container\n  tag: \"3.10\"\n",
+			`image vector override: images[0].repository: required unless ref is given (an entry with only a tag cannot be resolved)`},
+		{"no name", "images:\n- repository: x.example/a\n",
+			`image vector override: images[0].name: required`},
 		{"only a tag", "images:\n- name: calico-node\n  tag: v3.31.7\n",
 			`image vector override: images[0].repository: required unless ref is given (an entry with only a tag cannot be resolved)`},
 		{"ref and repository", "images:\n- name: calico-node\n  ref: a.example/n:v1\n  repository: a.example/n\n",
@@ -309,5 +311,100 @@ func TestCNIPluginsTaggedWithOwnVersion(t *testing.T) {
 	}
 	if want := "mirror.local/cni-plugins:v1.2.3"; pinned.CNIPlugins != want {
 		t.Errorf("pinned = %q, want %q", pinned.CNIPlugins, want)
+	}
+}
+
+// TestUnknownNamesIgnored: entries for images calico-pilot does not deploy (the reference's own values
+// example carries pause-container; a landscape's file shared between extensions carries more) are
+// ignored, as Gardener's image vector ignores them, and reported once each, with the image a near
+// miss probably meant. The images calico-pilot deploys are unchanged by them.
+func TestUnknownNamesIgnored(t *testing.T) {
+	override := `images:
+- name: pause-container
+  sourceRepository: github.com/kubernetes/kubernetes/blob/master/build/pause/Dockerfile
+  repository: registry.k8s.io/pause
+  tag: "3.10"
+- name: calico-nodes
+  repository: mirror.example/calico/node
+- name: pause-container
+  repository: registry.k8s.io/pause
+  tag: "3.10"
+  targetVersion: ">= 1.33"
+- name: calico-typha
+  repository: mirror.example/calico/typha
+  tag: v3.31.6
+`
+	v, err := imagevector.LoadVector([]byte(override))
+	if err != nil {
+		t.Fatalf("an override with names calico-pilot does not use must load: %v", err)
+	}
+	want := []imagevector.IgnoredName{{Name: "pause-container"}, {Name: "calico-nodes", DidYouMean: "calico-node"}}
+	if diff := cmp.Diff(want, v.Ignored()); diff != "" {
+		t.Errorf("ignored names (-want +got):\n%s", diff)
+	}
+	imgs, err := v.Images(imagevector.ShootOptions("1.33.2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, err := imagevector.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantImgs := def
+	wantImgs.CalicoTypha = "mirror.example/calico/typha:v3.31.6"
+	if diff := cmp.Diff(wantImgs, imgs); diff != "" {
+		t.Errorf("images (-want +got):\n%s", diff)
+	}
+	if _, err := imagevector.Load([]byte(override)); err != nil {
+		t.Errorf("Load: %v", err)
+	}
+}
+
+// TestPerShootVersion: entries constrained by targetVersion and runtimeVersion are chosen per shoot
+// Kubernetes version, as Gardener's image vector finds them for an extension (runtime = target = the
+// shoot's version): an air-gapped landscape pinning images per Kubernetes version gets each shoot's
+// own, and the result for a version is the same however often and in whatever order it is asked.
+func TestPerShootVersion(t *testing.T) {
+	override := `images:
+- name: calico-node
+  repository: old.example/calico/node
+  tag: v3.30.4
+  targetVersion: "< 1.33"
+- name: calico-node
+  repository: new.example/calico/node
+  tag: v3.31.6
+  targetVersion: ">= 1.33"
+- name: calico-typha
+  repository: rt.example/calico/typha
+  tag: v3.31.6
+  runtimeVersion: ">= 1.34.0"
+`
+	v, err := imagevector.LoadVector([]byte(override))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := imagevector.NewResolver(v)
+	tests := []struct {
+		version, node, typha string
+	}{
+		{"1.32.5", "old.example/calico/node:v3.30.4", "quay.io/calico/typha:v3.31.6"},
+		{"1.33.0", "new.example/calico/node:v3.31.6", "quay.io/calico/typha:v3.31.6"},
+		{"1.34.1", "new.example/calico/node:v3.31.6", "rt.example/calico/typha:v3.31.6"},
+		{"1.32.5", "old.example/calico/node:v3.30.4", "quay.io/calico/typha:v3.31.6"},
+		// Unknown version: every constraint holds without scoring; the first entry of the name wins
+		// (the embedded one).
+		{"", "quay.io/calico/node:v3.31.6", "quay.io/calico/typha:v3.31.6"},
+	}
+	for _, tt := range tests {
+		imgs, err := r.ForShoot(tt.version)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.version, err)
+		}
+		if imgs.CalicoNode != tt.node || imgs.CalicoTypha != tt.typha {
+			t.Errorf("Kubernetes %q: calico-node %q, typha %q; want %q, %q", tt.version, imgs.CalicoNode, imgs.CalicoTypha, tt.node, tt.typha)
+		}
+	}
+	if _, err := r.ForShoot("not-a-version"); err == nil || !strings.Contains(err.Error(), `image vector for Kubernetes "not-a-version"`) {
+		t.Errorf("bad version: error %v", err)
 	}
 }

@@ -54,6 +54,10 @@ type Settings struct {
 	// Compatibility is how the fields the reference ignored are treated ("" is Native); the
 	// controller chooses it with ChooseCompatibility.
 	Compatibility calicov1alpha1.CompatibilityMode
+	// TakenOver is what Reference mode renders unchanged from the reference's deployed calico-node
+	// (internal/takeover): the controller reads it from the deployed manifest when it takes a Network
+	// over and keeps it in the provider status.
+	TakenOver *calicov1alpha1.TakenOverTemplate
 }
 
 // Facts are the cluster facts of a source: from the Shoot, except what a Network states itself.
@@ -96,6 +100,7 @@ func Options(src Source, cfg *calicov1alpha1.NetworkConfig, s Settings) (values.
 		KubeAPIServerAddresses: s.KubeAPIServerAddresses,
 		Ratchet:                s.Ratchet,
 		Compatibility:          s.Compatibility,
+		TakenOver:              s.TakenOver,
 	})
 }
 
@@ -123,5 +128,7 @@ func AppliedStatus(o *values.Options) calicov1alpha1.NetworkStatus {
 	if o.IPv6 {
 		st.IPFamilies = append(st.IPFamilies, "IPv6")
 	}
+	// Kept for the next reconciles: the reference's manifest is read only when it is taken over.
+	st.TakenOver = o.TakenOver
 	return st
 }

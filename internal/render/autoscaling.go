@@ -36,16 +36,31 @@ func cpvaConstants(name, rbacName, targetKind, targetName, key, config string) [
 	}
 }
 
-func cpvaDeployment(o *values.Options, name, rbacName, targetKind, targetName, key, config string) client.Object {
-	return autoscalerDeployment(o, name, rbacName, o.Images.CPVA, "system-cluster-critical", []string{
-		"/cpvpa",
-		"--target=" + targetKind + "/" + targetName,
-		"--namespace=" + Namespace,
-		"--logtostderr=true",
-		"--poll-period-seconds=30",
-		"--v=2",
-		"--config-file=/etc/config/" + key,
-	}, map[string]string{key: config}, true)
+// cpva describes a cluster-proportional vertical autoscaler (cpvpa) Deployment.
+type cpva struct {
+	// name of the Deployment and its ConfigMap; app is its k8s-app label (selector), the
+	// reference's, which differs from the name for calico-node's.
+	name, app string
+	// rbacName is its ServiceAccount and RBAC; priorityClass its pods' priority class.
+	rbacName, priorityClass string
+	// targetKind and targetName are what it scales; key and config its ConfigMap entry.
+	targetKind, targetName, key, config string
+}
+
+func cpvaDeployment(o *values.Options, c cpva) client.Object {
+	return autoscalerDeployment(o, autoscaler{
+		name: c.name, app: c.app, serviceAccount: c.rbacName, image: o.Images.CPVA, priorityClass: c.priorityClass,
+		command: []string{
+			"/cpvpa",
+			"--target=" + c.targetKind + "/" + c.targetName,
+			"--namespace=" + Namespace,
+			"--logtostderr=true",
+			"--poll-period-seconds=30",
+			"--v=2",
+			"--config-file=/etc/config/" + c.key,
+		},
+		config: map[string]string{c.key: c.config}, mountConfig: true,
+	})
 }
 
 func autoscalerConfigMap(name string, data map[string]string) *corev1.ConfigMap {
@@ -56,8 +71,20 @@ func autoscalerConfigMap(name string, data map[string]string) *corev1.ConfigMap 
 	}
 }
 
-func autoscalerDeployment(o *values.Options, name, sa, image, priority string, command []string, config map[string]string, mountConfig bool) *appsv1.Deployment {
-	labels := systemComponent(map[string]string{"k8s-app": name})
+// autoscaler describes an autoscaler Deployment (cluster-proportional-autoscaler or cpvpa).
+type autoscaler struct {
+	// name of the Deployment and its ConfigMap; app is its k8s-app label (selector).
+	name, app                            string
+	serviceAccount, image, priorityClass string
+	command                              []string
+	// config is the ConfigMap's data (its checksum rolls the pods); mountConfig mounts it at /etc/config.
+	config      map[string]string
+	mountConfig bool
+}
+
+func autoscalerDeployment(_ *values.Options, a autoscaler) *appsv1.Deployment {
+	name := a.name
+	labels := systemComponent(map[string]string{"k8s-app": a.app})
 	d := &appsv1.Deployment{
 		TypeMeta: typeMeta("apps/v1", "Deployment"),
 		ObjectMeta: metav1.ObjectMeta{
@@ -68,18 +95,16 @@ func autoscalerDeployment(o *values.Options, name, sa, image, priority string, c
 		Spec: appsv1.DeploymentSpec{
 			Replicas:             ptr.To[int32](1),
 			RevisionHistoryLimit: ptr.To[int32](2),
-			Selector:             &metav1.LabelSelector{MatchLabels: map[string]string{"k8s-app": name}},
+			Selector:             &metav1.LabelSelector{MatchLabels: map[string]string{"k8s-app": a.app}},
 			Template: corev1.PodTemplateSpec{
 				ObjectMeta: metav1.ObjectMeta{
-					Labels: systemComponent(map[string]string{
-						"k8s-app": name, "networking.gardener.cloud/to-apiserver": "allowed", "networking.gardener.cloud/to-dns": "allowed",
-					}),
-					Annotations: map[string]string{fmt.Sprintf("checksum/configmap-%s", name): checksum(config)},
+					Labels:      gardenerPodLabels(map[string]string{"k8s-app": a.app}),
+					Annotations: map[string]string{fmt.Sprintf("checksum/configmap-%s", name): checksum(a.config)},
 				},
 				Spec: corev1.PodSpec{
 					NodeSelector:       map[string]string{"kubernetes.io/os": "linux"},
-					PriorityClassName:  priority,
-					ServiceAccountName: sa,
+					PriorityClassName:  a.priorityClass,
+					ServiceAccountName: a.serviceAccount,
 					DNSPolicy:          corev1.DNSDefault,
 					Tolerations:        []corev1.Toleration{{Key: "CriticalAddonsOnly", Operator: corev1.TolerationOpExists}},
 					SecurityContext: &corev1.PodSecurityContext{
@@ -88,8 +113,8 @@ func autoscalerDeployment(o *values.Options, name, sa, image, priority string, c
 					},
 					Containers: []corev1.Container{{
 						Name:            "autoscaler",
-						Image:           image,
-						Command:         command,
+						Image:           a.image,
+						Command:         a.command,
 						Resources:       requests("10m", "50Mi"),
 						SecurityContext: &corev1.SecurityContext{AllowPrivilegeEscalation: ptr.To(false)},
 					}},
@@ -97,7 +122,7 @@ func autoscalerDeployment(o *values.Options, name, sa, image, priority string, c
 			},
 		},
 	}
-	if mountConfig {
+	if a.mountConfig {
 		spec := &d.Spec.Template.Spec
 		spec.Volumes = []corev1.Volume{configMapVolume("config", name)}
 		spec.Containers[0].VolumeMounts = []corev1.VolumeMount{{Name: "config", MountPath: "/etc/config"}}
@@ -115,4 +140,15 @@ func vpa(name, kind, target string, policies []vpav1.ContainerResourcePolicy) *v
 			ResourcePolicy: &vpav1.PodResourcePolicy{ContainerPolicies: policies},
 		},
 	}
+}
+
+// gardenerPodLabels adds to the labels of a Deployment's pods what the reference's carry and the
+// shoot's network policies select on: origin gardener, and egress to the API server, DNS and public
+// networks (gardenlet's gardener.cloud--allow-* policies in kube-system).
+func gardenerPodLabels(labels map[string]string) map[string]string {
+	labels["origin"] = "gardener"
+	labels["networking.gardener.cloud/to-apiserver"] = "allowed"
+	labels["networking.gardener.cloud/to-dns"] = "allowed"
+	labels["networking.gardener.cloud/to-public-networks"] = "allowed"
+	return systemComponent(labels)
 }

@@ -48,11 +48,7 @@ func kubeControllersDeployment(o *values.Options) *appsv1.Deployment {
 			// Only one instance may run at a time.
 			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType},
 			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: systemComponent(map[string]string{
-					"k8s-app":                                NameKubeControllers,
-					"networking.gardener.cloud/to-apiserver": "allowed",
-					"networking.gardener.cloud/to-dns":       "allowed",
-				})},
+				ObjectMeta: metav1.ObjectMeta{Labels: gardenerPodLabels(map[string]string{"k8s-app": NameKubeControllers})},
 				Spec: corev1.PodSpec{
 					NodeSelector:       map[string]string{"kubernetes.io/os": "linux"},
 					Tolerations:        []corev1.Toleration{{Effect: corev1.TaintEffectNoSchedule, Operator: corev1.TolerationOpExists}},

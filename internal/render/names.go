@@ -6,15 +6,18 @@ const Namespace = "kube-system"
 // Object and container names. They match the reference extension's, so a shoot moves to
 // calico-pilot in place (objects are updated, never deleted and re-created).
 const (
-	NameCalicoNode             = "calico-node"
-	NameCalicoConfig           = "calico-config"
-	NameCNIPlugin              = "calico-cni-plugin"
-	NameTierGetter             = "calico-tier-getter"
-	NameTypha                  = "calico-typha"
-	NameTyphaDeployment        = "calico-typha-deploy"
-	NameTyphaCPA               = "calico-typha-horizontal-autoscaler"
-	NameTyphaCPVA              = "calico-typha-vertical-autoscaler"
-	NameNodeCPVA               = "calico-node-vertical-autoscaler"
+	NameCalicoNode      = "calico-node"
+	NameCalicoConfig    = "calico-config"
+	NameCNIPlugin       = "calico-cni-plugin"
+	NameTierGetter      = "calico-tier-getter"
+	NameTypha           = "calico-typha"
+	NameTyphaDeployment = "calico-typha-deploy"
+	NameTyphaCPA        = "calico-typha-horizontal-autoscaler"
+	NameTyphaCPVA       = "calico-typha-vertical-autoscaler"
+	NameNodeCPVA        = "calico-node-vertical-autoscaler"
+	// AppNodeCPVA is the k8s-app label (the selector) of NameNodeCPVA, the reference's: a Deployment's
+	// selector cannot change in place.
+	AppNodeCPVA                = "calico-node-autoscaler"
 	NameTyphaCPARBAC           = "typha-cpha"
 	NameTyphaCPVARBAC          = "typha-cpva"
 	NameNodeCPVARBAC           = "calico-node-cpva"

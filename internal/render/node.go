@@ -1,6 +1,9 @@
 package render
 
 import (
+	"strings"
+	"unicode"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -30,7 +33,7 @@ func calicoNode(o *values.Options) ([]client.Object, error) {
 	}
 	// The pods roll when the configuration they read changes.
 	objs := make([]client.Object, 0, 6) // every object below, without reallocating
-	objs = append(objs, cm, nodeRoleBinding(o), nodeDaemonSet(o, checksum(cm.Data)))
+	objs = append(objs, cm, nodeRoleBinding(o), nodeDaemonSet(o, configChecksum(o, cm.Data)))
 	if o.BirdExporter && !o.NonPrivileged {
 		objs = append(objs, monitoringService(NameBirdMonitoring, NameCalicoNode, 9094, "metrics"))
 	}
@@ -39,7 +42,12 @@ func calicoNode(o *values.Options) ([]client.Object, error) {
 		objs = append(objs, nodeVPA(o))
 	}
 	if a.NodeCPVA {
-		objs = append(objs, cpvaDeployment(o, NameNodeCPVA, NameNodeCPVARBAC, "daemonset", NameCalicoNode, "node-autoscaler", nodeCPVAConfig))
+		objs = append(objs, cpvaDeployment(o, cpva{
+			name: NameNodeCPVA, app: AppNodeCPVA, rbacName: NameNodeCPVARBAC,
+			// calico-node's own size must not wait behind other workloads.
+			priorityClass: "system-cluster-critical",
+			targetKind:    "daemonset", targetName: NameCalicoNode, key: "node-autoscaler", config: nodeCPVAConfig,
+		}))
 	}
 	return objs, nil
 }
@@ -214,11 +222,15 @@ func nodeDaemonSet(o *values.Options, configChecksum string) *appsv1.DaemonSet {
 
 func nodeInitContainers(o *values.Options) []corev1.Container {
 	var cs []corev1.Container
+	shell := "/bin/sh"
+	if o.ReferenceTemplates {
+		shell = "sh" // the reference's
+	}
 	if o.OverlayDisabled {
 		cs = append(cs, corev1.Container{
 			Name:    ContainerCleanupRoutes,
 			Image:   o.Images.CalicoNode,
-			Command: []string{"/bin/sh", "-c", cleanupRoutesScript},
+			Command: takenOverCommand(o, ContainerCleanupRoutes, shell, "-c", cleanupRoutesScript),
 			// Deleting host routes needs NET_ADMIN in the host network namespace.
 			SecurityContext: privileged(),
 		})
@@ -226,7 +238,7 @@ func nodeInitContainers(o *values.Options) []corev1.Container {
 	cs = append(cs, corev1.Container{
 		Name:            ContainerLogMTUIssues,
 		Image:           o.Images.CalicoNode,
-		Command:         []string{"/bin/sh", "-c", logMTUIssuesScript},
+		Command:         takenOverCommand(o, ContainerLogMTUIssues, "/bin/sh", "-c", logMTUIssuesScript),
 		SecurityContext: privileged(),
 		VolumeMounts:    []corev1.VolumeMount{{Name: "xtables-lock", MountPath: "/run/xtables.lock"}},
 	})
@@ -266,10 +278,14 @@ func nodeInitContainers(o *values.Options) []corev1.Container {
 		})
 	}
 	if o.NonPrivileged {
+		command := []string{"calico-node", "-hostpath-init"}
+		if o.ReferenceTemplates {
+			command = takenOverCommand(o, ContainerHostPathInit, "sh", "-c", "calico-node -hostpath-init")
+		}
 		cs = append(cs, corev1.Container{
 			Name:    ContainerHostPathInit,
 			Image:   o.Images.CalicoNode,
-			Command: []string{"calico-node", "-hostpath-init"},
+			Command: command,
 			Env:     []corev1.EnvVar{env("NODE_USER_ID", "999")},
 			// Root only to chown the host paths calico-node later writes as user 999.
 			SecurityContext: &corev1.SecurityContext{RunAsUser: ptr.To[int64](0), AllowPrivilegeEscalation: ptr.To(false)},
@@ -289,6 +305,11 @@ func nonPrivilegedMounts() []corev1.VolumeMount {
 
 func nodeContainers(o *values.Options) []corev1.Container {
 	var cs []corev1.Container
+	// The helper sidecars' small fixed requests (calico-pilot's; the reference's have none).
+	snatResources, ensurerResources := requests("10m", "20Mi"), requests("10m", "32Mi")
+	if o.ReferenceTemplates {
+		snatResources, ensurerResources = corev1.ResourceRequirements{}, corev1.ResourceRequirements{}
+	}
 	if o.SNATToUpstreamDNS {
 		sc := privileged()
 		if o.NonPrivileged {
@@ -304,14 +325,16 @@ func nodeContainers(o *values.Options) []corev1.Container {
 		cs = append(cs, corev1.Container{
 			Name:            ContainerAddSNAT,
 			Image:           o.Images.CalicoNode,
-			Command:         []string{"/bin/sh", "-c", addSNATScript},
+			Command:         takenOverCommand(o, ContainerAddSNAT, "/bin/sh", "-c", addSNATScript),
 			Env:             []corev1.EnvVar{env("POD_CIDR", podCIDR)},
-			Resources:       requests("10m", "20Mi"),
+			Resources:       snatResources,
 			SecurityContext: sc,
 			VolumeMounts:    []corev1.VolumeMount{{Name: "xtables-lock", MountPath: "/run/xtables.lock"}},
 		})
 	}
-	cs = append(cs, calicoNodeContainer(o))
+	if !o.ReferenceTemplates {
+		cs = append(cs, calicoNodeContainer(o))
+	}
 	if o.NetworkUnavailableEnsurer {
 		e := []corev1.EnvVar{
 			// -complete-startup runs with calico-node's datastore settings (upstream runs it in the
@@ -328,10 +351,14 @@ func nodeContainers(o *values.Options) []corev1.Container {
 			Command:   []string{"/bin/sh", "-c", ensurerScript},
 			EnvFrom:   kubeServicesEndpoint(),
 			Env:       e,
-			Resources: requests("10m", "32Mi"),
+			Resources: ensurerResources,
 			// It only talks to the API server; no host privileges needed.
 			SecurityContext: &corev1.SecurityContext{Privileged: ptr.To(false), AllowPrivilegeEscalation: ptr.To(false)},
 		})
+	}
+	if o.ReferenceTemplates {
+		// The reference's order: the sidecars, then calico-node, then bird's exporter.
+		cs = append(cs, calicoNodeContainer(o))
 	}
 	if o.BirdExporter && !o.NonPrivileged {
 		args := []string{"-format.new=true", "-bird.socket=/var/run/calico/bird.ctl"}
@@ -370,7 +397,7 @@ func calicoNodeContainer(o *values.Options) corev1.Container {
 	if o.IPv4 {
 		e = append(e, env("IP", "autodetect"))
 		e = append(e, env("CALICO_IPV4POOL_"+string(o.IPv4Pool.Encapsulation), o.IPv4Pool.Mode))
-		if o.IPv4Pool.Encapsulation == values.EncapsulationVXLAN {
+		if o.IPv4Pool.Encapsulation == values.EncapsulationVXLAN && !o.ReferenceTemplates {
 			// Make sure a pool created from env never gets IPIP as well.
 			e = append(e, env("CALICO_IPV4POOL_IPIP", "Never"))
 		}
@@ -437,12 +464,16 @@ func calicoNodeContainer(o *values.Options) corev1.Container {
 	if o.WireGuard {
 		e = append(e, env("FELIX_WIREGUARDENABLED", "true"), env("FELIX_WIREGUARDENABLEDV6", "true"))
 	}
-	e = append(e,
-		env("CALICO_MANAGE_CNI", "true"),
+	e = append(e, env("CALICO_MANAGE_CNI", "true"))
+	if !o.ReferenceTemplates {
 		// Calico's anonymous usage reporting is off, as in the distributions.
-		env("FELIX_USAGEREPORTINGENABLED", "false"),
-	)
+		e = append(e, env("FELIX_USAGEREPORTINGENABLED", "false"))
+	}
 	if o.FelixVXLANEnabled {
+		if o.ReferenceTemplates && o.IPv4 && o.IPv4Pool.Encapsulation == values.EncapsulationVXLAN {
+			// The reference sets it here, next to FELIX_VXLANENABLED.
+			e = append(e, env("CALICO_IPV4POOL_IPIP", "Never"))
+		}
 		e = append(e, env("FELIX_VXLANENABLED", "true"))
 	}
 
@@ -525,8 +556,12 @@ func nodeVolumes(o *values.Options) []corev1.Volume {
 	}
 	vs = append(vs, hostPathVolume("xtables-lock", "/run/xtables.lock", ptr.To(corev1.HostPathFileOrCreate)))
 	if o.EBPF {
+		sysFS := ptr.To(corev1.HostPathDirectory)
+		if o.ReferenceTemplates {
+			sysFS = dirOrCreate // the reference's
+		}
 		vs = append(vs,
-			hostPathVolume("sys-fs", "/sys/fs/", ptr.To(corev1.HostPathDirectory)),
+			hostPathVolume("sys-fs", "/sys/fs/", sysFS),
 			hostPathVolume("bpffs", "/sys/fs/bpf", ptr.To(corev1.HostPathDirectory)),
 			hostPathVolume("nodeproc", "/proc", nil),
 		)
@@ -538,4 +573,48 @@ func nodeVolumes(o *values.Options) []corev1.Volume {
 		hostPathVolume("policysync", "/var/run/nodeagent", dirOrCreate),
 	)
 	return vs
+}
+
+// TakenOverContainers are the calico-node helper containers whose commands Reference mode takes over
+// from the reference's deployed DaemonSet (internal/takeover): shell scripts doing the same work in the
+// reference's words, whose exact text calico-pilot cannot derive.
+var TakenOverContainers = map[string]bool{
+	ContainerCleanupRoutes: true, ContainerLogMTUIssues: true, ContainerHostPathInit: true, ContainerAddSNAT: true,
+}
+
+// takenOverCommand is the command of a helper container: in Reference mode the one taken over from
+// the reference's DaemonSet when there is one, else command.
+func takenOverCommand(o *values.Options, container string, command ...string) []string {
+	if o.ReferenceTemplates && o.TakenOver != nil {
+		if c, ok := o.TakenOver.Commands[container]; ok && len(c) > 0 {
+			return append([]string(nil), c...)
+		}
+	}
+	return command
+}
+
+// configChecksum is the pod annotation that rolls calico-node when calico-config changes. In
+// Reference mode it is the reference's value, taken over, while calico-config holds what that value
+// stood for (ConfigFingerprint); otherwise (and after any change of calico-config) calico-pilot's.
+func configChecksum(o *values.Options, data map[string]string) string {
+	if t := o.TakenOver; o.ReferenceTemplates && t != nil && t.ConfigChecksum != "" && t.ConfigFingerprint == ConfigFingerprint(data) {
+		return t.ConfigChecksum
+	}
+	return checksum(data)
+}
+
+// ConfigFingerprint identifies calico-config's data regardless of whitespace (the reference writes the
+// CNI conflist template with other indentation): the checksum of the data with every space, tab and
+// line break removed. No value of calico-config has meaningful whitespace.
+func ConfigFingerprint(data map[string]string) string {
+	squeezed := make(map[string]string, len(data))
+	for k, v := range data {
+		squeezed[k] = strings.Map(func(r rune) rune {
+			if unicode.IsSpace(r) {
+				return -1
+			}
+			return r
+		}, v)
+	}
+	return checksum(squeezed)
 }

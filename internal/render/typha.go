@@ -40,18 +40,28 @@ func typha(o *values.Options) ([]client.Object, error) {
 	}
 	if a.TyphaCPA {
 		objs = append(objs,
-			autoscalerDeployment(o, NameTyphaCPA, NameTyphaCPARBAC, o.Images.CPA, "gardener-shoot-system-800", []string{
-				"/cluster-proportional-autoscaler",
-				"--namespace=" + Namespace,
-				"--configmap=" + NameTyphaCPA,
-				"--target=deployment/" + NameTyphaDeployment,
-				"--logtostderr=true",
-				"--v=2",
-			}, typhaCPAData(), false),
+			autoscalerDeployment(o, autoscaler{
+				name: NameTyphaCPA, app: NameTyphaCPA, serviceAccount: NameTyphaCPARBAC, image: o.Images.CPA,
+				priorityClass: "gardener-shoot-system-800",
+				command: []string{
+					"/cluster-proportional-autoscaler",
+					"--namespace=" + Namespace,
+					"--configmap=" + NameTyphaCPA,
+					"--target=deployment/" + NameTyphaDeployment,
+					"--logtostderr=true",
+					"--v=2",
+				},
+				config: typhaCPAData(),
+			}),
 		)
 	}
 	if a.TyphaCPVA {
-		objs = append(objs, cpvaDeployment(o, NameTyphaCPVA, NameTyphaCPVARBAC, "deployment", NameTyphaDeployment, "typha-autoscaler", typhaCPVAConfig))
+		objs = append(objs, cpvaDeployment(o, cpva{
+			name: NameTyphaCPVA, app: NameTyphaCPVA, rbacName: NameTyphaCPVARBAC,
+			// Gardener's priority-class rules: typha's autoscalers are shoot system components (800).
+			priorityClass: "gardener-shoot-system-800",
+			targetKind:    "deployment", targetName: NameTyphaDeployment, key: "typha-autoscaler", config: typhaCPVAConfig,
+		}))
 	}
 	return objs, nil
 }
@@ -109,6 +119,15 @@ func typhaDeployment(o *values.Options) *appsv1.Deployment {
 			TimeoutSeconds: 10,
 		}
 	}
+	liveness := probe("/liveness")
+	envFrom, nodeSelector := kubeServicesEndpoint(), map[string]string{"kubernetes.io/os": "linux"}
+	if o.ReferenceTemplates {
+		// The reference's (Calico's manifest's): liveness every 30 s after 30 s; no optional
+		// kubernetes-services-endpoint ConfigMap (nothing creates it) and no OS node selector (typha's
+		// image is Linux-only, and Gardener's shoots have Linux nodes).
+		liveness.PeriodSeconds, liveness.InitialDelaySeconds = 30, 30
+		envFrom, nodeSelector = nil, nil
+	}
 	d := &appsv1.Deployment{
 		TypeMeta:   typeMeta("apps/v1", "Deployment"),
 		ObjectMeta: meta(NameTyphaDeployment, Namespace, systemComponent(map[string]string{"k8s-app": NameTypha})),
@@ -122,15 +141,11 @@ func typhaDeployment(o *values.Options) *appsv1.Deployment {
 			},
 			Template: corev1.PodTemplateSpec{
 				ObjectMeta: metav1.ObjectMeta{
-					Labels: systemComponent(map[string]string{
-						"k8s-app": NameTypha, "origin": "gardener",
-						"networking.gardener.cloud/to-apiserver": "allowed",
-						"networking.gardener.cloud/to-dns":       "allowed",
-					}),
+					Labels:      gardenerPodLabels(map[string]string{"k8s-app": NameTypha}),
 					Annotations: map[string]string{"cluster-autoscaler.kubernetes.io/safe-to-evict": "true"},
 				},
 				Spec: corev1.PodSpec{
-					NodeSelector:                  map[string]string{"kubernetes.io/os": "linux"},
+					NodeSelector:                  nodeSelector,
 					HostNetwork:                   true,
 					Tolerations:                   tolerations(),
 					TerminationGracePeriodSeconds: ptr.To[int64](300),
@@ -147,10 +162,10 @@ func typhaDeployment(o *values.Options) *appsv1.Deployment {
 							{Name: NameTypha, ContainerPort: 5473, Protocol: corev1.ProtocolTCP},
 							{Name: "metrics", ContainerPort: 9093, Protocol: corev1.ProtocolTCP},
 						},
-						EnvFrom:        kubeServicesEndpoint(),
+						EnvFrom:        envFrom,
 						Env:            e,
 						Resources:      requestsOf(o.AutoScaling.TyphaRequests),
-						LivenessProbe:  probe("/liveness"),
+						LivenessProbe:  liveness,
 						ReadinessProbe: probe("/readiness"),
 						SecurityContext: &corev1.SecurityContext{
 							RunAsNonRoot: ptr.To(true), AllowPrivilegeEscalation: ptr.To(false),

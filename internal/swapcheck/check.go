@@ -11,8 +11,10 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
+	"github.com/calico-pilot/calico-pilot/internal/render"
 	"github.com/calico-pilot/calico-pilot/internal/rules"
 	"github.com/calico-pilot/calico-pilot/internal/seedstate"
+	"github.com/calico-pilot/calico-pilot/internal/takeover"
 )
 
 // Verdict is the outcome for one shoot.
@@ -45,6 +47,10 @@ type Report struct {
 	Findings []rules.Finding `json:"findings,omitempty"`
 	// Restarts are the calico-node and typha workloads whose pods the swap replaces.
 	Restarts []string `json:"restarts,omitempty"`
+	// TemplateFixes are the named differences of calico-node's and typha's pod templates from the
+	// reference's that apply to this shoot (Reference mode): fixes the shoot needs, each a reason for
+	// a restart in Restarts.
+	TemplateFixes []render.TemplateDifference `json:"templateFixes,omitempty"`
 	// Notes say what could not be checked.
 	Notes []string `json:"notes,omitempty"`
 	// Diff is the classified diff between the deployed and the new manifest; nil without a
@@ -88,6 +94,18 @@ func (c *Checker) Seed(s seedstate.Shoot) Report {
 	}
 	settings := c.Settings
 	settings.Ratchet, settings.Compatibility = true, r.Compatibility
+	if r.Compatibility == calicov1alpha1.CompatibilityReference {
+		// As the controller: what it took over already, or takes over from the deployed manifest.
+		if d.Previous != nil {
+			settings.TakenOver = d.Previous.TakenOver
+		} else if s.Deployed != nil {
+			t, err := takeover.FromDeployed(s.Deployed)
+			if err != nil {
+				r.Notes = append(r.Notes, err.Error()+"; calico-node's checksum and helper scripts would be calico-pilot's")
+			}
+			settings.TakenOver = t
+		}
+	}
 	src := pipeline.Source{Shoot: s.Shoot, Network: s.Network}
 	c.globalNetworkSet(&r, cfg, settings)
 	res, ferrs, err := c.Encoder.Render(src, cfg, settings)
@@ -98,6 +116,7 @@ func (c *Checker) Seed(s seedstate.Shoot) Report {
 		return failed(r, ferrs.ToAggregate().Error())
 	}
 	r.Findings = res.Options.Findings
+	r.TemplateFixes = render.ApplicableTemplateDifferences(&res.Options)
 	if s.Deployed == nil {
 		r.Notes = append(r.Notes, "no ManagedResource deployed yet: nothing to compare, the first reconcile creates everything")
 		r.Verdict = VerdictSafe
@@ -174,6 +193,11 @@ func (c *Checker) Shoot(shoot *gardencorev1beta1.Shoot) Report {
 	}
 	r.Findings = opts.Findings
 	r.Verdict = VerdictSafe
+	// The named fixes of the pod templates roll calico-node whatever was deployed.
+	if r.TemplateFixes = render.ApplicableTemplateDifferences(&opts); len(r.TemplateFixes) > 0 {
+		r.Verdict = VerdictChanges
+		r.Restarts = []string{"DaemonSet " + render.Namespace + "/" + render.NameCalicoNode}
+	}
 	r.Notes = append(r.Notes, "from the Shoot alone: the deployed manifest is in the seed, run swap-check --kubeconfig <seed> for the object-level diff")
 	return r
 }
@@ -221,6 +245,9 @@ func WriteText(w *bytes.Buffer, reports []Report) error {
 		}
 		if len(r.Restarts) > 0 {
 			fmt.Fprintf(w, "  restarts: %s\n", strings.Join(r.Restarts, ", "))
+		}
+		for _, f := range r.TemplateFixes {
+			fmt.Fprintf(w, "  fix %s: %s (%s)\n", f.ID, f.Where, f.Why)
 		}
 		for _, n := range r.Notes {
 			fmt.Fprintf(w, "  note: %s\n", n)

@@ -35,6 +35,9 @@ type Inputs struct {
 	// Compatibility is how the fields the reference ignored are treated: Reference ignores them as
 	// the reference did (Networks taken over from it), Native ("" too) honours them.
 	Compatibility calicov1alpha1.CompatibilityMode
+	// TakenOver is what Reference mode renders unchanged from the reference's calico-node pod template
+	// (internal/takeover); ignored in Native mode.
+	TakenOver *calicov1alpha1.TakenOverTemplate
 }
 
 // ClusterFacts are the cluster properties rendering depends on, taken from the Shoot (directly or

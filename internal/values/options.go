@@ -126,6 +126,15 @@ type Options struct {
 	// SeedNamespace is the shoot's control-plane namespace in the seed (seed-side monitoring objects).
 	SeedNamespace string
 
+	// ReferenceTemplates renders the pod templates of calico-node and typha as the reference
+	// extension did (Compatibility Reference): the same containers in the same order with the same
+	// commands, env, probes, resources and volumes, except for the fixes a shoot needs
+	// (render.ReferenceTemplateDifferences). Native mode renders calico-pilot's own.
+	ReferenceTemplates bool
+	// TakenOver is what is rendered unchanged from the reference's deployed calico-node pod template
+	// (with ReferenceTemplates only; nil when nothing was taken over).
+	TakenOver *calicov1alpha1.TakenOverTemplate
+
 	// Findings are the fields deployed other than written: contradictions an existing config may
 	// keep (Inputs.Ratchet) and fields ignored for compatibility with the reference
 	// (Inputs.Compatibility Reference). Render does not read them; they go to the Network's

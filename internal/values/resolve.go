@@ -61,6 +61,7 @@ func (r *resolver) resolve() {
 	r.ruleErrors(errs)
 	if r.in.Compatibility == calicov1alpha1.CompatibilityReference {
 		r.referenceOverrides(&s, nodes)
+		r.out.ReferenceTemplates, r.out.TakenOver = true, r.in.TakenOver
 	}
 	r.backend(s)
 	r.pools(s)

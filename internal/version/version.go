@@ -5,4 +5,4 @@ package version
 
 // Version is the calico-pilot version, set at build time with
 // -ldflags "-X github.com/calico-pilot/calico-pilot/internal/version.Version=v1.2.3" (Makefile, Dockerfile).
-var Version = "v0.1.0-dev"
+var Version = "v0.1.0"

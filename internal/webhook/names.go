@@ -4,6 +4,11 @@ package webhook
 // clientConfig.service.path).
 const Path = "/webhooks/validate-shoot"
 
+// ReferencePath is the path the reference extension's admission serves the same webhook at. The server
+// serves it too, and registers it in the virtual garden (gardenadmission): while the reference's pods and
+// calico-pilot's serve side by side during a swap, the one URL the API server calls is answered by both.
+const ReferencePath = "/webhooks/validate"
+
 // NetworkingType is the spec.networking.type of the Shoots this webhook validates.
 const NetworkingType = "calico"
 

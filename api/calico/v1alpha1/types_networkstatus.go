@@ -31,6 +31,31 @@ type NetworkStatus struct {
 	// of the configuration changes its encapsulation (docs/ippools.md).
 	// +optional
 	IPPools []IPPoolRecord `json:"ipPools,omitempty"`
+	// TakenOver is what calico-pilot took over from the reference extension's calico-node pod template
+	// when it took the Network over in Reference compatibility mode: values it cannot derive (the
+	// reference's checksum of its calico-config, the scripts of its helper containers), kept so that the
+	// takeover does not roll calico-node for nothing (docs/compatibility.md).
+	// +optional
+	TakenOver *TakenOverTemplate `json:"takenOver,omitempty"`
+}
+
+// TakenOverTemplate holds the parts of the reference's calico-node pod template calico-pilot renders
+// unchanged in Reference compatibility mode.
+type TakenOverTemplate struct {
+	// ConfigChecksum is the value of the reference's checksum/configmap-calico pod annotation. It is
+	// rendered as long as calico-config has the content it stood for (ConfigFingerprint); a change of
+	// the configuration rolls calico-node with calico-pilot's own checksum, as it should.
+	// +optional
+	ConfigChecksum string `json:"configChecksum,omitempty"`
+	// ConfigFingerprint is the whitespace-insensitive fingerprint of the calico-config data
+	// ConfigChecksum stood for (render.ConfigFingerprint).
+	// +optional
+	ConfigFingerprint string `json:"configFingerprint,omitempty"`
+	// Commands are the commands of the reference's helper containers, by container name
+	// (cleanup-routes, log-mtu-issues, hostpath-init, add-snat-rule-to-upstream-dns): the same work in
+	// the reference's words.
+	// +optional
+	Commands map[string][]string `json:"commands,omitempty"`
 }
 
 // IPPoolRecord is what calico-pilot remembers about one IP pool it created.

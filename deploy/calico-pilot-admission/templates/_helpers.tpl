@@ -15,18 +15,35 @@
 {{- end -}}
 
 {{- define "admission.labels" -}}
-app.kubernetes.io/name: calico-pilot
+{{ include "admission.selector" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
 app.kubernetes.io/component: admission
 app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: calico-pilot
 helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- end -}}
 
+{{/*
+The selector of the Deployment, Service and PDB: the reference admission's
+(gardener-extension-admission-calico), never to be changed. gardener-operator replaces the reference's
+objects with these in the same ManagedResource; a Deployment's selector is immutable (a different one
+fails the update after the Service was already switched to it: no endpoints, every calico Shoot write
+denied), and with the same one the Service keeps selecting the reference's pods until the rolling
+update has replaced them with ready calico-pilot pods (docs/deployment.md, "Swapping the admission").
+*/}}
 {{- define "admission.selector" -}}
-app.kubernetes.io/name: calico-pilot
-app.kubernetes.io/instance: {{ .Release.Name }}
-app.kubernetes.io/component: admission
+app.kubernetes.io/name: {{ include "admission.name" . }}
 {{- end -}}
+
+{{/* replicas: the reference's replicaCount wins when set. */}}
+{{- define "admission.replicas" -}}
+{{- $rc := index .Values "replicaCount" -}}{{- if kindIs "invalid" $rc -}}{{ .Values.replicas }}{{- else -}}{{ $rc }}{{- end -}}
+{{- end -}}
+
+{{/* Ports: the reference's metricsPort, healthPort and webhookConfig.serverPort. */}}
+{{- define "admission.metricsPort" -}}{{ .Values.metricsPort | int }}{{- end -}}
+{{- define "admission.healthPort" -}}{{ .Values.healthPort | int }}{{- end -}}
+{{- define "admission.serverPort" -}}{{ .Values.webhookConfig.serverPort | int }}{{- end -}}
 
 {{/* The part to render: "runtime", "virtual" or fail. */}}
 {{- define "admission.part" -}}

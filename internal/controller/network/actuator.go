@@ -109,6 +109,8 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 		return nil, 0, err
 	}
 
+	takenOver := a.takeOver(ctx, log, namespace, previous, compatibility)
+
 	addrs, err := a.kubeAPIServerAddresses(ctx, namespace, cluster.Shoot, cfg, conds)
 	if err != nil {
 		return nil, 0, err
@@ -123,6 +125,7 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 		FeatureGates:           a.FeatureGates,
 		ControllerConfig:       a.Config,
 		Compatibility:          compatibility,
+		TakenOver:              takenOver,
 	})
 	if err != nil {
 		if isConfigurationError(err) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/go-logr/logr"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -12,8 +13,10 @@ import (
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/managedresource"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/rules"
+	"github.com/calico-pilot/calico-pilot/internal/takeover"
 )
 
 // compatibility chooses how the fields the reference ignored are treated (pipeline.ChooseCompatibility,
@@ -72,4 +75,32 @@ func setFindingsCondition(conds *conditionSet, findings []rules.Finding) {
 		msg = "Deployed as the reference extension did before calico-pilot took over: these fields are ignored: " + strings.Join(lines, " | ")
 	}
 	conds.set(ConditionProviderConfigHonoured, gardencorev1beta1.ConditionFalse, reason, msg)
+}
+
+// takeOver returns what Reference mode renders unchanged from the reference's calico-node pod
+// template (internal/takeover): from the provider status after the first reconcile, and on the first
+// one (no status of calico-pilot's yet) from the manifest the reference deployed, read once from the
+// API server (the ManagedResource and its secrets). A manifest that cannot be read or has no
+// calico-node costs the takeover a roll of calico-node, not the reconcile: it is logged.
+func (a *Actuator) takeOver(ctx context.Context, log logr.Logger, namespace string, previous *calicov1alpha1.NetworkStatus, mode calicov1alpha1.CompatibilityMode) *calicov1alpha1.TakenOverTemplate {
+	if mode != calicov1alpha1.CompatibilityReference {
+		return nil
+	}
+	if previous != nil {
+		return previous.TakenOver
+	}
+	data, err := managedresource.ReadData(ctx, a.APIReader, namespace, ManagedResourceName)
+	if err == nil && data != nil {
+		var t *calicov1alpha1.TakenOverTemplate
+		if t, err = takeover.FromDeployed(data); err == nil {
+			if t == nil {
+				log.Info("The deployed manifest has no calico-node to take over; calico-node gets calico-pilot's checksum and scripts")
+			}
+			return t
+		}
+	}
+	if err != nil {
+		log.Info("Could not read the reference's deployed calico-node to take it over; calico-node gets calico-pilot's checksum and scripts", "error", err.Error())
+	}
+	return nil
 }

@@ -38,6 +38,9 @@ type Inputs struct {
 	// Compatibility is how the fields the reference extension ignored are treated for this Network
 	// (pipeline.ChooseCompatibility).
 	Compatibility calicov1alpha1.CompatibilityMode
+	// TakenOver is what Reference mode renders unchanged from the reference's deployed calico-node
+	// (internal/takeover); nil in Native mode or when nothing was taken over.
+	TakenOver *calicov1alpha1.TakenOverTemplate
 }
 
 // Rendered is what the decide + render step produced.

@@ -9,8 +9,9 @@ package network
 // +kubebuilder:rbac:groups=extensions.gardener.cloud,resources=networks/status,verbs=patch
 // The Cluster holds the shoot (read per reconcile; watched for --ignore-operation-annotation).
 // +kubebuilder:rbac:groups=extensions.gardener.cloud,resources=clusters,verbs=get;list;watch
-// The kube-apiserver DNSRecords give the GlobalNetworkSet's addresses (listed uncached, never watched).
-// +kubebuilder:rbac:groups=extensions.gardener.cloud,resources=dnsrecords,verbs=list
+// The kube-apiserver DNSRecords give the GlobalNetworkSet's addresses (a label-selected informer:
+// listed and watched by the cache, read from it on every reconcile that publishes the set).
+// +kubebuilder:rbac:groups=extensions.gardener.cloud,resources=dnsrecords,verbs=list;watch
 // The two ManagedResources per shoot (the shoot's objects; the seed's monitoring objects, class seed)
 // are cached (an informer restricted to the origin label: they tell what was stored last), created,
 // repointed, marked keepObjects and deleted.

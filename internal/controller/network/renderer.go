@@ -14,14 +14,22 @@ import (
 // `calico-pilot render --network --cluster` takes, with the CRDs and render's constant groups
 // encoded once when the renderer is built.
 type calicoRenderer struct {
-	images  imagevector.Images
+	images  *imagevector.Resolver
 	encoder *pipeline.Encoder
 	// crds is the CRD stream, Brotli-compressed once: the content secret's mrdata.CRDsKey.
 	crds []byte
 }
 
-// NewRenderer returns the production Renderer for the given image pins.
-func NewRenderer(images imagevector.Images) (Renderer, error) {
+// NewRenderer returns the production Renderer deploying the images of vector (nil: the embedded
+// one), looked up per shoot from its Kubernetes version as Gardener's image vector does, so an
+// override constrained by targetVersion or runtimeVersion applies to the shoots it names.
+func NewRenderer(vector *imagevector.Vector) (Renderer, error) {
+	if vector == nil {
+		var err error
+		if vector, err = imagevector.LoadVector(nil); err != nil {
+			return nil, err
+		}
+	}
 	enc, err := pipeline.NewEncoder()
 	if err != nil {
 		return nil, err
@@ -30,20 +38,25 @@ func NewRenderer(images imagevector.Images) (Renderer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compressing the Calico CRDs: %w", err)
 	}
-	return &calicoRenderer{images: images, encoder: enc, crds: crds}, nil
+	return &calicoRenderer{images: imagevector.NewResolver(vector), encoder: enc, crds: crds}, nil
 }
 
 // Render implements Renderer.
 func (r *calicoRenderer) Render(_ context.Context, in Inputs) (Rendered, error) {
+	images, err := r.images.ForShoot(in.Shoot.Spec.Kubernetes.Version)
+	if err != nil {
+		return Rendered{}, err
+	}
 	res, errs, err := r.encoder.Render(pipeline.Source{Shoot: in.Shoot, Network: in.Network}, in.Config, pipeline.Settings{
 		ControllerConfig:       in.ControllerConfig,
 		FeatureGates:           in.FeatureGates,
-		Images:                 r.images,
+		Images:                 images,
 		KubeAPIServerAddresses: in.KubeAPIServerAddresses,
 		// A config in a Network was admitted (or deployed by the reference): never an error for
 		// rules beyond the reference.
 		Ratchet:       true,
 		Compatibility: in.Compatibility,
+		TakenOver:     in.TakenOver,
 	})
 	if len(errs) > 0 {
 		return Rendered{}, configurationError(errs.ToAggregate())

@@ -24,6 +24,7 @@ import (
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/apiserverendpoints"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/managedresource"
 	"github.com/calico-pilot/calico-pilot/internal/overlayswitch"
@@ -38,8 +39,9 @@ type Setup struct {
 	// Manager are the manager's options. Scheme defaults to NewScheme(); the client's cache is
 	// always told to leave UncachedObjects alone.
 	Manager ctrl.Options
-	// Images are the image pins the renderer deploys.
-	Images imagevector.Images
+	// ImageVector holds the images the renderer deploys, resolved per shoot Kubernetes version; nil
+	// means the embedded vector.
+	ImageVector *imagevector.Vector
 	// Addresses builds the kube-apiserver address source from the manager's client; nil means the
 	// controller has none (a Network with the GlobalNetworkSet enabled then fails with a message).
 	Addresses func(c client.Client) (AddressSource, error)
@@ -82,11 +84,18 @@ func NewManager(s Setup) (manager.Manager, error) {
 		mopts.Cache.DefaultTransform = cache.TransformStripManagedFields()
 	}
 	mopts.Cache.ByObject[&extensionsv1alpha1.Cluster{}] = cache.ByObject{Transform: clusterShootOnly}
+	// DNSRecords are cached, but only the kube-apiserver's (the selector the address source lists
+	// with): a reconcile that publishes the GlobalNetworkSet then reads them without a request.
+	dnsSelector, err := apiserverendpoints.Selector()
+	if err != nil {
+		return nil, err
+	}
+	mopts.Cache.ByObject[&extensionsv1alpha1.DNSRecord{}] = cache.ByObject{Label: dnsSelector}
 	mgr, err := ctrl.NewManager(s.RestConfig, mopts)
 	if err != nil {
 		return nil, fmt.Errorf("creating controller manager: %w", err)
 	}
-	renderer, err := NewRenderer(s.Images)
+	renderer, err := NewRenderer(s.ImageVector)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +104,7 @@ func NewManager(s Setup) (manager.Manager, error) {
 		deps.Config = &configv1alpha1.ControllerConfiguration{}
 	}
 	if s.Addresses != nil {
-		// DNSRecords are read uncached (UncachedObjects): once per reconcile, never watched.
+		// DNSRecords are read from the manager's cache (label-selected informer, see above).
 		if deps.Addresses, err = s.Addresses(mgr.GetClient()); err != nil {
 			return nil, fmt.Errorf("kube-apiserver address source: %w", err)
 		}
@@ -168,17 +177,19 @@ func clusterShootOnly(obj any) (any, error) {
 
 // UncachedObjects are the kinds the manager's client must read from the API server directly:
 // secrets and config maps (only a few are ours, and caching all would need list/watch on all;
-// the few reads left are the shoot access secret and a content secret that already existed) and
-// DNSRecords (read once per reconcile that publishes the GlobalNetworkSet; nothing watches them).
+// the few reads left are the shoot access secret and a content secret that already existed).
 //
-// What is cached: Networks and Clusters (the reconcile's inputs; a Cluster holds the whole shoot)
-// and the ManagedResources labelled origin=extension-networking-calico (a label-selected
-// informer: extension-networking-calico-config for the shoot, -monitoring for the seed, in each
-// namespace), which record what was stored last: each one's secret name is its content's hash.
+// What is cached: Networks and Clusters (the reconcile's inputs; a Cluster holds the whole shoot),
+// the kube-apiserver DNSRecords (label-selected: gardener.cloud/role=controlplane, role internal or
+// external; the address source lists them on every reconcile that publishes the GlobalNetworkSet,
+// nothing is triggered by their changes) and the ManagedResources labelled
+// origin=extension-networking-calico (a label-selected informer: extension-networking-calico-config
+// for the shoot, -monitoring for the seed, in each namespace), which record what was stored last:
+// each one's secret name is its content's hash.
 // A ManagedResource the cache has not seen yet costs an AlreadyExists and one read; one it has
 // stale costs a conflict and a retry.
 func UncachedObjects() []client.Object {
-	return []client.Object{&corev1.Secret{}, &corev1.ConfigMap{}, &extensionsv1alpha1.DNSRecord{}}
+	return []client.Object{&corev1.Secret{}, &corev1.ConfigMap{}}
 }
 
 // AddToManager builds the actuator and reconciler and registers the Network controller with mgr.

@@ -15,6 +15,7 @@ type dnsServer struct {
 	records map[string][]dns.RR
 	silent  bool
 	addr    string
+	queries int
 }
 
 // startDNS serves on 127.0.0.1 (UDP) until the test ends.
@@ -55,6 +56,13 @@ func (s *dnsServer) set(t *testing.T, rrs ...string) {
 	}
 }
 
+// queryCount is how many queries the server has received.
+func (s *dnsServer) queryCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.queries
+}
+
 // setSilent makes the server read queries and never answer.
 func (s *dnsServer) setSilent(silent bool) {
 	s.mu.Lock()
@@ -66,6 +74,7 @@ func (s *dnsServer) setSilent(silent bool) {
 func (s *dnsServer) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.queries++
 	if s.silent || len(req.Question) != 1 {
 		return
 	}

@@ -60,8 +60,9 @@ type controllerSetup struct {
 	leaderElection bool
 	// tune adjusts the controller options.
 	tune func(*network.Options)
-	// images replaces the default image pins (another calico-pilot/Calico version).
-	images *imagevector.Images
+	// images replaces the default image vector (another calico-pilot/Calico version, an operator's
+	// override); nil is the embedded one.
+	images *imagevector.Vector
 }
 
 // newScheme is the production scheme.
@@ -102,13 +103,6 @@ func startStoppableController(t testing.TB, namespace string, s controllerSetup,
 	gates, err := features.FromMap(s.gates)
 	if err != nil {
 		t.Fatal(err)
-	}
-	images, err := imagevector.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.images != nil {
-		images = *s.images
 	}
 	opts := network.DefaultOptions()
 	opts.MaxConcurrentReconciles = 1
@@ -151,7 +145,7 @@ func startStoppableController(t testing.TB, namespace string, s controllerSetup,
 			LeaderElectionNamespace: namespace,
 			LeaderElectionID:        "calico-pilot-leader-election",
 		},
-		Images:       images,
+		ImageVector:  s.images,
 		Addresses:    addresses,
 		FeatureGates: gates,
 		Config:       s.operator,

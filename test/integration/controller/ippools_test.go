@@ -157,12 +157,11 @@ func TestIPPoolsBelongToTheOwner(t *testing.T) {
 	// ManagedResource generation.
 	firstSecret := e.managedResource().Spec.SecretRefs[0].Name
 	stopV1()
-	images, err := imagevector.Default()
+	images, err := imagevector.LoadVector([]byte("images:\n- name: calico-node\n  repository: quay.io/calico/node\n  tag: v3.32.1\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	images.CalicoNode = "quay.io/calico/node:v3.32.1"
-	log = startController(t, e.ns, controllerSetup{images: &images})
+	log = startController(t, e.ns, controllerSetup{images: images})
 	e.reconcileAndWait(log, "reconcile")
 	if second := e.managedResource().Spec.SecretRefs[0].Name; second == firstSecret {
 		t.Fatalf("the version change stored no new ManagedResource generation (secret %s)", second)
