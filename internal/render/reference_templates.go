@@ -19,8 +19,8 @@ type TemplateDifference struct {
 var ReferenceTemplateDifferences = []TemplateDifference{
 	{
 		ID:    "ensurer-command",
-		Where: "calico-node, backend bird or vxlan: the command of the network-unavailable-condition-ensurer sidecar",
-		Why:   "issue 19: Calico v3.31 clears the node's NetworkUnavailable condition only in -complete-startup; the reference's `calico-node -startup` leaves it set",
+		Where: "calico-node, backend bird or vxlan: the command and env of the network-unavailable-condition-ensurer sidecar",
+		Why:   "issue 19: Calico v3.31 clears the node's NetworkUnavailable condition only in -complete-startup (run with DATASTORE_TYPE and FELIX_HEALTHENABLED, without -startup's IP and pool env); the reference's `calico-node -startup` leaves it set",
 	},
 	{
 		ID:    "bpf-kube-proxy-healtz-port",

@@ -355,14 +355,20 @@ func referenceTyphaTemplate(o *values.Options) corev1.PodTemplateSpec {
 }
 
 // allowDifferences applies to calico-pilot's template what the named fixes change, back to the
-// reference's: what remains different is a roll nobody asked for. It returns the IDs it applied.
-func allowDifferences(node *corev1.PodTemplateSpec) []string {
+// reference's (ref): what remains different is a roll nobody asked for. It returns the IDs it applied.
+func allowDifferences(node, ref *corev1.PodTemplateSpec) []string {
 	var applied []string
 	cs := node.Spec.Containers
 	for i := range cs {
 		switch cs[i].Name {
 		case "network-unavailable-condition-ensurer":
+			// The fix is the command and the environment -complete-startup runs with.
 			cs[i].Command = []string{"/bin/sh", "-c", refEnsurer}
+			for _, rc := range ref.Spec.Containers {
+				if rc.Name == cs[i].Name {
+					cs[i].Env = rc.Env
+				}
+			}
 			applied = append(applied, "ensurer-command")
 		case "calico-node":
 			var e []corev1.EnvVar
@@ -513,7 +519,7 @@ func TestReferenceModeRollCount(t *testing.T) {
 		}
 
 		got := ds.Spec.Template.DeepCopy()
-		applied := allowDifferences(got)
+		applied := allowDifferences(got, &refNode)
 		for _, id := range applied {
 			if !named[id] {
 				t.Errorf("%s: difference %s is not in render.ReferenceTemplateDifferences", name, id)
