@@ -16,7 +16,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
@@ -96,9 +95,9 @@ func (o *PoolsMigrateOptions) Complete() error {
 	if o.Kubeconfig == "" {
 		return errors.New("--kubeconfig is required: the kubeconfig of the cluster whose pools to migrate")
 	}
-	cfg, err := clientcmd.BuildConfigFromFlags("", o.Kubeconfig)
+	cfg, err := restConfigFromKubeconfig("--kubeconfig", o.Kubeconfig)
 	if err != nil {
-		return fmt.Errorf("--kubeconfig %s: %w", o.Kubeconfig, err)
+		return err
 	}
 	cfg.UserAgent = "calico-pilot/" + Version
 	s := runtime.NewScheme()

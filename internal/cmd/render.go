@@ -218,7 +218,7 @@ func (o *RenderOptions) build(streams IO) (m *manifest.Manifest, err error) {
 	if err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
-	images, err := imagevector.FromEnv(os.LookupEnv, os.ReadFile)
+	images, err := imagevector.FromEnv(os.LookupEnv, readFileLimited)
 	if err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
