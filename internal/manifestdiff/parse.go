@@ -222,7 +222,9 @@ func decodeStream(source string, data []byte, expandLists bool) ([]rawDoc, []Pro
 func isSyntaxError(err error) bool {
 	var ys *utilyaml.YAMLSyntaxError
 	var js *utilyaml.JSONSyntaxError
-	return errors.As(err, &ys) || errors.As(err, &js) || strings.Contains(err.Error(), "yaml:") || strings.Contains(err.Error(), "invalid character")
+	// A truncated JSON document (" {") is io.ErrUnexpectedEOF, and the decoder returns it again on
+	// every call: the stream cannot go on either (found by plan's FuzzReadInput: it looped forever).
+	return errors.As(err, &ys) || errors.As(err, &js) || errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "yaml:") || strings.Contains(err.Error(), "invalid character")
 }
 
 // checkHeader requires apiVersion, kind and metadata.name as strings.

@@ -45,6 +45,8 @@ func TestReadInputShape(t *testing.T) {
 		{name: "empty", in: "", err: "it holds no YAML or JSON document; give the ManagedResource secret (kubectl get secret NAME -o yaml) or a manifest stream"},
 		{name: "blank", in: " \n\n# c\n---\n---\n", err: "it holds no YAML or JSON document; give the ManagedResource secret (kubectl get secret NAME -o yaml) or a manifest stream"},
 		{name: "secret then more", in: secret + "---\n" + poolOld, err: "the first document is a Secret and more documents follow: give the ManagedResource secret alone (one document), or a manifest stream that does not start with a Secret"},
+		// Found by FuzzReadInput: a truncated JSON document made the stream decoder loop forever.
+		{name: "truncated JSON", in: " {", err: "1 problem(s): input document 1: cannot be decoded (the resource manager skips it and reports DecodingFailed): unexpected EOF"},
 		{name: "secret whose data holds nothing", in: secretYAML(map[string]string{"config.yaml": "---\n"}), err: "the Secret's data holds no objects; give the ManagedResource's secret"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -171,12 +171,22 @@ func FuzzCensus(f *testing.F) {
 			}
 			blocks = append(blocks, allocBlock("b"+itoa(len(blocks)), bp.String(), "node-"+itoa(int(r.next()%3)), r.next()%2 == 0, ords...))
 		}
-		held := 0
+		// held: allocated addresses inside the pool's CIDR. malformed: allocations at an ordinal past
+		// the end of a block that overlaps the pool (Calico never writes one); the census may count
+		// them, erring on the side of keeping the pool.
+		held, malformed := 0, 0
 		for _, b := range blocks {
 			bp := netip.MustParsePrefix(b.Spec.CIDR)
 			base := new(big.Int).SetBytes(bp.Addr().AsSlice())
+			size := 1 << (bitsMax - bp.Bits())
 			for ord, idx := range b.Spec.Allocations {
 				if idx == nil {
+					continue
+				}
+				if ord >= size {
+					if bp.Overlaps(poolPrefix) {
+						malformed++
+					}
 					continue
 				}
 				addr := new(big.Int).Add(base, big.NewInt(int64(ord)))
@@ -198,8 +208,8 @@ func FuzzCensus(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.Allocations() != held {
-			t.Fatalf("census of %s counts %d allocation(s), the oracle %d", poolPrefix, c.Allocations(), held)
+		if c.Allocations() < held || c.Allocations() > held+malformed {
+			t.Fatalf("census of %s counts %d allocation(s), the oracle %d (+%d past a block's end)", poolPrefix, c.Allocations(), held, malformed)
 		}
 		newPool := pool("new", "192.168.0.0/16")
 		if v6 {
