@@ -136,6 +136,9 @@ type poolsMigrateReport struct {
 func (o *PoolsMigrateOptions) Run(ctx context.Context, streams IO) error {
 	in, err := o.gather(ctx)
 	if err != nil {
+		if ctx.Err() != nil {
+			return interrupted()
+		}
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	plan, err := pools.PlanMigration(in)
@@ -149,7 +152,13 @@ func (o *PoolsMigrateOptions) Run(ctx context.Context, streams IO) error {
 		// read by gather, or the one the disable patch returned (the patch changes it).
 		old := in.Pool(o.From).DeepCopy()
 		for _, step := range plan.Steps {
+			if ctx.Err() != nil {
+				return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("interrupted before %s; done: %v (run again to continue)", step, rep.Done)}
+			}
 			if err := o.write(ctx, step, old); err != nil {
+				if ctx.Err() != nil {
+					return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("interrupted during %s: %w (run again to continue)", step, err)}
+				}
 				return err
 			}
 			rep.Done = append(rep.Done, string(step))
