@@ -150,7 +150,8 @@ func TestServerLimitsRequestsInFlight(t *testing.T) {
 		t.Fatalf("third request: %d %q, want 503 busy", resp.StatusCode, body)
 	}
 
-	time.Sleep(1200 * time.Millisecond) // the stalled ones are cut at the read timeout
+	// The stalled ones are cut at the read timeout.
+	time.Sleep(1200 * time.Millisecond)
 	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // test server
 	review := `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1","kind":{"group":"","version":"v1","kind":"ConfigMap"},"resource":{"group":"","version":"v1","resource":"configmaps"},"operation":"CREATE","object":{}}}`
 	r, err := client.Post("https://"+s.Addr()+Path, "application/json", strings.NewReader(review))
