@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"io"
 
 	"github.com/calico-pilot/calico-pilot/internal/safefile"
@@ -32,11 +31,6 @@ func readInputLimit(path string, stdin io.Reader, limit int64) ([]byte, error) {
 // readInputContext is readInput returning as soon as ctx is done (an error wrapping ctx.Err()).
 func readInputContext(ctx context.Context, path string, stdin io.Reader) ([]byte, error) {
 	return safefile.Read(ctx, path, stdin, MaxInputBytes)
-}
-
-// isInterrupt says whether err comes from an interrupt (main's signal context done).
-func isInterrupt(err error) bool {
-	return errors.Is(err, context.Canceled)
 }
 
 // inputName is how messages name the input at path: "stdin" for "-", else the path.
