@@ -20,7 +20,6 @@ import (
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
-	ctrlwebhook "sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/calico-pilot/calico-pilot/internal/webhook"
 )
@@ -160,7 +159,7 @@ func NewAdmissionCommand(streams IO) *cobra.Command {
 // fails. It returns nil after a clean shutdown.
 func RunAdmission(ctx context.Context, o *AdmissionOptions) error {
 	log := logr.FromContextOrDiscard(ctx)
-	server := ctrlwebhook.NewServer(ctrlwebhook.Options{Host: o.BindHost, Port: o.Port, CertDir: o.CertDir})
+	server := webhook.NewServer(webhook.ServerOptions{Host: o.BindHost, Port: o.Port, CertDir: o.CertDir})
 	handler := webhook.NewHandler(log.WithName("shoot-validator"))
 	server.Register(webhook.Path, handler)
 	server.Register(webhook.ReferencePath, handler)

@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/calico-pilot/calico-pilot/internal/gardenadmission"
@@ -114,7 +113,7 @@ func (f *AdmissionGardenerFlags) Prepare(ctx context.Context, o *AdmissionOption
 	source := target
 	if os.Getenv(EnvSourceCluster) != "" {
 		if path := os.Getenv(EnvSourceKubeconfig); path != "" {
-			source, err = clientcmd.BuildConfigFromFlags("", path)
+			source, err = restConfigFromKubeconfigFile("$"+EnvSourceKubeconfig, path)
 		} else {
 			source, err = rest.InClusterConfig()
 		}
@@ -159,7 +158,7 @@ func (f *AdmissionGardenerFlags) targetConfig() (*rest.Config, error) {
 	var cfg *rest.Config
 	var err error
 	if path != "" {
-		cfg, err = clientcmd.BuildConfigFromFlags("", path)
+		cfg, err = restConfigFromKubeconfigFile("kubeconfig", path)
 	} else {
 		cfg, err = rest.InClusterConfig()
 	}

@@ -145,10 +145,17 @@ func (o *BumpOptions) Run(ctx context.Context, streams IO) error {
 		if _, err := streams.Out.Write(res.Output); err != nil {
 			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("writing output: %w", err)}
 		}
-	} else if err := safefile.Write(o.Output, res.Output); err != nil {
+	} else if err := safefile.WriteContext(ctx, o.Output, res.Output); err != nil {
+		if ctx.Err() != nil {
+			// A FIFO nobody reads (open would wait forever) or a reader that stopped.
+			return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("interrupted: -o: %w", err)}
+		}
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("-o: %w", err)}
 	}
-	if err := o.writeReport(streams.ErrOut, &res.Report); err != nil {
+	if err := o.writeReport(ctx, streams.ErrOut, &res.Report); err != nil {
+		if ctx.Err() != nil {
+			return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("interrupted: %w", err)}
+		}
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	if !res.Report.Clean() {
@@ -211,7 +218,7 @@ func (o *BumpOptions) checkOutputs() error {
 	return nil
 }
 
-func (o *BumpOptions) writeReport(stderr io.Writer, r *bump.Report) error {
+func (o *BumpOptions) writeReport(ctx context.Context, stderr io.Writer, r *bump.Report) error {
 	var b strings.Builder
 	var err error
 	if o.ReportFormat == "json" {
@@ -228,7 +235,7 @@ func (o *BumpOptions) writeReport(stderr io.Writer, r *bump.Report) error {
 		}
 		return nil
 	}
-	if err := safefile.Write(o.Report, []byte(b.String())); err != nil {
+	if err := safefile.WriteContext(ctx, o.Report, []byte(b.String())); err != nil {
 		return fmt.Errorf("--report: %w", err)
 	}
 	return nil

@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -227,6 +229,37 @@ func TestBumpBadInputs(t *testing.T) {
 			}
 			if !strings.Contains(errOut, tc.want) {
 				t.Errorf("stderr does not contain %q:\n%s", tc.want, lastLine(errOut))
+			}
+		})
+	}
+}
+
+// bump -o FIFO with no reader used to wait in open(2) forever, deaf to SIGINT and SIGTERM (issue
+// 21 finding 11). Interrupted, it exits 130 at once; -o and --report FIFOs without a reader, and
+// one whose reader stops reading.
+func TestBumpOutputFIFOInterrupted(t *testing.T) {
+	dir, oldUp, oldDown, newUp := bumpFixture(t)
+	for _, flag := range []string{"-o", "--report"} {
+		t.Run(flag, func(t *testing.T) {
+			fifo := filepath.Join(dir, "fifo"+flag)
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan int, 1)
+			var stdout, stderr bytes.Buffer
+			go func() {
+				done <- Execute(ctx, []string{"bump", "--old-upstream", oldUp, "--old-downstream", oldDown, "--new-upstream", newUp, flag, fifo}, strings.NewReader(""), &stdout, &stderr)
+			}()
+			time.Sleep(500 * time.Millisecond) // merged, waiting for a reader
+			cancel()
+			select {
+			case code := <-done:
+				if code != ExitInterrupted || !strings.Contains(stderr.String(), "no reader opened the FIFO: context canceled") {
+					t.Fatalf("exit %d, stderr %q; want %d", code, stderr.String(), ExitInterrupted)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("bump still waits for a reader 10 s after the interrupt")
 			}
 		})
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/util/flowcontrol"
 	"k8s.io/component-base/featuregate"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -115,7 +114,7 @@ func (o *ControllerOptions) Complete() error {
 func (o *ControllerOptions) complete() error {
 	o.config = &configv1alpha1.ControllerConfiguration{}
 	if o.ConfigFile != "" {
-		data, err := os.ReadFile(o.ConfigFile)
+		data, err := readInput(o.ConfigFile, nil)
 		if err != nil {
 			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("reading --config-file: %w", err)}
 		}
@@ -144,7 +143,7 @@ func (o *ControllerOptions) complete() error {
 	}
 	var cfg *rest.Config
 	if o.Kubeconfig != "" {
-		cfg, err = clientcmd.BuildConfigFromFlags("", o.Kubeconfig)
+		cfg, err = restConfigFromKubeconfigFile("kubeconfig", o.Kubeconfig)
 	} else {
 		cfg, err = rest.InClusterConfig()
 	}
@@ -234,7 +233,7 @@ func (o *ControllerOptions) Run(ctx context.Context, streams IO) error {
 	opts.UserAgent = UserAgent()
 	opts.TTLRequeueMin, opts.TTLRequeueMax = o.DNS.RequeueMin, o.DNS.RequeueMax
 	opts.DeleteTimeout = o.DeleteTimeout
-	vector, err := imagevector.VectorFromEnv(os.LookupEnv, os.ReadFile)
+	vector, err := imagevector.VectorFromEnv(os.LookupEnv, readFileLimited)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}

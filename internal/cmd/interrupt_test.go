@@ -53,3 +53,21 @@ func TestValidateInterruptedWhileReading(t *testing.T) {
 		t.Fatalf("exit %d, want %d (stderr %q)", code, ExitInterrupted, stderr.String())
 	}
 }
+
+// lint stopped by SIGINT exits 130 at once, even while it works on a selector analysis or waits
+// on stdin (issue 21 finding 7: SIGINT was ignored for 22 s, then exit 0).
+func TestLintInterrupted(t *testing.T) {
+	stdin, w := io.Pipe()
+	defer w.Close() //nolint:errcheck // test pipe
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	var stdout, stderr bytes.Buffer
+	go func() { done <- Execute(ctx, []string{"lint", "-f", "-"}, stdin, &stdout, &stderr) }()
+	if _, err := w.Write([]byte("apiVersion: crd.projectcalico.org/v1\n")); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if code := <-done; code != ExitInterrupted || stdout.Len() != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want %d", code, stdout.String(), stderr.String(), ExitInterrupted)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -73,27 +74,30 @@ func (o *LintOptions) Validate() error {
 }
 
 // Run reads, lints and reports. Errors among the findings are an ExitError with code ExitFindings.
-func (o *LintOptions) Run(_ context.Context, streams IO) error {
-	data, err := readInput(o.File, streams.In)
-	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
-	}
-	res, err := lintSafely(data)
-	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("%s: %w", inputName(o.File), err)}
-	}
-	if o.Output == lintOutputJSON {
-		err = res.WriteJSON(streams.Out)
-	} else {
-		err = res.WriteText(streams.Out)
-	}
-	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("writing the result: %w", err)}
-	}
-	if res.HasErrors() {
-		return &ExitError{Code: ExitFindings}
-	}
-	return nil
+// It only reads, so an interrupt stops it at once (exit 130, nothing printed).
+func (o *LintOptions) Run(ctx context.Context, streams IO) error {
+	return promptly(ctx, streams, func(out, _ io.Writer) error {
+		data, err := readInputContext(ctx, o.File, streams.In)
+		if err != nil {
+			return &ExitError{Code: ExitUsage, Err: err}
+		}
+		res, err := lintSafely(data)
+		if err != nil {
+			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("%s: %w", inputName(o.File), err)}
+		}
+		if o.Output == lintOutputJSON {
+			err = res.WriteJSON(out)
+		} else {
+			err = res.WriteText(out)
+		}
+		if err != nil {
+			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("writing the result: %w", err)}
+		}
+		if res.HasErrors() {
+			return &ExitError{Code: ExitFindings}
+		}
+		return nil
+	})
 }
 
 // lintSafely turns an internal failure (a bug) into an error instead of a stack trace.

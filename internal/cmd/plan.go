@@ -11,14 +11,11 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/yaml"
 
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
@@ -90,7 +87,8 @@ func (o *PlanOptions) AddFlags(f *pflag.FlagSet) {
 	f.BoolVar(&o.AllowDisruption, "allow-disruption", false, "exit 0 on disruptive changes that are not blocked")
 }
 
-// Complete parses render's flags and builds the live client.
+// Complete parses render's flags and reads --kubeconfig (and the files it names) into the live
+// client.
 func (o *PlanOptions) Complete() error {
 	if err := o.RenderOptions.Complete(); err != nil {
 		return err
@@ -99,9 +97,9 @@ func (o *PlanOptions) Complete() error {
 	if o.Kubeconfig == "" || o.live != nil {
 		return nil
 	}
-	cfg, err := clientcmd.BuildConfigFromFlags("", o.Kubeconfig)
+	cfg, err := restConfigFromKubeconfig("--kubeconfig", o.Kubeconfig)
 	if err != nil {
-		return fmt.Errorf("--kubeconfig %s: %w", o.Kubeconfig, err)
+		return err
 	}
 	cfg.UserAgent = "calico-pilot/" + Version
 	s := runtime.NewScheme()
@@ -126,6 +124,16 @@ func (o *PlanOptions) Validate() error {
 	if o.PlanOutput != "text" && o.PlanOutput != "json" {
 		return fmt.Errorf("--output %q: accepted are text and json", o.PlanOutput)
 	}
+	// Standard input can be read once: two inputs from it would give the second one nothing.
+	var fromStdin []string
+	for _, f := range []struct{ flag, path string }{{"--current", o.Current}, {"--target", o.Target}, {"--shoot", o.Shoot}, {"--network", o.Network}, {"--cluster", o.Cluster}} {
+		if f.path == stdinPath {
+			fromStdin = append(fromStdin, f.flag)
+		}
+	}
+	if len(fromStdin) > 1 {
+		return fmt.Errorf("%s all read stdin (-), which can be read once: give all but one of them as files", strings.Join(fromStdin, " and "))
+	}
 	if o.Target != "" {
 		if o.Shoot != "" || o.Network != "" || o.Cluster != "" {
 			return errors.New("--target replaces rendering: give either --target or --shoot / --network with --cluster")
@@ -135,19 +143,27 @@ func (o *PlanOptions) Validate() error {
 	return o.RenderOptions.Validate()
 }
 
-// Run reads both sides, diffs, classifies, finds the blockers and reports.
+// Run reads both sides, diffs, classifies, finds the blockers and reports. It only reads, so an
+// interrupt stops it at once (exit 130) whatever it is doing: reading an input, decompressing,
+// parsing or listing the live cluster.
 func (o *PlanOptions) Run(ctx context.Context, streams IO) error {
+	return promptly(ctx, streams, func(out, errOut io.Writer) error {
+		return o.run(ctx, IO{In: streams.In, Out: out, ErrOut: errOut})
+	})
+}
+
+func (o *PlanOptions) run(ctx context.Context, streams IO) error {
 	parser, err := manifestdiff.NewParser()
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
-	current, err := o.readSet(parser, o.Current, streams.In)
+	current, err := o.readSet(ctx, parser, "--current", o.Current, streams.In)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	var target *manifestdiff.Set
 	if o.Target != "" {
-		target, err = o.readSet(parser, o.Target, streams.In)
+		target, err = o.readSet(ctx, parser, "--target", o.Target, streams.In)
 	} else {
 		var m interface{ JSON() []byte }
 		m, err = o.build(streams)
@@ -186,33 +202,16 @@ func (o *PlanOptions) Run(ctx context.Context, streams IO) error {
 	return nil
 }
 
-// readSet reads a ManagedResource Secret manifest (its data keys) or a manifest stream.
-func (o *PlanOptions) readSet(p *manifestdiff.Parser, path string, stdin io.Reader) (*manifestdiff.Set, error) {
-	data, err := readInput(path, stdin)
+// readSet reads one side of the plan: a ManagedResource Secret manifest (its data keys) or a
+// manifest stream, decided once from the documents (planinput.go).
+func (o *PlanOptions) readSet(ctx context.Context, p *manifestdiff.Parser, flag, path string, stdin io.Reader) (*manifestdiff.Set, error) {
+	data, err := readInputContext(ctx, path, stdin)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", flag, err)
 	}
-	var head struct {
-		Kind       string `json:"kind"`
-		APIVersion string `json:"apiVersion"`
-	}
-	if yaml.Unmarshal(data, &head) == nil && head.Kind == "Secret" && head.APIVersion == "v1" && !bytes.Contains(data, []byte("\n---")) {
-		var s corev1.Secret
-		if err := yaml.Unmarshal(data, &s); err != nil {
-			return nil, fmt.Errorf("%s: not a Secret: %w", path, err)
-		}
-		if len(s.Data) == 0 {
-			return nil, fmt.Errorf("%s: the Secret has no data (give the ManagedResource's secret)", path)
-		}
-		set, err := p.ManagedResourceData(s.Data)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		return set, nil
-	}
-	set, err := p.Stream(path, data)
+	set, _, err := plan.ReadInput(ctx, p, data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s %s: %w", flag, inputName(path), err)
 	}
 	return set, nil
 }

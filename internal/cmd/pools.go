@@ -16,7 +16,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
@@ -56,7 +55,9 @@ func NewPoolsMigrateCommand(streams IO) *cobra.Command {
 		Short: "Move a cluster from one IP pool to another: check the new pool, disable the old one, count what still uses it",
 		Long: `Calico's "migrate IP pools" procedure, made safe and re-runnable. The new pool (--to) must exist: create it
 with kubectl first. pools migrate then
-  1. checks the new pool: enabled, same IP family, no overlap with any other pool, inside the cluster's pod
+  1. checks both pools exist and that the new one can take the pods: enabled, accepted by Calico's pool rules
+     (block size, encapsulation), allowedUses with Workload, not assignmentMode Manual, node and namespace
+     selectors that parse and can match, same IP family, no overlap with any other pool, inside the cluster's pod
      range (--cluster-cidr, else kubeadm-config's podSubnet; no check when neither is known);
   2. disables the old pool (a merge patch of spec.disabled only; existing pods keep their addresses);
   3. reports the allocation census of the old pool from the IPAM blocks: per node, the pods and tunnel
@@ -94,9 +95,9 @@ func (o *PoolsMigrateOptions) Complete() error {
 	if o.Kubeconfig == "" {
 		return errors.New("--kubeconfig is required: the kubeconfig of the cluster whose pools to migrate")
 	}
-	cfg, err := clientcmd.BuildConfigFromFlags("", o.Kubeconfig)
+	cfg, err := restConfigFromKubeconfig("--kubeconfig", o.Kubeconfig)
 	if err != nil {
-		return fmt.Errorf("--kubeconfig %s: %w", o.Kubeconfig, err)
+		return err
 	}
 	cfg.UserAgent = "calico-pilot/" + Version
 	s := runtime.NewScheme()
@@ -135,6 +136,9 @@ type poolsMigrateReport struct {
 func (o *PoolsMigrateOptions) Run(ctx context.Context, streams IO) error {
 	in, err := o.gather(ctx)
 	if err != nil {
+		if ctx.Err() != nil {
+			return interrupted()
+		}
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	plan, err := pools.PlanMigration(in)
@@ -144,8 +148,17 @@ func (o *PoolsMigrateOptions) Run(ctx context.Context, streams IO) error {
 	}
 	rep := poolsMigrateReport{MigrationPlan: plan, DryRun: o.DryRun}
 	if !o.DryRun {
+		// The delete's precondition is the old pool as the last write left it: the resourceVersion
+		// read by gather, or the one the disable patch returned (the patch changes it).
+		old := in.Pool(o.From).DeepCopy()
 		for _, step := range plan.Steps {
-			if err := o.write(ctx, step, in); err != nil {
+			if ctx.Err() != nil {
+				return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("interrupted before %s; done: %v (run again to continue)", step, rep.Done)}
+			}
+			if err := o.write(ctx, step, old); err != nil {
+				if ctx.Err() != nil {
+					return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("interrupted during %s: %w (run again to continue)", step, err)}
+				}
 				return err
 			}
 			rep.Done = append(rep.Done, string(step))
@@ -208,11 +221,12 @@ func kubeadmPodSubnet(ctx context.Context, c client.Client) (string, error) {
 	return cfg.Networking.PodSubnet, nil
 }
 
-func (o *PoolsMigrateOptions) write(ctx context.Context, step pools.MigrationStep, in pools.MigrationInput) error {
-	p := &calicov1.IPPool{ObjectMeta: metav1.ObjectMeta{Name: o.From}}
+// write does one step on old, the old pool as last read or written; a patch updates it in place
+// (resourceVersion included) so that the next step's precondition is the pool this run left.
+func (o *PoolsMigrateOptions) write(ctx context.Context, step pools.MigrationStep, old *calicov1.IPPool) error {
 	switch step {
 	case pools.StepDisableOld:
-		if err := o.client.Patch(ctx, p, client.RawPatch(types.MergePatchType, []byte(`{"spec":{"disabled":true}}`))); err != nil {
+		if err := o.client.Patch(ctx, old, client.RawPatch(types.MergePatchType, []byte(`{"spec":{"disabled":true}}`))); err != nil {
 			return fmt.Errorf("disabling IP pool %s: %w", o.From, err)
 		}
 	case pools.StepDeleteOld:
@@ -222,20 +236,21 @@ func (o *PoolsMigrateOptions) write(ctx context.Context, step pools.MigrationSte
 		if err := o.client.List(ctx, &bl); err != nil {
 			return fmt.Errorf("listing IPAM blocks: %w", err)
 		}
-		for i := range in.Pools {
-			if in.Pools[i].Name != o.From {
-				continue
-			}
-			c, err := pools.TakeCensus(&in.Pools[i], bl.Items)
-			if err != nil {
-				return err
-			}
-			if c.Allocations() > 0 {
-				return &ExitError{Code: ExitFindings, Err: fmt.Errorf("IP pool %q got %d allocation(s) since it was read; it is not deleted, run again", o.From, c.Allocations())}
-			}
-			p.ResourceVersion = in.Pools[i].ResourceVersion
+		c, err := pools.TakeCensus(old, bl.Items)
+		if err != nil {
+			return err
 		}
-		if err := o.client.Delete(ctx, p, client.Preconditions{ResourceVersion: &p.ResourceVersion}); err != nil && !apierrors.IsNotFound(err) {
+		if c.Allocations() > 0 {
+			return &ExitError{Code: ExitFindings, Err: fmt.Errorf("IP pool %q got %d allocation(s) since it was read; it is not deleted, run again", o.From, c.Allocations())}
+		}
+		rv := old.ResourceVersion
+		err = o.client.Delete(ctx, &calicov1.IPPool{ObjectMeta: metav1.ObjectMeta{Name: o.From}}, client.Preconditions{UID: &old.UID, ResourceVersion: &rv})
+		switch {
+		case apierrors.IsConflict(err):
+			// Someone else changed the pool (re-enabled it, changed its CIDR) since this run read or
+			// disabled it: what was counted may no longer hold.
+			return &ExitError{Code: ExitFindings, Err: fmt.Errorf("IP pool %q was changed by someone else since this run read it; it is not deleted, run again", o.From)}
+		case err != nil && !apierrors.IsNotFound(err):
 			return fmt.Errorf("deleting IP pool %s: %w", o.From, err)
 		}
 	}

@@ -218,7 +218,7 @@ func (o *RenderOptions) build(streams IO) (m *manifest.Manifest, err error) {
 	if err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
-	vector, err := imagevector.VectorFromEnv(os.LookupEnv, os.ReadFile)
+	vector, err := imagevector.VectorFromEnv(os.LookupEnv, readFileLimited)
 	if err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}

@@ -174,8 +174,24 @@ var (
 func bindOptions(cmd *cobra.Command, o commandOptions, streams IO) *cobra.Command {
 	o.AddFlags(cmd.Flags())
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		for _, step := range []func() error{o.Complete, o.Validate} {
-			if err := step(); err != nil {
+		ctx := contextOf(cmd)
+		// Complete and Validate read files (a kubeconfig, a config file) and write nothing, so an
+		// interrupt abandons them at once: a FIFO nobody writes to must not hold the process.
+		done := make(chan error, 1) // buffered: an abandoned step does not block on send
+		go func() {
+			for _, step := range []func() error{o.Complete, o.Validate} {
+				if err := step(); err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+		select {
+		case <-ctx.Done():
+			return interrupted()
+		case err := <-done:
+			if err != nil {
 				var exitErr *ExitError
 				if errors.As(err, &exitErr) {
 					return err
@@ -183,7 +199,10 @@ func bindOptions(cmd *cobra.Command, o commandOptions, streams IO) *cobra.Comman
 				return &ExitError{Code: ExitUsage, Err: err}
 			}
 		}
-		return o.Run(contextOf(cmd), streams)
+		if ctx.Err() != nil {
+			return interrupted()
+		}
+		return o.Run(ctx, streams)
 	}
 	return cmd
 }

@@ -6,12 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
@@ -77,7 +76,7 @@ func (o *SwapCheckOptions) Complete() error {
 	if o.ConfigFile == "" {
 		return nil
 	}
-	data, err := os.ReadFile(o.ConfigFile)
+	data, err := readInput(o.ConfigFile, nil)
 	if err != nil {
 		return fmt.Errorf("--config: %w", err)
 	}
@@ -102,8 +101,15 @@ func (o *SwapCheckOptions) Validate() error {
 	return nil
 }
 
-// Run checks every shoot and reports.
+// Run checks every shoot and reports. It only reads, so an interrupt stops it at once (exit 130)
+// wherever it is: reading the kubeconfig or -f, listing the seed, rendering.
 func (o *SwapCheckOptions) Run(ctx context.Context, streams IO) error {
+	return promptly(ctx, streams, func(out, errOut io.Writer) error {
+		return o.run(ctx, IO{In: streams.In, Out: out, ErrOut: errOut})
+	})
+}
+
+func (o *SwapCheckOptions) run(ctx context.Context, streams IO) error {
 	checker, err := o.checker()
 	if err != nil {
 		return err
@@ -163,9 +169,9 @@ func (o *SwapCheckOptions) checker() (*swapcheck.Checker, error) {
 }
 
 func (o *SwapCheckOptions) fromSeed(ctx context.Context, checker *swapcheck.Checker) ([]swapcheck.Report, error) {
-	restConfig, err := clientcmd.BuildConfigFromFlags("", o.Kubeconfig)
+	restConfig, err := restConfigFromKubeconfig("--kubeconfig", o.Kubeconfig)
 	if err != nil {
-		return nil, fmt.Errorf("--kubeconfig: %w", err)
+		return nil, err
 	}
 	scheme, err := network.NewScheme()
 	if err != nil {

@@ -3,6 +3,8 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -282,5 +284,32 @@ items[2]: Invalid value: 42: must be an object with apiVersion and kind
 				t.Errorf("stderr mismatch (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// validate quotes at most 256 bytes of a bad value (issue 21 finding 12: a 10 MB value was echoed
+// in full), in text and JSON, and reads JSON with surrogate-pair escapes as kubectl does.
+func TestValidateLongBadValueAndSurrogates(t *testing.T) {
+	long := strings.Repeat("x", 10<<20)
+	path := filepath.Join(t.TempDir(), "nc.json")
+	doc := `{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":"NetworkConfig","backend":"` + long + `","ipam":{"type":"host-local"}}`
+	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"text", "json"} {
+		var out, errOut bytes.Buffer
+		code := Execute(context.Background(), []string{"validate", "-f", path, "-o", format}, strings.NewReader(""), &out, &errOut)
+		if code != 1 || out.Len() > 4096 || !strings.Contains(out.String(), "... (10485760 bytes)") {
+			t.Errorf("%s: exit %d, %d bytes of output: %.300s", format, code, out.Len(), out.String())
+		}
+	}
+	sur := filepath.Join(t.TempDir(), "sur.json")
+	if err := os.WriteFile(sur, []byte(`{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":"NetworkConfig","backend":"\ud83d\ude00"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	code := Execute(context.Background(), []string{"validate", "-f", sur}, strings.NewReader(""), &out, &errOut)
+	if code != 1 || !strings.Contains(out.String(), `backend: Unsupported value: "😀"`) {
+		t.Errorf("surrogates: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 	}
 }

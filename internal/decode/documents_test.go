@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -55,5 +56,43 @@ func BenchmarkSplitDocuments(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// Valid JSON with UTF-16 surrogate-pair escapes is read as encoding/json and kubectl read it
+// (issue 21 finding 12: "document 1 is not valid YAML: yaml: found invalid Unicode character escape
+// code"): a valid JSON document is used as it is; one that is not JSON but starts like it goes to
+// the YAML parser with its surrogate pairs rewritten.
+func TestSplitDocumentsJSONSurrogates(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"a":"\ud83d\ude00"}`, "😀"},
+		{`{"a":"x\uD83D\uDE00y"}`, "x😀y"},
+		{`{"a":"\ud83d"}`, "\ufffd"},                 // a lone high surrogate, as encoding/json
+		{`{"a":"\\ud83d\\ude00"}`, `\\ud83d\\ude00`}, // escaped backslashes: text, not escapes
+		{`{a: "\ud83d\ude00"}`, "😀"},                 // YAML flow mapping, not JSON
+		{`{a: "\ud83d x"}`, "\ufffd x"},
+	} {
+		docs, err := SplitDocuments([]byte(tc.in))
+		if err != nil || len(docs) != 1 {
+			t.Errorf("%s: %v %v", tc.in, docs, err)
+			continue
+		}
+		var got struct{ A string }
+		if err := json.Unmarshal(docs[0].JSON, &got); err != nil {
+			t.Fatal(err)
+		}
+		want := tc.want
+		if err := json.Unmarshal([]byte(`"`+tc.want+`"`), &want); err != nil {
+			t.Fatal(err)
+		}
+		if got.A != want {
+			t.Errorf("%s: a = %q, want %q", tc.in, got.A, want)
+		}
+	}
+	if _, err := SplitDocuments([]byte(`{"kind":"Shoot","kind":"x"}`)); err == nil || err.Error() != `document 1 is not valid JSON: duplicate key "kind" in an object` {
+		t.Errorf("duplicate key: %v", err)
+	}
+	if _, err := SplitDocuments([]byte(`{"a":[{"b":1},{"b":2}],"c":{"b":{"b":3}}}`)); err != nil {
+		t.Errorf("same key in sibling objects: %v", err)
 	}
 }

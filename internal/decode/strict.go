@@ -152,7 +152,7 @@ func strictError(err error, fldPath *field.Path, obj any) *field.Error {
 		parent = parentPath.String()
 	}
 	detail := fmt.Sprintf("unknown field %q", name)
-	if s := suggest(name, known); s != "" {
+	if s := Suggest(name, known); s != "" {
 		detail += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	if len(known) > 0 {

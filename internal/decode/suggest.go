@@ -2,9 +2,9 @@ package decode
 
 import "strings"
 
-// suggest returns the known name closest to a misspelled one (case-insensitive equality or an edit
+// Suggest returns the known name closest to a misspelled one (case-insensitive equality or an edit
 // distance of at most 2), or "" when none is close.
-func suggest(name string, known []string) string {
+func Suggest(name string, known []string) string {
 	best, bestDist := "", 3
 	for _, k := range known {
 		if strings.EqualFold(k, name) {

@@ -163,7 +163,7 @@ func (w *walker) unknownField(name string, t reflect.Type, parent *field.Path) *
 		parentName = w.root.String()
 	}
 	detail := fmt.Sprintf("unknown field %q", name)
-	if s := suggest(name, known); s != "" {
+	if s := Suggest(name, known); s != "" {
 		detail += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	if len(known) > 0 {

@@ -94,3 +94,26 @@ func FuzzLint(f *testing.F) {
 		}
 	})
 }
+
+// When the set checks would exceed their budget, lint says which rule was not checked instead of
+// passing it in silence (issue 21 finding 7).
+func TestLintSetCheckBudget(t *testing.T) {
+	res, err := Lint(setsAndRules(2000, 3, 8000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var limits int
+	for _, d := range res.Documents {
+		for _, f := range d.Findings {
+			if f.Rule == "analysis-limit" {
+				limits++
+				if !strings.Contains(f.Detail, "GlobalNetworkSets: evaluating every rule selector against every set would take more than 33554432 selector terms in this input") {
+					t.Errorf("detail %q", f.Detail)
+				}
+			}
+		}
+	}
+	if limits == 0 {
+		t.Fatal("no analysis-limit warning although the budget was exceeded")
+	}
+}

@@ -63,9 +63,7 @@ func (o *object) checkPolicy(ctx *context) {
 	if strings.TrimSpace(s.Selector) == "" {
 		o.add(spec.Child("selector"), SeverityError, "required", "Required value: %s; write the endpoints the policy applies to (all() for every endpoint%s)", noDefaulting, map[bool]string{false: " of the namespace", true: ""}[p.global])
 	} else if n := o.checkSelector(spec.Child("selector"), s.Selector, roleEndpoints); n != nil {
-		if never, why := selector.NeverMatches(n); never {
-			o.add(spec.Child("selector"), SeverityWarning, "never-matches", "the policy applies to no endpoint: %s", why)
-		}
+		o.checkNeverMatches(spec.Child("selector"), n, "the policy applies to no endpoint")
 	}
 	o.checkTypes(spec, s)
 	if s.ServiceAccountSelector != "" {

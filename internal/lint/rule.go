@@ -148,18 +148,14 @@ func (o *object) checkEntity(ctx *context, rp *field.Path, side string, dir proj
 	var sel, nsSel selector.Node
 	if e.Selector != "" {
 		sel = o.checkSelector(ep.Child("selector"), e.Selector, roleEndpoints)
-		if never, why := neverMatches(sel); never {
-			o.add(ep.Child("selector"), SeverityWarning, "never-matches", "the rule never matches: %s", why)
-		}
+		o.checkNeverMatches(ep.Child("selector"), sel, "the rule never matches")
 	}
 	if e.NotSelector != "" {
 		o.checkSelector(ep.Child("notSelector"), e.NotSelector, roleEndpoints)
 	}
 	if e.NamespaceSelector != "" {
 		nsSel = o.checkSelector(ep.Child("namespaceSelector"), e.NamespaceSelector, roleNamespaces)
-		if never, why := neverMatches(nsSel); never {
-			o.add(ep.Child("namespaceSelector"), SeverityWarning, "never-matches", "the rule never matches: %s", why)
-		}
+		o.checkNeverMatches(ep.Child("namespaceSelector"), nsSel, "the rule never matches")
 	}
 	if e.ServiceAccounts != nil && e.ServiceAccounts.Selector != "" {
 		o.checkSelector(ep.Child("serviceAccounts", "selector"), e.ServiceAccounts.Selector, roleServiceAccounts)
@@ -172,11 +168,19 @@ func (o *object) checkEntity(ctx *context, rp *field.Path, side string, dir proj
 	}
 }
 
-func neverMatches(n selector.Node) (bool, string) {
+// checkNeverMatches warns when n can match nothing (what: "the rule never matches"), and says so
+// when the analysis was cut short (selector.MaxAnalysisWork), rather than passing in silence.
+func (o *object) checkNeverMatches(p *field.Path, n selector.Node, what string) {
 	if n == nil {
-		return false, ""
+		return
 	}
-	return selector.NeverMatches(n)
+	a := selector.Analyze(n)
+	if a.Never {
+		o.add(p, SeverityWarning, "never-matches", "%s: %s", what, a.Why)
+	}
+	if a.Skipped != "" {
+		o.add(p, SeverityWarning, "analysis-limit", "whether the selector can match was not fully analysed: %s", a.Skipped)
+	}
 }
 
 // checkServices checks a services match: it names a Service and excludes every other criterion.

@@ -30,10 +30,19 @@ type netset struct {
 // can select, those of the input plus the kube-apiserver set every shoot with the feature has.
 type context struct {
 	globalSets []*netset
+	// matchWork is what is left of the budget for evaluating rule selectors against the sets
+	// (MaxSetMatchWork selector nodes in all).
+	matchWork int
 }
 
+// MaxSetMatchWork bounds the selector nodes evaluated against GlobalNetworkSets in one lint run:
+// every rule selector that names a set's label is evaluated against that set's labels, which is
+// sets × rules × terms (8k sets × 20 rules × 8k terms took 65 s). 32 million nodes take well under
+// a second; beyond them the set checks of the remaining rules are skipped with a warning saying so.
+const MaxSetMatchWork = 32 << 20
+
 func newContext(objs []*object) *context {
-	ctx := &context{}
+	ctx := &context{matchWork: MaxSetMatchWork}
 	byName := map[string]*netset{}
 	for _, o := range objs {
 		if o.set != nil && o.set.global {
@@ -76,8 +85,19 @@ func (o *object) checkSet() {
 func (o *object) checkSetTraps(ctx *context, ep *field.Path, side string, dir projectcalicov1.PolicyType, e *projectcalicov1.EntityRule, sel, nsSel selector.Node, r *projectcalicov1.Rule, proto protocol) {
 	selPath := ep.Child("selector")
 	o.checkEndpointLabelValue(selPath, e.Selector, sel)
-	for _, set := range ctx.globalSets {
-		if !mentionsLabelOf(sel, set.labels) || !selector.Matches(sel, set.labels, false) {
+	keys, size := labelKeys(sel)
+	for i, set := range ctx.globalSets {
+		if !mentionsLabelOf(keys, set.labels) {
+			continue
+		}
+		if ctx.matchWork < size {
+			o.add(selPath, SeverityWarning, "analysis-limit",
+				"not checked against %d of the input's %d GlobalNetworkSets: evaluating every rule selector against every set would take more than %d selector terms in this input; lint smaller files to check them all",
+				len(ctx.globalSets)-i, len(ctx.globalSets), MaxSetMatchWork)
+			break
+		}
+		ctx.matchWork -= size
+		if !selector.Matches(sel, set.labels, false) {
 			continue
 		}
 		switch {
@@ -130,21 +150,31 @@ func (o *object) checkEndpointLabelValue(p *field.Path, expr string, sel selecto
 	})
 }
 
-// mentionsLabelOf reports whether sel names any key of labels, so that it is meant for them rather
-// than matching them by accident (as all() or !has(x) would).
-func mentionsLabelOf(sel selector.Node, labels map[string]string) bool {
-	found := false
+// labelKeys returns the label keys sel names (in has() or a comparison) and its number of nodes.
+func labelKeys(sel selector.Node) (map[string]bool, int) {
+	keys := map[string]bool{}
+	size := 0
 	selector.Walk(sel, func(n selector.Node) {
+		size++
 		switch n := n.(type) {
 		case *selector.Match:
-			_, ok := labels[n.Key]
-			found = found || ok
+			keys[n.Key] = true
 		case *selector.Has:
-			_, ok := labels[n.Key]
-			found = found || ok
+			keys[n.Key] = true
 		}
 	})
-	return found
+	return keys, size
+}
+
+// mentionsLabelOf reports whether a selector naming keys names any key of labels, so that it is
+// meant for them rather than matching them by accident (as all() or !has(x) would).
+func mentionsLabelOf(keys map[string]bool, labels map[string]string) bool {
+	for k := range labels {
+		if keys[k] {
+			return true
+		}
+	}
+	return false
 }
 
 // hasPositiveGlobal reports whether global() appears in sel outside a negation.

@@ -175,8 +175,10 @@ func decodeStream(source string, data []byte, expandLists bool) ([]rawDoc, []Pro
 		}
 		if err != nil {
 			problems = append(problems, Problem{Source: src, Message: "cannot be decoded (the resource manager skips it and reports DecodingFailed): " + err.Error()})
-			if isSyntaxError(err) {
-				// The decoder cannot find the next document after a syntax error.
+			if isSyntaxError(err) || n > len(data) {
+				// The decoder cannot find the next document after a syntax error. Every document
+				// takes at least one byte, so more errors than bytes mean a decoder that returns
+				// the same error for ever (found by plan's FuzzReadInput).
 				break
 			}
 			continue
@@ -222,7 +224,10 @@ func decodeStream(source string, data []byte, expandLists bool) ([]rawDoc, []Pro
 func isSyntaxError(err error) bool {
 	var ys *utilyaml.YAMLSyntaxError
 	var js *utilyaml.JSONSyntaxError
-	return errors.As(err, &ys) || errors.As(err, &js) || strings.Contains(err.Error(), "yaml:") || strings.Contains(err.Error(), "invalid character")
+	// A truncated JSON document (" {") is io.ErrUnexpectedEOF, and the decoder returns it again on
+	// every call: the stream cannot go on either (found by plan's FuzzReadInput: it looped forever).
+	return errors.As(err, &ys) || errors.As(err, &js) || errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "yaml:") ||
+		strings.Contains(err.Error(), "invalid character") || strings.Contains(err.Error(), "decoding failed as both JSON and YAML")
 }
 
 // checkHeader requires apiVersion, kind and metadata.name as strings.

@@ -11,6 +11,7 @@ package mrdata
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -55,6 +56,47 @@ func Decompress(b []byte) ([]byte, error) {
 		return nil, fmt.Errorf("brotli data decompresses to more than %d bytes", MaxDecompressedSize)
 	}
 	return out, nil
+}
+
+// MaxInputDecompressedSize is what all ".br" keys of one input (a ManagedResource secret given to
+// plan) may decompress to together: the CRD stream calico-pilot compresses is ~215 KB, so 16 MiB
+// is ample, while the YAML decoding that follows costs up to ~100 bytes of memory and ~1 µs per
+// decompressed byte (a 178-byte key used to decompress to 60 MiB and take 453 s and 7.6 GB).
+const MaxInputDecompressedSize = 16 << 20
+
+// Budget is the number of decompressed bytes one input may still produce, shared by all its keys,
+// so that many keys cannot each take a per-key limit.
+type Budget struct {
+	limit, left int64
+}
+
+// NewBudget returns a budget of n decompressed bytes.
+func NewBudget(n int64) *Budget { return &Budget{limit: n, left: n} }
+
+// Decompress returns the Brotli-decompressed b and takes its size from the budget. It refuses
+// output beyond what is left, and stops when ctx is done (checked every 64 KiB of output).
+func (bg *Budget) Decompress(ctx context.Context, b []byte) ([]byte, error) {
+	r := brotli.NewReader(bytes.NewReader(b))
+	var out bytes.Buffer
+	chunk := make([]byte, 64<<10)
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("decompressing Brotli data: %w", err)
+		}
+		n, err := r.Read(chunk)
+		if int64(n) > bg.left {
+			bg.left = -1
+			return nil, fmt.Errorf("brotli data decompresses to more than the %d bytes all keys of one input may decompress to together", bg.limit)
+		}
+		bg.left -= int64(n)
+		out.Write(chunk[:n])
+		if errors.Is(err, io.EOF) {
+			return out.Bytes(), nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("decompressing Brotli data: %w", err)
+		}
+	}
 }
 
 // Plain returns data with every ".br" key decompressed (under the same key, suffix included, so

@@ -2,6 +2,8 @@ package mrdata
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -86,4 +88,30 @@ func FuzzDecompress(f *testing.F) {
 			t.Fatalf("round trip of %d bytes: %v", len(data), err)
 		}
 	})
+}
+
+// A Budget is shared by every key of one input: two keys under the per-key limit are refused
+// together when they exceed it (issue 21 finding 8), and a done context stops decompression.
+func TestBudget(t *testing.T) {
+	var buf bytes.Buffer
+	w := brotli.NewWriterLevel(&buf, brotli.BestSpeed)
+	if _, err := w.Write(bytes.Repeat([]byte("a"), 600<<10)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b := NewBudget(1 << 20)
+	if out, err := b.Decompress(context.Background(), buf.Bytes()); err != nil || len(out) != 600<<10 {
+		t.Fatalf("first key: %d bytes, %v", len(out), err)
+	}
+	_, err := b.Decompress(context.Background(), buf.Bytes())
+	if err == nil || err.Error() != "brotli data decompresses to more than the 1048576 bytes all keys of one input may decompress to together" {
+		t.Fatalf("second key: %v, want the budget refused", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := NewBudget(1<<20).Decompress(ctx, buf.Bytes()); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: %v", err)
+	}
 }

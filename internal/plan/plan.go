@@ -61,7 +61,11 @@ func Blockers(d *manifestdiff.Diff, live *Live) []Blocker {
 		case isPool(o.ID) && o.Op == manifestdiff.OpRemoved && !ignored(o.Old):
 			if p := livePools[o.ID.Name]; p != nil {
 				c, err := pools.TakeCensus(p, live.Blocks)
-				if err == nil && c.Allocations() > 0 {
+				switch {
+				case err != nil:
+					// A census that could not run is not a pass: the pool may hold addresses.
+					add(id, "IP pool %s (%s) would be deleted by the resource manager, and its allocations could not be counted: %v", o.ID.Name, p.Spec.CIDR, err)
+				case c.Allocations() > 0:
 					add(id, "IP pool %s (%s) would be deleted by the resource manager but still holds %d address(es) (%d pod(s), %d tunnel address(es)) on %d node(s); drain it first (calico-pilot pools migrate)", o.ID.Name, p.Spec.CIDR, c.Allocations(), c.Workloads, c.Tunnels, len(c.Nodes))
 				}
 			}

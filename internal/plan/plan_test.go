@@ -105,6 +105,11 @@ func liveBlock(cidr, node string) calicov1.IPAMBlock {
 		Attributes: []calicov1.AllocationAttribute{{Secondary: map[string]string{"namespace": "default", "pod": "web", "node": node}}}}}
 }
 
+func namedBlock(name string, b calicov1.IPAMBlock) calicov1.IPAMBlock {
+	b.Name = name
+	return b
+}
+
 func TestBlockers(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -131,6 +136,19 @@ spec:
 		old:  poolOld + "---\n" + crdV1, new: crdV1,
 		live: &Live{Pools: []calicov1.IPPool{livePool("default-ipv4-ippool", "100.96.0.0/11", false)}, Blocks: []calicov1.IPAMBlock{liveBlock("100.96.1.0/26", "node-a")}},
 		want: []Blocker{{Object: "IPPool default-ipv4-ippool", Message: "IP pool default-ipv4-ippool (100.96.0.0/11) would be deleted by the resource manager but still holds 1 address(es) (1 pod(s), 0 tunnel address(es)) on 1 node(s); drain it first (calico-pilot pools migrate)"}},
+	}, {
+		// Issue 21 finding 1: a /28 pool with blockSize 26 has its addresses in a /26 block that is
+		// larger than the pool; the census used to count only blocks inside the pool.
+		name: "removing a pool smaller than its block that holds addresses",
+		old:  poolOld + "---\n" + crdV1, new: crdV1,
+		live: &Live{Pools: []calicov1.IPPool{livePool("default-ipv4-ippool", "100.96.0.0/28", false)}, Blocks: []calicov1.IPAMBlock{liveBlock("100.96.0.0/26", "node-a")}},
+		want: []Blocker{{Object: "IPPool default-ipv4-ippool", Message: "IP pool default-ipv4-ippool (100.96.0.0/28) would be deleted by the resource manager but still holds 1 address(es) (1 pod(s), 0 tunnel address(es)) on 1 node(s); drain it first (calico-pilot pools migrate)"}},
+	}, {
+		// Issue 21 finding 2: a malformed block elsewhere made the census fail and the blocker vanish.
+		name: "removing a pool when an IPAM block does not parse",
+		old:  poolOld + "---\n" + crdV1, new: crdV1,
+		live: &Live{Pools: []calicov1.IPPool{livePool("default-ipv4-ippool", "100.96.0.0/11", false)}, Blocks: []calicov1.IPAMBlock{liveBlock("100.96.1.0/26", "node-a"), namedBlock("broken", liveBlock("bad", "node-b"))}},
+		want: []Blocker{{Object: "IPPool default-ipv4-ippool", Message: `IP pool default-ipv4-ippool (100.96.0.0/11) would be deleted by the resource manager, and its allocations could not be counted: IPAM block broken: spec.cidr "bad": netip.ParsePrefix("bad"): no '/'; the census cannot tell which pool it belongs to (fix or delete the block by hand)`}},
 	}, {
 		name: "releasing a pool (mode Ignore) is no removal",
 		old:  poolOld, new: poolIgnored,

@@ -3,9 +3,11 @@ package pools
 import (
 	"fmt"
 	"net/netip"
+	"sort"
 	"strings"
 
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
+	"github.com/calico-pilot/calico-pilot/internal/decode"
 )
 
 // MigrationInput is what `pools migrate` read from the cluster.
@@ -18,6 +20,9 @@ type MigrationInput struct {
 	// DeleteOld asks to delete the old pool once it holds no allocations.
 	DeleteOld bool
 }
+
+// Pool is the pool named name as read, or nil.
+func (in MigrationInput) Pool(name string) *calicov1.IPPool { return find(in.Pools, name) }
 
 // MigrationStep is one write of a migration.
 type MigrationStep string
@@ -59,17 +64,18 @@ func PlanMigration(in MigrationInput) (MigrationPlan, error) {
 	}
 	from, to := find(in.Pools, in.From), find(in.Pools, in.To)
 	if to == nil {
-		return plan, &InputError{fmt.Sprintf("IP pool %q (--to) does not exist: create the new pool first (kubectl apply), then run pools migrate", in.To)}
+		return plan, &InputError{fmt.Sprintf("IP pool %q (--to) does not exist%s: create the new pool first (kubectl apply), then run pools migrate", in.To, didYouMean(in.To, in.Pools))}
 	}
 	toPrefix, err := netip.ParsePrefix(to.Spec.CIDR)
 	if err != nil {
 		return plan, &InputError{fmt.Sprintf("IP pool %q: spec.cidr %q is not a CIDR", in.To, to.Spec.CIDR)}
 	}
 	if from == nil {
-		// Deleted by an earlier run (or by hand): nothing left to do, as long as the new pool is fine.
-		plan.Done = true
-		plan.Census = Census{Pool: in.From}
-		return plan, checkNewPool(in, to, toPrefix)
+		// A typo ("olld", "OLD") must not look like a finished migration while the real pool stays
+		// enabled with its allocations: a missing old pool is bad input. After an earlier run deleted
+		// it, the same message says the migration is finished.
+		return plan, &InputError{fmt.Sprintf("IP pool %q (--from) does not exist%s; the cluster's pools: %s (if an earlier pools migrate --delete-old deleted it, the migration is finished)",
+			in.From, didYouMean(in.From, in.Pools), poolNames(in.Pools))}
 	}
 	fromPrefix, err := netip.ParsePrefix(from.Spec.CIDR)
 	if err != nil {
@@ -101,14 +107,15 @@ func PlanMigration(in MigrationInput) (MigrationPlan, error) {
 	return plan, nil
 }
 
-// checkNewPool refuses a new pool that is disabled, overlaps another pool or lies outside the
-// cluster's pod range.
+// checkNewPool refuses a new pool that cannot serve the pods the old one served: disabled, a pool
+// Calico rejects or never assigns from (CheckServesPods), one that overlaps another pool or lies
+// outside the cluster's pod range.
 func checkNewPool(in MigrationInput, to *calicov1.IPPool, toPrefix netip.Prefix) error {
 	if to.Spec.Disabled {
 		return &InputError{fmt.Sprintf("IP pool %q (--to) is disabled: new pods could get no address; enable it first", in.To)}
 	}
-	if strings.TrimSpace(to.Spec.NodeSelector) == "!all()" {
-		return &InputError{fmt.Sprintf("IP pool %q (--to) has nodeSelector \"!all()\": no node assigns from it", in.To)}
+	if err := CheckServesPods(to, toPrefix); err != nil {
+		return &InputError{fmt.Sprintf("IP pool %q (--to) cannot take the pods: %v", in.To, err)}
 	}
 	for i := range in.Pools {
 		p := &in.Pools[i]
@@ -144,6 +151,31 @@ func checkNewPool(in MigrationInput, to *calicov1.IPPool, toPrefix netip.Prefix)
 		return nil
 	}
 	return &InputError{fmt.Sprintf("IP pool %q (%s) is not inside the cluster's pod range %s: traffic from its pods would be NATed or dropped; choose a CIDR inside it", in.To, to.Spec.CIDR, strings.Join(fam, ", "))}
+}
+
+// didYouMean is ` (did you mean "x"?)` for the pool name closest to name, or "".
+func didYouMean(name string, pools []calicov1.IPPool) string {
+	if s := decode.Suggest(name, poolNameList(pools)); s != "" && s != name {
+		return fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return ""
+}
+
+func poolNameList(pools []calicov1.IPPool) []string {
+	names := make([]string, 0, len(pools))
+	for i := range pools {
+		names = append(names, pools[i].Name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// poolNames lists the pools' names for a message, "none" for no pool.
+func poolNames(pools []calicov1.IPPool) string {
+	if len(pools) == 0 {
+		return "none"
+	}
+	return strings.Join(poolNameList(pools), ", ")
 }
 
 func find(pools []calicov1.IPPool, name string) *calicov1.IPPool {

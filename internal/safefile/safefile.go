@@ -1,6 +1,7 @@
 package safefile
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -9,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // Check reports, without writing anything, why Write(path, ...) would be refused: a directory,
@@ -30,12 +33,22 @@ func Check(path string) error {
 //     shell's >> redirection keeps its contents;
 //   - anything else is refused (see Check).
 func Write(path string, data []byte) error {
+	return WriteContext(context.Background(), path, data)
+}
+
+// WriteContext is Write that gives up when ctx is done: a FIFO nobody reads from (open(2) would
+// wait forever), or a reader that stops reading, ends the write with an error wrapping ctx.Err().
+// Nothing is written when no reader opened the FIFO; a reader that stopped may have got a part.
+func WriteContext(ctx context.Context, path string, data []byte) error {
 	p, err := plan(path)
 	if err != nil {
 		return err
 	}
 	if p.inPlace {
-		return writeInPlace(path, p.flags, data)
+		return writeInPlace(ctx, path, p.flags, data)
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	return replace(path, p.target, p.mode, p.exists, data)
 }
@@ -106,13 +119,40 @@ func isStreamPath(path string) bool {
 	return strings.HasPrefix(abs, "/dev/") || strings.HasPrefix(abs, "/proc/")
 }
 
-func writeInPlace(path string, flags int, data []byte) error {
-	f, err := os.OpenFile(path, flags, 0)
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
+// fifoPoll is how often a write to a FIFO without a reader looks for one.
+const fifoPoll = 50 * time.Millisecond
+
+func writeInPlace(ctx context.Context, path string, flags int, data []byte) error {
+	fifo := false
+	if fi, err := os.Stat(path); err == nil && fi.Mode()&fs.ModeNamedPipe != 0 {
+		// Non-blocking: open fails with ENXIO while no reader has the FIFO open (instead of
+		// waiting in open(2), where no signal reaches), and the runtime poller then serves the
+		// writes, so a deadline can stop one that a reader no longer drains.
+		fifo, flags = true, flags|syscall.O_NONBLOCK
 	}
+	var f *os.File
+	for {
+		var err error
+		f, err = os.OpenFile(path, flags, 0)
+		if err == nil {
+			break
+		}
+		if !fifo || !errors.Is(err, syscall.ENXIO) {
+			return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("cannot write %s: no reader opened the FIFO: %w", path, ctx.Err())
+		case <-time.After(fifoPoll):
+		}
+	}
+	stop := context.AfterFunc(ctx, func() { _ = f.SetWriteDeadline(time.Unix(1, 0)) }) //nolint:errcheck // a file without deadlines is written to the end
+	defer stop()
 	if _, err := f.Write(data); err != nil {
 		_ = f.Close() // the write error is the one to report
+		if ctx.Err() != nil {
+			return fmt.Errorf("cannot write %s: %w", path, ctx.Err())
+		}
 		return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
 	}
 	if err := f.Close(); err != nil {

@@ -1,6 +1,8 @@
 package safefile
 
 import (
+	"context"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -8,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 func readFile(t *testing.T, path string) string {
@@ -259,5 +262,34 @@ func assertNoTemp(t *testing.T, dir string, n int) {
 	}
 	if len(entries) != n {
 		t.Errorf("%s has %d entries, want %d", dir, len(entries), n)
+	}
+}
+
+// A write to a FIFO that nobody opens, or whose reader stops reading, returns when ctx is done.
+func TestWriteContextFIFO(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if err := WriteContext(ctx, path, []byte("x")); err == nil || err.Error() != "cannot write "+path+": no reader opened the FIFO: context deadline exceeded" {
+		t.Fatalf("no reader: %v", err)
+	}
+
+	// A reader that opens and never reads: the pipe fills up.
+	r, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close() //nolint:errcheck // test reader
+	ctx, cancel = context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if err := WriteContext(ctx, path, make([]byte, 8<<20)); err == nil || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("stalled reader: %v", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("returned after %s", d)
 	}
 }

@@ -70,15 +70,44 @@ func contains(list []string, s string) bool {
 // NeverMatches reports whether n can match no endpoint at all, and why. It is sound but not
 // complete: when it says yes, no set of labels matches (!all(), an empty "in {}", or terms of one
 // And that contradict each other on one label, such as a == 'x' && a == 'y' or has(a) && !has(a));
-// it does not try to decide every contradiction a selector could hide.
+// it does not try to decide every contradiction a selector could hide. Its work is bounded
+// (MaxAnalysisWork); Analyze says when the bound cut it short.
 func NeverMatches(n Node) (bool, string) {
+	a := Analyze(n)
+	return a.Never, a.Why
+}
+
+// MaxAnalysisWork bounds the value tests of Analyze: for one label, the values an "in" or "=="
+// leaves possible times the string tests (contains, starts with, ends with) on it. Real selectors
+// need a few; 4 million take about 0.1 s. Beyond it, the label is not analysed and Analysis says so.
+const MaxAnalysisWork = 4 << 20
+
+// Analysis is the outcome of Analyze.
+type Analysis struct {
+	// Never says that no set of labels matches; Why says which terms contradict each other.
+	Never bool
+	Why   string
+	// Skipped, when not empty, says which part was not analysed because it would take more than
+	// MaxAnalysisWork: Never false then means "not known".
+	Skipped string
+}
+
+// Analyze is NeverMatches with a note when the analysis was cut short. Its time is linear in the
+// selector's size plus at most MaxAnalysisWork value tests.
+func Analyze(n Node) Analysis {
+	var skipped []string
+	never, why := neverMatches(n, &skipped)
+	return Analysis{Never: never, Why: why, Skipped: strings.Join(skipped, "; ")}
+}
+
+func neverMatches(n Node, skipped *[]string) (bool, string) {
 	switch n := n.(type) {
 	case *Not:
 		switch x := n.X.(type) {
 		case *All:
 			return true, "!all() matches nothing"
 		case *Not:
-			return NeverMatches(x.X)
+			return neverMatches(x.X, skipped)
 		}
 	case *Match:
 		if n.Op == OpIn && len(n.Values) == 0 {
@@ -87,7 +116,7 @@ func NeverMatches(n Node) (bool, string) {
 	case *Or:
 		reasons := make([]string, 0, len(n.Terms))
 		for _, t := range n.Terms {
-			never, why := NeverMatches(t)
+			never, why := neverMatches(t, skipped)
 			if !never {
 				return false, ""
 			}
@@ -96,10 +125,10 @@ func NeverMatches(n Node) (bool, string) {
 		return true, "no alternative of || can match: " + strings.Join(reasons, "; ")
 	case *And:
 		c := conjunction{}
-		if never, why := c.add(n); never {
+		if never, why := c.add(n, skipped); never {
 			return true, why
 		}
-		return c.contradiction()
+		return c.contradiction(skipped)
 	}
 	return false, ""
 }
@@ -110,10 +139,17 @@ type constraint struct {
 	// allowed is nil for any value, else the values still possible.
 	allowed  map[string]bool
 	excluded map[string]bool
-	// checks are the string tests (contains, starts with, ends with) the value must pass.
-	checks []*Match
+	// checks are the string tests (contains, starts with, ends with) the value must pass, each
+	// distinct test once.
+	checks    []*Match
+	checkSeen map[checkKey]bool
 	// first is where the first term about the label was written, for the message.
 	terms []string
+}
+
+type checkKey struct {
+	op    Op
+	value string
 }
 
 type conjunction map[string]*constraint
@@ -128,11 +164,11 @@ func (c conjunction) of(key string) *constraint {
 }
 
 // add records the terms of an And (nested Ands included) and reports a term that never matches.
-func (c conjunction) add(n Node) (bool, string) {
+func (c conjunction) add(n Node, skipped *[]string) (bool, string) {
 	switch n := n.(type) {
 	case *And:
 		for _, t := range n.Terms {
-			if never, why := c.add(t); never {
+			if never, why := c.add(t, skipped); never {
 				return true, why
 			}
 		}
@@ -154,7 +190,7 @@ func (c conjunction) add(n Node) (bool, string) {
 			c.of(x.Key).terms[len(c.of(x.Key).terms)-1] = String(n)
 		}
 	}
-	return NeverMatches(n)
+	return neverMatches(n, skipped)
 }
 
 func (c conjunction) addMatch(m *Match, negated bool) {
@@ -188,7 +224,14 @@ func (c conjunction) addMatch(m *Match, negated bool) {
 		k.exclude(m.Values)
 	case OpContains, OpStartsWith, OpEndsWith:
 		k.present = true
-		k.checks = append(k.checks, m)
+		ck := checkKey{op, m.Value}
+		if !k.checkSeen[ck] {
+			if k.checkSeen == nil {
+				k.checkSeen = map[checkKey]bool{}
+			}
+			k.checkSeen[ck] = true
+			k.checks = append(k.checks, m)
+		}
 	}
 }
 
@@ -211,41 +254,65 @@ func (k *constraint) exclude(values []string) {
 	}
 }
 
-// contradiction reports the first label (in sorted order) whose terms cannot all hold.
-func (c conjunction) contradiction() (bool, string) {
+// contradiction reports the first label (in sorted order) whose terms cannot all hold. A label
+// whose values times string tests exceed what is left of MaxAnalysisWork is skipped and named in
+// skipped.
+func (c conjunction) contradiction(skipped *[]string) (bool, string) {
 	keys := make([]string, 0, len(c))
 	for key := range c {
 		keys = append(keys, key)
 	}
 	sort.Strings(keys)
+	work := MaxAnalysisWork
 	for _, key := range keys {
 		k := c[key]
 		if len(k.terms) < 2 {
 			continue
 		}
-		why := fmt.Sprintf("%s cannot all hold", strings.Join(k.terms, " && "))
 		if k.present && k.absent {
-			return true, why + fmt.Sprintf(" (label %s is required and forbidden)", key)
+			return true, k.why() + fmt.Sprintf(" (label %s is required and forbidden)", key)
 		}
 		if k.allowed == nil {
 			continue
 		}
-		possible := 0
+		cost := len(k.allowed) * max(len(k.checks), 1)
+		if cost > work {
+			*skipped = append(*skipped, fmt.Sprintf("label %s: %d value(s) × %d string test(s) not analysed (more than %d tests)", key, len(k.allowed), len(k.checks), MaxAnalysisWork))
+			continue
+		}
+		work -= cost
+		possible := false
 		for v := range k.allowed {
 			if !k.excluded[v] && passes(v, k.checks) {
-				possible++
+				possible = true
+				break
 			}
 		}
-		if possible == 0 {
-			return true, why + fmt.Sprintf(" (no value of label %s satisfies them)", key)
+		if !possible {
+			return true, k.why() + fmt.Sprintf(" (no value of label %s satisfies them)", key)
 		}
 	}
 	return false, ""
 }
 
+// why lists the terms about one label (built only for a contradiction: the list can be long).
+func (k *constraint) why() string {
+	return fmt.Sprintf("%s cannot all hold", strings.Join(k.terms, " && "))
+}
+
+// passes says whether the value v passes every string test.
 func passes(v string, checks []*Match) bool {
 	for _, m := range checks {
-		if !Matches(m, map[string]string{m.Key: v}, true) {
+		var ok bool
+		switch m.Op {
+		case OpContains:
+			ok = strings.Contains(v, m.Value)
+		case OpStartsWith:
+			ok = strings.HasPrefix(v, m.Value)
+		case OpEndsWith:
+			ok = strings.HasSuffix(v, m.Value)
+		}
+		if !ok {
 			return false
 		}
 	}

@@ -171,9 +171,11 @@ func TestPoolsMigrate(t *testing.T) {
 	if getPool(t, "default-ipv4-ippool") != nil {
 		t.Fatal("old pool still there")
 	}
-	code, out, _ = run(t, append(base, "--delete-old")...)
-	if code != 0 || !strings.Contains(out, "nothing left to do") {
-		t.Fatalf("re-run after delete: exit %d, out:\n%s", code, out)
+	// Re-running after the delete cannot tell a finished migration from a typo in --from: exit 2,
+	// saying both.
+	code, _, errOut = run(t, append(base, "--delete-old")...)
+	if code != 2 || !strings.Contains(errOut, `IP pool "default-ipv4-ippool" (--from) does not exist; the cluster's pools: new-pool (if an earlier pools migrate --delete-old deleted it, the migration is finished)`) {
+		t.Fatalf("re-run after delete: exit %d, stderr:\n%s", code, errOut)
 	}
 	// Never deletes CRDs or other IPAM data.
 	crd := &apiextensionsv1.CustomResourceDefinition{}

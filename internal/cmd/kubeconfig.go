@@ -1,0 +1,128 @@
+package cmd
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+)
+
+// restConfigFromKubeconfig builds a client config from the kubeconfig at path, reading it and the
+// files it names (certificate-authority, client-certificate, client-key, tokenFile; relative to the
+// kubeconfig's directory, as kubectl does) through the one input reader: a kubeconfig of
+// /dev/zero or a certificate path that is a FIFO is refused like any other input, not read until
+// memory runs out. The files' contents are put into the config, so nothing is read afterwards.
+// The CLI commands use it; long-running ones use restConfigFromKubeconfigFile.
+func restConfigFromKubeconfig(flag, path string) (*rest.Config, error) {
+	return loadKubeconfig(flag, path, true)
+}
+
+// restConfigFromKubeconfigFile reads the kubeconfig at path through the input reader but leaves
+// the files it names to client-go, which re-reads a tokenFile (a projected, rotated token) while
+// the controller or webhook runs.
+func restConfigFromKubeconfigFile(flag, path string) (*rest.Config, error) {
+	return loadKubeconfig(flag, path, false)
+}
+
+func loadKubeconfig(flag, path string, inline bool) (*rest.Config, error) {
+	data, err := readInput(path, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", flag, err)
+	}
+	cfg, err := clientcmd.Load(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: not a kubeconfig: %w", flag, path, err)
+	}
+	if len(cfg.Clusters) == 0 {
+		return nil, fmt.Errorf("%s %s: not a kubeconfig: it names no cluster", flag, path)
+	}
+	if inline {
+		if err := inlineFiles(cfg, filepath.Dir(path)); err != nil {
+			return nil, fmt.Errorf("%s %s: %w", flag, path, err)
+		}
+	} else {
+		// What clientcmd's loader does for a file: relative paths are relative to the kubeconfig.
+		for _, c := range cfg.Clusters {
+			c.LocationOfOrigin = path
+		}
+		for _, a := range cfg.AuthInfos {
+			a.LocationOfOrigin = path
+		}
+		if err := clientcmd.ResolveLocalPaths(cfg); err != nil {
+			return nil, fmt.Errorf("%s %s: %w", flag, path, err)
+		}
+	}
+	rc, err := clientcmd.NewDefaultClientConfig(*cfg, &clientcmd.ConfigOverrides{}).ClientConfig()
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", flag, path, err)
+	}
+	return rc, nil
+}
+
+// inlineFiles replaces the file references of cfg by their contents, read through readInput.
+func inlineFiles(cfg *clientcmdapi.Config, dir string) error {
+	read := func(what, name, file string) ([]byte, error) {
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(dir, file)
+		}
+		b, err := readInput(file, nil)
+		if err != nil {
+			return nil, fmt.Errorf("%s of %s: %w", what, name, err)
+		}
+		return b, nil
+	}
+	for _, name := range sortedKeys(cfg.Clusters) {
+		c := cfg.Clusters[name]
+		if c.CertificateAuthority != "" && len(c.CertificateAuthorityData) == 0 {
+			b, err := read("certificate-authority", "cluster "+name, c.CertificateAuthority)
+			if err != nil {
+				return err
+			}
+			c.CertificateAuthorityData, c.CertificateAuthority = b, ""
+		}
+	}
+	for _, name := range sortedKeys(cfg.AuthInfos) {
+		a := cfg.AuthInfos[name]
+		if a.ClientCertificate != "" && len(a.ClientCertificateData) == 0 {
+			b, err := read("client-certificate", "user "+name, a.ClientCertificate)
+			if err != nil {
+				return err
+			}
+			a.ClientCertificateData, a.ClientCertificate = b, ""
+		}
+		if a.ClientKey != "" && len(a.ClientKeyData) == 0 {
+			b, err := read("client-key", "user "+name, a.ClientKey)
+			if err != nil {
+				return err
+			}
+			a.ClientKeyData, a.ClientKey = b, ""
+		}
+		if a.TokenFile != "" && a.Token == "" {
+			b, err := read("tokenFile", "user "+name, a.TokenFile)
+			if err != nil {
+				return err
+			}
+			a.Token, a.TokenFile = string(trimSpace(b)), ""
+		}
+	}
+	return nil
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r' || b[len(b)-1] == ' ') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,191 @@
+package webhook
+
+import (
+	"bufio"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-logr/logr"
+)
+
+// writeServingCert writes a self-signed tls.crt/tls.key for 127.0.0.1 into a new directory.
+func writeServingCert(t *testing.T) string {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "webhook"}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kder, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "tls.crt"), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tls.key"), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// startServer runs the real webhook server on a free loopback port with short limits.
+func startServer(t *testing.T, opts ServerOptions) *Server {
+	t.Helper()
+	opts.Host, opts.CertDir = "127.0.0.1", writeServingCert(t)
+	s := NewServer(opts)
+	s.Register(Path, NewHandler(logr.Discard()))
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() { errc <- s.Start(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-errc; err != nil {
+			t.Errorf("Start: %v", err)
+		}
+	})
+	for deadline := time.Now().Add(10 * time.Second); s.Addr() == ""; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the server did not listen")
+		}
+	}
+	return s
+}
+
+func dial(t *testing.T, s *Server) *tls.Conn {
+	t.Helper()
+	c, err := tls.DialWithDialer(&net.Dialer{Timeout: 5 * time.Second}, "tcp", s.Addr(), &tls.Config{InsecureSkipVerify: true}) //nolint:gosec // test server
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// stall sends the headers of a 7 MB POST and a first chunk of its body, then nothing.
+func stall(t *testing.T, c net.Conn) {
+	t.Helper()
+	if _, err := fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{\"kind\":", Path, 7<<20); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// closedWithin says whether the server closes (or answers on) c within d.
+func closedWithin(c net.Conn, d time.Duration) (time.Duration, bool) {
+	start := time.Now()
+	_ = c.SetReadDeadline(start.Add(d))
+	_, err := io.Copy(io.Discard, c)
+	var ne net.Error
+	if err != nil && (errorsAs(err, &ne) && ne.Timeout()) {
+		return time.Since(start), false
+	}
+	return time.Since(start), true
+}
+
+func errorsAs(err error, target *net.Error) bool {
+	ne, ok := err.(net.Error)
+	if ok {
+		*target = ne
+	}
+	return ok
+}
+
+// A body sent at one byte per 100 ms is cut at the read timeout (issue 21 finding 9: a body sent
+// at one byte per 20 s held its connection and memory for 200 s).
+func TestServerCutsASlowBody(t *testing.T) {
+	s := startServer(t, ServerOptions{ReadTimeout: 300 * time.Millisecond, QueueTimeout: 200 * time.Millisecond})
+	c := dial(t, s)
+	stall(t, c)
+	go func() {
+		for range 100 {
+			if _, err := c.Write([]byte(" ")); err != nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}()
+	if took, closed := closedWithin(c, 5*time.Second); !closed {
+		t.Fatalf("the slow request still holds its connection after %s (read timeout 300 ms)", took)
+	}
+}
+
+// At most MaxInFlight requests read a body at once; one more waits QueueTimeout and is answered
+// 503 without its body being read; once the stalled ones are cut, a real review is answered.
+func TestServerLimitsRequestsInFlight(t *testing.T) {
+	s := startServer(t, ServerOptions{MaxInFlight: 2, ReadTimeout: time.Second, QueueTimeout: 300 * time.Millisecond})
+	for range 2 {
+		stall(t, dial(t, s))
+	}
+	time.Sleep(100 * time.Millisecond) // both hold a slot
+	c := dial(t, s)
+	stall(t, c)
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "the webhook is busy: 2 requests are in flight; retry") {
+		t.Fatalf("third request: %d %q, want 503 busy", resp.StatusCode, body)
+	}
+
+	// The stalled ones are cut at the read timeout.
+	time.Sleep(1200 * time.Millisecond)
+	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // test server
+	review := `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1","kind":{"group":"","version":"v1","kind":"ConfigMap"},"resource":{"group":"","version":"v1","resource":"configmaps"},"operation":"CREATE","object":{}}}`
+	r, err := client.Post("https://"+s.Addr()+Path, "application/json", strings.NewReader(review))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := io.ReadAll(r.Body)
+	_ = r.Body.Close()
+	if r.StatusCode != http.StatusOK || !strings.Contains(string(out), `"uid":"u1"`) {
+		t.Fatalf("after the stalled requests: %d %s", r.StatusCode, out)
+	}
+}
+
+// At most MaxConnections connections are served at once; the next handshake waits until one closes.
+func TestServerLimitsConnections(t *testing.T) {
+	s := startServer(t, ServerOptions{MaxConnections: 3})
+	var conns []*tls.Conn
+	for range 3 {
+		conns = append(conns, dial(t, s))
+	}
+	raw, err := net.DialTimeout("tcp", s.Addr(), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra := tls.Client(raw, &tls.Config{InsecureSkipVerify: true}) //nolint:gosec // test server
+	_ = raw.SetDeadline(time.Now().Add(300 * time.Millisecond))
+	if err := extra.Handshake(); err == nil {
+		t.Fatal("a fourth connection was served while three were open")
+	}
+	_ = raw.Close()
+	_ = conns[0].Close()
+	c := dial(t, s) // served once a connection closed
+	_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+	if err := c.Handshake(); err != nil {
+		t.Fatalf("after a close: %v", err)
+	}
+}
