@@ -2,12 +2,11 @@ package render
 
 import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
-
-	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
 // ConstantGroup is a set of shoot objects whose content does not depend on Options; the options
-// only say whether a shoot gets the set (see ShootParts). Callers that serialize many shoots may
+// only say whether a shoot gets the set, and the component that owns the group says so from the
+// same conditions as for its other objects (see part and ShootParts). Callers that serialize many shoots may
 // encode each group once and reuse the bytes (internal/pipeline does).
 type ConstantGroup int
 
@@ -57,27 +56,4 @@ func (g ConstantGroup) Objects() []client.Object {
 		return nodeCPVAConstants()
 	}
 	return nil
-}
-
-// constantGroups returns the groups a shoot with options o gets. It is the only place the options
-// decide about constant objects.
-func constantGroups(o *values.Options) []ConstantGroup {
-	gs := make([]ConstantGroup, 0, numConstantGroups)
-	gs = append(gs, GroupAlways)
-	if o.KubeControllers {
-		gs = append(gs, GroupKubeControllers)
-	}
-	if o.Typha {
-		gs = append(gs, GroupTypha)
-	}
-	if o.AutoScaling.TyphaCPA {
-		gs = append(gs, GroupTyphaCPA)
-	}
-	if o.AutoScaling.TyphaCPVA {
-		gs = append(gs, GroupTyphaCPVA)
-	}
-	if o.AutoScaling.NodeCPVA {
-		gs = append(gs, GroupNodeCPVA)
-	}
-	return gs
 }

@@ -14,6 +14,36 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
+// TestEachConstantGroupHasOneComponent checks that every constant group is selected, over all
+// golden scenarios, by exactly one component, so the per-component golden files hold each object
+// once, and that every group is selected by some scenario.
+func TestEachConstantGroupHasOneComponent(t *testing.T) {
+	owners := map[render.ConstantGroup]map[string]bool{}
+	for _, sc := range scenarios {
+		opts, v, r := resolve(shootOf(sc), sc.nonPrivileged, sc.addresses)
+		if len(v)+len(r) > 0 {
+			t.Fatalf("%s: invalid scenario: %v %v", sc.name, v, r)
+		}
+		comps, err := render.ShootComponents(&opts)
+		if err != nil {
+			t.Fatalf("%s: %v", sc.name, err)
+		}
+		for _, c := range comps {
+			for _, g := range c.Groups {
+				if owners[g] == nil {
+					owners[g] = map[string]bool{}
+				}
+				owners[g][c.Name] = true
+			}
+		}
+	}
+	for _, g := range render.ConstantGroups() {
+		if len(owners[g]) != 1 {
+			t.Errorf("constant group %d is selected by components %v, want exactly one", g, owners[g])
+		}
+	}
+}
+
 // TestShootPartsMatchShoot checks, for every golden scenario, that ShootParts' objects plus its
 // groups' objects are exactly Shoot's objects, that the groups are listed in order without
 // repeats, and that the scenarios cover both values of every option that selects a group.

@@ -6,9 +6,10 @@
 // globalnetworkset and policyadmission. Each component's file builds all of its objects (typha.go: typha's
 // Deployment, Services, PodDisruptionBudget, ServiceAccount, NetworkPolicy, autoscalers and VPA),
 // and its golden files are testdata/shoot/<scenario>/<component>.yaml. A component's objects that
-// do not depend on the options are built by its *Constants builders and grouped in constants.go,
-// and ShootParts returns them as ConstantGroups, so that a caller serializing many shoots encodes
-// each group once (internal/pipeline's Encoder does); the options only select which groups a shoot gets.
+// do not depend on the options are built by its *Constants builders and grouped in constants.go;
+// the component's render function returns its objects and its groups together (a part), decided
+// from the same conditions, and ShootParts returns the groups as ConstantGroups, so that a caller
+// serializing many shoots encodes each group once (internal/pipeline's Encoder does).
 // helpers.go, rbac helpers included, and autoscaling.go hold builders the components share; the
 // static CRDs (crds.go) and the seed's monitoring objects (monitoring.go, dashboards.go) are
 // rendered on their own. Every builder returns complete objects with TypeMeta set, so the

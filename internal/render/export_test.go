@@ -12,31 +12,28 @@ import (
 type ComponentObjects struct {
 	Name    string
 	Objects []client.Object
+	// Groups are the constant groups the component selected (their objects are in Objects).
+	Groups []ConstantGroup
 }
 
 // ShootComponents renders what Shoot renders, split by component, in render order: each
-// component's objects that depend on the options and its constant groups that o selects. The
-// golden tests keep one file per component and scenario.
+// component's objects that depend on the options and the constant groups it selected. The golden
+// tests keep one file per component and scenario.
 func ShootComponents(o *values.Options) ([]ComponentObjects, error) {
 	if err := check(o); err != nil {
 		return nil, fmt.Errorf("rendering shoot objects: %w", err)
 	}
-	var selected [numConstantGroups]bool
-	for _, g := range constantGroups(o) {
-		selected[g] = true
-	}
 	out := make([]ComponentObjects, 0, len(components))
 	for _, c := range components {
-		objs, err := c.objects(o)
+		p, err := c.render(o)
 		if err != nil {
 			return nil, fmt.Errorf("rendering shoot objects: %w", err)
 		}
-		for _, g := range c.groups {
-			if selected[g] {
-				objs = append(objs, g.Objects()...)
-			}
+		objs := p.objects
+		for _, g := range p.groups {
+			objs = append(objs, g.Objects()...)
 		}
-		out = append(out, ComponentObjects{Name: c.name, Objects: objs})
+		out = append(out, ComponentObjects{Name: c.name, Objects: objs, Groups: p.groups})
 	}
 	return out, nil
 }

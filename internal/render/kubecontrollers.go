@@ -15,18 +15,20 @@ import (
 // kubeControllers returns calico-kube-controllers' objects that depend on the options: the
 // Deployment (when a routing backend runs) and its VerticalPodAutoscaler (when it runs and the
 // shoot runs a VPA). Its PodDisruptionBudget, ServiceAccount and RBAC do not depend on the options
-// (kubeControllersConstants; see constants.go).
-func kubeControllers(o *values.Options) ([]client.Object, error) {
+// (kubeControllersConstants in GroupKubeControllers; see constants.go).
+func kubeControllers(o *values.Options) (part, error) {
 	objs := make([]client.Object, 0, 2) // every object below, without reallocating
+	var groups []ConstantGroup
 	if o.KubeControllers {
 		objs = append(objs, kubeControllersDeployment(o))
+		groups = append(groups, GroupKubeControllers)
 	}
 	if o.AutoScaling.KubeControllersVPA {
 		objs = append(objs, vpa(NameKubeControllers, "Deployment", NameKubeControllers, []vpav1.ContainerResourcePolicy{{
 			ContainerName: "*", ControlledValues: ptr.To(vpav1.ContainerControlledValuesRequestsOnly),
 		}}))
 	}
-	return objs, nil
+	return part{objects: objs, groups: groups}, nil
 }
 
 func kubeControllersDeployment(o *values.Options) *appsv1.Deployment {

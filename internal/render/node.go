@@ -24,13 +24,14 @@ const nodeCPVAConfig = `{"calico-node":{"requests":{"memory":{"base":"50Mi","ste
 // calicoNode returns calico-node's objects that depend on the options: its configuration
 // calico-config (cniconfig.go), the DaemonSet, the binding of its ClusterRole, bird's metrics
 // Service, and its VerticalPodAutoscaler or cluster-proportional vertical autoscaler. Its other
-// objects do not depend on the options (constantRBAC, felixMonitoringService, nodeCPVAConstants;
-// see constants.go).
-func calicoNode(o *values.Options) ([]client.Object, error) {
+// objects do not depend on the options (constantRBAC and felixMonitoringService in GroupAlways,
+// nodeCPVAConstants in GroupNodeCPVA; see constants.go).
+func calicoNode(o *values.Options) (part, error) {
 	cm, err := configMap(o)
 	if err != nil {
-		return nil, err
+		return part{}, err
 	}
+	groups := []ConstantGroup{GroupAlways}
 	// The pods roll when the configuration they read changes.
 	objs := make([]client.Object, 0, 6) // every object below, without reallocating
 	objs = append(objs, cm, nodeRoleBinding(o), nodeDaemonSet(o, configChecksum(o, cm.Data)))
@@ -48,8 +49,9 @@ func calicoNode(o *values.Options) ([]client.Object, error) {
 			priorityClass: "system-cluster-critical",
 			targetKind:    "daemonset", targetName: NameCalicoNode, key: "node-autoscaler", config: nodeCPVAConfig,
 		}))
+		groups = append(groups, GroupNodeCPVA)
 	}
-	return objs, nil
+	return part{objects: objs, groups: groups}, nil
 }
 
 // nodeRoleBinding binds calico-node's ClusterRole to calico-node and, with typha, to typha.

@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -28,41 +29,61 @@ func Shoot(o *values.Options) ([]client.Object, error) {
 // and its name names its golden files (testdata/shoot/<scenario>/<name>.yaml).
 type component struct {
 	name string
-	// objects builds the component's objects that depend on the options.
-	objects func(*values.Options) ([]client.Object, error)
-	// groups hold the component's objects that do not (see constants.go); constantGroups
-	// chooses which of them a shoot gets.
-	groups []ConstantGroup
+	// render builds the component's part of a shoot with options o.
+	render func(o *values.Options) (part, error)
+}
+
+// part is what one component renders for a shoot: its objects that depend on the options, and the
+// constant groups (constants.go) holding its objects that do not. A component decides both from
+// the same conditions, in one function: "does calico-node get a cluster-proportional vertical
+// autoscaler?" is answered once, in node.go, for the Deployment and for its RBAC and ConfigMap.
+type part struct {
+	objects []client.Object
+	groups  []ConstantGroup
 }
 
 // components are the shoot's components, in render order; the static CRDs (CRDs) and the seed's
 // monitoring objects (SeedMonitoring) are rendered on their own.
 var components = [...]component{
-	{name: "node", objects: calicoNode, groups: []ConstantGroup{GroupAlways, GroupNodeCPVA}},
-	{name: "typha", objects: typha, groups: []ConstantGroup{GroupTypha, GroupTyphaCPA, GroupTyphaCPVA}},
-	{name: "kubecontrollers", objects: kubeControllers, groups: []ConstantGroup{GroupKubeControllers}},
-	{name: "ippools", objects: ipPools},
-	{name: "multus", objects: multus},
-	{name: "globalnetworkset", objects: kubeAPIServerNetworkSet},
-	{name: "policyadmission", objects: policyAdmission},
+	{name: "node", render: calicoNode},
+	{name: "typha", render: typha},
+	{name: "kubecontrollers", render: kubeControllers},
+	{name: "ippools", render: objectsOnly(ipPools)},
+	{name: "multus", render: objectsOnly(multus)},
+	{name: "globalnetworkset", render: objectsOnly(kubeAPIServerNetworkSet)},
+	{name: "policyadmission", render: objectsOnly(policyAdmission)},
+}
+
+// objectsOnly is the render function of a component without constant groups.
+func objectsOnly(objects func(*values.Options) ([]client.Object, error)) func(*values.Options) (part, error) {
+	return func(o *values.Options) (part, error) {
+		objs, err := objects(o)
+		return part{objects: objs}, err
+	}
 }
 
 // ShootParts renders what Shoot renders in two parts: the objects that depend on the options,
-// component by component, and the constant groups the options select (whose objects are the same
-// for every shoot, see ConstantGroup). Shoot's objects are objs followed by each group's Objects().
+// component by component, and the constant groups the components selected (whose objects are the
+// same for every shoot, see ConstantGroup), in ConstantGroup order. Shoot's objects are objs
+// followed by each group's Objects().
 func ShootParts(o *values.Options) (objs []client.Object, groups []ConstantGroup, err error) {
 	if err := check(o); err != nil {
 		return nil, nil, fmt.Errorf("rendering shoot objects: %w", err)
 	}
 	objs = make([]client.Object, 0, 48)
+	groups = make([]ConstantGroup, 0, numConstantGroups)
 	for i := range components {
-		cobjs, err := components[i].objects(o)
+		p, err := components[i].render(o)
 		if err != nil {
 			return nil, nil, fmt.Errorf("rendering shoot objects: %w", err)
 		}
-		objs = append(objs, cobjs...)
+		objs = append(objs, p.objects...)
+		groups = append(groups, p.groups...)
 	}
-	return objs, constantGroups(o), nil
+	// The constant objects follow all the others in the order of their groups, whichever
+	// component selected them.
+	slices.Sort(groups)
+	return objs, groups, nil
 }
 
 // check rejects Options that values.Resolve can never produce, so a caller that builds Options

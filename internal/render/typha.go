@@ -24,12 +24,15 @@ const typhaCPVAConfig = `{"calico-typha":{"requests":{"cpu":{"base":"180m","step
 // typha returns calico-typha's objects that depend on the options: the Deployment and its
 // autoscalers (the horizontal one whenever typha runs; the VerticalPodAutoscaler in vpa mode or
 // the cluster-proportional vertical one). Its other objects do not depend on the options
-// (typhaConstants, typhaCPAConstants, typhaCPVAConstants; see constants.go). Typha reads the
-// datastore with calico-node's ClusterRole; calico-node's binding names it (nodeRoleBinding).
-func typha(o *values.Options) ([]client.Object, error) {
+// (typhaConstants, typhaCPAConstants, typhaCPVAConstants in GroupTypha, GroupTyphaCPA and
+// GroupTyphaCPVA; see constants.go). Typha reads the datastore with calico-node's ClusterRole;
+// calico-node's binding names it (nodeRoleBinding).
+func typha(o *values.Options) (part, error) {
 	objs := make([]client.Object, 0, 4) // every object below, without reallocating
+	var groups []ConstantGroup
 	if o.Typha {
 		objs = append(objs, typhaDeployment(o))
+		groups = append(groups, GroupTypha)
 	}
 	a := o.AutoScaling
 	if a.TyphaVPA {
@@ -54,6 +57,7 @@ func typha(o *values.Options) ([]client.Object, error) {
 				config: typhaCPAData(),
 			}),
 		)
+		groups = append(groups, GroupTyphaCPA)
 	}
 	if a.TyphaCPVA {
 		objs = append(objs, cpvaDeployment(o, cpva{
@@ -62,8 +66,9 @@ func typha(o *values.Options) ([]client.Object, error) {
 			priorityClass: "gardener-shoot-system-800",
 			targetKind:    "deployment", targetName: NameTyphaDeployment, key: "typha-autoscaler", config: typhaCPVAConfig,
 		}))
+		groups = append(groups, GroupTyphaCPVA)
 	}
-	return objs, nil
+	return part{objects: objs, groups: groups}, nil
 }
 
 // typhaConstants returns typha's Service, PodDisruptionBudget, ServiceAccount, metrics Service
