@@ -17,6 +17,7 @@ import (
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/apiserverendpoints"
+	extensionsnetwork "github.com/calico-pilot/calico-pilot/internal/extensions/network"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/managedresource"
 	"github.com/calico-pilot/calico-pilot/internal/overlayswitch"
@@ -24,9 +25,10 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
-// Actuator reconciles, deletes, migrates and restores the shoot-side Calico deployment of one
-// Network. The Reconciler calls it after the lifecycle bookkeeping; the Actuator itself never
-// touches lastOperation, lastError, observedGeneration, finalizers or the operation annotation.
+// Actuator reconciles, deletes, migrates and restores the Calico deployment of one Network: it is
+// the extensionsnetwork.Actuator of type calico. The generic reconciler (internal/extensions/network)
+// calls it after the lifecycle bookkeeping; the Actuator itself never touches lastOperation,
+// lastError, observedGeneration, finalizers or the operation annotation.
 type Actuator struct {
 	// Client reads and writes the seed. Secrets must not be served from a cache (they are
 	// immutable and content-addressed, but a cache would need list/watch on all secrets). When it
@@ -51,19 +53,16 @@ type Actuator struct {
 	Now func() time.Time
 }
 
-// Cluster is the decoded Cluster of a Network: only what the actuator reads.
-type Cluster struct {
-	// Name is the Cluster's name (the control-plane namespace).
-	Name string
-	// Shoot is the embedded shoot; never nil after decodeCluster.
-	Shoot *gardencorev1beta1.Shoot
-}
+var _ extensionsnetwork.Actuator = (*Actuator)(nil)
+
+// Cluster is the decoded Cluster of a Network (the generic lifecycle reads and decodes it).
+type Cluster = extensionsnetwork.Cluster
 
 // Reconcile deploys the Calico manifest for network: decode + validate, gather the kube-apiserver
 // addresses, render, check the overlay switch, store. It returns how soon the Network must be
 // reconciled again (0 for "only on the next event"). It writes no status: it sets the conditions
 // and, on success, what was applied (providerStatus, status.ipFamilies) in network.Status, and the
-// Reconciler sends them with lastOperation in the reconcile's one status write.
+// generic reconciler (internal/extensions/network) sends them with lastOperation in the reconcile's one status write.
 //
 // asked is true when the reconcile was asked for (the gardenlet's operation annotation, a changed
 // Network spec, a restore): only then, or when the config's IP pools are not yet what the status
@@ -92,7 +91,7 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 	cfg, err := a.decodeConfig(network)
 	if err != nil {
 		conds.set(ConditionConfigurationValid, gardencorev1beta1.ConditionFalse, "InvalidProviderConfig", err.Error())
-		return nil, 0, configurationError(fmt.Errorf("invalid providerConfig: %w", err))
+		return nil, 0, extensionsnetwork.ConfigurationError(fmt.Errorf("invalid providerConfig: %w", err))
 	}
 	conds.set(ConditionConfigurationValid, gardencorev1beta1.ConditionTrue, "ProviderConfigValid", "The providerConfig is valid.")
 
@@ -128,7 +127,7 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 		TakenOver:              takenOver,
 	})
 	if err != nil {
-		if isConfigurationError(err) {
+		if extensionsnetwork.IsConfigurationError(err) {
 			// The providerConfig is valid on its own but not for this shoot (e.g. vpa mode on a
 			// shoot without a VPA): the shoot owner has to change one of them.
 			conds.set(ConditionConfigurationValid, gardencorev1beta1.ConditionFalse, "InvalidForShoot", err.Error())
@@ -234,7 +233,7 @@ func (a *Actuator) kubeAPIServerAddresses(ctx context.Context, namespace string,
 	if err != nil {
 		msg := fmt.Sprintf("The kube-apiserver addresses for the gardener-kube-apiserver GlobalNetworkSet cannot be determined, so nothing was changed in the shoot (an incomplete set would block traffic your policies allow): %v", err)
 		conds.set(ConditionKubeAPIServerGlobalNetworkSet, gardencorev1beta1.ConditionFalse, "AddressesUnavailable", msg)
-		return KubeAPIServerAddresses{}, retriableError(fmt.Errorf("determining kube-apiserver addresses for the GlobalNetworkSet: %w", err), 0, ErrCodeRetryableConfigurationProblem)
+		return KubeAPIServerAddresses{}, extensionsnetwork.RetriableError(fmt.Errorf("determining kube-apiserver addresses for the GlobalNetworkSet: %w", err), 0, extensionsnetwork.ErrCodeRetryableConfigurationProblem)
 	}
 	conds.set(ConditionKubeAPIServerGlobalNetworkSet, gardencorev1beta1.ConditionTrue, "Published",
 		fmt.Sprintf("The gardener-kube-apiserver GlobalNetworkSet holds %s.", joinAddrs(addrs.Addrs)))
@@ -288,7 +287,7 @@ func (a *Actuator) checkOverlaySwitch(ctx context.Context, log logr.Logger, name
 		if errors.As(err, &notReady) {
 			conds.set(ConditionOverlaySwitch, gardencorev1beta1.ConditionFalse, "WaitingForRoutes", "Overlay stays enabled: "+err.Error())
 			log.Info("Keeping overlay until node routes exist", "nodesNotReady", len(notReady.NotReady), "nodes", notReady.Total)
-			return retriableError(err, a.RouteRecheckInterval)
+			return extensionsnetwork.RetriableError(err, a.RouteRecheckInterval)
 		}
 		return fmt.Errorf("cannot verify node routes before overlay switch: %w", err)
 	}

@@ -2,7 +2,6 @@ package network
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -14,7 +13,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
-	"sigs.k8s.io/controller-runtime/pkg/event"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
@@ -24,27 +22,27 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
-func TestShootFacts(t *testing.T) {
+func TestHibernationWanted(t *testing.T) {
 	shoot := func(mutate func(*gardencorev1beta1.Shoot)) *gardencorev1beta1.Shoot {
 		s := &gardencorev1beta1.Shoot{}
 		mutate(s)
 		return s
 	}
 	tests := []struct {
-		name                             string
-		shoot                            *gardencorev1beta1.Shoot
-		wantFailed, wantForce, wantHiber bool
+		name      string
+		shoot     *gardencorev1beta1.Shoot
+		wantHiber bool
 	}{
 		{name: "plain", shoot: shoot(func(*gardencorev1beta1.Shoot) {})},
 		{name: "failed", shoot: shoot(func(s *gardencorev1beta1.Shoot) {
 			s.Status.LastOperation = &gardencorev1beta1.LastOperation{State: "Failed"}
-		}), wantFailed: true},
+		})},
 		{name: "error is not failed", shoot: shoot(func(s *gardencorev1beta1.Shoot) {
 			s.Status.LastOperation = &gardencorev1beta1.LastOperation{State: "Error"}
 		})},
 		{name: "force deletion True", shoot: shoot(func(s *gardencorev1beta1.Shoot) {
 			s.Annotations = map[string]string{"confirmation.gardener.cloud/force-deletion": "True"}
-		}), wantForce: true},
+		})},
 		{name: "force deletion garbage", shoot: shoot(func(s *gardencorev1beta1.Shoot) {
 			s.Annotations = map[string]string{"confirmation.gardener.cloud/force-deletion": "yes"}
 		})},
@@ -58,46 +56,8 @@ func TestShootFacts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := shootFailed(tt.shoot); got != tt.wantFailed {
-				t.Errorf("shootFailed = %v, want %v", got, tt.wantFailed)
-			}
-			if got := forceDeletion(tt.shoot); got != tt.wantForce {
-				t.Errorf("forceDeletion = %v, want %v", got, tt.wantForce)
-			}
 			if got := values.HibernationWanted(tt.shoot); got != tt.wantHiber {
 				t.Errorf("HibernationWanted = %v, want %v", got, tt.wantHiber)
-			}
-		})
-	}
-}
-
-func TestErrorClassification(t *testing.T) {
-	base := errors.New("boom")
-	tests := []struct {
-		name        string
-		err         error
-		wantCodes   []string
-		wantRequeue time.Duration
-		wantConfig  bool
-	}{
-		{name: "plain", err: base},
-		{name: "configuration, wrapped", err: fmt.Errorf("step: %w", configurationError(base)), wantCodes: []string{"ERR_CONFIGURATION_PROBLEM"}, wantConfig: true},
-		{name: "retriable with delay", err: retriableError(base, 3*time.Second), wantRequeue: 3 * time.Second},
-		{name: "retriable with code", err: fmt.Errorf("x: %w", retriableError(base, 0, ErrCodeRetryableConfigurationProblem)), wantCodes: []string{"ERR_RETRYABLE_CONFIGURATION_PROBLEM"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.wantCodes, errorCodes(tt.err)); diff != "" {
-				t.Errorf("codes (-want +got):\n%s", diff)
-			}
-			if got := requeueAfter(tt.err); got != tt.wantRequeue {
-				t.Errorf("requeueAfter = %s, want %s", got, tt.wantRequeue)
-			}
-			if got := isConfigurationError(tt.err); got != tt.wantConfig {
-				t.Errorf("isConfigurationError = %v, want %v", got, tt.wantConfig)
-			}
-			if !errors.Is(tt.err, base) {
-				t.Error("cause lost")
 			}
 		})
 	}
@@ -163,58 +123,6 @@ func TestSeedObjectsData(t *testing.T) {
 		if !slices.Contains(names, obj.GetName()) {
 			t.Errorf("%T %s may be rendered but delete does not remove it when written directly", obj, obj.GetName())
 		}
-	}
-}
-
-func TestOperationAnnotationPredicate(t *testing.T) {
-	p := operationAnnotationPredicate()
-	withAnn := func(op, ts string, last *gardencorev1beta1.LastOperation) *extensionsv1alpha1.Network {
-		n := networkWith(op, false, last)
-		if ts != "" {
-			if n.Annotations == nil {
-				n.Annotations = map[string]string{}
-			}
-			n.Annotations["gardener.cloud/timestamp"] = ts
-		}
-		return n
-	}
-	succeeded := lastOp("Reconcile", "Succeeded")
-	createTests := []struct {
-		name string
-		obj  *extensionsv1alpha1.Network
-		want bool
-	}{
-		{name: "succeeded, no annotation (start-up)", obj: withAnn("", "", succeeded), want: false},
-		{name: "succeeded, reconcile annotation", obj: withAnn("reconcile", "", succeeded), want: true},
-		{name: "never reconciled", obj: withAnn("", "", nil), want: true},
-		{name: "last operation failed", obj: withAnn("", "", lastOp("Reconcile", "Error")), want: true},
-		{name: "being deleted", obj: networkWith("", true, succeeded), want: true},
-	}
-	for _, tt := range createTests {
-		t.Run("create/"+tt.name, func(t *testing.T) {
-			if got := p.Create(event.CreateEvent{Object: tt.obj}); got != tt.want {
-				t.Errorf("Create = %v, want %v", got, tt.want)
-			}
-		})
-	}
-	updateTests := []struct {
-		name     string
-		old, new *extensionsv1alpha1.Network
-		want     bool
-	}{
-		{name: "annotation set", old: withAnn("", "t1", succeeded), new: withAnn("reconcile", "t2", succeeded), want: true},
-		{name: "same annotation, new timestamp", old: withAnn("reconcile", "t1", succeeded), new: withAnn("reconcile", "t2", succeeded), want: true},
-		{name: "own write while restore annotation is on", old: withAnn("restore", "t1", nil), new: withAnn("restore", "t1", lastOp("Restore", "Processing")), want: false},
-		{name: "status change only", old: withAnn("", "", nil), new: withAnn("", "", succeeded), want: false},
-		{name: "deletion marked", old: networkWith("", false, succeeded), new: networkWith("", true, succeeded), want: true},
-		{name: "own status write during deletion", old: networkWith("", true, succeeded), new: networkWith("", true, lastOp("Delete", "Processing")), want: false},
-	}
-	for _, tt := range updateTests {
-		t.Run("update/"+tt.name, func(t *testing.T) {
-			if got := p.Update(event.UpdateEvent{ObjectOld: tt.old, ObjectNew: tt.new}); got != tt.want {
-				t.Errorf("Update = %v, want %v", got, tt.want)
-			}
-		})
 	}
 }
 

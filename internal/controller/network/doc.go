@@ -1,9 +1,10 @@
-// Package network is calico-pilot's extension controller for Gardener Network resources of type
-// calico: the generic extension lifecycle (finalizer, operation annotation, lastOperation/lastError,
-// observedGeneration, events; reference section 3.1 and gardener-wire-types.md section 4) and the
-// actuator that gathers the inputs, decides and renders through a Renderer, stores the result in one
-// ManagedResource and reports what it applied in the Network's status.
+// Package network is calico-pilot's actuator for Gardener Network resources of type calico: it
+// gathers the inputs, decides and renders through a Renderer, stores the result in one
+// ManagedResource per side (shoot, seed), keeps the shoot's IP pools and the overlay switch safe,
+// and reports what it applied in the Network's status (conditions, providerStatus, ipFamilies).
 //
-// The reconciler is a short list of named steps per operation; every decision that does not need I/O
-// lives in pure functions (operation type, feature-set precedence, status diffs) with table tests.
+// The generic extension lifecycle (watch and predicates, operation annotation, finalizer,
+// lastOperation/lastError/observedGeneration, events, retries; gardener-wire-types.md section 4) is
+// not here: internal/extensions/network runs it and calls this package's Actuator through its
+// Actuator interface. NewManager and AddToManager wire the two together.
 package network

@@ -4,14 +4,13 @@ import (
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 )
 
-// Names and well-known keys of the Gardener extension contract.
+// Names of the Calico Network controller and of what it stores (the lifecycle's own keys are in
+// internal/extensions/network).
 const (
 	// Type is the Network type this controller reconciles.
 	Type = "calico"
 	// ControllerName names the controller in logs, metrics and events.
 	ControllerName = "network-calico"
-	// FinalizerName keeps a Network until its shoot objects are cleaned up.
-	FinalizerName = "extensions.gardener.cloud/network"
 	// ManagedResourceName is the one ManagedResource holding everything deployed to the shoot.
 	ManagedResourceName = "extension-networking-calico-config"
 	// ManagedResourceOrigin is the origin label of that ManagedResource. It is the reference
@@ -23,31 +22,8 @@ const (
 	// ManagedResourceDataKey is the secret key holding the rendered manifest stream.
 	ManagedResourceDataKey = "config.yaml"
 
-	// AnnotationOperation is the gardenlet's operation annotation.
-	AnnotationOperation = "gardener.cloud/operation"
-	// OperationReconcile asks for a reconcile now; removed at the start.
-	OperationReconcile = "reconcile"
-	// OperationRestore asks for a restore; removed after success.
-	OperationRestore = "restore"
-	// OperationMigrate asks for a migrate; removed after success.
-	OperationMigrate = "migrate"
-	// OperationWaitForState means "do nothing until the state is restored".
-	OperationWaitForState = "wait-for-state"
-	// annotationTimestamp is set by the gardenlet together with every operation annotation.
-	annotationTimestamp = "gardener.cloud/timestamp"
-	// AnnotationForceDeletion on the Shoot makes deletion skip waiting.
-	AnnotationForceDeletion = "confirmation.gardener.cloud/force-deletion"
-
 	// LabelDNSRecordRoleGardener selects the kube-apiserver DNSRecords (value controlplane).
 	LabelDNSRecordRoleGardener = "gardener.cloud/role"
-)
-
-// Event reasons, as the reference's generic reconciler names them.
-const (
-	EventReconciliation = "NetworkReconciliation"
-	EventDeletion       = "NetworkDeletion"
-	EventRestoration    = "NetworkRestoration"
-	EventMigration      = "NetworkMigration"
 )
 
 // Condition types written to Network.status.conditions.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	extensionsnetwork "github.com/calico-pilot/calico-pilot/internal/extensions/network"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/mrdata"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
@@ -59,7 +60,7 @@ func (r *calicoRenderer) Render(_ context.Context, in Inputs) (Rendered, error) 
 		TakenOver:     in.TakenOver,
 	})
 	if len(errs) > 0 {
-		return Rendered{}, configurationError(errs.ToAggregate())
+		return Rendered{}, extensionsnetwork.ConfigurationError(errs.ToAggregate())
 	}
 	if err != nil {
 		return Rendered{}, err

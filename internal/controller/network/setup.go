@@ -12,19 +12,15 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/component-base/featuregate"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller"
-	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
-	"sigs.k8s.io/controller-runtime/pkg/predicate"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/apiserverendpoints"
+	extensionsnetwork "github.com/calico-pilot/calico-pilot/internal/extensions/network"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/managedresource"
 	"github.com/calico-pilot/calico-pilot/internal/overlayswitch"
@@ -135,7 +131,7 @@ type Deps struct {
 
 // Options tune the controller.
 type Options struct {
-	AddOptions
+	extensionsnetwork.AddOptions
 	// UserAgent identifies the controller's shoot clients (the seed client's comes from the manager).
 	UserAgent string
 	// TTLRequeueMin and TTLRequeueMax bound the requeue after a CNAME was resolved.
@@ -151,7 +147,7 @@ type Options struct {
 // DefaultOptions are the controller's defaults.
 func DefaultOptions() Options {
 	return Options{
-		AddOptions: AddOptions{
+		AddOptions: extensionsnetwork.AddOptions{
 			MaxConcurrentReconciles: 5,
 			ReconciliationTimeout:   3 * time.Minute,
 		},
@@ -192,7 +188,8 @@ func UncachedObjects() []client.Object {
 	return []client.Object{&corev1.Secret{}, &corev1.ConfigMap{}}
 }
 
-// AddToManager builds the actuator and reconciler and registers the Network controller with mgr.
+// AddToManager builds the Calico actuator and registers the generic Network controller of type
+// calico, driving it, with mgr.
 // mgr's client must not cache UncachedObjects.
 func AddToManager(mgr manager.Manager, deps Deps, opts Options) error {
 	if deps.Decoder == nil || deps.Renderer == nil {
@@ -220,62 +217,10 @@ func AddToManager(mgr manager.Manager, deps Deps, opts Options) error {
 		DeleteTimeout:        opts.DeleteTimeout,
 		DeletePollInterval:   opts.DeletePollInterval,
 	}
-	r := &Reconciler{
-		Client:   mgr.GetClient(),
-		Actuator: actuator,
-		Recorder: mgr.GetEventRecorder(ControllerName),
-	}
-	return r.SetupWithManager(mgr, opts.AddOptions)
-}
-
-// AddOptions configure how the controller is registered.
-type AddOptions struct {
-	// MaxConcurrentReconciles is how many Networks are reconciled in parallel.
-	MaxConcurrentReconciles int
-	// IgnoreOperationAnnotation reconciles on every generation change and Cluster change instead of
-	// waiting for the gardenlet's gardener.cloud/operation annotation.
-	IgnoreOperationAnnotation bool
-	// ReconciliationTimeout bounds one reconcile (Gardener's default is 3 minutes).
-	ReconciliationTimeout time.Duration
-}
-
-// SetupWithManager registers the Network controller with mgr.
-func (r *Reconciler) SetupWithManager(mgr manager.Manager, opts AddOptions) error {
-	preds := []predicate.Predicate{typePredicate(), classPredicate()}
-	if opts.IgnoreOperationAnnotation {
-		preds = append(preds, predicate.GenerationChangedPredicate{})
-	} else {
-		preds = append(preds, operationAnnotationPredicate())
-	}
-	b := builder.ControllerManagedBy(mgr).
-		Named(ControllerName).
-		For(&extensionsv1alpha1.Network{}, builder.WithPredicates(preds...)).
-		WithOptions(controller.Options{
-			MaxConcurrentReconciles: opts.MaxConcurrentReconciles,
-			ReconciliationTimeout:   opts.ReconciliationTimeout,
-		})
-	if opts.IgnoreOperationAnnotation {
-		// Gardener's own Cluster mapping is filtered away by its predicates (gardener-wire-types.md
-		// finding 4); here a Cluster change really enqueues the Networks of its namespace.
-		b = b.Watches(&extensionsv1alpha1.Cluster{}, handler.EnqueueRequestsFromMapFunc(r.networksOfCluster))
-	}
-	if err := b.Complete(r); err != nil {
-		return fmt.Errorf("setting up %s controller: %w", ControllerName, err)
-	}
-	return nil
-}
-
-// networksOfCluster maps a Cluster to the calico Networks in the namespace named after it.
-func (r *Reconciler) networksOfCluster(ctx context.Context, obj client.Object) []reconcile.Request {
-	var list extensionsv1alpha1.NetworkList
-	if err := r.Client.List(ctx, &list, client.InNamespace(obj.GetName())); err != nil {
-		return nil
-	}
-	var reqs []reconcile.Request
-	for _, n := range list.Items {
-		if n.Spec.Type == Type {
-			reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKey{Namespace: n.Namespace, Name: n.Name}})
-		}
-	}
-	return reqs
+	return extensionsnetwork.Add(mgr, extensionsnetwork.AddArgs{
+		AddOptions: opts.AddOptions,
+		Actuator:   actuator,
+		Type:       Type,
+		Name:       ControllerName,
+	})
 }

@@ -34,7 +34,7 @@ func decodeProviderStatus(network *extensionsv1alpha1.Network) (*calicov1alpha1.
 
 // setStatus sets the conditions the reconcile changed and, when applied is set, what was applied:
 // providerStatus and status.ipFamilies, in network.Status. Fields that did not change are left as
-// they are, so the Reconciler can tell an unchanged status from a changed one.
+// they are, so the generic reconciler can tell an unchanged status from a changed one.
 func setStatus(network *extensionsv1alpha1.Network, cs *conditionSet, applied *calicov1alpha1.NetworkStatus) error {
 	before := network.DeepCopy()
 	if cs.changed {
@@ -128,16 +128,4 @@ func (cs *conditionSet) remove(condType gardencorev1beta1.ConditionType) {
 			return
 		}
 	}
-}
-
-// toErrorCodes converts code strings to the API's error code type.
-func toErrorCodes(codes []string) []gardencorev1beta1.ErrorCode {
-	if len(codes) == 0 {
-		return nil
-	}
-	out := make([]gardencorev1beta1.ErrorCode, len(codes))
-	for i, c := range codes {
-		out[i] = gardencorev1beta1.ErrorCode(c)
-	}
-	return out
 }

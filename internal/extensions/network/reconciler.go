@@ -21,12 +21,17 @@ import (
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 )
 
-// Reconciler runs the generic extension lifecycle for calico Networks and calls the Actuator.
+// Reconciler runs the generic extension lifecycle for the Networks of one type and calls the
+// Actuator. Per reconcile it is a short list of named steps: read the Network, skip it when the
+// state is still to be restored, read the Cluster, drop the reconcile annotation, skip a failed
+// shoot or a migrated Network, then migrate, delete or reconcile/restore.
 type Reconciler struct {
 	// Client reads Networks and Clusters and writes their metadata and status.
 	Client client.Client
-	// Actuator does the Calico-specific work.
-	Actuator *Actuator
+	// Actuator does the type-specific work.
+	Actuator Actuator
+	// Type is the Network type reconciled; Networks of other types are left alone.
+	Type string
 	// Recorder records Kubernetes events on the Network; nil records none.
 	Recorder events.EventRecorder
 	// Now is the clock for lastOperation timestamps.
@@ -43,7 +48,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		}
 		return reconcile.Result{}, fmt.Errorf("reading Network %s: %w", req.NamespacedName, err)
 	}
-	if network.Spec.Type != Type {
+	if network.Spec.Type != r.Type {
 		return reconcile.Result{}, nil
 	}
 	annotation := network.Annotations[AnnotationOperation]
@@ -52,7 +57,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		return reconcile.Result{}, nil
 	}
 
-	cluster, err := r.getCluster(ctx, network.Namespace)
+	cluster, err := GetCluster(ctx, r.Client, network.Namespace)
 	if err != nil {
 		return reconcile.Result{}, err
 	}
@@ -204,7 +209,7 @@ func (r *Reconciler) fail(ctx context.Context, base, network *extensionsv1alpha1
 		logf.FromContext(ctx).Error(err, "Could not write Error status", "operation", op)
 	}
 	r.event(network, corev1.EventTypeWarning, d.event, string(op), description)
-	if isConfigurationError(cause) {
+	if IsConfigurationError(cause) {
 		return reconcile.Result{}, reconcile.TerminalError(cause)
 	}
 	if after := requeueAfter(cause); after > 0 {
@@ -296,15 +301,6 @@ func (r *Reconciler) now() time.Time {
 		return r.Now()
 	}
 	return time.Now()
-}
-
-func isConfigurationError(err error) bool {
-	for _, c := range errorCodes(err) {
-		if c == string(ErrCodeConfigurationProblem) {
-			return true
-		}
-	}
-	return false
 }
 
 func upperFirst(s string) string {

@@ -11,11 +11,11 @@ import (
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 )
 
-// typePredicate admits Networks of type calico.
-func typePredicate() predicate.Predicate {
+// typePredicate admits Networks of type typ.
+func typePredicate(typ string) predicate.Predicate {
 	return predicate.NewPredicateFuncs(func(obj client.Object) bool {
 		n, ok := obj.(*extensionsv1alpha1.Network)
-		return ok && n.Spec.Type == Type
+		return ok && n.Spec.Type == typ
 	})
 }
 

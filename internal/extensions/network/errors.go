@@ -3,6 +3,8 @@ package network
 import (
 	"errors"
 	"time"
+
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 )
 
 // ErrorCode is a Gardener error code (gardener-wire-types.md section 1.6).
@@ -28,15 +30,15 @@ func (e *codedError) Unwrap() error               { return e.err }
 func (e *codedError) Codes() []ErrorCode          { return e.codes }
 func (e *codedError) RequeueAfter() time.Duration { return e.requeueAfter }
 
-// configurationError marks err as a problem with the user's configuration: terminal until the
-// configuration changes.
-func configurationError(err error) error {
+// ConfigurationError marks err as a problem with the user's configuration: terminal until the
+// configuration changes, with code ERR_CONFIGURATION_PROBLEM (which the gardenlet does not retry).
+func ConfigurationError(err error) error {
 	return &codedError{err: err, codes: []ErrorCode{ErrCodeConfigurationProblem}}
 }
 
-// retriableError marks err as one that heals without a configuration change; the Network is retried
-// after requeueAfter (0 means controller-runtime's backoff).
-func retriableError(err error, requeueAfter time.Duration, codes ...ErrorCode) error {
+// RetriableError marks err as one that heals without a configuration change; the Network is retried
+// after requeueAfter (0 means controller-runtime's backoff). codes go into status.lastError.
+func RetriableError(err error, requeueAfter time.Duration, codes ...ErrorCode) error {
 	return &codedError{err: err, codes: codes, requeueAfter: requeueAfter}
 }
 
@@ -67,4 +69,26 @@ func requeueAfter(err error) time.Duration {
 		return ce.requeueAfter
 	}
 	return 0
+}
+
+// IsConfigurationError reports whether err carries ERR_CONFIGURATION_PROBLEM anywhere in its chain.
+func IsConfigurationError(err error) bool {
+	for _, c := range errorCodes(err) {
+		if c == string(ErrCodeConfigurationProblem) {
+			return true
+		}
+	}
+	return false
+}
+
+// toErrorCodes converts code strings to the API's error code type.
+func toErrorCodes(codes []string) []gardencorev1beta1.ErrorCode {
+	if len(codes) == 0 {
+		return nil
+	}
+	out := make([]gardencorev1beta1.ErrorCode, len(codes))
+	for i, c := range codes {
+		out[i] = gardencorev1beta1.ErrorCode(c)
+	}
+	return out
 }

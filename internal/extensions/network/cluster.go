@@ -12,18 +12,18 @@ import (
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 )
 
-// getCluster reads the Cluster named after the control-plane namespace and decodes its shoot.
-func (r *Reconciler) getCluster(ctx context.Context, namespace string) (*Cluster, error) {
+// GetCluster reads the Cluster named after the control-plane namespace and decodes its shoot.
+func GetCluster(ctx context.Context, c client.Reader, namespace string) (*Cluster, error) {
 	var cluster extensionsv1alpha1.Cluster
-	if err := r.Client.Get(ctx, client.ObjectKey{Name: namespace}, &cluster); err != nil {
+	if err := c.Get(ctx, client.ObjectKey{Name: namespace}, &cluster); err != nil {
 		return nil, fmt.Errorf("reading Cluster %s: %w", namespace, err)
 	}
-	return decodeCluster(&cluster)
+	return DecodeCluster(&cluster)
 }
 
-// decodeCluster decodes the embedded shoot leniently: Gardener adds Shoot fields all the time, and
+// DecodeCluster decodes the embedded shoot leniently: Gardener adds Shoot fields all the time, and
 // we read only a few of them.
-func decodeCluster(cluster *extensionsv1alpha1.Cluster) (*Cluster, error) {
+func DecodeCluster(cluster *extensionsv1alpha1.Cluster) (*Cluster, error) {
 	shoot := &gardencorev1beta1.Shoot{}
 	if raw := cluster.Spec.Shoot.Raw; len(raw) > 0 {
 		if err := json.Unmarshal(raw, shoot); err != nil {
