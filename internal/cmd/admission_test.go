@@ -129,12 +129,11 @@ func TestAdmissionCommandRejectsBadFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var out, errOut bytes.Buffer
-			code := Execute(context.Background(), tt.args, strings.NewReader(""), &out, &errOut)
+			code, _, errOut := runCLI(t, tt.args...)
 			if code != ExitUsage {
-				t.Errorf("exit code = %d, want %d (stderr %q)", code, ExitUsage, errOut.String())
+				t.Errorf("exit code = %d, want %d (stderr %q)", code, ExitUsage, errOut)
 			}
-			if diff := cmp.Diff(tt.wantLines, strings.Split(strings.TrimSuffix(errOut.String(), "\n"), "\n")); diff != "" {
+			if diff := cmp.Diff(tt.wantLines, strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")); diff != "" {
 				t.Errorf("stderr (-want +got):\n%s", diff)
 			}
 		})

@@ -175,13 +175,12 @@ func TestBumpInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	out, report := filepath.Join(dir, "out.sls"), filepath.Join(dir, "report.txt")
-	var stdout, stderr bytes.Buffer
-	code := Execute(ctx, []string{"bump", "--old-upstream", oldUp, "--old-downstream", oldDown, "--new-upstream", newUp,
-		"-o", out, "--report", report}, strings.NewReader(""), &stdout, &stderr)
+	code, _, stderr := runCLIWith(ctx, strings.NewReader(""), "bump", "--old-upstream", oldUp, "--old-downstream", oldDown, "--new-upstream", newUp,
+		"-o", out, "--report", report)
 	if code != ExitInterrupted {
 		t.Errorf("exit %d, want %d", code, ExitInterrupted)
 	}
-	if diff := cmp.Diff("error: interrupted: nothing was written\n", stderr.String()); diff != "" {
+	if diff := cmp.Diff("error: interrupted: nothing was written\n", stderr); diff != "" {
 		t.Errorf("stderr (-want +got):\n%s", diff)
 	}
 	for _, p := range []string{out, report} {

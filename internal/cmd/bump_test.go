@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"log"
@@ -20,13 +18,6 @@ import (
 )
 
 const bumpTestdata = "../bump/testdata/"
-
-func runCLI(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	code := Execute(context.Background(), args, strings.NewReader(""), &out, &errOut)
-	return code, out.String(), errOut.String()
-}
 
 func TestBumpCommand(t *testing.T) {
 	tmp := t.TempDir()

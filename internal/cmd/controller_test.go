@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,13 +80,11 @@ func TestControllerCommandRejectsBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var out, errOut bytes.Buffer
 			args := append([]string{"controller", "--kubeconfig", kubeconfig, "--leader-election-namespace", "garden"}, tt.args...)
-			code := Execute(context.Background(), args, strings.NewReader(""), &out, &errOut)
+			code, _, got := runCLI(t, args...)
 			if code != tt.wantCode {
-				t.Errorf("exit code %d, want %d; stderr: %s", code, tt.wantCode, errOut.String())
+				t.Errorf("exit code %d, want %d; stderr: %s", code, tt.wantCode, got)
 			}
-			got := errOut.String()
 			if strings.Count(strings.TrimSpace(got), "\n") != 0 || !strings.HasPrefix(got, "error: ") {
 				t.Errorf("stderr is not one error line: %q", got)
 			}
@@ -113,11 +109,10 @@ func TestControllerLeaderElectionNamespaceOutsideCluster(t *testing.T) {
 		"contexts:\n- name: c\n  context:\n    cluster: c\n    user: u\nusers:\n- name: u\n  user:\n    token: x\ncurrent-context: c\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var out, errOut bytes.Buffer
-	code := Execute(context.Background(), []string{"controller", "--kubeconfig", kubeconfig}, strings.NewReader(""), &out, &errOut)
+	code, _, errOut := runCLI(t, "controller", "--kubeconfig", kubeconfig)
 	want := "error: leader election needs the namespace of its lease outside a cluster: give --leader-election-namespace NAMESPACE (or set LEADER_ELECTION_NAMESPACE), or --leader-elect=false\n"
-	if code != ExitUsage || errOut.String() != want {
-		t.Fatalf("exit %d, stderr %q; want %d and %q", code, errOut.String(), ExitUsage, want)
+	if code != ExitUsage || errOut != want {
+		t.Fatalf("exit %d, stderr %q; want %d and %q", code, errOut, ExitUsage, want)
 	}
 }
 

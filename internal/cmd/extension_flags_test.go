@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"bytes"
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -157,12 +156,10 @@ func TestExtensionFlagsRejectBadValues(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
-			var out, errOut bytes.Buffer
-			code := Execute(context.Background(), append([]string{"controller"}, tt.args...), strings.NewReader(""), &out, &errOut)
+			code, _, got := runCLI(t, append([]string{"controller"}, tt.args...)...)
 			if code != ExitUsage {
-				t.Errorf("exit code %d, want %d; stderr: %s", code, ExitUsage, errOut.String())
+				t.Errorf("exit code %d, want %d; stderr: %s", code, ExitUsage, got)
 			}
-			got := errOut.String()
 			if strings.Count(strings.TrimSpace(got), "\n") != 0 || !strings.HasPrefix(got, "error: ") || !strings.Contains(got, tt.want) {
 				t.Errorf("stderr %q, want one error line containing %q", got, tt.want)
 			}
@@ -171,11 +168,11 @@ func TestExtensionFlagsRejectBadValues(t *testing.T) {
 }
 
 func TestControllerVersionFlag(t *testing.T) {
-	var out, errOut bytes.Buffer
-	if code := Execute(context.Background(), []string{"controller", "--version"}, strings.NewReader(""), &out, &errOut); code != ExitOK {
-		t.Fatalf("exit code %d; stderr %s", code, errOut.String())
+	code, out, errOut := runCLI(t, "controller", "--version")
+	if code != ExitOK {
+		t.Fatalf("exit code %d; stderr %s", code, errOut)
 	}
-	if got := strings.TrimSpace(out.String()); got != Version {
+	if got := strings.TrimSpace(out); got != Version {
 		t.Errorf("--version printed %q, want %q", got, Version)
 	}
 }
@@ -217,10 +214,9 @@ func TestAdmissionGardenerFlagsRejectBadValues(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
-			var out, errOut bytes.Buffer
-			code := Execute(context.Background(), append([]string{"admission"}, tt.args...), strings.NewReader(""), &out, &errOut)
-			if code != ExitUsage || !strings.Contains(errOut.String(), tt.want) {
-				t.Errorf("exit %d, stderr %q; want %d and %q", code, errOut.String(), ExitUsage, tt.want)
+			code, _, errOut := runCLI(t, append([]string{"admission"}, tt.args...)...)
+			if code != ExitUsage || !strings.Contains(errOut, tt.want) {
+				t.Errorf("exit %d, stderr %q; want %d and %q", code, errOut, ExitUsage, tt.want)
 			}
 		})
 	}

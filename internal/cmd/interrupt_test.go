@@ -25,10 +25,9 @@ func TestValidateAndRenderInterrupted(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
-			var stdout, stderr bytes.Buffer
-			code := Execute(ctx, tc.args, strings.NewReader(""), &stdout, &stderr)
-			if code != ExitInterrupted || stdout.Len() != 0 || stderr.String() != "error: interrupted: nothing was written\n" {
-				t.Fatalf("exit %d, stdout %q, stderr %q; want exit %d and only the interrupt message", code, stdout.String(), stderr.String(), ExitInterrupted)
+			code, stdout, stderr := runCLIWith(ctx, strings.NewReader(""), tc.args...)
+			if code != ExitInterrupted || stdout != "" || stderr != "error: interrupted: nothing was written\n" {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want exit %d and only the interrupt message", code, stdout, stderr, ExitInterrupted)
 			}
 			if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
 				t.Error("--output-dir was created by an interrupted render")

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -20,14 +19,7 @@ spec:
   selector: "!all()"
   types: [Ingress]
 `
-	tests := []struct {
-		name       string
-		args       []string
-		stdin      string
-		wantCode   int
-		wantOut    string
-		wantErrOut string
-	}{
+	tests := []cliCase{
 		{
 			name:    "seed 004 example policy is clean",
 			args:    []string{"lint", "-f", testdata + "seed004-globalnetworkpolicy.yaml"},
@@ -86,32 +78,17 @@ spec:
 			wantErrOut: "error: --output \"xml\" is not supported, use text or json\n",
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var out, errOut bytes.Buffer
-			code := Execute(context.Background(), tt.args, strings.NewReader(tt.stdin), &out, &errOut)
-			if code != tt.wantCode {
-				t.Errorf("exit code %d, want %d (stderr %q)", code, tt.wantCode, errOut.String())
-			}
-			if d := cmp.Diff(tt.wantOut, out.String()); d != "" {
-				t.Errorf("stdout (-want +got):\n%s", d)
-			}
-			if d := cmp.Diff(tt.wantErrOut, errOut.String()); d != "" {
-				t.Errorf("stderr (-want +got):\n%s", d)
-			}
-		})
-	}
+	runCLICases(t, tests)
 }
 
 func TestLintCommandJSON(t *testing.T) {
-	var out, errOut bytes.Buffer
-	code := Execute(context.Background(), []string{"lint", "-f", "../lint/testdata/seed004-broken.yaml", "-o", "json"}, nil, &out, &errOut)
+	code, out, errOut := runCLIWith(context.Background(), nil, "lint", "-f", "../lint/testdata/seed004-broken.yaml", "-o", "json")
 	if code != ExitFindings {
-		t.Fatalf("exit code %d, want 1 (stderr %q)", code, errOut.String())
+		t.Fatalf("exit code %d, want 1 (stderr %q)", code, errOut)
 	}
 	var got []map[string]any
-	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
-		t.Fatalf("output is not JSON: %v\n%s", err, out.String())
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
 	}
 	if len(got) != 15 {
 		t.Fatalf("%d findings, want 15", len(got))

@@ -63,7 +63,7 @@ func TestPlanInputShape(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeTemp(t, "current.yaml", tc.current)
-			code, out, errOut := execute(t, append([]string{"plan", "--current", path}, shoot...)...)
+			code, out, errOut := runCLI(t, append([]string{"plan", "--current", path}, shoot...)...)
 			errOut = strings.ReplaceAll(errOut, path, "CURRENT")
 			if code != tc.code || !strings.HasPrefix(out, tc.out) || (tc.errOut != "" && errOut != tc.errOut) {
 				t.Fatalf("exit %d, stdout:\n%.400s\nstderr: %q\nwant exit %d, stdout %q…, stderr %q", code, out, errOut, tc.code, tc.out, tc.errOut)
@@ -72,7 +72,7 @@ func TestPlanInputShape(t *testing.T) {
 	}
 
 	t.Run("one stdin for two inputs", func(t *testing.T) {
-		code, out, errOut := execute(t, "plan", "--current", "-", "--target", "-")
+		code, out, errOut := runCLI(t, "plan", "--current", "-", "--target", "-")
 		if code != 2 || out != "" || errOut != "error: --current and --target all read stdin (-), which can be read once: give all but one of them as files\n" {
 			t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 		}
@@ -111,7 +111,7 @@ func TestPlanBrotliBudget(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeTemp(t, "bomb.yaml", mrSecret(tc.data))
-			code, _, errOut := execute(t, "plan", "--current", path, "--target", path)
+			code, _, errOut := runCLI(t, "plan", "--current", path, "--target", path)
 			want := "brotli data decompresses to more than the 16777216 bytes all keys of one input may decompress to together"
 			if code != 2 || !strings.Contains(errOut, want) {
 				t.Fatalf("exit %d, stderr %q; want 2 and %q", code, errOut, want)
@@ -183,7 +183,7 @@ current-context: c
 		{[]string{"pools", "migrate", "--from", "a", "--to", "b", "--kubeconfig", kc}, "error: --kubeconfig " + kc + ": certificate-authority of cluster c: cannot read /dev/zero: input is larger than the limit of 64 MiB\n"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			code, out, errOut := execute(t, tc.args...)
+			code, out, errOut := runCLI(t, tc.args...)
 			if code != 2 || out != "" || errOut != tc.want {
 				t.Fatalf("exit %d, stdout %q, stderr %q; want 2 and %q", code, out, errOut, tc.want)
 			}
@@ -191,7 +191,7 @@ current-context: c
 	}
 	t.Run("IMAGEVECTOR_OVERWRITE=/dev/zero render", func(t *testing.T) {
 		t.Setenv("IMAGEVECTOR_OVERWRITE", "/dev/zero")
-		code, out, errOut := execute(t, "render", "--shoot", "../../examples/shoot.yaml", "--kube-apiserver-address", "192.0.2.10")
+		code, out, errOut := runCLI(t, "render", "--shoot", "../../examples/shoot.yaml", "--kube-apiserver-address", "192.0.2.10")
 		if code != 2 || out != "" || !strings.Contains(errOut, "cannot read /dev/zero: input is larger than the limit of 64 MiB") {
 			t.Fatalf("exit %d, stdout %.100q, stderr %q", code, out, errOut)
 		}

@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,17 +8,10 @@ import (
 	"testing"
 )
 
-func execute(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	code := Execute(context.Background(), args, strings.NewReader(""), &out, &errOut)
-	return code, out.String(), errOut.String()
-}
-
 // renderedCurrent renders examples/shoot.yaml as the "deployed" state into a file.
 func renderedCurrent(t *testing.T) string {
 	t.Helper()
-	code, out, errOut := execute(t, "render", "--shoot", "../../examples/shoot.yaml", "--kube-apiserver-address", "192.0.2.10", "-o", "json")
+	code, out, errOut := runCLI(t, "render", "--shoot", "../../examples/shoot.yaml", "--kube-apiserver-address", "192.0.2.10", "-o", "json")
 	if code != 0 {
 		t.Fatalf("render: %d %s", code, errOut)
 	}
@@ -49,7 +40,7 @@ func renderedCurrent(t *testing.T) string {
 
 func TestPlanNoChanges(t *testing.T) {
 	current := renderedCurrent(t)
-	code, out, errOut := execute(t, "plan", "--current", current, "--shoot", "../../examples/shoot.yaml", "--kube-apiserver-address", "192.0.2.10")
+	code, out, errOut := runCLI(t, "plan", "--current", current, "--shoot", "../../examples/shoot.yaml", "--kube-apiserver-address", "192.0.2.10")
 	if code != 0 || !strings.HasPrefix(out, "no changes (") {
 		t.Fatalf("exit %d, out %q, err %q", code, out, errOut)
 	}
@@ -74,12 +65,12 @@ func TestPlanBlockersAndDisruption(t *testing.T) {
 	if moved == current || !strings.Contains(string(data), `"cidr":"100.96.0.0/11"`) {
 		t.Fatal("fixture: the rendered pool CIDR is not 100.96.0.0/11")
 	}
-	code, out, errOut := execute(t, "plan", "--current", current, "--target", moved)
+	code, out, errOut := runCLI(t, "plan", "--current", current, "--target", moved)
 	want := "IPPool default-ipv4-ippool: IP pool default-ipv4-ippool: spec.cidr cannot change (100.96.0.0/11 -> 100.64.0.0/11); Calico keeps the old value and its IPAM blocks; create a new pool and move to it with `calico-pilot pools migrate`"
 	if code != 1 || !strings.Contains(out, "blockers:\n  "+want+"\n") || strings.TrimSpace(errOut) != "error: 1 blocker(s): the change is refused" {
 		t.Fatalf("exit %d, err %q, out:\n%s", code, errOut, out)
 	}
-	code, out, _ = execute(t, "plan", "--current", current, "--target", moved, "-o", "json", "--allow-disruption")
+	code, out, _ = runCLI(t, "plan", "--current", current, "--target", moved, "-o", "json", "--allow-disruption")
 	var rep struct {
 		Blockers []struct{ Object, Message string } `json:"blockers"`
 	}
@@ -95,7 +86,7 @@ func TestPlanBlockersAndDisruption(t *testing.T) {
 		}
 	}
 	dropped := write("dropped.json", strings.Join(kept, "\n"))
-	code, out, _ = execute(t, "plan", "--current", current, "--target", dropped, "--allow-disruption")
+	code, out, _ = runCLI(t, "plan", "--current", current, "--target", dropped, "--allow-disruption")
 	if code != 1 || !strings.Contains(out, "CRD ipamblocks.crd.projectcalico.org would be deleted, and with it every stored object(s); calico-pilot never deletes Calico CRDs except with the whole Network") {
 		t.Fatalf("dropped CRD: exit %d, out:\n%s", code, out)
 	}
@@ -103,11 +94,11 @@ func TestPlanBlockersAndDisruption(t *testing.T) {
 	// Encapsulation change of a plain (not released) pool: disruptive, not blocked.
 	enc := write("enc.json", strings.Replace(strings.Replace(string(data), `"ipipMode":"Always"`, `"ipipMode":"Never"`, 1), `"annotations":{"resources.gardener.cloud/mode":"Ignore"},`, "", 1))
 	plainCurrent := write("plain.json", strings.Replace(string(data), `"annotations":{"resources.gardener.cloud/mode":"Ignore"},`, "", 1))
-	code, _, errOut = execute(t, "plan", "--current", plainCurrent, "--target", enc)
+	code, _, errOut = runCLI(t, "plan", "--current", plainCurrent, "--target", enc)
 	if code != 1 || strings.TrimSpace(errOut) != "error: the change is disruptive; rerun with --allow-disruption to accept it" {
 		t.Fatalf("disruptive: exit %d, err %q", code, errOut)
 	}
-	if code, _, errOut = execute(t, "plan", "--current", plainCurrent, "--target", enc, "--allow-disruption"); code != 0 {
+	if code, _, errOut = runCLI(t, "plan", "--current", plainCurrent, "--target", enc, "--allow-disruption"); code != 0 {
 		t.Fatalf("--allow-disruption: exit %d, err %q", code, errOut)
 	}
 }
@@ -120,7 +111,7 @@ func TestPlanBadInput(t *testing.T) {
 		"invalid target cfg": {"plan", "--current", "../../examples/shoot.yaml", "--shoot", "../../examples/shoot.yaml"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if code, _, errOut := execute(t, args...); code != 2 {
+			if code, _, errOut := runCLI(t, args...); code != 2 {
 				t.Errorf("exit %d, want 2 (stderr %q)", code, errOut)
 			}
 		})

@@ -16,13 +16,6 @@ import (
 
 const renderInputs = "../render/testdata/inputs/"
 
-func runRender(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	code = Execute(context.Background(), append([]string{"render"}, args...), strings.NewReader(""), &out, &errOut)
-	return out.String(), errOut.String(), code
-}
-
 type objectID struct{ Kind, Namespace, Name string }
 
 func idsOfYAML(t *testing.T, stream string) []objectID {
@@ -244,13 +237,12 @@ func TestRenderFromStdin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out, errOut bytes.Buffer
-	code := Execute(context.Background(), []string{"render", "--shoot", "-", "--crds=false", "--kube-apiserver-address", "192.0.2.34"}, bytes.NewReader(data), &out, &errOut)
+	code, out, errOut := runCLIWith(context.Background(), bytes.NewReader(data), "render", "--shoot", "-", "--crds=false", "--kube-apiserver-address", "192.0.2.34")
 	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut.String())
+		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	fromFile, _, _ := runRender(t, "--shoot", renderInputs+"shoot-seed-004.yaml", "--crds=false", "--kube-apiserver-address", "192.0.2.34")
-	if out.String() != fromFile {
+	if out != fromFile {
 		t.Error("rendering from stdin differs from rendering the file")
 	}
 }

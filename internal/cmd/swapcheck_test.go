@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
 	"strings"
 	"testing"
@@ -43,10 +42,9 @@ func TestSwapCheckShootFile(t *testing.T) {
 		shootDoc("contradictory", "          ipam:\n            type: calico-ipam\n            cidr: usePodCidr\n") +
 		shootDoc("deprecated", "          ipip: CrossSubnet\n") +
 		shootDoc("broken", "          backend: calico\n")
-	var out, errOut bytes.Buffer
-	code := Execute(context.Background(), []string{"swap-check", "-f", "-"}, strings.NewReader(list), &out, &errOut)
+	code, out, errOut := runCLIWith(context.Background(), strings.NewReader(list), "swap-check", "-f", "-")
 	if code != ExitFindings {
-		t.Errorf("exit code %d, want %d (one shoot would fail); stderr %s", code, ExitFindings, errOut.String())
+		t.Errorf("exit code %d, want %d (one shoot would fail); stderr %s", code, ExitFindings, errOut)
 	}
 	note := "  note: from the Shoot alone: the deployed manifest is in the seed, run swap-check --kubeconfig <seed> for the object-level diff\n"
 	// The shoots have backend bird: the ensurer's command is a named fix (issue 19) that rolls calico-node.
@@ -59,7 +57,7 @@ func TestSwapCheckShootFile(t *testing.T) {
 		`  ignored: spec.networking.providerConfig.ipip "CrossSubnet": the reference ignored the deprecated ipip; mode Always is deployed, as the reference did; the ControllerConfiguration's compatibility.honourIgnoredFields honours it` + "\n" + fix + note +
 		"\ngarden-dev/broken: would fail to reconcile\n" +
 		`  error: spec.networking.providerConfig.backend: Unsupported value: "calico": supported values: "bird", "none", "vxlan"` + "\n"
-	if diff := cmp.Diff(want, out.String()); diff != "" {
+	if diff := cmp.Diff(want, out); diff != "" {
 		t.Errorf("output (-want +got):\n%s", diff)
 	}
 }
@@ -78,13 +76,12 @@ func TestSwapCheckUsage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var out, errOut bytes.Buffer
-			code := Execute(context.Background(), tt.args, strings.NewReader(tt.stdin), &out, &errOut)
+			code, _, errOut := runCLIWith(context.Background(), strings.NewReader(tt.stdin), tt.args...)
 			if code != ExitUsage {
 				t.Errorf("exit code %d, want %d", code, ExitUsage)
 			}
-			if tt.wantErr != "" && errOut.String() != tt.wantErr {
-				t.Errorf("stderr %q, want %q", errOut.String(), tt.wantErr)
+			if tt.wantErr != "" && errOut != tt.wantErr {
+				t.Errorf("stderr %q, want %q", errOut, tt.wantErr)
 			}
 		})
 	}

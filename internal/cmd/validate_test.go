@@ -1,26 +1,15 @@
 package cmd
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 func TestValidateCommand(t *testing.T) {
 	const examples = "../../examples/"
-	tests := []struct {
-		name       string
-		args       []string
-		stdin      string
-		wantCode   int
-		wantOut    string
-		wantErrOut string
-	}{
+	tests := []cliCase{
 		{
 			name:  "a contradiction the reference accepted is a warning, exit 0",
 			args:  []string{"validate", "-f", "-"},
@@ -270,21 +259,7 @@ items[2]: Invalid value: 42: must be an object with apiVersion and kind
 			wantErrOut: "error: unknown command \"extra\" for \"calico-pilot validate\"\n",
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var out, errOut bytes.Buffer
-			code := Execute(context.Background(), tt.args, strings.NewReader(tt.stdin), &out, &errOut)
-			if code != tt.wantCode {
-				t.Errorf("exit code = %d, want %d (stderr: %q)", code, tt.wantCode, errOut.String())
-			}
-			if diff := cmp.Diff(tt.wantOut, out.String()); diff != "" {
-				t.Errorf("stdout mismatch (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(tt.wantErrOut, errOut.String()); diff != "" {
-				t.Errorf("stderr mismatch (-want +got):\n%s", diff)
-			}
-		})
-	}
+	runCLICases(t, tests)
 }
 
 // validate quotes at most 256 bytes of a bad value (issue 21 finding 12: a 10 MB value was echoed
@@ -297,19 +272,17 @@ func TestValidateLongBadValueAndSurrogates(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, format := range []string{"text", "json"} {
-		var out, errOut bytes.Buffer
-		code := Execute(context.Background(), []string{"validate", "-f", path, "-o", format}, strings.NewReader(""), &out, &errOut)
-		if code != 1 || out.Len() > 4096 || !strings.Contains(out.String(), "... (10485760 bytes)") {
-			t.Errorf("%s: exit %d, %d bytes of output: %.300s", format, code, out.Len(), out.String())
+		code, out, _ := runCLI(t, "validate", "-f", path, "-o", format)
+		if code != 1 || len(out) > 4096 || !strings.Contains(out, "... (10485760 bytes)") {
+			t.Errorf("%s: exit %d, %d bytes of output: %.300s", format, code, len(out), out)
 		}
 	}
 	sur := filepath.Join(t.TempDir(), "sur.json")
 	if err := os.WriteFile(sur, []byte(`{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":"NetworkConfig","backend":"\ud83d\ude00"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var out, errOut bytes.Buffer
-	code := Execute(context.Background(), []string{"validate", "-f", sur}, strings.NewReader(""), &out, &errOut)
-	if code != 1 || !strings.Contains(out.String(), `backend: Unsupported value: "😀"`) {
-		t.Errorf("surrogates: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	code, out, errOut := runCLI(t, "validate", "-f", sur)
+	if code != 1 || !strings.Contains(out, `backend: Unsupported value: "😀"`) {
+		t.Errorf("surrogates: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
