@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 )
 
 func load(t *testing.T) *Table {
@@ -81,18 +83,23 @@ func checkStartup(t *testing.T, tb *Table, d *Deployment) []string {
 	return f
 }
 
-// TestEveryScenarioStartsUp checks every golden scenario's calico-node pod against the start-up facts:
-// NetworkUnavailable is cleared by a flag that clears it, no pool variable terminates start-up, and
-// every FELIX_ variable is one Felix reads.
+// TestEveryScenarioStartsUp checks every render scenario's calico-node pod against the start-up
+// facts: NetworkUnavailable is cleared by a flag that clears it, no pool variable terminates
+// start-up, and every FELIX_ variable is one Felix reads. The scenarios are rendered (only a few
+// keep whole golden files).
 func TestEveryScenarioStartsUp(t *testing.T) {
 	tb := load(t)
-	dirs, err := filepath.Glob(filepath.Join("..", "render", "testdata", "shoot", "*"))
-	if err != nil || len(dirs) < 40 {
-		t.Fatalf("found %d golden scenarios: %v", len(dirs), err)
+	scenarios := rendertest.Scenarios()
+	if len(scenarios) < 40 {
+		t.Fatalf("found %d render scenarios, want the ~45", len(scenarios))
 	}
-	for _, dir := range dirs {
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			d, err := Inspect(tb, readScenario(t, dir))
+	for _, sc := range scenarios {
+		t.Run(sc.Name, func(t *testing.T) {
+			objs, err := sc.Unstructured()
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := Inspect(tb, objs)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -19,8 +19,8 @@ import (
 func benchScenario(b *testing.B, name string) values.Options {
 	b.Helper()
 	for _, sc := range scenarios {
-		if sc.name == name {
-			opts, validErrs, resolveErrs := resolve(shootOf(sc), sc.nonPrivileged, sc.addresses)
+		if sc.Name == name {
+			opts, validErrs, resolveErrs := resolve(shootOf(sc), sc.NonPrivileged, sc.Addresses)
 			if len(validErrs)+len(resolveErrs) > 0 {
 				b.Fatalf("scenario %s invalid", name)
 			}
@@ -199,13 +199,13 @@ func BenchmarkRender(b *testing.B) {
 func BenchmarkValidateAndResolve(b *testing.B) {
 	var sc scenario
 	for _, s := range scenarios {
-		if s.name == "largest" {
+		if s.Name == "largest" {
 			sc = s
 		}
 	}
 	s := shootOf(sc)
 	measure(b, func() int {
-		if _, v, r := resolve(s, false, sc.addresses); len(v)+len(r) > 0 {
+		if _, v, r := resolve(s, false, sc.Addresses); len(v)+len(r) > 0 {
 			b.Fatal("invalid")
 		}
 		return 0

@@ -20,13 +20,13 @@ import (
 func TestEachConstantGroupHasOneComponent(t *testing.T) {
 	owners := map[render.ConstantGroup]map[string]bool{}
 	for _, sc := range scenarios {
-		opts, v, r := resolve(shootOf(sc), sc.nonPrivileged, sc.addresses)
+		opts, v, r := resolve(shootOf(sc), sc.NonPrivileged, sc.Addresses)
 		if len(v)+len(r) > 0 {
-			t.Fatalf("%s: invalid scenario: %v %v", sc.name, v, r)
+			t.Fatalf("%s: invalid scenario: %v %v", sc.Name, v, r)
 		}
 		comps, err := render.ShootComponents(&opts)
 		if err != nil {
-			t.Fatalf("%s: %v", sc.name, err)
+			t.Fatalf("%s: %v", sc.Name, err)
 		}
 		for _, c := range comps {
 			for _, g := range c.Groups {
@@ -50,8 +50,8 @@ func TestEachConstantGroupHasOneComponent(t *testing.T) {
 func TestShootPartsMatchShoot(t *testing.T) {
 	seen := map[string]map[bool]bool{"KubeControllers": {}, "Typha": {}, "TyphaCPA": {}, "TyphaCPVA": {}, "NodeCPVA": {}}
 	for _, sc := range scenarios {
-		t.Run(sc.name, func(t *testing.T) {
-			opts, v, r := resolve(shootOf(sc), sc.nonPrivileged, sc.addresses)
+		t.Run(sc.Name, func(t *testing.T) {
+			opts, v, r := resolve(shootOf(sc), sc.NonPrivileged, sc.Addresses)
 			if len(v)+len(r) > 0 {
 				t.Fatalf("invalid scenario: %v %v", v, r)
 			}
@@ -112,8 +112,8 @@ func TestEncoderMatchesShoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, sc := range scenarios {
-		t.Run(sc.name, func(t *testing.T) {
-			opts, v, r := resolve(shootOf(sc), sc.nonPrivileged, sc.addresses)
+		t.Run(sc.Name, func(t *testing.T) {
+			opts, v, r := resolve(shootOf(sc), sc.NonPrivileged, sc.Addresses)
 			if len(v)+len(r) > 0 {
 				t.Fatalf("invalid scenario: %v %v", v, r)
 			}

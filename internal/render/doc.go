@@ -5,7 +5,8 @@
 // A shoot is a list of components (render.go): node, typha, kubecontrollers, ippools, multus,
 // globalnetworkset and policyadmission. Each component's file builds all of its objects (typha.go: typha's
 // Deployment, Services, PodDisruptionBudget, ServiceAccount, NetworkPolicy, autoscalers and VPA),
-// and its golden files are testdata/shoot/<scenario>/<component>.yaml. A component's objects that
+// and its golden files are testdata/shoot/<scenario>/<component>.yaml (for the golden scenarios;
+// the others are pinned by testdata/delta, see testdata/README.md). A component's objects that
 // do not depend on the options are built by its *Constants builders and grouped in constants.go;
 // the component's render function returns its objects and its groups together (a part), decided
 // from the same conditions, and ShootParts returns the groups as ConstantGroups, so that a caller

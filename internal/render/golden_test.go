@@ -28,9 +28,9 @@ var shootGoldenDir = filepath.Join("testdata", "shoot")
 
 func scenarioOptions(t testing.TB, sc scenario) values.Options {
 	t.Helper()
-	opts, validErrs, resolveErrs := resolve(shootOf(sc), sc.nonPrivileged, sc.addresses)
+	opts, validErrs, resolveErrs := resolve(shootOf(sc), sc.NonPrivileged, sc.Addresses)
 	if len(validErrs) > 0 || len(resolveErrs) > 0 {
-		t.Fatalf("scenario %s: validation errors %v, resolve errors %v", sc.name, validErrs.ToAggregate(), resolveErrs.ToAggregate())
+		t.Fatalf("scenario %s: validation errors %v, resolve errors %v", sc.Name, validErrs.ToAggregate(), resolveErrs.ToAggregate())
 	}
 	return opts
 }
@@ -54,7 +54,7 @@ func renderYAML(t testing.TB, sc scenario) []byte {
 	opts := scenarioOptions(t, sc)
 	objs, err := render.Shoot(&opts)
 	if err != nil {
-		t.Fatalf("scenario %s: %v", sc.name, err)
+		t.Fatalf("scenario %s: %v", sc.Name, err)
 	}
 	return yamlOf(t, objs)
 }
@@ -66,7 +66,7 @@ func componentYAML(t testing.TB, sc scenario) map[string][]byte {
 	opts := scenarioOptions(t, sc)
 	comps, err := render.ShootComponents(&opts)
 	if err != nil {
-		t.Fatalf("scenario %s: %v", sc.name, err)
+		t.Fatalf("scenario %s: %v", sc.Name, err)
 	}
 	out := map[string][]byte{}
 	for _, c := range comps {
@@ -96,14 +96,18 @@ func yamlFiles(t testing.TB, dir string) []string {
 	return names
 }
 
-// TestGolden compares every scenario's components with testdata/shoot/<scenario>/<component>.yaml.
+// TestGolden compares every golden scenario's components with
+// testdata/shoot/<scenario>/<component>.yaml (the other scenarios: TestDecisionDeltas).
 // A component that renders nothing for a scenario has no file there; a file left over from one
 // is an error (and -update deletes it).
 func TestGolden(t *testing.T) {
 	for _, sc := range scenarios {
-		t.Run(sc.name, func(t *testing.T) {
+		if !sc.Golden {
+			continue // pinned by TestDecisionDeltas
+		}
+		t.Run(sc.Name, func(t *testing.T) {
 			got := componentYAML(t, sc)
-			dir := filepath.Join(shootGoldenDir, sc.name)
+			dir := filepath.Join(shootGoldenDir, sc.Name)
 			if *update {
 				if err := os.MkdirAll(dir, 0o755); err != nil {
 					t.Fatal(err)
@@ -154,7 +158,7 @@ func TestGolden(t *testing.T) {
 // With TestGolden this makes the per-component golden files a complete record of each shoot.
 func TestComponentsAreTheShoot(t *testing.T) {
 	for _, sc := range scenarios {
-		t.Run(sc.name, func(t *testing.T) {
+		t.Run(sc.Name, func(t *testing.T) {
 			opts := scenarioOptions(t, sc)
 			comps, err := render.ShootComponents(&opts)
 			if err != nil {
@@ -200,7 +204,7 @@ func TestWholeShootMatchesBaseline(t *testing.T) {
 		}
 	}
 	for _, sc := range scenarios {
-		t.Run(sc.name, func(t *testing.T) { compare(t, sc.name+".yaml", renderYAML(t, sc)) })
+		t.Run(sc.Name, func(t *testing.T) { compare(t, sc.Name+".yaml", renderYAML(t, sc)) })
 	}
 	for _, name := range seedGoldenScenarios {
 		t.Run("seed-monitoring-"+name, func(t *testing.T) {
@@ -226,7 +230,7 @@ func shortDiff(d string) string {
 // and for the stored JSON form.
 func TestDeterministic(t *testing.T) {
 	for _, sc := range scenarios {
-		t.Run(sc.name, func(t *testing.T) {
+		t.Run(sc.Name, func(t *testing.T) {
 			a, b := renderYAML(t, sc), renderYAML(t, sc)
 			if !bytes.Equal(a, b) {
 				t.Fatalf("two renders differ:\n%s", shortDiff(cmp.Diff(string(a), string(b))))
@@ -254,12 +258,23 @@ func renderJSON(t testing.TB, sc scenario) []byte {
 }
 
 // TestGoldenFilesHaveScenarios keeps testdata free of golden files nobody checks: every
-// directory in testdata/shoot is a scenario, every file in testdata/seed-monitoring is one of
-// the seed scenarios, and no golden file is left at the top level (the old whole-shoot layout).
+// directory in testdata/shoot is a golden scenario, every file in testdata/delta is another
+// scenario, every file in testdata/seed-monitoring is one of the seed scenarios, and no golden
+// file is left at the top level (the old whole-shoot layout).
 func TestGoldenFilesHaveScenarios(t *testing.T) {
-	known := map[string]bool{}
+	known, deltas := map[string]bool{}, map[string]bool{}
 	for _, sc := range scenarios {
-		known[sc.name] = true
+		known[sc.Name] = sc.Golden
+		deltas[sc.Name+".txt"] = !sc.Golden
+	}
+	delta, err := os.ReadDir(deltaDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range delta {
+		if !deltas[e.Name()] {
+			t.Errorf("%s is not the delta file of a scenario without golden files", filepath.Join(deltaDir, e.Name()))
+		}
 	}
 	entries, err := os.ReadDir(shootGoldenDir)
 	if err != nil {
@@ -267,7 +282,7 @@ func TestGoldenFilesHaveScenarios(t *testing.T) {
 	}
 	for _, e := range entries {
 		if !e.IsDir() || !known[e.Name()] {
-			t.Errorf("%s is not the directory of a scenario", filepath.Join(shootGoldenDir, e.Name()))
+			t.Errorf("%s is not the directory of a golden scenario", filepath.Join(shootGoldenDir, e.Name()))
 		}
 	}
 	for _, name := range yamlFiles(t, seedGoldenDir) {

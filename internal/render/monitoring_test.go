@@ -227,8 +227,8 @@ func TestScrapeConfigs(t *testing.T) {
 func TestSeedMonitoringDoesNotDependOnConfig(t *testing.T) {
 	base := yamlOf(t, seedObjects(t, "default"))
 	for _, sc := range scenarios {
-		if got := yamlOf(t, seedObjects(t, sc.name)); !bytes.Equal(got, base) {
-			t.Errorf("%s: seed objects differ from default's", sc.name)
+		if got := yamlOf(t, seedObjects(t, sc.Name)); !bytes.Equal(got, base) {
+			t.Errorf("%s: seed objects differ from default's", sc.Name)
 		}
 	}
 	if names := render.SeedMonitoringNames(); len(names) != len(seedObjects(t, "default")) {

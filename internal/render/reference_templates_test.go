@@ -432,7 +432,7 @@ var rollScenarios = []string{
 func scenarioNamed(t *testing.T, name string) scenario {
 	t.Helper()
 	for _, sc := range scenarios {
-		if sc.name == name {
+		if sc.Name == name {
 			return sc
 		}
 	}
@@ -452,7 +452,7 @@ func renderReference(t *testing.T, sc scenario, taken *calicov1alpha1.TakenOverT
 	if err != nil {
 		t.Fatal(err)
 	}
-	gates, err := features.FromMap(map[string]bool{string(features.NonPrivilegedCalicoNode): sc.nonPrivileged})
+	gates, err := features.FromMap(map[string]bool{string(features.NonPrivilegedCalicoNode): sc.NonPrivileged})
 	if err != nil {
 		t.Fatal(err)
 	}

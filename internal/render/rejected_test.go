@@ -20,38 +20,38 @@ func TestReferenceScenariosRejected(t *testing.T) {
 	}{
 		{
 			// The reference rendered calico-ipam with a Never/Never VXLAN pool.
-			sc:   scenario{name: "overlay-disabled-vxlan", providerConfig: "overlay: {enabled: false}\nvxlan: {enabled: true}"},
+			sc:   scenario{Name: "overlay-disabled-vxlan", ProviderConfig: "overlay: {enabled: false}\nvxlan: {enabled: true}"},
 			want: []key{{field.ErrorTypeInvalid, "spec.networking.providerConfig.vxlan.enabled"}},
 		},
 		{
 			// The reference fell back to the cluster-proportional autoscalers without a word.
-			sc:   scenario{name: "vpa-without-shoot-vpa", providerConfig: "autoScaling: {mode: vpa}", shoot: noVPA},
+			sc:   scenario{Name: "vpa-without-shoot-vpa", ProviderConfig: "autoScaling: {mode: vpa}", Shoot: noVPA},
 			want: []key{{field.ErrorTypeInvalid, "spec.networking.providerConfig.autoScaling.mode"}},
 		},
 		{
 			// The reference forced mode Always and kept IPIP on.
-			sc:   scenario{name: "overlay-vxlan-pool-cross-subnet", providerConfig: "overlay: {enabled: true}\nipv4: {pool: vxlan, mode: CrossSubnet}"},
+			sc:   scenario{Name: "overlay-vxlan-pool-cross-subnet", ProviderConfig: "overlay: {enabled: true}\nipv4: {pool: vxlan, mode: CrossSubnet}"},
 			want: []key{{field.ErrorTypeInvalid, "spec.networking.providerConfig.ipv4.mode"}},
 		},
 		{
 			// The reference overwrote the mode with Always.
-			sc:   scenario{name: "overlay-enabled-mode-never", providerConfig: "overlay: {enabled: true}\nipv4: {mode: Never}"},
+			sc:   scenario{Name: "overlay-enabled-mode-never", ProviderConfig: "overlay: {enabled: true}\nipv4: {mode: Never}"},
 			want: []key{{field.ErrorTypeInvalid, "spec.networking.providerConfig.ipv4.mode"}},
 		},
 		{
 			// kube-proxy off needs the eBPF dataplane.
-			sc:   scenario{name: "kube-proxy-off-no-ebpf", shoot: kubeProxyOff},
+			sc:   scenario{Name: "kube-proxy-off-no-ebpf", Shoot: kubeProxyOff},
 			want: []key{{field.ErrorTypeForbidden, "spec.kubernetes.kubeProxy.enabled"}},
 		},
 		{
 			// Chart generation of the reference failed here; validation accepted it.
-			sc:   scenario{name: "ipv6-pool-ipip", providerConfig: "ipv6: {pool: ipip}", shoot: ipv6Only},
+			sc:   scenario{Name: "ipv6-pool-ipip", ProviderConfig: "ipv6: {pool: ipip}", Shoot: ipv6Only},
 			want: []key{{field.ErrorTypeNotSupported, "spec.networking.providerConfig.ipv6.pool"}},
 		},
 	}
 	for _, tt := range tests {
-		t.Run(tt.sc.name, func(t *testing.T) {
-			_, validErrs, resolveErrs := resolve(shootOf(tt.sc), tt.sc.nonPrivileged, tt.sc.addresses)
+		t.Run(tt.sc.Name, func(t *testing.T) {
+			_, validErrs, resolveErrs := resolve(shootOf(tt.sc), tt.sc.NonPrivileged, tt.sc.Addresses)
 			if len(resolveErrs) > 0 {
 				t.Errorf("values rejected what validation accepted: %v", resolveErrs)
 			}

@@ -21,7 +21,7 @@ import (
 func scenarioByName(t *testing.T, name string) scenario {
 	t.Helper()
 	for _, sc := range scenarios {
-		if sc.name == name {
+		if sc.Name == name {
 			return sc
 		}
 	}
@@ -31,7 +31,7 @@ func scenarioByName(t *testing.T, name string) scenario {
 
 func renderScenario(t *testing.T, sc scenario) []client.Object {
 	t.Helper()
-	opts, v, r := resolve(shootOf(sc), sc.nonPrivileged, sc.addresses)
+	opts, v, r := resolve(shootOf(sc), sc.NonPrivileged, sc.Addresses)
 	if len(v)+len(r) > 0 {
 		t.Fatalf("invalid scenario: %v %v", v, r)
 	}
@@ -244,7 +244,7 @@ func TestUsageReportingOff(t *testing.T) {
 	for _, sc := range scenarios {
 		node := container(t, calicoNode(t, renderScenario(t, sc)).Spec.Template.Spec.Containers, "calico-node")
 		if got, _ := envValue(node, "FELIX_USAGEREPORTINGENABLED"); got != "false" {
-			t.Errorf("%s: FELIX_USAGEREPORTINGENABLED = %q, want false", sc.name, got)
+			t.Errorf("%s: FELIX_USAGEREPORTINGENABLED = %q, want false", sc.Name, got)
 		}
 	}
 }
@@ -272,7 +272,7 @@ func TestRenderRejectsImpossibleOptions(t *testing.T) {
 // the accelerated-networking VF (enP<n>s<m>) but still match the synthetic NIC and Calico's own
 // devices; nowhere else is the pattern set (seed 004).
 func TestAzureEBPFDataInterfaces(t *testing.T) {
-	azureWithoutEBPF := scenario{name: "azure-without-ebpf", shoot: func(s *gardencorev1beta1.Shoot) { s.Spec.Provider.Type = "azure" }}
+	azureWithoutEBPF := scenario{Name: "azure-without-ebpf", Shoot: func(s *gardencorev1beta1.Shoot) { s.Spec.Provider.Type = "azure" }}
 	for _, tc := range []struct {
 		sc   scenario
 		want bool
@@ -285,23 +285,23 @@ func TestAzureEBPFDataInterfaces(t *testing.T) {
 		node := container(t, calicoNode(t, renderScenario(t, tc.sc)).Spec.Template.Spec.Containers, "calico-node")
 		pattern, ok := envValue(node, "FELIX_BPFDATAIFACEPATTERN")
 		if ok != tc.want {
-			t.Errorf("%s: FELIX_BPFDATAIFACEPATTERN set=%v, want %v", tc.sc.name, ok, tc.want)
+			t.Errorf("%s: FELIX_BPFDATAIFACEPATTERN set=%v, want %v", tc.sc.Name, ok, tc.want)
 		}
 		if !ok {
 			continue
 		}
 		re, err := regexp.Compile(pattern)
 		if err != nil {
-			t.Fatalf("%s: pattern %q: %v", tc.sc.name, pattern, err)
+			t.Fatalf("%s: pattern %q: %v", tc.sc.Name, pattern, err)
 		}
 		for _, iface := range []string{"enP12345s1", "enP1s1", "enP30832p0s2"} {
 			if re.MatchString(iface) {
-				t.Errorf("%s: pattern matches accelerated-networking interface %s", tc.sc.name, iface)
+				t.Errorf("%s: pattern matches accelerated-networking interface %s", tc.sc.Name, iface)
 			}
 		}
 		for _, iface := range []string{"eth0", "eth1", "ens5", "enp0s3", "tunl0", "vxlan.calico", "vxlan-v6.calico", "wireguard.cali", "wg-v6.cali"} {
 			if !re.MatchString(iface) {
-				t.Errorf("%s: pattern does not match data interface %s", tc.sc.name, iface)
+				t.Errorf("%s: pattern does not match data interface %s", tc.sc.Name, iface)
 			}
 		}
 	}

@@ -126,7 +126,7 @@ var cpvaTarget = regexp.MustCompile(`^--target=(deployment|daemonset)/(.+)$`)
 
 func TestShootObjectsUnderResourceManager(t *testing.T) {
 	for _, sc := range scenarios {
-		t.Run(sc.name, func(t *testing.T) {
+		t.Run(sc.Name, func(t *testing.T) {
 			objs := renderScenario(t, sc)
 			sas := serviceAccounts(objs)
 			byID := ids(objs)

@@ -19,6 +19,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/render"
+	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -68,33 +69,22 @@ func dryRunApply(t *testing.T, c client.Client, objs []*unstructured.Unstructure
 	}
 }
 
-// TestGoldenScenariosAccepted applies every golden scenario's objects: all of its component
-// files together.
-func TestGoldenScenariosAccepted(t *testing.T) {
-	dirs, err := filepath.Glob(filepath.Join(goldenDir, "shoot", "*"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(dirs) < 30 {
-		t.Fatalf("found %d golden scenarios in %s, want the ~40 scenarios", len(dirs), filepath.Join(goldenDir, "shoot"))
+// TestEveryScenarioAccepted applies every render scenario's objects (what a golden scenario's
+// component files hold together; most scenarios keep no whole golden files, so they are rendered).
+func TestEveryScenarioAccepted(t *testing.T) {
+	scenarios := rendertest.Scenarios()
+	if len(scenarios) < 40 {
+		t.Fatalf("found %d render scenarios, want the ~45", len(scenarios))
 	}
 	c := newClient(t)
-	for _, dir := range dirs {
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	for _, sc := range scenarios {
+		t.Run(sc.Name, func(t *testing.T) {
+			objs, err := sc.Unstructured()
 			if err != nil {
 				t.Fatal(err)
 			}
-			var objs []*unstructured.Unstructured
-			for _, f := range files {
-				data, err := os.ReadFile(f)
-				if err != nil {
-					t.Fatal(err)
-				}
-				objs = append(objs, decodeStream(t, data)...)
-			}
 			if len(objs) < 20 {
-				t.Fatalf("only %d objects in the %d files of %s", len(objs), len(files), dir)
+				t.Fatalf("only %d objects rendered for %s", len(objs), sc.Name)
 			}
 			dryRunApply(t, c, objs)
 		})

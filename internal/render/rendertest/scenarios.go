@@ -1,0 +1,225 @@
+package rendertest
+
+import (
+	"fmt"
+	"net/netip"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/utils/ptr"
+
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	"github.com/calico-pilot/calico-pilot/internal/features"
+	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/pipeline"
+	"github.com/calico-pilot/calico-pilot/internal/values"
+)
+
+// Scenario is one rendered configuration. The base shoot is IPv4, nodes 10.250.0.0/16, pods
+// 100.96.0.0/11, VPA on, kube-proxy on in IPTables mode (reference section 2.10).
+type Scenario struct {
+	Name string
+	// ProviderConfig is the NetworkConfig YAML without apiVersion/kind ("" = none).
+	ProviderConfig string
+	// Shoot changes the base shoot.
+	Shoot func(*gardencorev1beta1.Shoot)
+	// NonPrivileged sets the NonPrivilegedCalicoNode feature gate.
+	NonPrivileged bool
+	// Addresses are the kube-apiserver addresses.
+	Addresses []string
+	// Golden: the scenario's whole render is kept in internal/render/testdata/shoot/<Name>/ (a
+	// handful of scenarios: the ones the Calico oracle replays); every other scenario is pinned
+	// by what its decisions change compared with the closest golden one
+	// (internal/render/testdata/delta/<Name>.txt).
+	Golden bool
+}
+
+// DualStack makes the shoot dual-stack (IPv4 first).
+func DualStack(s *gardencorev1beta1.Shoot) {
+	s.Spec.Networking.IPFamilies = []gardencorev1beta1.IPFamily{"IPv4", "IPv6"}
+	s.Status.Networking = &gardencorev1beta1.NetworkingStatus{
+		Pods:  []string{"100.96.0.0/11", "2001:db8:1::/56"},
+		Nodes: []string{"10.250.0.0/16", "2001:db8:2::/64"},
+	}
+}
+
+// IPv6Only makes the shoot IPv6-only.
+func IPv6Only(s *gardencorev1beta1.Shoot) {
+	s.Spec.Networking.IPFamilies = []gardencorev1beta1.IPFamily{"IPv6"}
+	s.Spec.Networking.Pods = ptr.To("2001:db8:1::/56")
+	s.Spec.Networking.Nodes = ptr.To("2001:db8:2::/64")
+	s.Spec.Networking.Services = ptr.To("2001:db8:3::/112")
+	s.Status.Networking = &gardencorev1beta1.NetworkingStatus{
+		Pods: []string{"2001:db8:1::/56"}, Nodes: []string{"2001:db8:2::/64"},
+	}
+}
+
+// KubeProxyOff disables kube-proxy, with the mode Gardener defaults anyway.
+func KubeProxyOff(s *gardencorev1beta1.Shoot) {
+	// Gardener defaults the mode even when kube-proxy is off.
+	s.Spec.Kubernetes.KubeProxy = &gardencorev1beta1.KubeProxyConfig{Enabled: ptr.To(false), Mode: ptr.To(gardencorev1beta1.ProxyModeIPTables)}
+}
+
+// NoVPA disables the shoot's VPA.
+func NoVPA(s *gardencorev1beta1.Shoot) { s.Spec.Kubernetes.VerticalPodAutoscaler = nil }
+
+// Scenarios are the render scenarios: the reference's matrix (2.10) plus IPv6, dual-stack,
+// the GlobalNetworkSet, non-privileged mode and the seed's example shoot. Each call returns a
+// fresh list.
+func Scenarios() []Scenario {
+	return []Scenario{
+		{Name: "default", Golden: true},
+		{Name: "empty-config", ProviderConfig: "{}"},
+		{Name: "overlay-enabled", Golden: true, ProviderConfig: "overlay: {enabled: true}"},
+		{Name: "overlay-disabled", Golden: true, ProviderConfig: "overlay: {enabled: false}"},
+		{Name: "overlay-disabled-no-snat-dns", ProviderConfig: "overlay: {enabled: false}\nsnatToUpstreamDNS: {enabled: false}"},
+		{Name: "overlay-disabled-create-pod-routes", ProviderConfig: "overlay: {enabled: false, createPodRoutes: true}"},
+		{Name: "overlay-vxlan", ProviderConfig: "overlay: {enabled: true}\nvxlan: {enabled: true}"},
+		{Name: "vxlan-without-overlay-field", ProviderConfig: "vxlan: {enabled: true}"},
+		{Name: "typha-disabled", Golden: true, ProviderConfig: "typha: {enabled: false}"},
+		{Name: "vpa-with-resources", ProviderConfig: "autoScaling:\n  mode: vpa\n  resources:\n    node: {cpu: 100m, memory: 300Mi}\n    typha: {cpu: 50m, memory: 64Mi}"},
+		{Name: "vpa-without-resources", ProviderConfig: "autoScaling: {mode: vpa}"},
+		{Name: "static-with-resources", ProviderConfig: "autoScaling:\n  mode: static\n  resources:\n    node: {cpu: 100m, memory: 300Mi}\n    typha: {cpu: 50m, memory: 64Mi}"},
+		{Name: "static-without-resources", ProviderConfig: "autoScaling: {mode: static}"},
+		{Name: "cluster-proportional-no-shoot-vpa", ProviderConfig: "autoScaling: {mode: cluster-proportional}", Shoot: NoVPA},
+		{Name: "ebpf-kube-proxy-off", Golden: true, ProviderConfig: "ebpfDataplane: {enabled: true}\noverlay: {enabled: false}", Shoot: KubeProxyOff},
+		{Name: "ebpf-kube-proxy-on", ProviderConfig: "ebpfDataplane: {enabled: true}\noverlay: {enabled: false}"},
+		{Name: "ebpf-non-privileged-gate", ProviderConfig: "ebpfDataplane: {enabled: true}\noverlay: {enabled: false}", Shoot: KubeProxyOff, NonPrivileged: true},
+		// Seed 004: eBPF on Azure keeps Felix off the accelerated-networking enP* interfaces.
+		{Name: "ebpf-azure", ProviderConfig: "ebpfDataplane: {enabled: true}\noverlay: {enabled: false}", Shoot: func(s *gardencorev1beta1.Shoot) {
+			KubeProxyOff(s)
+			s.Spec.Provider.Type = "azure"
+		}},
+		{Name: "non-privileged-overlay", Golden: true, ProviderConfig: "overlay: {enabled: true}", NonPrivileged: true},
+		{Name: "non-privileged-overlay-disabled", ProviderConfig: "overlay: {enabled: false}", NonPrivileged: true},
+		{Name: "bird-exporter", ProviderConfig: "birdExporter: {enabled: true}"},
+		{Name: "multus", Golden: true, ProviderConfig: "multus: {enabled: true}"},
+		{Name: "multus-install-cni-plugins", ProviderConfig: "multus: {enabled: true, installCNIPlugins: true}"},
+		{Name: "wireguard", Golden: true, ProviderConfig: "wireguardEncryption: true"},
+		{Name: "kube-proxy-nftables", Shoot: func(s *gardencorev1beta1.Shoot) {
+			s.Spec.Kubernetes.KubeProxy.Mode = ptr.To(gardencorev1beta1.ProxyModeNFTables)
+		}},
+		{Name: "calico-ipam", Golden: true, ProviderConfig: "ipam: {type: calico-ipam}"},
+		{Name: "service-loop-prevention-mtu", ProviderConfig: "serviceLoopPrevention: Drop\nvethMTU: \"1400\""},
+		{Name: "backend-none", Golden: true, ProviderConfig: "backend: none"},
+		{Name: "ipv4-mode-cross-subnet", ProviderConfig: "ipv4: {mode: CrossSubnet}"},
+		{Name: "overlay-ipv4-cross-subnet", ProviderConfig: "overlay: {enabled: true}\nipv4: {mode: CrossSubnet}"},
+		{Name: "deprecated-ipip-autodetection", ProviderConfig: "ipip: CrossSubnet\nipAutodetectionMethod: interface=eth0"},
+		{Name: "ipv4-autodetection-explicit", ProviderConfig: "ipv4: {autoDetectionMethod: \"can-reach=8.8.8.8\"}"},
+		{Name: "ipam-host-local-cidr", ProviderConfig: "ipam: {type: host-local, cidr: usePodCIDR}"},
+		{Name: "status-node-cidrs", Shoot: func(s *gardencorev1beta1.Shoot) {
+			s.Status.Networking = &gardencorev1beta1.NetworkingStatus{Nodes: []string{"10.250.0.0/16", "10.251.0.0/16"}}
+		}},
+		{Name: "ipv6", Golden: true, Shoot: IPv6Only},
+		{Name: "ipv6-source-nat-wireguard", ProviderConfig: "wireguardEncryption: true\nipv6: {sourceNATEnabled: false}", Shoot: IPv6Only},
+		{Name: "dual-stack", Golden: true, Shoot: DualStack},
+		{Name: "dual-stack-overlay-disabled", ProviderConfig: "overlay: {enabled: false}", Shoot: DualStack},
+		{Name: "dual-stack-migration-pending", Shoot: func(s *gardencorev1beta1.Shoot) {
+			DualStack(s)
+			s.Status.Constraints = []gardencorev1beta1.Condition{{Type: "DualStackNodesMigrationReady", Status: "False", Reason: "NodesNotMigrated", Message: "waiting"}}
+		}},
+		{
+			Name: "global-network-set", ProviderConfig: "kubeAPIServerGlobalNetworkSet: {enabled: true}",
+			Addresses: []string{"192.0.2.34", "2001:db8::10", "192.0.2.7", "192.0.2.34", "::ffff:198.51.100.1"},
+		},
+		{
+			Name: "global-network-set-hibernated", ProviderConfig: "kubeAPIServerGlobalNetworkSet: {enabled: true}",
+			Shoot: func(s *gardencorev1beta1.Shoot) {
+				s.Spec.Hibernation = &gardencorev1beta1.Hibernation{Enabled: ptr.To(true)}
+			},
+		},
+		{
+			// The example Shoot of seed 004_8de25198a0e0197a.txt.
+			Name:           "seed-004-example",
+			Golden:         true,
+			ProviderConfig: "ipam: {type: host-local}\nvethMTU: \"1440\"\noverlay: {enabled: true}\ntypha: {enabled: false}\nkubeAPIServerGlobalNetworkSet: {enabled: true}",
+			Addresses:      []string{"192.0.2.34"},
+		},
+		// Opt-in admission checks of Calico policies in the shoot (issue 14): Deny and Warn.
+		{Name: "policy-validation-deny", ProviderConfig: "policyValidation: {mode: Deny}"},
+		{Name: "policy-validation-warn", ProviderConfig: "policyValidation: {mode: Warn}"},
+		{
+			// Everything at once: the largest output (benchmark "largest").
+			Name: "largest",
+			ProviderConfig: "overlay: {enabled: false, createPodRoutes: true}\n" +
+				"birdExporter: {enabled: true}\nmultus: {enabled: true, installCNIPlugins: true}\nwireguardEncryption: true\nserviceLoopPrevention: Reject\n" +
+				"kubeAPIServerGlobalNetworkSet: {enabled: true}",
+			Shoot:     DualStack,
+			Addresses: []string{"192.0.2.34", "2001:db8::10"},
+		},
+	}
+}
+
+// BaseShoot is the shoot every scenario starts from.
+func BaseShoot() *gardencorev1beta1.Shoot {
+	return &gardencorev1beta1.Shoot{
+		TypeMeta: gardencorev1beta1.Shoot{}.TypeMeta,
+		Spec: gardencorev1beta1.ShootSpec{
+			Networking: &gardencorev1beta1.Networking{
+				Type:     ptr.To("calico"),
+				Pods:     ptr.To("100.96.0.0/11"),
+				Nodes:    ptr.To("10.250.0.0/16"),
+				Services: ptr.To("100.64.0.0/13"),
+			},
+			Kubernetes: gardencorev1beta1.Kubernetes{
+				Version:               "1.33.0",
+				KubeProxy:             &gardencorev1beta1.KubeProxyConfig{Enabled: ptr.To(true), Mode: ptr.To(gardencorev1beta1.ProxyModeIPTables)},
+				VerticalPodAutoscaler: &gardencorev1beta1.VerticalPodAutoscaler{Enabled: true},
+			},
+			Provider: gardencorev1beta1.Provider{Type: "local", Workers: []gardencorev1beta1.Worker{{Name: "worker"}}},
+		},
+	}
+}
+
+// ShootOf builds the scenario's Shoot.
+func ShootOf(sc Scenario) *gardencorev1beta1.Shoot {
+	s := BaseShoot()
+	if sc.ProviderConfig != "" {
+		s.Spec.Networking.ProviderConfig = &runtime.RawExtension{Raw: []byte(
+			"apiVersion: calico.networking.extensions.gardener.cloud/v1alpha1\nkind: NetworkConfig\n" + sc.ProviderConfig)}
+		if sc.ProviderConfig == "{}" {
+			s.Spec.Networking.ProviderConfig.Raw = []byte(`{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":"NetworkConfig"}`)
+		}
+	}
+	if sc.Shoot != nil {
+		sc.Shoot(s)
+	}
+	return s
+}
+
+// Resolve runs the offline pipeline for a shoot (internal/pipeline: validate and decode once,
+// resolve). validErrs are the validation errors; resolveErrs the errors of resolving the options
+// (only reached when valid).
+func Resolve(s *gardencorev1beta1.Shoot, nonPrivileged bool, addresses []string) (opts values.Options, validErrs, resolveErrs field.ErrorList) {
+	cfg, errs := pipeline.ShootConfig(s)
+	if len(errs) > 0 {
+		return values.Options{}, errs, nil
+	}
+	imgs, err := imagevector.Default()
+	if err != nil {
+		panic(err)
+	}
+	var addrs []netip.Addr
+	for _, a := range addresses {
+		addrs = append(addrs, netip.MustParseAddr(a))
+	}
+	gates, err := features.FromMap(map[string]bool{string(features.NonPrivilegedCalicoNode): nonPrivileged})
+	if err != nil {
+		panic(err)
+	}
+	opts, resolveErrs = pipeline.Options(pipeline.Source{Shoot: s, SeedNamespace: "shoot--dev--test"}, cfg, pipeline.Settings{
+		FeatureGates:           gates,
+		Images:                 imgs,
+		KubeAPIServerAddresses: addrs,
+	})
+	return opts, nil, resolveErrs
+}
+
+// Options resolves the scenario's options; an invalid scenario is an error.
+func (sc Scenario) Options() (values.Options, error) {
+	opts, validErrs, resolveErrs := Resolve(ShootOf(sc), sc.NonPrivileged, sc.Addresses)
+	if len(validErrs) > 0 || len(resolveErrs) > 0 {
+		return values.Options{}, fmt.Errorf("scenario %s: validation errors %v, resolve errors %v", sc.Name, validErrs.ToAggregate(), resolveErrs.ToAggregate())
+	}
+	return opts, nil
+}
