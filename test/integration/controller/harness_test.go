@@ -190,24 +190,8 @@ func adminClient(t testing.TB) client.Client {
 	return c
 }
 
-// baseShoot is the shoot of the Cluster: IPv4, nodes 10.250.0.0/16, Kubernetes 1.33, kube-proxy on.
-func baseShoot() *gardencorev1beta1.Shoot {
-	return &gardencorev1beta1.Shoot{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "core.gardener.cloud/v1beta1", Kind: "Shoot"},
-		ObjectMeta: metav1.ObjectMeta{Name: networkName, Namespace: "garden-dev"},
-		Spec: gardencorev1beta1.ShootSpec{
-			Networking: &gardencorev1beta1.Networking{
-				Type: ptr.To("calico"), Pods: ptr.To("100.96.0.0/11"), Nodes: ptr.To("10.250.0.0/16"),
-				Services: ptr.To("100.64.0.0/13"), IPFamilies: []gardencorev1beta1.IPFamily{"IPv4"},
-			},
-			Kubernetes: gardencorev1beta1.Kubernetes{
-				Version:   "1.33.2",
-				KubeProxy: &gardencorev1beta1.KubeProxyConfig{Enabled: ptr.To(true), Mode: ptr.To(gardencorev1beta1.ProxyModeIPTables)},
-			},
-			Provider: gardencorev1beta1.Provider{Type: "local", Workers: []gardencorev1beta1.Worker{{Name: "worker"}}},
-		},
-	}
-}
+// baseShoot is the shoot of the Cluster (testenv.BaseShoot, named after the Network).
+func baseShoot() *gardencorev1beta1.Shoot { return testenv.BaseShoot(networkName) }
 
 // testEnv is one test's shoot: a control-plane namespace, its Cluster and the Network.
 type testEnv struct {

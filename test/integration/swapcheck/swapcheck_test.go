@@ -135,23 +135,8 @@ type seedShoot struct {
 	providerStatus string
 }
 
-func shootObject(name string) *gardencorev1beta1.Shoot {
-	return &gardencorev1beta1.Shoot{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "core.gardener.cloud/v1beta1", Kind: "Shoot"},
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "garden-dev"},
-		Spec: gardencorev1beta1.ShootSpec{
-			Networking: &gardencorev1beta1.Networking{
-				Type: ptr.To("calico"), Pods: ptr.To("100.96.0.0/11"), Nodes: ptr.To("10.250.0.0/16"),
-				Services: ptr.To("100.64.0.0/13"), IPFamilies: []gardencorev1beta1.IPFamily{"IPv4"},
-			},
-			Kubernetes: gardencorev1beta1.Kubernetes{
-				Version:   "1.33.2",
-				KubeProxy: &gardencorev1beta1.KubeProxyConfig{Enabled: ptr.To(true), Mode: ptr.To(gardencorev1beta1.ProxyModeIPTables)},
-			},
-			Provider: gardencorev1beta1.Provider{Type: "local", Workers: []gardencorev1beta1.Worker{{Name: "worker"}}},
-		},
-	}
-}
+// shootObject is the integration suites' base shoot.
+func shootObject(name string) *gardencorev1beta1.Shoot { return testenv.BaseShoot(name) }
 
 func providerConfig(t *testing.T, body string) *runtime.RawExtension {
 	t.Helper()
