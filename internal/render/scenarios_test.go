@@ -13,7 +13,6 @@ var (
 	shootOf   = rendertest.ShootOf
 	resolve   = rendertest.Resolve
 
-	dualStack    = rendertest.DualStack
 	ipv6Only     = rendertest.IPv6Only
 	kubeProxyOff = rendertest.KubeProxyOff
 	noVPA        = rendertest.NoVPA
