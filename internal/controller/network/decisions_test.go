@@ -22,44 +22,28 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
+// The actuator leaves the GlobalNetworkSet out and skips shoot checks by what the spec wants
+// (values.HibernationWanted), not by the status. (Failed and force-deletion shoots are the generic
+// lifecycle's: internal/extensions/network TestShootFacts.)
 func TestHibernationWanted(t *testing.T) {
-	shoot := func(mutate func(*gardencorev1beta1.Shoot)) *gardencorev1beta1.Shoot {
-		s := &gardencorev1beta1.Shoot{}
-		mutate(s)
-		return s
-	}
-	tests := []struct {
-		name      string
-		shoot     *gardencorev1beta1.Shoot
-		wantHiber bool
+	for _, tt := range []struct {
+		name         string
+		specEnabled  *bool
+		statusHibern bool
+		want         bool
 	}{
-		{name: "plain", shoot: shoot(func(*gardencorev1beta1.Shoot) {})},
-		{name: "failed", shoot: shoot(func(s *gardencorev1beta1.Shoot) {
-			s.Status.LastOperation = &gardencorev1beta1.LastOperation{State: "Failed"}
-		})},
-		{name: "error is not failed", shoot: shoot(func(s *gardencorev1beta1.Shoot) {
-			s.Status.LastOperation = &gardencorev1beta1.LastOperation{State: "Error"}
-		})},
-		{name: "force deletion True", shoot: shoot(func(s *gardencorev1beta1.Shoot) {
-			s.Annotations = map[string]string{"confirmation.gardener.cloud/force-deletion": "True"}
-		})},
-		{name: "force deletion garbage", shoot: shoot(func(s *gardencorev1beta1.Shoot) {
-			s.Annotations = map[string]string{"confirmation.gardener.cloud/force-deletion": "yes"}
-		})},
-		{name: "hibernation wanted", shoot: shoot(func(s *gardencorev1beta1.Shoot) {
-			s.Spec.Hibernation = &gardencorev1beta1.Hibernation{Enabled: ptr.To(true)}
-		}), wantHiber: true},
-		{name: "waking up (status still hibernated)", shoot: shoot(func(s *gardencorev1beta1.Shoot) {
-			s.Spec.Hibernation = &gardencorev1beta1.Hibernation{Enabled: ptr.To(false)}
-			s.Status.IsHibernated = true
-		})},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := values.HibernationWanted(tt.shoot); got != tt.wantHiber {
-				t.Errorf("HibernationWanted = %v, want %v", got, tt.wantHiber)
-			}
-		})
+		{name: "plain"},
+		{name: "hibernation wanted", specEnabled: ptr.To(true), want: true},
+		{name: "waking up (status still hibernated)", specEnabled: ptr.To(false), statusHibern: true},
+	} {
+		s := &gardencorev1beta1.Shoot{}
+		if tt.specEnabled != nil {
+			s.Spec.Hibernation = &gardencorev1beta1.Hibernation{Enabled: tt.specEnabled}
+		}
+		s.Status.IsHibernated = tt.statusHibern
+		if got := values.HibernationWanted(s); got != tt.want {
+			t.Errorf("%s: HibernationWanted = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }
 
