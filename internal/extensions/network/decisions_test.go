@@ -141,3 +141,37 @@ func TestOperationAnnotationPredicate(t *testing.T) {
 		})
 	}
 }
+
+// An unasked reconcile writes a status only when the last one is not op's success for this
+// generation, or when the actuator changed something.
+func TestSettled(t *testing.T) {
+	succeeded := func(typ string, gen int64) *extensionsv1alpha1.Network {
+		n := networkWith("", false, lastOp(typ, "Succeeded"))
+		n.Generation, n.Status.ObservedGeneration = gen, gen
+		return n
+	}
+	changed := succeeded("Reconcile", 2)
+	changed.Status.Conditions = []gardencorev1beta1.Condition{{Type: "ConfigurationValid", Status: "True"}}
+	withError := succeeded("Reconcile", 2)
+	withError.Status.LastError = &gardencorev1beta1.LastError{Description: "old"}
+	newGeneration := succeeded("Reconcile", 2)
+	newGeneration.Generation = 3
+	tests := []struct {
+		name          string
+		base, network *extensionsv1alpha1.Network
+		op            gardencorev1beta1.LastOperationType
+		want          bool
+	}{
+		{name: "same success, nothing changed", base: succeeded("Reconcile", 2), network: succeeded("Reconcile", 2), op: "Reconcile", want: true},
+		{name: "actuator changed the status", base: succeeded("Reconcile", 2), network: changed, op: "Reconcile"},
+		{name: "last operation was another", base: succeeded("Create", 2), network: succeeded("Create", 2), op: "Reconcile"},
+		{name: "last error left", base: withError, network: withError, op: "Reconcile"},
+		{name: "generation not observed", base: newGeneration, network: newGeneration, op: "Reconcile"},
+		{name: "never reconciled", base: networkWith("", false, nil), network: networkWith("", false, nil), op: "Create"},
+	}
+	for _, tt := range tests {
+		if got := settled(tt.base, tt.network, tt.op); got != tt.want {
+			t.Errorf("%s: settled = %t, want %t", tt.name, got, tt.want)
+		}
+	}
+}

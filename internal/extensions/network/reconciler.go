@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -38,45 +39,33 @@ type Reconciler struct {
 	Now func() time.Time
 }
 
-// Reconcile implements reconcile.Reconciler.
+// Reconcile implements reconcile.Reconciler: read the Network, wait while its state is to be
+// restored, read the Cluster, drop a reconcile annotation the reconcile flow will not drop, skip
+// what is left alone, then migrate, delete, or reconcile / restore.
 func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	log := logf.FromContext(ctx)
-	network := &extensionsv1alpha1.Network{}
-	if err := r.Client.Get(ctx, req.NamespacedName, network); err != nil {
-		if apierrors.IsNotFound(err) {
-			return reconcile.Result{}, nil
-		}
-		return reconcile.Result{}, fmt.Errorf("reading Network %s: %w", req.NamespacedName, err)
-	}
-	if network.Spec.Type != r.Type {
-		return reconcile.Result{}, nil
+	network, err := r.getNetwork(ctx, req.NamespacedName)
+	if network == nil {
+		return reconcile.Result{}, err
 	}
 	annotation := network.Annotations[AnnotationOperation]
 	if annotation == OperationWaitForState {
 		log.V(1).Info("Waiting for state to be restored")
 		return reconcile.Result{}, nil
 	}
-
 	cluster, err := GetCluster(ctx, r.Client, network.Namespace)
 	if err != nil {
 		return reconcile.Result{}, err
 	}
 	op := operationType(network)
-	reconciling := op != gardencorev1beta1.LastOperationTypeMigrate && network.DeletionTimestamp == nil &&
-		!shootFailed(cluster.Shoot) && !migrated(network)
-	if annotation == OperationReconcile && !reconciling {
+	if annotation == OperationReconcile && !entersReconcile(network, cluster, op) {
 		// A reconcile (the common case) removes the annotation in the same metadata patch that adds
 		// the finalizer; every other path removes it here, first, as Gardener's wrapper does.
 		if err := r.removeOperationAnnotation(ctx, network); err != nil {
 			return reconcile.Result{}, err
 		}
 	}
-	if shootFailed(cluster.Shoot) {
-		log.Info("Skipping Network of a failed shoot")
-		return reconcile.Result{}, nil
-	}
-	if migrated(network) && op != gardencorev1beta1.LastOperationTypeMigrate && op != gardencorev1beta1.LastOperationTypeRestore {
-		log.V(1).Info("Skipping migrated Network")
+	if skip(log, network, cluster, op) {
 		return reconcile.Result{}, nil
 	}
 	switch {
@@ -87,6 +76,41 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	default:
 		return r.reconcileOrRestore(ctx, network, cluster, op, annotation != "")
 	}
+}
+
+// getNetwork reads the Network; nil (and no error) when it is gone or of another type.
+func (r *Reconciler) getNetwork(ctx context.Context, key client.ObjectKey) (*extensionsv1alpha1.Network, error) {
+	network := &extensionsv1alpha1.Network{}
+	if err := r.Client.Get(ctx, key, network); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("reading Network %s: %w", key, err)
+	}
+	if network.Spec.Type != r.Type {
+		return nil, nil
+	}
+	return network, nil
+}
+
+// entersReconcile says whether this reconcile goes on to reconcileOrRestore.
+func entersReconcile(network *extensionsv1alpha1.Network, cluster *Cluster, op gardencorev1beta1.LastOperationType) bool {
+	return op != gardencorev1beta1.LastOperationTypeMigrate && network.DeletionTimestamp == nil &&
+		!shootFailed(cluster.Shoot) && !migrated(network)
+}
+
+// skip says whether the Network is left alone (its shoot failed; it was migrated away and is
+// neither migrated again nor restored) and logs why.
+func skip(log logr.Logger, network *extensionsv1alpha1.Network, cluster *Cluster, op gardencorev1beta1.LastOperationType) bool {
+	if shootFailed(cluster.Shoot) {
+		log.Info("Skipping Network of a failed shoot")
+		return true
+	}
+	if migrated(network) && op != gardencorev1beta1.LastOperationTypeMigrate && op != gardencorev1beta1.LastOperationTypeRestore {
+		log.V(1).Info("Skipping migrated Network")
+		return true
+	}
+	return false
 }
 
 // reconcileOrRestore: finalizer and annotation removal in one metadata patch, the actuator, then one
@@ -109,21 +133,11 @@ func (r *Reconciler) reconcileOrRestore(ctx context.Context, network *extensions
 		return reconcile.Result{}, err
 	}
 	base := network.DeepCopy()
-	var requeue time.Duration
-	var err error
-	if op == gardencorev1beta1.LastOperationTypeRestore {
-		requeue, err = r.Actuator.Restore(ctx, log, network, cluster)
-	} else {
-		asked := requested || network.Generation != network.Status.ObservedGeneration
-		requeue, err = r.Actuator.Reconcile(ctx, log, network, cluster, asked)
-	}
+	requeue, err := r.actuate(ctx, log, network, cluster, op, requested)
 	if err != nil {
 		return r.fail(ctx, base, network, op, d, err)
 	}
-	last := base.Status.LastOperation
-	settled := last != nil && last.Type == op && last.State == gardencorev1beta1.LastOperationStateSucceeded &&
-		base.Status.LastError == nil && base.Status.ObservedGeneration == network.Generation
-	if requested || !settled || !equality.Semantic.DeepEqual(base.Status, network.Status) {
+	if requested || !settled(base, network, op) {
 		if err := r.writeSuccess(ctx, base, network, op, d); err != nil {
 			return reconcile.Result{}, err
 		}
@@ -134,6 +148,26 @@ func (r *Reconciler) reconcileOrRestore(ctx context.Context, network *extensions
 		}
 	}
 	return reconcile.Result{RequeueAfter: requeue}, nil
+}
+
+// actuate calls the actuator's Restore or Reconcile; a reconcile is asked for when an operation
+// annotation requested it or the spec changed since the last observed generation.
+func (r *Reconciler) actuate(ctx context.Context, log logr.Logger, network *extensionsv1alpha1.Network, cluster *Cluster, op gardencorev1beta1.LastOperationType, requested bool) (time.Duration, error) {
+	if op == gardencorev1beta1.LastOperationTypeRestore {
+		return r.Actuator.Restore(ctx, log, network, cluster)
+	}
+	asked := requested || network.Generation != network.Status.ObservedGeneration
+	return r.Actuator.Reconcile(ctx, log, network, cluster, asked)
+}
+
+// settled says whether the Network's status already says op succeeded for this generation, with
+// nothing the actuator changed: then an unasked reconcile writes no status. base is the Network
+// as read, network as the actuator left it.
+func settled(base, network *extensionsv1alpha1.Network, op gardencorev1beta1.LastOperationType) bool {
+	last := base.Status.LastOperation
+	return last != nil && last.Type == op && last.State == gardencorev1beta1.LastOperationStateSucceeded &&
+		base.Status.LastError == nil && base.Status.ObservedGeneration == network.Generation &&
+		equality.Semantic.DeepEqual(base.Status, network.Status)
 }
 
 // delete: nothing to do without our finalizer; else Processing, actuator, Success, drop finalizer.
