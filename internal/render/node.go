@@ -396,35 +396,7 @@ func calicoNodeContainer(o *values.Options) corev1.Container {
 		envFromConfigMap("CALICO_NETWORKING_BACKEND", "calico_backend"),
 		env("CLUSTER_TYPE", "k8s,bgp"),
 	)
-	if o.IPv4 {
-		e = append(e, env("IP", "autodetect"))
-		e = append(e, env("CALICO_IPV4POOL_"+string(o.IPv4Pool.Encapsulation), o.IPv4Pool.Mode))
-		if o.IPv4Pool.Encapsulation == values.EncapsulationVXLAN && !o.ReferenceTemplates {
-			// Make sure a pool created from env never gets IPIP as well.
-			e = append(e, env("CALICO_IPV4POOL_IPIP", "Never"))
-		}
-		e = append(e, env("CALICO_IPV4POOL_CIDR", o.PodCIDRv4))
-		if o.IPv4AutoDetectionMethod != "" {
-			e = append(e, env("IP_AUTODETECTION_METHOD", o.IPv4AutoDetectionMethod))
-		}
-	} else {
-		e = append(e, env("IP", "none"))
-	}
-	if o.IPv6 {
-		e = append(e,
-			env("IP6", "autodetect"),
-			env("CALICO_IPV6POOL_"+string(o.IPv6Pool.Encapsulation), o.IPv6Pool.Mode),
-			env("CALICO_IPV6POOL_CIDR", o.PodCIDRv6),
-		)
-		if o.IPv6AutoDetectionMethod != "" {
-			e = append(e, env("IP6_AUTODETECTION_METHOD", o.IPv6AutoDetectionMethod))
-		}
-		e = append(e,
-			env("CALICO_IPV6POOL_NAT_OUTGOING", boolString(o.IPv6Pool.NATOutgoing)),
-			// IPv6-only nodes have no IPv4 address to derive a BGP router ID from.
-			env("CALICO_ROUTER_ID", "hash"),
-		)
-	}
+	e = append(e, nodeAddressEnv(o)...)
 	e = append(e,
 		env("FELIX_IPV6SUPPORT", boolString(o.IPv6)),
 		envFromConfigMap("FELIX_IPINIPMTU", "veth_mtu"),
@@ -495,26 +467,6 @@ func calicoNodeContainer(o *values.Options) corev1.Container {
 			Capabilities:             &corev1.Capabilities{Add: []corev1.Capability{"NET_RAW", "NET_ADMIN", "NET_BIND_SERVICE"}},
 		}
 	}
-	mounts := make([]corev1.VolumeMount, 0, 12) // every mount below, without reallocating
-	mounts = append(mounts,
-		corev1.VolumeMount{Name: "cni-net-dir", MountPath: "/host/etc/cni/net.d"},
-		corev1.VolumeMount{Name: "lib-modules", MountPath: "/lib/modules", ReadOnly: true},
-		corev1.VolumeMount{Name: "xtables-lock", MountPath: "/run/xtables.lock"},
-	)
-	if o.NonPrivileged {
-		mounts = append(mounts, nonPrivilegedMounts()...)
-	} else {
-		mounts = append(mounts,
-			corev1.VolumeMount{Name: "var-run-calico", MountPath: "/var/run/calico"},
-			corev1.VolumeMount{Name: "var-lib-calico", MountPath: "/var/lib/calico"},
-		)
-	}
-	mounts = append(mounts, corev1.VolumeMount{Name: "policysync", MountPath: "/var/run/nodeagent"})
-	if o.EBPF {
-		mounts = append(mounts, corev1.VolumeMount{Name: "bpffs", MountPath: "/sys/fs/bpf"})
-	}
-	mounts = append(mounts, corev1.VolumeMount{Name: "cni-log-dir", MountPath: "/var/log/calico/cni", ReadOnly: true})
-
 	return corev1.Container{
 		Name:      NameCalicoNode,
 		Image:     o.Images.CalicoNode,
@@ -536,8 +488,69 @@ func calicoNodeContainer(o *values.Options) corev1.Container {
 			TimeoutSeconds: 10,
 		},
 		SecurityContext: sc,
-		VolumeMounts:    mounts,
+		VolumeMounts:    nodeMounts(o),
 	}
+}
+
+// nodeAddressEnv is calico-node's address and default pool env per family: how the node's
+// address is found (IP, IP6 and their autodetection methods) and the pool calico-node creates at
+// start-up (CALICO_IPV4POOL_*, CALICO_IPV6POOL_*).
+func nodeAddressEnv(o *values.Options) []corev1.EnvVar {
+	e := make([]corev1.EnvVar, 0, 10) // every variable below, without reallocating
+	if o.IPv4 {
+		e = append(e, env("IP", "autodetect"))
+		e = append(e, env("CALICO_IPV4POOL_"+string(o.IPv4Pool.Encapsulation), o.IPv4Pool.Mode))
+		if o.IPv4Pool.Encapsulation == values.EncapsulationVXLAN && !o.ReferenceTemplates {
+			// Make sure a pool created from env never gets IPIP as well.
+			e = append(e, env("CALICO_IPV4POOL_IPIP", "Never"))
+		}
+		e = append(e, env("CALICO_IPV4POOL_CIDR", o.PodCIDRv4))
+		if o.IPv4AutoDetectionMethod != "" {
+			e = append(e, env("IP_AUTODETECTION_METHOD", o.IPv4AutoDetectionMethod))
+		}
+	} else {
+		e = append(e, env("IP", "none"))
+	}
+	if o.IPv6 {
+		e = append(e,
+			env("IP6", "autodetect"),
+			env("CALICO_IPV6POOL_"+string(o.IPv6Pool.Encapsulation), o.IPv6Pool.Mode),
+			env("CALICO_IPV6POOL_CIDR", o.PodCIDRv6),
+		)
+		if o.IPv6AutoDetectionMethod != "" {
+			e = append(e, env("IP6_AUTODETECTION_METHOD", o.IPv6AutoDetectionMethod))
+		}
+		e = append(e,
+			env("CALICO_IPV6POOL_NAT_OUTGOING", boolString(o.IPv6Pool.NATOutgoing)),
+			// IPv6-only nodes have no IPv4 address to derive a BGP router ID from.
+			env("CALICO_ROUTER_ID", "hash"),
+		)
+	}
+	return e
+}
+
+// nodeMounts are calico-node's volume mounts.
+func nodeMounts(o *values.Options) []corev1.VolumeMount {
+	mounts := make([]corev1.VolumeMount, 0, 12) // every mount below, without reallocating
+	mounts = append(mounts,
+		corev1.VolumeMount{Name: "cni-net-dir", MountPath: "/host/etc/cni/net.d"},
+		corev1.VolumeMount{Name: "lib-modules", MountPath: "/lib/modules", ReadOnly: true},
+		corev1.VolumeMount{Name: "xtables-lock", MountPath: "/run/xtables.lock"},
+	)
+	if o.NonPrivileged {
+		mounts = append(mounts, nonPrivilegedMounts()...)
+	} else {
+		mounts = append(mounts,
+			corev1.VolumeMount{Name: "var-run-calico", MountPath: "/var/run/calico"},
+			corev1.VolumeMount{Name: "var-lib-calico", MountPath: "/var/lib/calico"},
+		)
+	}
+	mounts = append(mounts, corev1.VolumeMount{Name: "policysync", MountPath: "/var/run/nodeagent"})
+	if o.EBPF {
+		mounts = append(mounts, corev1.VolumeMount{Name: "bpffs", MountPath: "/sys/fs/bpf"})
+	}
+	mounts = append(mounts, corev1.VolumeMount{Name: "cni-log-dir", MountPath: "/var/log/calico/cni", ReadOnly: true})
+	return mounts
 }
 
 func nodeVolumes(o *values.Options) []corev1.Volume {
