@@ -28,7 +28,6 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/validation"
 	"github.com/calico-pilot/calico-pilot/internal/values"
-	"github.com/calico-pilot/calico-pilot/internal/webhook"
 )
 
 // RenderOptions are the flags of `calico-pilot render`.
@@ -377,9 +376,9 @@ func (o *RenderOptions) load(stdin io.Reader) (renderInput, field.ErrorList, err
 	if network.Kind != "Network" || network.APIVersion != "extensions.gardener.cloud/v1alpha1" {
 		return renderInput{}, field.ErrorList{field.Invalid(field.NewPath("kind"), network.APIVersion+"/"+network.Kind, "--network must be an extensions.gardener.cloud/v1alpha1 Network")}, nil
 	}
-	if network.Spec.Type != webhook.NetworkingType {
+	if network.Spec.Type != calicov1alpha1.NetworkType {
 		// The controller only reconciles Networks of its type.
-		return renderInput{}, field.ErrorList{field.NotSupported(field.NewPath("spec", "type"), network.Spec.Type, []string{webhook.NetworkingType})}, nil
+		return renderInput{}, field.ErrorList{field.NotSupported(field.NewPath("spec", "type"), network.Spec.Type, []string{calicov1alpha1.NetworkType})}, nil
 	}
 	cluster := &extensionsv1alpha1.Cluster{}
 	// Gardener adds Cluster fields all the time; read it leniently, as Gardener does.
@@ -407,7 +406,7 @@ func (o *RenderOptions) fromShoot(shoot *gardencorev1beta1.Shoot, network *exten
 		if len(errs) > 0 {
 			return renderInput{}, errs, nil
 		}
-		if len(shoot.Spec.Provider.Workers) == 0 {
+		if shoot.IsWorkerless() {
 			return renderInput{}, field.ErrorList{field.Required(field.NewPath("spec", "provider", "workers"), "the shoot is workerless and gets no Calico networking; add a worker pool")}, nil
 		}
 		return renderInput{source: pipeline.Source{Shoot: shoot, SeedNamespace: seedNamespaceOf(shoot)}, config: cfg}, nil, nil

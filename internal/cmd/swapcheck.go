@@ -220,7 +220,7 @@ func (o *SwapCheckOptions) fromFile(ctx context.Context, checker *swapcheck.Chec
 			if len(errs) > 0 {
 				return nil, fmt.Errorf("%s: Shoot %s: %w", inputName(o.File), objectName(item), errs.ToAggregate())
 			}
-			if shoot.Spec.Networking == nil || shoot.Spec.Networking.Type == nil || *shoot.Spec.Networking.Type != network.Type || len(shoot.Spec.Provider.Workers) == 0 {
+			if shoot.NetworkingType() != network.Type || shoot.IsWorkerless() {
 				continue
 			}
 			reports = append(reports, checker.Shoot(shoot))

@@ -198,7 +198,7 @@ func (o *ValidateOptions) validateDocument(doc decode.Document) (res documentRes
 			res.errs = errs
 			return res, nil
 		}
-		if len(shoot.Spec.Provider.Workers) == 0 {
+		if shoot.IsWorkerless() {
 			res.note = "workerless, so it has no Calico networking to check"
 		}
 		_, res.errs = pipeline.ShootConfig(shoot)

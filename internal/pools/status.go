@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 )
@@ -44,7 +45,7 @@ func Desired(docs []manifest.Doc) ([]calicov1.IPPool, error) {
 		if err := json.Unmarshal(d.JSON, &p); err != nil {
 			return nil, fmt.Errorf("decoding rendered IPPool %s: %w", d.Name, err)
 		}
-		delete(p.Annotations, "resources.gardener.cloud/mode")
+		delete(p.Annotations, resourcesv1alpha1.AnnotationMode)
 		if len(p.Annotations) == 0 {
 			p.Annotations = nil
 		}

@@ -169,10 +169,10 @@ func (r *resolver) nodeNetworks() rules.NodeNetworks {
 
 func (r *resolver) backend(s rules.Settings) {
 	cfg := r.cfg
-	b := Backend(s.Backend)
+	b := s.Backend
 	r.out.Backend = b
-	r.out.KubeControllers = b != BackendNone
-	r.out.NetworkUnavailableEnsurer = b != BackendNone
+	r.out.KubeControllers = b != calicov1alpha1.BackendNone
+	r.out.NetworkUnavailableEnsurer = b != calicov1alpha1.BackendNone
 	if cfg.Overlay != nil && !cfg.Overlay.Enabled {
 		r.out.OverlayDisabled = true
 		r.out.SNATToUpstreamDNS = cfg.SnatToUpstreamDNS == nil || cfg.SnatToUpstreamDNS.Enabled

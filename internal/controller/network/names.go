@@ -1,13 +1,14 @@
 package network
 
 import (
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 )
 
 // Names and well-known keys of the Gardener extension contract.
 const (
 	// Type is the Network type this controller reconciles.
-	Type = "calico"
+	Type = calicov1alpha1.NetworkType
 	// ControllerName names the controller in logs, metrics and events.
 	ControllerName = "network-calico"
 	// FinalizerName keeps a Network until its shoot objects are cleaned up.
