@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"time"
@@ -48,9 +47,6 @@ type ControllerOptions struct {
 	// Extension are the Gardener extension flags (extension_flags.go).
 	Extension *ExtensionFlags
 
-	// logOut is where the process logger writes (the command's stderr).
-	logOut io.Writer
-
 	// Filled by Complete.
 	config *configv1alpha1.ControllerConfiguration
 	gates  featuregate.FeatureGate
@@ -91,8 +87,8 @@ func (o *ControllerOptions) AddFlags(fs *pflag.FlagSet) {
 	o.Extension.AddFlags(fs)
 }
 
-// Complete checks the extension flags, sets the process logger, loads the config file, sets the
-// feature gates and builds the REST config; with --version there is nothing to complete.
+// Complete checks the extension flags, loads the config file, sets the feature gates and builds the
+// REST config; with --version there is nothing to complete. The logger is set up in Run.
 func (o *ControllerOptions) Complete() error {
 	if o.Extension.Version {
 		return nil
@@ -100,9 +96,6 @@ func (o *ControllerOptions) Complete() error {
 	if err := o.Extension.Validate(); err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
-	// controller-runtime logs through its process-wide logger; setting it here, once per process,
-	// is the only way to route its internal logs to our stderr.
-	ctrl.SetLogger(o.Extension.Logger(o.logOut))
 	if err := o.complete(); err != nil {
 		return err
 	}
@@ -221,12 +214,15 @@ func inCluster() bool {
 // UserAgent is how calico-pilot's API clients identify themselves.
 func UserAgent() string { return "calico-pilot/" + Version }
 
-// Run starts the manager and blocks until ctx ends.
+// Run sets up logging, starts the manager and blocks until ctx ends.
 func (o *ControllerOptions) Run(ctx context.Context, streams IO) error {
 	if o.Extension.Version {
 		fmt.Fprintln(streams.Out, Version)
 		return nil
 	}
+	// controller-runtime logs through its process-wide logger; setting it here, once per process,
+	// is the only way to route its internal logs to our stderr.
+	ctrl.SetLogger(o.Extension.Log.Logger(streams.ErrOut))
 	opts := network.DefaultOptions()
 	opts.MaxConcurrentReconciles = o.MaxConcurrentReconciles
 	opts.IgnoreOperationAnnotation = o.IgnoreOperationAnnotation
@@ -302,7 +298,6 @@ reports status on the Network. Leader election, metrics (--metrics-bind-address)
 (--health-probe-bind-address) are on by default.`,
 		Args: cobra.NoArgs,
 	}
-	o.logOut = streams.ErrOut
 	return bindOptions(cmd, o, streams)
 }
 

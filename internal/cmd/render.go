@@ -184,12 +184,7 @@ func (o *RenderOptions) Run(ctx context.Context, streams IO) error {
 
 // build reads, validates and renders (render and plan share it); invalid input is reported on
 // streams.ErrOut and returned as an ExitError.
-func (o *RenderOptions) build(streams IO) (m *manifest.Manifest, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = &ExitError{Code: ExitUsage, Err: fmt.Errorf("internal error rendering (please report it): %v", r)}
-		}
-	}()
+func (o *RenderOptions) build(streams IO) (*manifest.Manifest, error) {
 	in, errs, err := o.load(streams.In)
 	if err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
@@ -277,7 +272,7 @@ func (o *RenderOptions) build(streams IO) (m *manifest.Manifest, err error) {
 	for _, f := range opts.Findings {
 		fmt.Fprintf(streams.ErrOut, "warning: %s: %s; deployed: %s\n", f.Field, f.Detail, f.Action)
 	}
-	m, err = o.render(&opts)
+	m, err := o.render(&opts)
 	if err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}

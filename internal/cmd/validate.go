@@ -170,14 +170,8 @@ func (o *ValidateOptions) run(streams IO) error {
 	return nil
 }
 
-// validateDocument decodes and validates one document by its kind. An internal failure (a bug) is
-// returned as an error instead of crashing with a stack trace.
+// validateDocument decodes and validates one document by its kind.
 func (o *ValidateOptions) validateDocument(doc decode.Document) (res documentResult, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error validating document %d (please report it): %v", doc.Index, r)
-		}
-	}()
 	kindPath := field.NewPath("kind")
 	switch doc.Kind {
 	case "NetworkConfig":

@@ -121,7 +121,6 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 		Shoot:                  cluster.Shoot,
 		Config:                 cfg,
 		KubeAPIServerAddresses: addrs.Addrs,
-		PreviousStatus:         previous,
 		FeatureGates:           a.FeatureGates,
 		ControllerConfig:       a.Config,
 		Compatibility:          compatibility,
