@@ -245,12 +245,12 @@ func (o *RenderOptions) build(streams IO) (*manifest.Manifest, error) {
 		if ps := in.source.Network.Status.ProviderStatus; ps != nil {
 			raw = ps.Raw
 		}
-		d, err := pipeline.DeployedFrom(raw, false)
+		mode, d, err := pipeline.Compatibility(raw, nil, ctrl)
 		if err != nil {
-			d = pipeline.Deployed{ByOther: true}
+			return nil, &ExitError{Code: ExitUsage, Err: err}
 		}
 		settings.Ratchet = true
-		settings.Compatibility = pipeline.ChooseCompatibility(d, ctrl)
+		settings.Compatibility = mode
 		if d.Previous != nil && settings.Compatibility == calicov1alpha1.CompatibilityReference {
 			// What the controller took over from the reference's calico-node (status.providerStatus).
 			settings.TakenOver = d.Previous.TakenOver
