@@ -23,10 +23,8 @@ import (
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/apiserverendpoints"
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
-	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
-	"github.com/calico-pilot/calico-pilot/internal/validation"
 )
 
 // ControllerOptions are the flags of `calico-pilot controller`.
@@ -107,15 +105,9 @@ func (o *ControllerOptions) Complete() error {
 func (o *ControllerOptions) complete() error {
 	o.config = &configv1alpha1.ControllerConfiguration{}
 	if o.ConfigFile != "" {
-		data, err := readInput(o.ConfigFile, nil)
+		cfg, errs, err := loadControllerConfig(o.ConfigFile)
 		if err != nil {
 			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("reading --config-file: %w", err)}
-		}
-		cfg, errs := decode.ControllerConfiguration(data)
-		if len(errs) == 0 {
-			// The one validation `render --controller-config` runs too (a negative qps or burst
-			// was silently replaced by the default here).
-			errs = validation.ValidateControllerConfiguration(cfg)
 		}
 		if len(errs) > 0 {
 			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("invalid --config-file %s: %w", o.ConfigFile, errs.ToAggregate())}

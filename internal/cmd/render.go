@@ -26,7 +26,6 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
-	"github.com/calico-pilot/calico-pilot/internal/validation"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -383,12 +382,13 @@ func (o *RenderOptions) load(stdin io.Reader) (renderInput, field.ErrorList, err
 	if cluster.Kind != "Cluster" || cluster.APIVersion != "extensions.gardener.cloud/v1alpha1" {
 		return renderInput{}, field.ErrorList{field.Invalid(field.NewPath("kind"), cluster.APIVersion+"/"+cluster.Kind, "--cluster must be an extensions.gardener.cloud/v1alpha1 Cluster")}, nil
 	}
-	if len(cluster.Spec.Shoot.Raw) == 0 {
-		return renderInput{}, field.ErrorList{field.Required(field.NewPath("spec", "shoot"), "the Cluster must embed the Shoot")}, nil
+	// As the controller reads it (decode.ClusterShoot).
+	shoot, err := decode.ClusterShoot(cluster)
+	if err != nil {
+		return renderInput{}, field.ErrorList{field.Invalid(field.NewPath("spec", "shoot"), "", fmt.Sprintf("the embedded Shoot does not decode: %v", err))}, nil
 	}
-	shoot, errs := decode.Shoot(cluster.Spec.Shoot.Raw)
-	if len(errs) > 0 {
-		return renderInput{}, errs, nil
+	if shoot == nil {
+		return renderInput{}, field.ErrorList{field.Required(field.NewPath("spec", "shoot"), "the Cluster must embed the Shoot")}, nil
 	}
 	return o.fromShoot(shoot, network)
 }
@@ -427,18 +427,7 @@ func (o *RenderOptions) controllerConfig() (*configv1alpha1.ControllerConfigurat
 	if o.ControllerConfig == "" {
 		return nil, nil, nil
 	}
-	data, err := readInput(o.ControllerConfig, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	cfg, errs := decode.ControllerConfiguration(data)
-	if len(errs) > 0 {
-		return nil, errs, nil
-	}
-	if errs := validation.ValidateControllerConfiguration(cfg); len(errs) > 0 {
-		return nil, errs, nil
-	}
-	return cfg, nil, nil
+	return loadControllerConfig(o.ControllerConfig)
 }
 
 // reportFieldErrors prints one line per error, in validate's text format, and exits 1.

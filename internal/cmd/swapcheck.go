@@ -76,11 +76,10 @@ func (o *SwapCheckOptions) Complete() error {
 	if o.ConfigFile == "" {
 		return nil
 	}
-	data, err := readInput(o.ConfigFile, nil)
+	cfg, errs, err := loadControllerConfig(o.ConfigFile)
 	if err != nil {
 		return fmt.Errorf("--config: %w", err)
 	}
-	cfg, errs := decode.ControllerConfiguration(data)
 	if len(errs) > 0 {
 		return fmt.Errorf("--config %s: %w", o.ConfigFile, errs.ToAggregate())
 	}
