@@ -126,12 +126,7 @@ func (o *ControllerOptions) complete() error {
 	if o.Kubeconfig == "" && o.config.ClientConnection != nil {
 		o.Kubeconfig = o.config.ClientConnection.Kubeconfig
 	}
-	var cfg *rest.Config
-	if o.Kubeconfig != "" {
-		cfg, err = restConfigFromKubeconfigFile("kubeconfig", o.Kubeconfig)
-	} else {
-		cfg, err = rest.InClusterConfig()
-	}
+	cfg, err := serverRestConfig("kubeconfig", o.Kubeconfig)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("building seed client config (set --kubeconfig or KUBECONFIG outside a cluster): %w", err)}
 	}
@@ -160,7 +155,6 @@ func (o *ControllerOptions) complete() error {
 		}
 		cfg.RateLimiter = flowcontrol.NewTokenBucketRateLimiter(cfg.QPS, burst)
 	}
-	cfg.UserAgent = UserAgent()
 	o.rest = cfg
 	if o.LeaderElectionNamespace == "" {
 		o.LeaderElectionNamespace = os.Getenv("LEADER_ELECTION_NAMESPACE")

@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
@@ -168,17 +167,9 @@ func (o *SwapCheckOptions) checker() (*swapcheck.Checker, error) {
 }
 
 func (o *SwapCheckOptions) fromSeed(ctx context.Context, checker *swapcheck.Checker) ([]swapcheck.Report, error) {
-	restConfig, err := restConfigFromKubeconfig("--kubeconfig", o.Kubeconfig)
+	c, err := cliClient("--kubeconfig", o.Kubeconfig, network.AddToScheme)
 	if err != nil {
 		return nil, err
-	}
-	scheme, err := network.NewScheme()
-	if err != nil {
-		return nil, err
-	}
-	c, err := client.New(restConfig, client.Options{Scheme: scheme})
-	if err != nil {
-		return nil, fmt.Errorf("connecting to the seed: %w", err)
 	}
 	shoots, err := seedstate.Assemble(ctx, seedstate.ClientSource{Reader: c}, network.Type, network.ManagedResourceName)
 	if err != nil {
