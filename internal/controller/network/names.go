@@ -3,16 +3,18 @@ package network
 import (
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 )
 
-// Names and well-known keys of the Gardener extension contract.
+// Names and well-known keys of the Gardener extension contract. The Gardener wire constants are
+// api/gardener/extensions/v1alpha1's; the names here are the controller's words for them.
 const (
 	// Type is the Network type this controller reconciles.
 	Type = calicov1alpha1.NetworkType
 	// ControllerName names the controller in logs, metrics and events.
 	ControllerName = "network-calico"
 	// FinalizerName keeps a Network until its shoot objects are cleaned up.
-	FinalizerName = "extensions.gardener.cloud/network"
+	FinalizerName = extensionsv1alpha1.FinalizerNetwork
 	// ManagedResourceName is the one ManagedResource holding everything deployed to the shoot.
 	ManagedResourceName = "extension-networking-calico-config"
 	// ManagedResourceOrigin is the origin label of that ManagedResource. It is the reference
@@ -25,22 +27,22 @@ const (
 	ManagedResourceDataKey = "config.yaml"
 
 	// AnnotationOperation is the gardenlet's operation annotation.
-	AnnotationOperation = "gardener.cloud/operation"
+	AnnotationOperation = extensionsv1alpha1.AnnotationOperation
 	// OperationReconcile asks for a reconcile now; removed at the start.
-	OperationReconcile = "reconcile"
+	OperationReconcile = extensionsv1alpha1.OperationReconcile
 	// OperationRestore asks for a restore; removed after success.
-	OperationRestore = "restore"
+	OperationRestore = extensionsv1alpha1.OperationRestore
 	// OperationMigrate asks for a migrate; removed after success.
-	OperationMigrate = "migrate"
+	OperationMigrate = extensionsv1alpha1.OperationMigrate
 	// OperationWaitForState means "do nothing until the state is restored".
-	OperationWaitForState = "wait-for-state"
+	OperationWaitForState = extensionsv1alpha1.OperationWaitForState
 	// annotationTimestamp is set by the gardenlet together with every operation annotation.
-	annotationTimestamp = "gardener.cloud/timestamp"
+	annotationTimestamp = extensionsv1alpha1.AnnotationTimestamp
 	// AnnotationForceDeletion on the Shoot makes deletion skip waiting.
-	AnnotationForceDeletion = "confirmation.gardener.cloud/force-deletion"
+	AnnotationForceDeletion = extensionsv1alpha1.AnnotationConfirmationForceDeletion
 
 	// LabelDNSRecordRoleGardener selects the kube-apiserver DNSRecords (value controlplane).
-	LabelDNSRecordRoleGardener = "gardener.cloud/role"
+	LabelDNSRecordRoleGardener = extensionsv1alpha1.LabelGardenerRole
 )
 
 // Event reasons, as the reference's generic reconciler names them.
