@@ -32,7 +32,13 @@ func Ignored(p *field.Path, value, detail, action string) Finding {
 // networks of NetworkConfig's autodetection.
 func ReferenceOverrides(cfg *calicov1alpha1.NetworkConfig, active FamilySet, specNodeNetwork, statusNodeNetworks bool, s *Settings, nodes NodeNetworks, path *field.Path) []Finding {
 	o := &overrides{}
-	o.apply(cfg, active.IPv4, active.IPv6, specNodeNetwork, statusNodeNetworks, s, nodes, path)
+	o.poolModes(cfg, active.IPv4, active.IPv6, s, path)
+	if active.IPv4 {
+		o.ipv4Autodetection(cfg, specNodeNetwork, s, nodes, path)
+	}
+	if active.IPv6 && specNodeNetwork && statusNodeNetworks {
+		o.ipv6Autodetection(cfg, s, nodes, path)
+	}
 	return o.findings
 }
 
@@ -41,10 +47,9 @@ type overrides struct {
 	findings []Finding
 }
 
-func (o *overrides) apply(cfg *calicov1alpha1.NetworkConfig, v4, v6, specNodeNetwork, statusNodeNetworks bool, s *Settings, nodes NodeNetworks, path *field.Path) {
-
-	// Pool modes. The reference wrote the overlay's mode into ipv6.mode on shoots with IPv6 (Never
-	// without an overlay setting) and into ipv4.mode otherwise, over any explicit value.
+// poolModes: the reference wrote the overlay's mode into ipv6.mode on shoots with IPv6 (Never
+// without an overlay setting) and into ipv4.mode otherwise, over any explicit value.
+func (o *overrides) poolModes(cfg *calicov1alpha1.NetworkConfig, v4, v6 bool, s *Settings, path *field.Path) {
 	overlayMode := calicov1alpha1.PoolModeNever
 	if cfg.Overlay != nil && cfg.Overlay.Enabled {
 		overlayMode = calicov1alpha1.PoolModeAlways
@@ -76,36 +81,40 @@ func (o *overrides) apply(cfg *calicov1alpha1.NetworkConfig, v4, v6, specNodeNet
 			"mode "+string(overlayMode)+" is deployed")
 		s.IPv6Pool.Mode = overlayMode
 	}
+}
 
-	// Autodetection. With a node network in the shoot's spec the reference overwrote
-	// ipv4.autoDetectionMethod with cidr=<node networks> (and ipv6's with the IPv6 status node
-	// networks, when the status has any); the deprecated ipAutodetectionMethod was dead.
-	if v4 {
-		var explicit string
-		var p *field.Path
-		switch {
-		case cfg.IPv4 != nil && cfg.IPv4.AutoDetectionMethod != nil && *cfg.IPv4.AutoDetectionMethod != "":
-			explicit, p = *cfg.IPv4.AutoDetectionMethod, path.Child("ipv4", "autoDetectionMethod")
-		case cfg.IPAutoDetectionMethod != nil && *cfg.IPAutoDetectionMethod != "":
-			explicit, p = *cfg.IPAutoDetectionMethod, path.Child("ipAutodetectionMethod")
-		}
-		want := ""
-		if specNodeNetwork && len(nodes.IPv4) > 0 {
-			want = NodeNetworksMethod(nodes.IPv4)
-		} else if p != nil && p.String() == path.Child("ipv4", "autoDetectionMethod").String() {
-			// Without a node network the explicit ipv4 method survived.
-			want = explicit
-		}
-		if p != nil && s.Autodetection.IPv4 != want {
-			action := "calico-node's default method is deployed"
-			if want != "" {
-				action = "method " + want + " is deployed"
-			}
-			o.ignored(p, explicit, "the reference overwrote the autodetection method with the shoot's node networks (the deprecated field was never read)", action)
-			s.Autodetection.IPv4 = want
-		}
+// ipv4Autodetection: with a node network in the shoot's spec the reference overwrote
+// ipv4.autoDetectionMethod with cidr=<node networks>; the deprecated ipAutodetectionMethod was dead.
+func (o *overrides) ipv4Autodetection(cfg *calicov1alpha1.NetworkConfig, specNodeNetwork bool, s *Settings, nodes NodeNetworks, path *field.Path) {
+	var explicit string
+	var p *field.Path
+	switch {
+	case cfg.IPv4 != nil && cfg.IPv4.AutoDetectionMethod != nil && *cfg.IPv4.AutoDetectionMethod != "":
+		explicit, p = *cfg.IPv4.AutoDetectionMethod, path.Child("ipv4", "autoDetectionMethod")
+	case cfg.IPAutoDetectionMethod != nil && *cfg.IPAutoDetectionMethod != "":
+		explicit, p = *cfg.IPAutoDetectionMethod, path.Child("ipAutodetectionMethod")
 	}
-	if v6 && specNodeNetwork && statusNodeNetworks && cfg.IPv6 != nil && cfg.IPv6.AutoDetectionMethod != nil && *cfg.IPv6.AutoDetectionMethod != "" {
+	want := ""
+	if specNodeNetwork && len(nodes.IPv4) > 0 {
+		want = NodeNetworksMethod(nodes.IPv4)
+	} else if p != nil && p.String() == path.Child("ipv4", "autoDetectionMethod").String() {
+		// Without a node network the explicit ipv4 method survived.
+		want = explicit
+	}
+	if p != nil && s.Autodetection.IPv4 != want {
+		action := "calico-node's default method is deployed"
+		if want != "" {
+			action = "method " + want + " is deployed"
+		}
+		o.ignored(p, explicit, "the reference overwrote the autodetection method with the shoot's node networks (the deprecated field was never read)", action)
+		s.Autodetection.IPv4 = want
+	}
+}
+
+// ipv6Autodetection: with node networks in the shoot's spec and status, the reference overwrote
+// ipv6.autoDetectionMethod with the IPv6 status node networks.
+func (o *overrides) ipv6Autodetection(cfg *calicov1alpha1.NetworkConfig, s *Settings, nodes NodeNetworks, path *field.Path) {
+	if cfg.IPv6 != nil && cfg.IPv6.AutoDetectionMethod != nil && *cfg.IPv6.AutoDetectionMethod != "" {
 		want := ""
 		if len(nodes.IPv6) > 0 {
 			want = NodeNetworksMethod(nodes.IPv6)
