@@ -36,7 +36,9 @@ type AdmissionOptions struct {
 	MetricsBindAddress string
 	// HealthProbeBindAddress serves /healthz and /readyz; "0" switches them off.
 	HealthProbeBindAddress string
-	// Verbosity is the log level (0 = info, 1 = debug).
+	// Log are --log-level and --log-format, the controller's logging flags.
+	Log *LogOptions
+	// Verbosity is the admission's older logging flag: 1 is --log-level debug, 0 leaves --log-level.
 	Verbosity int
 	// Gardener are the Gardener extension admission flags (admission_gardener.go).
 	Gardener *AdmissionGardenerFlags
@@ -49,6 +51,7 @@ func NewAdmissionOptions() *AdmissionOptions {
 		Port:                   10250,
 		MetricsBindAddress:     ":8080",
 		HealthProbeBindAddress: ":8081",
+		Log:                    NewLogOptions(),
 		Gardener:               NewAdmissionGardenerFlags(),
 	}
 }
@@ -60,7 +63,8 @@ func (o *AdmissionOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.BindHost, "bind-host", o.BindHost, "address the webhook server listens on (empty: all addresses)")
 	fs.StringVar(&o.MetricsBindAddress, "metrics-bind-address", o.MetricsBindAddress, `address of the Prometheus metrics endpoint ("0" disables it)`)
 	fs.StringVar(&o.HealthProbeBindAddress, "health-probe-bind-address", o.HealthProbeBindAddress, `address of /healthz and /readyz ("0" disables them)`)
-	fs.IntVar(&o.Verbosity, "verbosity", o.Verbosity, "log verbosity (0 info, 1 debug)")
+	o.Log.AddFlags(fs)
+	fs.IntVar(&o.Verbosity, "verbosity", o.Verbosity, "log verbosity (0: --log-level, 1: debug); kept for existing deployments, prefer --log-level")
 	o.Gardener.AddFlags(fs, o)
 }
 
@@ -77,9 +81,13 @@ func (o *AdmissionOptions) Validate() error {
 // Run sets up logging, prepares the certificates in gardener mode, checks the certificate directory
 // and serves until ctx ends.
 func (o *AdmissionOptions) Run(ctx context.Context, streams IO) error {
+	logOpts := *o.Log
+	if o.Verbosity == 1 {
+		logOpts.Level = "debug"
+	}
 	// Errors are logged without stack traces: a malformed request is the client's problem, not a
 	// bug to trace.
-	log := zap.New(zap.WriteTo(streams.ErrOut), zap.Level(zapLevel(o.Verbosity)), zap.StacktraceLevel(zapcore.DPanicLevel))
+	log := logOpts.Logger(streams.ErrOut, zap.StacktraceLevel(zapcore.DPanicLevel))
 	if err := o.Gardener.Prepare(ctx, o, log); err != nil {
 		return &ExitError{Code: ExitFindings, Err: err}
 	}
@@ -131,6 +139,7 @@ func (o *AdmissionOptions) validateFlags() error {
 			errs = append(errs, fmt.Errorf("%s %q: the host must be an IP address, localhost or empty", a.flag, a.addr))
 		}
 	}
+	errs = append(errs, o.Log.Validate()...)
 	if o.Verbosity < 0 || o.Verbosity > 1 {
 		errs = append(errs, fmt.Errorf("--verbosity %d: must be 0 (info) or 1 (debug)", o.Verbosity))
 	}
@@ -221,9 +230,4 @@ func serveUntilDone(ctx context.Context, srv *http.Server) error {
 		return fmt.Errorf("shutting down %s: %w", srv.Addr, err)
 	}
 	return nil
-}
-
-// zapLevel maps --verbosity to a zap level: logr's V(n) is zap level -n.
-func zapLevel(verbosity int) zapcore.Level {
-	return zapcore.Level(-verbosity)
 }

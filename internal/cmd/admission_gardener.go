@@ -112,11 +112,7 @@ func (f *AdmissionGardenerFlags) Prepare(ctx context.Context, o *AdmissionOption
 	}
 	source := target
 	if os.Getenv(EnvSourceCluster) != "" {
-		if path := os.Getenv(EnvSourceKubeconfig); path != "" {
-			source, err = restConfigFromKubeconfigFile("$"+EnvSourceKubeconfig, path)
-		} else {
-			source, err = rest.InClusterConfig()
-		}
+		source, err = serverRestConfig("$"+EnvSourceKubeconfig, os.Getenv(EnvSourceKubeconfig))
 		if err != nil {
 			return fmt.Errorf("source cluster client ($%s set; $%s or in-cluster): %w", EnvSourceCluster, EnvSourceKubeconfig, err)
 		}
@@ -155,17 +151,10 @@ func (f *AdmissionGardenerFlags) targetConfig() (*rest.Config, error) {
 			path = os.Getenv(env)
 		}
 	}
-	var cfg *rest.Config
-	var err error
-	if path != "" {
-		cfg, err = restConfigFromKubeconfigFile("kubeconfig", path)
-	} else {
-		cfg, err = rest.InClusterConfig()
-	}
+	cfg, err := serverRestConfig("kubeconfig", path)
 	if err != nil {
 		return nil, fmt.Errorf("target cluster client (--kubeconfig, $%s, $KUBECONFIG or in-cluster): %w", EnvGardenKubeconfig, err)
 	}
-	cfg.UserAgent = UserAgent()
 	return cfg, nil
 }
 

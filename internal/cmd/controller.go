@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"time"
@@ -24,10 +23,8 @@ import (
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/apiserverendpoints"
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
-	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
-	"github.com/calico-pilot/calico-pilot/internal/validation"
 )
 
 // ControllerOptions are the flags of `calico-pilot controller`.
@@ -47,9 +44,6 @@ type ControllerOptions struct {
 	DNS *apiserverendpoints.Options
 	// Extension are the Gardener extension flags (extension_flags.go).
 	Extension *ExtensionFlags
-
-	// logOut is where the process logger writes (the command's stderr).
-	logOut io.Writer
 
 	// Filled by Complete.
 	config *configv1alpha1.ControllerConfiguration
@@ -91,8 +85,8 @@ func (o *ControllerOptions) AddFlags(fs *pflag.FlagSet) {
 	o.Extension.AddFlags(fs)
 }
 
-// Complete checks the extension flags, sets the process logger, loads the config file, sets the
-// feature gates and builds the REST config; with --version there is nothing to complete.
+// Complete checks the extension flags, loads the config file, sets the feature gates and builds the
+// REST config; with --version there is nothing to complete. The logger is set up in Run.
 func (o *ControllerOptions) Complete() error {
 	if o.Extension.Version {
 		return nil
@@ -100,9 +94,6 @@ func (o *ControllerOptions) Complete() error {
 	if err := o.Extension.Validate(); err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
-	// controller-runtime logs through its process-wide logger; setting it here, once per process,
-	// is the only way to route its internal logs to our stderr.
-	ctrl.SetLogger(o.Extension.Logger(o.logOut))
 	if err := o.complete(); err != nil {
 		return err
 	}
@@ -114,15 +105,9 @@ func (o *ControllerOptions) Complete() error {
 func (o *ControllerOptions) complete() error {
 	o.config = &configv1alpha1.ControllerConfiguration{}
 	if o.ConfigFile != "" {
-		data, err := readInput(o.ConfigFile, nil)
+		cfg, errs, err := loadControllerConfig(o.ConfigFile)
 		if err != nil {
 			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("reading --config-file: %w", err)}
-		}
-		cfg, errs := decode.ControllerConfiguration(data)
-		if len(errs) == 0 {
-			// The one validation `render --controller-config` runs too (a negative qps or burst
-			// was silently replaced by the default here).
-			errs = validation.ValidateControllerConfiguration(cfg)
 		}
 		if len(errs) > 0 {
 			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("invalid --config-file %s: %w", o.ConfigFile, errs.ToAggregate())}
@@ -141,12 +126,7 @@ func (o *ControllerOptions) complete() error {
 	if o.Kubeconfig == "" && o.config.ClientConnection != nil {
 		o.Kubeconfig = o.config.ClientConnection.Kubeconfig
 	}
-	var cfg *rest.Config
-	if o.Kubeconfig != "" {
-		cfg, err = restConfigFromKubeconfigFile("kubeconfig", o.Kubeconfig)
-	} else {
-		cfg, err = rest.InClusterConfig()
-	}
+	cfg, err := serverRestConfig("kubeconfig", o.Kubeconfig)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("building seed client config (set --kubeconfig or KUBECONFIG outside a cluster): %w", err)}
 	}
@@ -175,7 +155,6 @@ func (o *ControllerOptions) complete() error {
 		}
 		cfg.RateLimiter = flowcontrol.NewTokenBucketRateLimiter(cfg.QPS, burst)
 	}
-	cfg.UserAgent = UserAgent()
 	o.rest = cfg
 	if o.LeaderElectionNamespace == "" {
 		o.LeaderElectionNamespace = os.Getenv("LEADER_ELECTION_NAMESPACE")
@@ -221,12 +200,15 @@ func inCluster() bool {
 // UserAgent is how calico-pilot's API clients identify themselves.
 func UserAgent() string { return "calico-pilot/" + Version }
 
-// Run starts the manager and blocks until ctx ends.
+// Run sets up logging, starts the manager and blocks until ctx ends.
 func (o *ControllerOptions) Run(ctx context.Context, streams IO) error {
 	if o.Extension.Version {
 		fmt.Fprintln(streams.Out, Version)
 		return nil
 	}
+	// controller-runtime logs through its process-wide logger; setting it here, once per process,
+	// is the only way to route its internal logs to our stderr.
+	ctrl.SetLogger(o.Extension.Log.Logger(streams.ErrOut))
 	opts := network.DefaultOptions()
 	opts.MaxConcurrentReconciles = o.MaxConcurrentReconciles
 	opts.IgnoreOperationAnnotation = o.IgnoreOperationAnnotation
@@ -302,7 +284,6 @@ reports status on the Network. Leader election, metrics (--metrics-bind-address)
 (--health-probe-bind-address) are on by default.`,
 		Args: cobra.NoArgs,
 	}
-	o.logOut = streams.ErrOut
 	return bindOptions(cmd, o, streams)
 }
 

@@ -3,7 +3,6 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 	"strings"
@@ -11,8 +10,6 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/spf13/pflag"
-	"go.uber.org/zap/zapcore"
-	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/calico-pilot/calico-pilot/internal/heartbeat"
@@ -23,12 +20,6 @@ import (
 const ControllerHeartbeat = "heartbeat"
 
 var switchableControllers = []string{ControllerHeartbeat}
-
-// Log levels and formats of --log-level and --log-format (Gardener's).
-var (
-	logLevels  = []string{"debug", "info", "error"}
-	logFormats = []string{"json", "text"}
-)
 
 // ExtensionFlags are the flags of a Gardener extension binary (reference/gardener-integration.md §5.1) that
 // `calico-pilot controller` accepts on top of its own, so the reference chart's argument list starts it.
@@ -43,9 +34,8 @@ type ExtensionFlags struct {
 	WebhookConfigServerHost string
 	WebhookConfigServerPort int
 	WebhookConfigCertDir    string
-	// LogLevel is debug, info or error; LogFormat is json or text.
-	LogLevel  string
-	LogFormat string
+	// Log are --log-level and --log-format (the admission has the same).
+	Log *LogOptions
 	// HealthcheckMaxConcurrentReconciles: accepted, unused (calico-pilot has no health check controller;
 	// the reference parses it and does not use it either).
 	HealthcheckMaxConcurrentReconciles int
@@ -72,8 +62,7 @@ type ExtensionFlags struct {
 func NewExtensionFlags() *ExtensionFlags {
 	return &ExtensionFlags{
 		LeaderElection:                     true,
-		LogLevel:                           "info",
-		LogFormat:                          "json",
+		Log:                                NewLogOptions(),
 		HealthcheckMaxConcurrentReconciles: 5,
 		HeartbeatRenewIntervalSeconds:      int(heartbeat.DefaultRenewInterval / time.Second),
 		Controllers:                        slices.Clone(switchableControllers),
@@ -88,8 +77,7 @@ func (f *ExtensionFlags) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&f.WebhookConfigServerHost, "webhook-config-server-host", f.WebhookConfigServerHost, "accepted for compatibility with Gardener extensions; unused by the controller")
 	fs.IntVar(&f.WebhookConfigServerPort, "webhook-config-server-port", f.WebhookConfigServerPort, "accepted for compatibility with Gardener extensions; unused by the controller")
 	fs.StringVar(&f.WebhookConfigCertDir, "webhook-config-cert-dir", f.WebhookConfigCertDir, "accepted for compatibility with Gardener extensions; unused by the controller")
-	fs.StringVar(&f.LogLevel, "log-level", f.LogLevel, "log level: "+strings.Join(logLevels, ", "))
-	fs.StringVar(&f.LogFormat, "log-format", f.LogFormat, "log format: "+strings.Join(logFormats, ", "))
+	f.Log.AddFlags(fs)
 	fs.IntVar(&f.HealthcheckMaxConcurrentReconciles, "healthcheck-max-concurrent-reconciles", f.HealthcheckMaxConcurrentReconciles, "accepted for compatibility with Gardener extensions; unused (there is no health check controller)")
 	fs.StringVar(&f.HeartbeatNamespace, "heartbeat-namespace", f.HeartbeatNamespace, "namespace of the heartbeat Lease "+heartbeat.LeaseName+" (default: $LEADER_ELECTION_NAMESPACE, else --leader-election-namespace)")
 	fs.IntVar(&f.HeartbeatRenewIntervalSeconds, "heartbeat-renew-interval-seconds", f.HeartbeatRenewIntervalSeconds, "seconds between heartbeat renewals, also the Lease's duration")
@@ -103,13 +91,7 @@ func (f *ExtensionFlags) AddFlags(fs *pflag.FlagSet) {
 
 // Validate checks the values; every error names the flag and what is accepted.
 func (f *ExtensionFlags) Validate() error {
-	var errs []error
-	if !slices.Contains(logLevels, f.LogLevel) {
-		errs = append(errs, fmt.Errorf("--log-level %q: must be one of %s", f.LogLevel, strings.Join(logLevels, ", ")))
-	}
-	if !slices.Contains(logFormats, f.LogFormat) {
-		errs = append(errs, fmt.Errorf("--log-format %q: must be one of %s", f.LogFormat, strings.Join(logFormats, ", ")))
-	}
+	errs := f.Log.Validate()
 	if f.HeartbeatRenewIntervalSeconds <= 0 {
 		errs = append(errs, fmt.Errorf("--heartbeat-renew-interval-seconds %d: must be greater than 0", f.HeartbeatRenewIntervalSeconds))
 	}
@@ -150,28 +132,6 @@ func (f *ExtensionFlags) changed(name string) bool {
 // HeartbeatEnabled is whether the heartbeat controller runs: enabled by --controllers and not disabled.
 func (f *ExtensionFlags) HeartbeatEnabled() bool {
 	return slices.Contains(f.Controllers, ControllerHeartbeat) && !slices.Contains(f.DisableControllers, ControllerHeartbeat)
-}
-
-// Logger builds the logger --log-level and --log-format ask for, writing to w. Call after Validate.
-func (f *ExtensionFlags) Logger(w io.Writer) logr.Logger {
-	level := zapcore.InfoLevel
-	switch f.LogLevel {
-	case "debug":
-		level = zapcore.DebugLevel
-	case "error":
-		level = zapcore.ErrorLevel
-	}
-	opts := []zap.Opts{
-		zap.WriteTo(w),
-		zap.Level(level),
-		func(o *zap.Options) { o.TimeEncoder = zapcore.ISO8601TimeEncoder },
-	}
-	if f.LogFormat == "text" {
-		opts = append(opts, zap.ConsoleEncoder(func(c *zapcore.EncoderConfig) { c.EncodeDuration = zapcore.StringDurationEncoder }))
-	} else {
-		opts = append(opts, zap.JSONEncoder(func(c *zapcore.EncoderConfig) { c.EncodeDuration = zapcore.StringDurationEncoder }))
-	}
-	return zap.New(opts...)
 }
 
 // ApplyTo applies the flags to the completed controller options: --leader-election, --master and the

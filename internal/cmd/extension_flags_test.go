@@ -70,7 +70,7 @@ func TestExtensionFlagsReferenceArgs(t *testing.T) {
 	}{
 		o.LeaderElect, o.LeaderElectionID, o.LeaderElectionNamespace, o.MaxConcurrentReconciles, o.IgnoreOperationAnnotation,
 		o.rest.Host, o.Extension.HeartbeatEnabled(), o.Extension.HeartbeatNamespace,
-		o.Extension.HeartbeatOptions(o.Extension.Logger(&bytes.Buffer{})).RenewInterval,
+		o.Extension.HeartbeatOptions(o.Extension.Log.Logger(&bytes.Buffer{})).RenewInterval,
 	}
 	want := got
 	want.LeaderElect = true
@@ -95,9 +95,9 @@ func TestExtensionFlagsDefaults(t *testing.T) {
 	}
 	o.Extension.ApplyTo(o)
 	if !o.LeaderElect || !o.Extension.HeartbeatEnabled() || o.Extension.HeartbeatNamespace != "ns-from-flag" ||
-		o.Extension.HeartbeatRenewIntervalSeconds != 30 || o.Extension.LogLevel != "info" || o.Extension.LogFormat != "json" {
+		o.Extension.HeartbeatRenewIntervalSeconds != 30 || o.Extension.Log.Level != "info" || o.Extension.Log.Format != "json" {
 		t.Errorf("defaults: leader election %t, heartbeat %t in %q every %ds, log %s/%s; want true, true in ns-from-flag every 30s, info/json",
-			o.LeaderElect, o.Extension.HeartbeatEnabled(), o.Extension.HeartbeatNamespace, o.Extension.HeartbeatRenewIntervalSeconds, o.Extension.LogLevel, o.Extension.LogFormat)
+			o.LeaderElect, o.Extension.HeartbeatEnabled(), o.Extension.HeartbeatNamespace, o.Extension.HeartbeatRenewIntervalSeconds, o.Extension.Log.Level, o.Extension.Log.Format)
 	}
 	t.Setenv("LEADER_ELECTION_NAMESPACE", "ns-from-env")
 	o, _ = parseController(t, []string{"--leader-election-namespace=ns-from-flag"})
@@ -191,9 +191,9 @@ func TestExtensionLogger(t *testing.T) {
 		{"error", "json", func(s string) bool { return s == "" }},
 	} {
 		f := NewExtensionFlags()
-		f.LogLevel, f.LogFormat = tt.level, tt.format
+		f.Log.Level, f.Log.Format = tt.level, tt.format
 		var buf bytes.Buffer
-		log := f.Logger(&buf)
+		log := f.Log.Logger(&buf)
 		log.Info("shown")
 		log.V(1).Info("hidden")
 		if !tt.check(buf.String()) {

@@ -5,9 +5,11 @@ import (
 	"path/filepath"
 	"sort"
 
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // restConfigFromKubeconfig builds a client config from the kubeconfig at path, reading it and the
@@ -125,4 +127,45 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// cliClient is the one path from a CLI command's kubeconfig flag (plan, pools migrate, swap-check)
+// to a client: the kubeconfig and the files it names read through safefile
+// (restConfigFromKubeconfig), calico-pilot's user agent, and a scheme of the given types.
+func cliClient(flag, path string, addToScheme ...func(*runtime.Scheme) error) (client.Client, error) {
+	cfg, err := restConfigFromKubeconfig(flag, path)
+	if err != nil {
+		return nil, err
+	}
+	cfg.UserAgent = UserAgent()
+	s := runtime.NewScheme()
+	for _, add := range addToScheme {
+		if err := add(s); err != nil {
+			return nil, err
+		}
+	}
+	c, err := client.New(cfg, client.Options{Scheme: s})
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", flag, path, err)
+	}
+	return c, nil
+}
+
+// serverRestConfig is the one path from a long-running command's kubeconfig (controller, admission)
+// to a client config: the kubeconfig at path (restConfigFromKubeconfigFile: client-go keeps
+// re-reading a rotated token file), or the in-cluster config when path is empty, with
+// calico-pilot's user agent.
+func serverRestConfig(flag, path string) (*rest.Config, error) {
+	var cfg *rest.Config
+	var err error
+	if path != "" {
+		cfg, err = restConfigFromKubeconfigFile(flag, path)
+	} else {
+		cfg, err = rest.InClusterConfig()
+	}
+	if err != nil {
+		return nil, err
+	}
+	cfg.UserAgent = UserAgent()
+	return cfg, nil
 }

@@ -81,7 +81,7 @@ func (o *LintOptions) Run(ctx context.Context, streams IO) error {
 		if err != nil {
 			return &ExitError{Code: ExitUsage, Err: err}
 		}
-		res, err := lintSafely(data)
+		res, err := lint.Lint(data)
 		if err != nil {
 			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("%s: %w", inputName(o.File), err)}
 		}
@@ -98,14 +98,4 @@ func (o *LintOptions) Run(ctx context.Context, streams IO) error {
 		}
 		return nil
 	})
-}
-
-// lintSafely turns an internal failure (a bug) into an error instead of a stack trace.
-func lintSafely(data []byte) (res *lint.Result, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error linting (please report it): %v", r)
-		}
-	}()
-	return lint.Lint(data)
 }

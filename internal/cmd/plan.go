@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/pflag"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -97,20 +96,9 @@ func (o *PlanOptions) Complete() error {
 	if o.Kubeconfig == "" || o.live != nil {
 		return nil
 	}
-	cfg, err := restConfigFromKubeconfig("--kubeconfig", o.Kubeconfig)
+	c, err := cliClient("--kubeconfig", o.Kubeconfig, clientgoscheme.AddToScheme, calicov1.AddToScheme, apiextensionsv1.AddToScheme)
 	if err != nil {
 		return err
-	}
-	cfg.UserAgent = "calico-pilot/" + Version
-	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, calicov1.AddToScheme, apiextensionsv1.AddToScheme} {
-		if err := add(s); err != nil {
-			return err
-		}
-	}
-	c, err := client.New(cfg, client.Options{Scheme: s})
-	if err != nil {
-		return fmt.Errorf("--kubeconfig %s: %w", o.Kubeconfig, err)
 	}
 	o.live = c
 	return nil

@@ -13,7 +13,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -95,20 +94,9 @@ func (o *PoolsMigrateOptions) Complete() error {
 	if o.Kubeconfig == "" {
 		return errors.New("--kubeconfig is required: the kubeconfig of the cluster whose pools to migrate")
 	}
-	cfg, err := restConfigFromKubeconfig("--kubeconfig", o.Kubeconfig)
+	c, err := cliClient("--kubeconfig", o.Kubeconfig, clientgoscheme.AddToScheme, calicov1.AddToScheme)
 	if err != nil {
 		return err
-	}
-	cfg.UserAgent = "calico-pilot/" + Version
-	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, calicov1.AddToScheme} {
-		if err := add(s); err != nil {
-			return err
-		}
-	}
-	c, err := client.New(cfg, client.Options{Scheme: s})
-	if err != nil {
-		return fmt.Errorf("--kubeconfig %s: %w", o.Kubeconfig, err)
 	}
 	o.client = c
 	return nil

@@ -26,9 +26,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
-	"github.com/calico-pilot/calico-pilot/internal/validation"
 	"github.com/calico-pilot/calico-pilot/internal/values"
-	"github.com/calico-pilot/calico-pilot/internal/webhook"
 )
 
 // RenderOptions are the flags of `calico-pilot render`.
@@ -185,12 +183,7 @@ func (o *RenderOptions) Run(ctx context.Context, streams IO) error {
 
 // build reads, validates and renders (render and plan share it); invalid input is reported on
 // streams.ErrOut and returned as an ExitError.
-func (o *RenderOptions) build(streams IO) (m *manifest.Manifest, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = &ExitError{Code: ExitUsage, Err: fmt.Errorf("internal error rendering (please report it): %v", r)}
-		}
-	}()
+func (o *RenderOptions) build(streams IO) (*manifest.Manifest, error) {
 	in, errs, err := o.load(streams.In)
 	if err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
@@ -251,12 +244,12 @@ func (o *RenderOptions) build(streams IO) (m *manifest.Manifest, err error) {
 		if ps := in.source.Network.Status.ProviderStatus; ps != nil {
 			raw = ps.Raw
 		}
-		d, err := pipeline.DeployedFrom(raw, false)
+		mode, d, err := pipeline.Compatibility(raw, nil, ctrl)
 		if err != nil {
-			d = pipeline.Deployed{ByOther: true}
+			return nil, &ExitError{Code: ExitUsage, Err: err}
 		}
 		settings.Ratchet = true
-		settings.Compatibility = pipeline.ChooseCompatibility(d, ctrl)
+		settings.Compatibility = mode
 		if d.Previous != nil && settings.Compatibility == calicov1alpha1.CompatibilityReference {
 			// What the controller took over from the reference's calico-node (status.providerStatus).
 			settings.TakenOver = d.Previous.TakenOver
@@ -278,7 +271,7 @@ func (o *RenderOptions) build(streams IO) (m *manifest.Manifest, err error) {
 	for _, f := range opts.Findings {
 		fmt.Fprintf(streams.ErrOut, "warning: %s: %s; deployed: %s\n", f.Field, f.Detail, f.Action)
 	}
-	m, err = o.render(&opts)
+	m, err := o.render(&opts)
 	if err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
@@ -377,9 +370,9 @@ func (o *RenderOptions) load(stdin io.Reader) (renderInput, field.ErrorList, err
 	if network.Kind != "Network" || network.APIVersion != "extensions.gardener.cloud/v1alpha1" {
 		return renderInput{}, field.ErrorList{field.Invalid(field.NewPath("kind"), network.APIVersion+"/"+network.Kind, "--network must be an extensions.gardener.cloud/v1alpha1 Network")}, nil
 	}
-	if network.Spec.Type != webhook.NetworkingType {
+	if network.Spec.Type != calicov1alpha1.NetworkType {
 		// The controller only reconciles Networks of its type.
-		return renderInput{}, field.ErrorList{field.NotSupported(field.NewPath("spec", "type"), network.Spec.Type, []string{webhook.NetworkingType})}, nil
+		return renderInput{}, field.ErrorList{field.NotSupported(field.NewPath("spec", "type"), network.Spec.Type, []string{calicov1alpha1.NetworkType})}, nil
 	}
 	cluster := &extensionsv1alpha1.Cluster{}
 	// Gardener adds Cluster fields all the time; read it leniently, as Gardener does.
@@ -389,12 +382,13 @@ func (o *RenderOptions) load(stdin io.Reader) (renderInput, field.ErrorList, err
 	if cluster.Kind != "Cluster" || cluster.APIVersion != "extensions.gardener.cloud/v1alpha1" {
 		return renderInput{}, field.ErrorList{field.Invalid(field.NewPath("kind"), cluster.APIVersion+"/"+cluster.Kind, "--cluster must be an extensions.gardener.cloud/v1alpha1 Cluster")}, nil
 	}
-	if len(cluster.Spec.Shoot.Raw) == 0 {
-		return renderInput{}, field.ErrorList{field.Required(field.NewPath("spec", "shoot"), "the Cluster must embed the Shoot")}, nil
+	// As the controller reads it (decode.ClusterShoot).
+	shoot, err := decode.ClusterShoot(cluster)
+	if err != nil {
+		return renderInput{}, field.ErrorList{field.Invalid(field.NewPath("spec", "shoot"), "", fmt.Sprintf("the embedded Shoot does not decode: %v", err))}, nil
 	}
-	shoot, errs := decode.Shoot(cluster.Spec.Shoot.Raw)
-	if len(errs) > 0 {
-		return renderInput{}, errs, nil
+	if shoot == nil {
+		return renderInput{}, field.ErrorList{field.Required(field.NewPath("spec", "shoot"), "the Cluster must embed the Shoot")}, nil
 	}
 	return o.fromShoot(shoot, network)
 }
@@ -407,7 +401,7 @@ func (o *RenderOptions) fromShoot(shoot *gardencorev1beta1.Shoot, network *exten
 		if len(errs) > 0 {
 			return renderInput{}, errs, nil
 		}
-		if len(shoot.Spec.Provider.Workers) == 0 {
+		if shoot.IsWorkerless() {
 			return renderInput{}, field.ErrorList{field.Required(field.NewPath("spec", "provider", "workers"), "the shoot is workerless and gets no Calico networking; add a worker pool")}, nil
 		}
 		return renderInput{source: pipeline.Source{Shoot: shoot, SeedNamespace: seedNamespaceOf(shoot)}, config: cfg}, nil, nil
@@ -433,18 +427,7 @@ func (o *RenderOptions) controllerConfig() (*configv1alpha1.ControllerConfigurat
 	if o.ControllerConfig == "" {
 		return nil, nil, nil
 	}
-	data, err := readInput(o.ControllerConfig, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	cfg, errs := decode.ControllerConfiguration(data)
-	if len(errs) > 0 {
-		return nil, errs, nil
-	}
-	if errs := validation.ValidateControllerConfiguration(cfg); len(errs) > 0 {
-		return nil, errs, nil
-	}
-	return cfg, nil, nil
+	return loadControllerConfig(o.ControllerConfig)
 }
 
 // reportFieldErrors prints one line per error, in validate's text format, and exits 1.

@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
@@ -76,11 +75,10 @@ func (o *SwapCheckOptions) Complete() error {
 	if o.ConfigFile == "" {
 		return nil
 	}
-	data, err := readInput(o.ConfigFile, nil)
+	cfg, errs, err := loadControllerConfig(o.ConfigFile)
 	if err != nil {
 		return fmt.Errorf("--config: %w", err)
 	}
-	cfg, errs := decode.ControllerConfiguration(data)
 	if len(errs) > 0 {
 		return fmt.Errorf("--config %s: %w", o.ConfigFile, errs.ToAggregate())
 	}
@@ -169,17 +167,9 @@ func (o *SwapCheckOptions) checker() (*swapcheck.Checker, error) {
 }
 
 func (o *SwapCheckOptions) fromSeed(ctx context.Context, checker *swapcheck.Checker) ([]swapcheck.Report, error) {
-	restConfig, err := restConfigFromKubeconfig("--kubeconfig", o.Kubeconfig)
+	c, err := cliClient("--kubeconfig", o.Kubeconfig, network.AddToScheme)
 	if err != nil {
 		return nil, err
-	}
-	scheme, err := network.NewScheme()
-	if err != nil {
-		return nil, err
-	}
-	c, err := client.New(restConfig, client.Options{Scheme: scheme})
-	if err != nil {
-		return nil, fmt.Errorf("connecting to the seed: %w", err)
 	}
 	shoots, err := seedstate.Assemble(ctx, seedstate.ClientSource{Reader: c}, network.Type, network.ManagedResourceName)
 	if err != nil {
@@ -220,7 +210,7 @@ func (o *SwapCheckOptions) fromFile(ctx context.Context, checker *swapcheck.Chec
 			if len(errs) > 0 {
 				return nil, fmt.Errorf("%s: Shoot %s: %w", inputName(o.File), objectName(item), errs.ToAggregate())
 			}
-			if shoot.Spec.Networking == nil || shoot.Spec.Networking.Type == nil || *shoot.Spec.Networking.Type != network.Type || len(shoot.Spec.Provider.Workers) == 0 {
+			if shoot.NetworkingType() != network.Type || shoot.IsWorkerless() {
 				continue
 			}
 			reports = append(reports, checker.Shoot(shoot))

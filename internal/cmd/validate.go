@@ -170,14 +170,8 @@ func (o *ValidateOptions) run(streams IO) error {
 	return nil
 }
 
-// validateDocument decodes and validates one document by its kind. An internal failure (a bug) is
-// returned as an error instead of crashing with a stack trace.
+// validateDocument decodes and validates one document by its kind.
 func (o *ValidateOptions) validateDocument(doc decode.Document) (res documentResult, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error validating document %d (please report it): %v", doc.Index, r)
-		}
-	}()
 	kindPath := field.NewPath("kind")
 	switch doc.Kind {
 	case "NetworkConfig":
@@ -198,7 +192,7 @@ func (o *ValidateOptions) validateDocument(doc decode.Document) (res documentRes
 			res.errs = errs
 			return res, nil
 		}
-		if len(shoot.Spec.Provider.Workers) == 0 {
+		if shoot.IsWorkerless() {
 			res.note = "workerless, so it has no Calico networking to check"
 		}
 		_, res.errs = pipeline.ShootConfig(shoot)

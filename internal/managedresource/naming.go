@@ -5,25 +5,17 @@ import (
 	"encoding/hex"
 	"sort"
 	"strings"
+
+	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 )
 
 // Well-known keys of the ManagedResource contract (reference/gardener-wire-types.md §3.6).
 const (
 	// secretPrefix starts the name of every ManagedResource secret.
 	secretPrefix = "managedresource-"
-	// LabelGarbageCollectable marks secrets the resource manager may collect once nothing references them.
-	LabelGarbageCollectable = "resources.gardener.cloud/garbage-collectable-reference"
-	// LabelOrigin names who created the ManagedResource.
-	LabelOrigin = "origin"
 	// LabelManagedResource names the ManagedResource a secret was written for, so that secrets left
 	// behind by an interrupted write are found and deleted.
 	LabelManagedResource = "calico-pilot.gardener.cloud/managed-resource"
-	// annotationReferencePrefix starts the annotation that keeps a referenced secret from being
-	// garbage-collected.
-	annotationReferencePrefix = "reference.resources.gardener.cloud/secret-"
-	// LabelNoCleanup is injected into every shoot object, so the shoot deletion cleaner leaves them to
-	// the resource manager.
-	LabelNoCleanup = "shoot.gardener.cloud/no-cleanup"
 )
 
 // ContentHash returns the checksum Gardener's CreateForShoot names secrets after: the hex sha256 of the
@@ -56,5 +48,5 @@ func SecretName(name string, data map[string][]byte) string {
 // referenceAnnotation returns the ManagedResource annotation key that references secretName.
 func referenceAnnotation(secretName string) string {
 	sum := sha256.Sum256([]byte(secretName))
-	return annotationReferencePrefix + hex.EncodeToString(sum[:])[:8]
+	return resourcesv1alpha1.AnnotationReferenceSecretPrefix + hex.EncodeToString(sum[:])[:8]
 }

@@ -149,8 +149,8 @@ func createSecret(ctx context.Context, c client.Client, uncached client.Reader, 
 			Namespace: obj.Namespace,
 			Name:      secretName,
 			Labels: map[string]string{
-				LabelGarbageCollectable: "true",
-				LabelManagedResource:    obj.Name,
+				resourcesv1alpha1.LabelGarbageCollectableReference: "true",
+				LabelManagedResource: obj.Name,
 			},
 		},
 		Type:      corev1.SecretTypeOpaque,
@@ -187,12 +187,12 @@ func setDesired(mr *resourcesv1alpha1.ManagedResource, obj Object, secretName st
 	for k, v := range mr.Labels {
 		labels[k] = v
 	}
-	labels[LabelOrigin] = obj.Origin
+	labels[resourcesv1alpha1.LabelOrigin] = obj.Origin
 	mr.Labels = labels
 
 	annotations := map[string]string{}
 	for k, v := range mr.Annotations {
-		if !strings.HasPrefix(k, annotationReferencePrefix) {
+		if !strings.HasPrefix(k, resourcesv1alpha1.AnnotationReferenceSecretPrefix) {
 			annotations[k] = v
 		}
 	}
@@ -208,7 +208,7 @@ func setDesired(mr *resourcesv1alpha1.ManagedResource, obj Object, secretName st
 	} else {
 		// Shoot objects must survive the shoot-deletion cleaner until the resource manager
 		// deletes them.
-		mr.Spec.InjectLabels = map[string]string{LabelNoCleanup: "true"}
+		mr.Spec.InjectLabels = map[string]string{resourcesv1alpha1.LabelShootNoCleanup: "true"}
 	}
 }
 

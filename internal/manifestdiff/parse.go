@@ -17,6 +17,7 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/mrdata"
 )
 
@@ -56,10 +57,10 @@ func NewParser() (*Parser, error) {
 		scheme:        s,
 		Decompressors: map[string]func([]byte) ([]byte, error){mrdata.CompressedSuffix: mrdata.Decompress},
 		IgnoredLabels: map[string]bool{
-			"resources.gardener.cloud/managed-by": true, // written by the resource manager
+			resourcesv1alpha1.LabelManagedBy: true, // written by the resource manager
 		},
 		IgnoredAnnotations: map[string]bool{
-			"resources.gardener.cloud/origin":                  true, // written by the resource manager
+			resourcesv1alpha1.AnnotationOrigin:                 true, // written by the resource manager
 			"resources.gardener.cloud/description":             true, // written by the resource manager
 			"kubectl.kubernetes.io/last-applied-configuration": true, // kubectl's copy; may hold Secret data
 			"kubectl.kubernetes.io/restartedAt":                true, // kept from the live template by the resource manager

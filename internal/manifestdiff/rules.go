@@ -5,18 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-)
 
-// Annotation and label keys the resource manager reads on objects inside the ManagedResource
-// (reference/gardener-integration.md §2.4).
-const (
-	annoIgnore            = "resources.gardener.cloud/ignore"
-	annoMode              = "resources.gardener.cloud/mode"
-	annoKeepObject        = "resources.gardener.cloud/keep-object"
-	annoPreserveResources = "resources.gardener.cloud/preserve-resources"
-	annoPreserveReplicas  = "resources.gardener.cloud/preserve-replicas"
-	annoDeleteOnInvalid   = "resources.gardener.cloud/delete-on-invalid-update"
-	labelGCReference      = "resources.gardener.cloud/garbage-collectable-reference"
+	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 )
 
 // workloadKinds are the apps/v1 kinds whose pod template changes start a rollout.
@@ -80,18 +70,18 @@ var ignoredObjectGate = Rule{
 	Name: "ignored-object",
 	Object: func(_ *Diff, o *ObjectDiff) []Impact {
 		switch {
-		case o.Op == OpAdded && lookupMode(o.New) == "Ignore":
+		case o.Op == OpAdded && lookupMode(o.New) == resourcesv1alpha1.ModeIgnore:
 			return notApplied("the object has resources.gardener.cloud/mode: Ignore, so the resource manager never creates it")
-		case o.Op == OpRemoved && lookupMode(o.Old) == "Ignore":
+		case o.Op == OpRemoved && lookupMode(o.Old) == resourcesv1alpha1.ModeIgnore:
 			return notApplied("the deployed object had resources.gardener.cloud/mode: Ignore: the resource manager had already released it and leaves it in the cluster")
 		}
 		return nil
 	},
 	Change: func(_ *Diff, o *ObjectDiff, c *FieldChange) []Impact {
 		switch {
-		case lookupMode(o.New) == "Ignore":
+		case lookupMode(o.New) == resourcesv1alpha1.ModeIgnore:
 			return notApplied("the object now has resources.gardener.cloud/mode: Ignore: the resource manager releases it and stops updating it; the live object keeps its current content")
-		case truthy(o.New, annoIgnore):
+		case truthy(o.New, resourcesv1alpha1.AnnotationIgnore):
 			return notApplied("the object has resources.gardener.cloud/ignore: the resource manager creates it if missing but never updates it")
 		}
 		return nil
@@ -99,7 +89,7 @@ var ignoredObjectGate = Rule{
 }
 
 func lookupMode(obj *Object) string {
-	v, _ := metaValue(obj, "annotations", annoMode)
+	v, _ := metaValue(obj, "annotations", resourcesv1alpha1.AnnotationMode)
 	return v
 }
 
@@ -114,11 +104,11 @@ var keptObjectGate = Rule{
 		if o.Op != OpRemoved {
 			return nil
 		}
-		if truthy(o.Old, annoKeepObject) {
+		if truthy(o.Old, resourcesv1alpha1.AnnotationKeepObject) {
 			return notApplied("the deployed object has resources.gardener.cloud/keep-object: the resource manager stops managing it but does not delete it (it reads the annotation from the live object, which carries the deployed annotations)")
 		}
 		if (o.ID.Kind == "ConfigMap" || o.ID.Kind == "Secret") && o.ID.Group == "" {
-			if v, _ := metaValue(o.Old, "labels", labelGCReference); v == "true" {
+			if v, _ := metaValue(o.Old, "labels", resourcesv1alpha1.LabelGarbageCollectableReference); v == "true" {
 				return notApplied("garbage-collectable ConfigMaps and Secrets are left to the resource manager's garbage collector, which deletes them once nothing references them")
 			}
 		}
@@ -159,7 +149,7 @@ var preservedResourcesGate = Rule{
 	Name: "preserve-resources",
 	Change: func(_ *Diff, o *ObjectDiff, c *FieldChange) []Impact {
 		tp := podTemplatePath(o.ID)
-		if tp == nil || !literalTrue(o.New, annoPreserveResources) {
+		if tp == nil || !literalTrue(o.New, resourcesv1alpha1.AnnotationPreserveResources) {
 			return nil
 		}
 		prefix := append(append([]string(nil), tp...), "spec", "containers", "[]", "resources")
@@ -216,7 +206,7 @@ var preservedReplicasGate = Rule{
 		switch {
 		case c.Op == OpRemoved:
 			return notApplied("the manifest no longer sets spec.replicas: the resource manager keeps the live replica count")
-		case literalTrue(o.New, annoPreserveReplicas):
+		case literalTrue(o.New, resourcesv1alpha1.AnnotationPreserveReplicas):
 			return notApplied("the workload has resources.gardener.cloud/preserve-replicas: \"true\": the resource manager keeps the live replica count")
 		case hpaTargets(d.New, o.ID):
 			return notApplied("a HorizontalPodAutoscaler targets the workload: the resource manager keeps the live replica count")
@@ -304,7 +294,7 @@ var immutableFieldRule = Rule{
 		if !immutable {
 			return nil
 		}
-		if truthy(o.New, annoDeleteOnInvalid) {
+		if truthy(o.New, resourcesv1alpha1.AnnotationDeleteOnInvalidUpdate) {
 			return []Impact{{Class: ClassDisruptive, Reason: c.Path + " is immutable: with resources.gardener.cloud/delete-on-invalid-update the resource manager deletes the object and re-creates it (every pod of it goes)"}}
 		}
 		return []Impact{{Class: ClassDisruptive, Reason: c.Path + " is immutable: the API server rejects the update, and the resource manager stops applying at this object (objects after it in its apply order are not applied either)"}}

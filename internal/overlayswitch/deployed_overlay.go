@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/mrdata"
 )
 
@@ -65,7 +66,7 @@ func overlayEnv(name, value string) bool {
 	case "FELIX_IPINIPENABLED", "FELIX_VXLANENABLED":
 		return value == "true"
 	case "CALICO_IPV4POOL_IPIP", "CALICO_IPV4POOL_VXLAN", "CALICO_IPV6POOL_VXLAN":
-		return value == "Always" || value == "CrossSubnet"
+		return calicov1alpha1.PoolMode(value).Encapsulates()
 	}
 	return false
 }

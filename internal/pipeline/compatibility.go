@@ -17,6 +17,29 @@ type Deployed struct {
 	// ByOther is true when something else has reconciled the Network: a provider status without
 	// calico-pilot's fields, or a deployed ManagedResource while Previous is nil.
 	ByOther bool
+	// StatusErr is why the provider status could not be read; such a status counts as someone
+	// else's (ByOther).
+	StatusErr error
+}
+
+// Compatibility is the one reading of a Network's status.providerStatus and the one choice of its
+// compatibility mode (ChooseCompatibility), for the controller, `render --network` and swap-check.
+// providerStatus is the raw JSON (nil when unset). managedResourceExists is asked only when the
+// status is empty; nil means there is no ManagedResource to look at (offline), so a Network
+// without a status counts as new. The error is managedResourceExists's.
+func Compatibility(providerStatus []byte, managedResourceExists func() (bool, error), operator *configv1alpha1.ControllerConfiguration) (calicov1alpha1.CompatibilityMode, Deployed, error) {
+	d, err := DeployedFrom(providerStatus, false)
+	if err != nil {
+		d = Deployed{ByOther: true, StatusErr: err}
+	}
+	if len(providerStatus) == 0 && managedResourceExists != nil {
+		exists, err := managedResourceExists()
+		if err != nil {
+			return "", d, err
+		}
+		d.ByOther = exists
+	}
+	return ChooseCompatibility(d, operator), d, nil
 }
 
 // ChooseCompatibility decides how the fields the reference extension ignored are treated for a

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"errors"
 	"testing"
 
 	"k8s.io/utils/ptr"
@@ -47,5 +48,41 @@ func TestChooseCompatibility(t *testing.T) {
 	}
 	if _, err := DeployedFrom([]byte(`{"compatibility":`), false); err == nil {
 		t.Error("DeployedFrom accepted a providerStatus that is not JSON")
+	}
+}
+
+func TestCompatibility(t *testing.T) {
+	exists := func(b bool) func() (bool, error) { return func() (bool, error) { return b, nil } }
+	tests := []struct {
+		name          string
+		status        string
+		mr            func() (bool, error)
+		want          calicov1alpha1.CompatibilityMode
+		wantStatusErr bool
+	}{
+		{name: "offline, no status", want: "Native"},
+		{name: "no status, no ManagedResource", mr: exists(false), want: "Native"},
+		{name: "no status, a ManagedResource", mr: exists(true), want: "Reference"},
+		{name: "the reference's status", status: `{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":"NetworkStatus"}`, mr: exists(false), want: "Reference"},
+		{name: "ours", status: `{"compatibility":"Reference"}`, mr: exists(false), want: "Reference"},
+		{name: "unreadable: someone else's", status: `{"compatibility":`, mr: exists(false), want: "Reference", wantStatusErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var raw []byte
+			if tt.status != "" {
+				raw = []byte(tt.status)
+			}
+			got, d, err := Compatibility(raw, tt.mr, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want || (d.StatusErr != nil) != tt.wantStatusErr {
+				t.Errorf("Compatibility = %s (status error %v), want %s (status error %v)", got, d.StatusErr, tt.want, tt.wantStatusErr)
+			}
+		})
+	}
+	if _, _, err := Compatibility(nil, func() (bool, error) { return false, errors.New("boom") }, nil); err == nil || err.Error() != "boom" {
+		t.Errorf("the ManagedResource lookup's error = %v, want boom", err)
 	}
 }

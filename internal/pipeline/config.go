@@ -21,17 +21,12 @@ func ShootConfig(shoot *gardencorev1beta1.Shoot) (*calicov1alpha1.NetworkConfig,
 	return validation.ValidateShoot(shoot)
 }
 
-// NetworkConfig strictly decodes and validates a Network's providerConfig (an empty NetworkConfig
-// when none is set), with paths rooted at spec.providerConfig and the Network's IP families
-// (empty means IPv4).
-func NetworkConfig(network *extensionsv1alpha1.Network) (*calicov1alpha1.NetworkConfig, field.ErrorList) {
-	raw, families := networkConfigInput(network)
-	return DecodeNetworkConfig(raw, families)
-}
-
-// ExistingNetworkConfig is NetworkConfig for a Network as the controller sees it: its config was
-// admitted (or deployed by the reference), so rules beyond the reference do not refuse it
-// (DecodeExistingNetworkConfig); render it with Settings.Ratchet.
+// ExistingNetworkConfig strictly decodes and validates a Network's providerConfig (an empty
+// NetworkConfig when none is set), with paths rooted at spec.providerConfig and the Network's IP
+// families (empty means IPv4), as the controller sees it: its config was admitted (or deployed by
+// the reference), so rules beyond the reference do not refuse it (DecodeExistingNetworkConfig);
+// render it with Settings.Ratchet. A Network's config is only ever read this way: a new config is
+// judged on its Shoot (ShootConfig).
 func ExistingNetworkConfig(network *extensionsv1alpha1.Network) (*calicov1alpha1.NetworkConfig, field.ErrorList) {
 	raw, families := networkConfigInput(network)
 	return DecodeExistingNetworkConfig(raw, families)
@@ -49,20 +44,11 @@ func networkConfigInput(network *extensionsv1alpha1.Network) ([]byte, []string) 
 	return raw, families
 }
 
-// DecodeNetworkConfig is NetworkConfig for a raw providerConfig and the Network's IP families.
-func DecodeNetworkConfig(raw []byte, ipFamilies []string) (*calicov1alpha1.NetworkConfig, field.ErrorList) {
-	return decodeNetworkConfig(raw, ipFamilies, false)
-}
-
-// DecodeExistingNetworkConfig is DecodeNetworkConfig for a config that is already in a Network
-// (the controller): the errors of rules that go beyond the reference extension are not errors
-// here, since the reference deployed such configs; they come back as findings from Options with
+// DecodeExistingNetworkConfig is ExistingNetworkConfig for a raw providerConfig and the Network's
+// IP families: the errors of rules that go beyond the reference extension are not errors here,
+// since the reference deployed such configs; they come back as findings from Options with
 // Settings.Ratchet (issue 10, ratcheting).
 func DecodeExistingNetworkConfig(raw []byte, ipFamilies []string) (*calicov1alpha1.NetworkConfig, field.ErrorList) {
-	return decodeNetworkConfig(raw, ipFamilies, true)
-}
-
-func decodeNetworkConfig(raw []byte, ipFamilies []string, ratchet bool) (*calicov1alpha1.NetworkConfig, field.ErrorList) {
 	path := NetworkProviderConfigPath()
 	cfg := &calicov1alpha1.NetworkConfig{}
 	if len(raw) > 0 {
@@ -76,10 +62,7 @@ func decodeNetworkConfig(raw []byte, ipFamilies []string, ratchet bool) (*calico
 	for _, f := range ipFamilies {
 		families = append(families, gardencorev1beta1.IPFamily(f))
 	}
-	errs := validation.ValidateNetworkConfig(cfg, families, path)
-	if ratchet {
-		errs, _ = rules.Ratchet(errs)
-	}
+	errs, _ := rules.Ratchet(validation.ValidateNetworkConfig(cfg, families, path))
 	if len(errs) > 0 {
 		return nil, errs
 	}

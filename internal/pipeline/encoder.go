@@ -3,6 +3,8 @@ package pipeline
 import (
 	"fmt"
 
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	"github.com/calico-pilot/calico-pilot/api/projectcalico/crds"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/render"
@@ -49,9 +51,16 @@ func (e *Encoder) CRDsJSON() []byte { return e.crds.JSON() }
 // Shoot renders and serializes the shoot objects for o, with the CRDs when withCRDs is set (the
 // stored manifest always has them).
 func (e *Encoder) Shoot(o *values.Options, withCRDs bool) (*manifest.Manifest, error) {
+	m, _, err := e.shoot(o, withCRDs)
+	return m, err
+}
+
+// shoot is Shoot that also hands back the rendered per-shoot objects (Render takes the typed IP
+// pools from them).
+func (e *Encoder) shoot(o *values.Options, withCRDs bool) (*manifest.Manifest, []client.Object, error) {
 	objs, groups, err := render.ShootParts(o)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	pre := make([]*manifest.Static, len(groups))
 	for i, g := range groups {
@@ -61,7 +70,8 @@ func (e *Encoder) Shoot(o *values.Options, withCRDs bool) (*manifest.Manifest, e
 	if withCRDs {
 		static = e.crds
 	}
-	return manifest.Build(static, objs, pre...)
+	m, err := manifest.Build(static, objs, pre...)
+	return m, objs, err
 }
 
 // Seed renders and serializes the seed-side monitoring objects for o (render --seed).

@@ -120,7 +120,7 @@ func GlobalNetworkSetEnabled(cfg *calicov1alpha1.NetworkConfig, operator *config
 // overlay is on (values.Options.OverlayEnabled), the backend and the IP families.
 func AppliedStatus(o *values.Options) calicov1alpha1.NetworkStatus {
 	overlay := o.OverlayEnabled()
-	backend := calicov1alpha1.Backend(o.Backend)
+	backend := o.Backend
 	st := calicov1alpha1.NetworkStatus{OverlayEnabled: &overlay, Backend: &backend}
 	if o.IPv4 {
 		st.IPFamilies = append(st.IPFamilies, "IPv4")

@@ -5,7 +5,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
+	"github.com/calico-pilot/calico-pilot/internal/pools"
 	"github.com/calico-pilot/calico-pilot/internal/render"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
@@ -20,6 +22,9 @@ type Result struct {
 	SeedObjects []client.Object
 	// Status records what Manifest deploys (status.providerStatus).
 	Status calicov1alpha1.NetworkStatus
+	// Pools are the IP pools in Manifest, typed and without the resource-manager annotations
+	// (pools.Desired): the controller creates and patches them through the shoot's API.
+	Pools []calicov1.IPPool
 }
 
 // Render resolves the options of a source and its decoded, validated config, and renders the
@@ -30,7 +35,7 @@ func (e *Encoder) Render(src Source, cfg *calicov1alpha1.NetworkConfig, s Settin
 	if len(errs) > 0 {
 		return Result{}, errs, nil
 	}
-	m, err := e.Shoot(&opts, true)
+	m, objs, err := e.shoot(&opts, true)
 	if err != nil {
 		return Result{}, nil, err
 	}
@@ -44,5 +49,5 @@ func (e *Encoder) Render(src Source, cfg *calicov1alpha1.NetworkConfig, s Settin
 		mode = calicov1alpha1.CompatibilityNative
 	}
 	st.Compatibility = &mode
-	return Result{Options: opts, Manifest: m, SeedObjects: seed, Status: st}, nil, nil
+	return Result{Options: opts, Manifest: m, SeedObjects: seed, Status: st, Pools: pools.Desired(objs)}, nil, nil
 }

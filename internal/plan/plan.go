@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
 	"github.com/calico-pilot/calico-pilot/internal/pools"
@@ -32,8 +33,6 @@ type Blocker struct {
 	Object  string `json:"object"`
 	Message string `json:"message"`
 }
-
-const annMode = "resources.gardener.cloud/mode"
 
 // Blockers returns what refuses the diff (classified or not), sorted by object. live may be nil.
 func Blockers(d *manifestdiff.Diff, live *Live) []Blocker {
@@ -193,8 +192,8 @@ func ignored(o *manifestdiff.Object) bool {
 	if o == nil {
 		return false
 	}
-	v, _ := lookup(o.Content, "metadata", "annotations", annMode).(string)
-	return v == "Ignore"
+	v, _ := lookup(o.Content, "metadata", "annotations", resourcesv1alpha1.AnnotationMode).(string)
+	return v == resourcesv1alpha1.ModeIgnore
 }
 
 func lookup(m map[string]any, keys ...string) any {

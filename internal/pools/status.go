@@ -1,14 +1,15 @@
 package pools
 
 import (
-	"encoding/json"
-	"fmt"
+	"slices"
+	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
-	"github.com/calico-pilot/calico-pilot/internal/manifest"
 )
 
 // FromStatus converts the provider status records.
@@ -32,23 +33,23 @@ func ToStatus(in []Record) []calicov1alpha1.IPPoolRecord {
 	return out
 }
 
-// Desired returns the IP pools of a rendered manifest, without the resource-manager annotations
-// (they are for the ManagedResource, not for the cluster).
-func Desired(docs []manifest.Doc) ([]calicov1.IPPool, error) {
+// Desired returns the IP pools among rendered objects, sorted by name (the manifest's order),
+// without the resource-manager annotations (they are for the ManagedResource, not for the
+// cluster). The objects are not changed: the pools are copies.
+func Desired(objs []client.Object) []calicov1.IPPool {
 	var out []calicov1.IPPool
-	for _, d := range docs {
-		if d.Group != calicov1.SchemeGroupVersion.Group || d.Kind != "IPPool" {
+	for _, o := range objs {
+		rendered, ok := o.(*calicov1.IPPool)
+		if !ok {
 			continue
 		}
-		var p calicov1.IPPool
-		if err := json.Unmarshal(d.JSON, &p); err != nil {
-			return nil, fmt.Errorf("decoding rendered IPPool %s: %w", d.Name, err)
-		}
-		delete(p.Annotations, "resources.gardener.cloud/mode")
+		p := *rendered.DeepCopy()
+		delete(p.Annotations, resourcesv1alpha1.AnnotationMode)
 		if len(p.Annotations) == 0 {
 			p.Annotations = nil
 		}
 		out = append(out, p)
 	}
-	return out, nil
+	slices.SortFunc(out, func(a, b calicov1.IPPool) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }

@@ -12,6 +12,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -90,7 +91,7 @@ func autoscalerDeployment(_ *values.Options, a autoscaler) *appsv1.Deployment {
 		ObjectMeta: metav1.ObjectMeta{
 			Name: name, Namespace: Namespace, Labels: labels,
 			// A selector change cannot be applied in place; let the resource manager re-create it.
-			Annotations: map[string]string{"resources.gardener.cloud/delete-on-invalid-update": "true"},
+			Annotations: map[string]string{resourcesv1alpha1.AnnotationDeleteOnInvalidUpdate: "true"},
 		},
 		Spec: appsv1.DeploymentSpec{
 			Replicas:             ptr.To[int32](1),

@@ -5,6 +5,8 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 )
 
 // CRDs returns the shoot's static CustomResourceDefinitions (Calico's and the policy API's, as
@@ -25,7 +27,7 @@ func CRDs(crds []*apiextensionsv1.CustomResourceDefinition) ([]client.Object, er
 		if cp.Labels == nil {
 			cp.Labels = map[string]string{}
 		}
-		cp.Labels[LabelRole] = "system-component"
+		cp.Labels[extensionsv1alpha1.LabelGardenerRole] = "system-component"
 		out = append(out, cp)
 	}
 	return out, nil

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
+	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -24,7 +25,7 @@ func meta(name, namespace string, labels map[string]string) metav1.ObjectMeta {
 }
 
 func systemComponent(extra map[string]string) map[string]string {
-	l := map[string]string{LabelRole: "system-component"}
+	l := map[string]string{extensionsv1alpha1.LabelGardenerRole: "system-component"}
 	for k, v := range extra {
 		l[k] = v
 	}

@@ -4,6 +4,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
@@ -15,7 +16,7 @@ import (
 // only its encapsulation (internal/pools; docs/ippools.md says why).
 func poolMeta(name string) metav1.ObjectMeta {
 	m := meta(name, "", nil)
-	m.Annotations = map[string]string{AnnotationResourceMode: ResourceModeIgnore}
+	m.Annotations = map[string]string{resourcesv1alpha1.AnnotationMode: resourcesv1alpha1.ModeIgnore}
 	return m
 }
 

@@ -8,6 +8,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -151,6 +152,6 @@ func multusDaemonSet(o *values.Options) *appsv1.DaemonSet {
 	}
 	// If a previous deployment used another (immutable) selector, the resource manager re-creates
 	// the DaemonSet instead of failing: the thin plugin keeps no state.
-	ds.Annotations = map[string]string{"resources.gardener.cloud/delete-on-invalid-update": "true"}
+	ds.Annotations = map[string]string{resourcesv1alpha1.AnnotationDeleteOnInvalidUpdate: "true"}
 	return ds
 }

@@ -45,13 +45,7 @@ const (
 	ContainerAddSNAT           = "add-snat-rule-to-upstream-dns"
 	ContainerEnsurer           = "network-unavailable-condition-ensurer"
 	ContainerBirdExporter      = "bird-exporter"
-	AnnotationPreserveResource = "resources.gardener.cloud/preserve-resources"
 	AnnotationChecksumConfig   = "checksum/configmap-calico"
-	// AnnotationResourceMode with ResourceModeIgnore keeps an object out of the resource manager's
-	// hands (gardener-integration.md §2.4): IP pools are created and patched by the controller.
-	AnnotationResourceMode     = "resources.gardener.cloud/mode"
-	ResourceModeIgnore         = "Ignore"
-	LabelRole                  = "gardener.cloud/role"
 	LabelCriticalComponent     = "node.gardener.cloud/critical-component"
 	LabelKubeAPIServerEndpoint = "networking.gardener.cloud/endpoint"
 )

@@ -12,6 +12,8 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -217,7 +219,7 @@ func nodeDaemonSet(o *values.Options, configChecksum string) *appsv1.DaemonSet {
 		},
 	}
 	if o.AutoScaling.PreserveResources {
-		ds.Annotations = map[string]string{AnnotationPreserveResource: "true"}
+		ds.Annotations = map[string]string{resourcesv1alpha1.AnnotationPreserveResources: "true"}
 	}
 	return ds
 }
@@ -453,7 +455,7 @@ func calicoNodeContainer(o *values.Options) corev1.Container {
 
 	live := []string{"/bin/calico-node", "-felix-live"}
 	ready := []string{"/bin/calico-node", "-felix-ready"}
-	if o.Backend == values.BackendBird {
+	if o.Backend == calicov1alpha1.BackendBird {
 		live = append(live, "-bird-live")
 		ready = append(ready, "-bird-ready")
 	}

@@ -18,16 +18,6 @@ import (
 // stays in one file.)
 const NamePolicyValidation = "calico-pilot-policy-validation"
 
-// PolicyValidationAction is what the shoot's API server does with a Calico policy that fails a
-// check: Deny rejects it, Warn admits it with a warning to the client (kubectl prints it).
-type PolicyValidationAction string
-
-// Policy validation actions (the binding's validationActions).
-const (
-	PolicyValidationDeny PolicyValidationAction = "Deny"
-	PolicyValidationWarn PolicyValidationAction = "Warn"
-)
-
 // SelectorPattern is an RE2 expression of the Calico selector grammar with parentheses treated as
 // free tokens: regular languages cannot count, so unbalanced parentheses pass, but everything else
 // the parser of internal/selector rejects fails it too (unquoted values, a single =, & or |, an
@@ -60,16 +50,17 @@ func PolicyAdmissionFor(pv *calicov1alpha1.PolicyValidation) ([]client.Object, e
 	if pv == nil {
 		return nil, nil
 	}
-	return PolicyAdmission(PolicyValidationAction(pv.Mode))
+	return PolicyAdmission(pv.Mode)
 }
 
 // PolicyAdmission returns the ValidatingAdmissionPolicy and binding that make the shoot's API server
 // check Calico policies of the crd.projectcalico.org/v1 API, which itself does no defaulting and no
 // selector validation: spec.selector, spec.types and spec.order written out, rules only of the
 // directions types names, ports only with TCP, UDP or SCTP, ICMP fields only with ICMP or ICMPv6, and
-// every selector matching SelectorPattern. action is what the binding does on a failed check.
-func PolicyAdmission(action PolicyValidationAction) ([]client.Object, error) {
-	if action != PolicyValidationDeny && action != PolicyValidationWarn {
+// every selector matching SelectorPattern. action is what the binding does on a failed check (the
+// NetworkConfig's policyValidation.mode: Deny rejects the policy, Warn admits it with a warning).
+func PolicyAdmission(action calicov1alpha1.PolicyValidationMode) ([]client.Object, error) {
+	if action != calicov1alpha1.PolicyValidationModeDeny && action != calicov1alpha1.PolicyValidationModeWarn {
 		return nil, fmt.Errorf("rendering policy validation: action %q is not Deny or Warn", action)
 	}
 	policy := &admissionregistrationv1.ValidatingAdmissionPolicy{

@@ -76,7 +76,7 @@ func FuzzSelectorPattern(f *testing.F) {
 // TestPolicyAdmissionCEL compiles every expression of the ValidatingAdmissionPolicy with the API
 // server's CEL environment and evaluates it on policies, as the API server does.
 func TestPolicyAdmissionCEL(t *testing.T) {
-	objs, err := PolicyAdmission(PolicyValidationDeny)
+	objs, err := PolicyAdmission("Deny")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ spec:
 }
 
 func TestPolicyAdmissionActions(t *testing.T) {
-	for _, action := range []PolicyValidationAction{PolicyValidationDeny, PolicyValidationWarn} {
+	for _, action := range []calicov1alpha1.PolicyValidationMode{"Deny", "Warn"} {
 		objs, err := PolicyAdmission(action)
 		if err != nil {
 			t.Fatal(err)

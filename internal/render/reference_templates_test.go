@@ -159,7 +159,7 @@ func referenceNodeTemplate(o *values.Options) corev1.PodTemplateSpec {
 		}
 		return e
 	}
-	if o.Backend != values.BackendNone {
+	if o.Backend != "none" {
 		e := append([]corev1.EnvVar{refConfigEnv("CALICO_NETWORKING_BACKEND", "calico_backend")}, ipEnv()...)
 		e = append(e, refEnv("NO_DEFAULT_POOLS", "true"), refNodeName("NODENAME"))
 		cs = append(cs, corev1.Container{
@@ -228,7 +228,7 @@ func referenceNodeTemplate(o *values.Options) corev1.PodTemplateSpec {
 	}
 	live := []string{"/bin/calico-node", "-felix-live"}
 	ready := []string{"/bin/calico-node", "-felix-ready"}
-	if o.Backend == values.BackendBird {
+	if o.Backend == "bird" {
 		live, ready = append(live, "-bird-live"), append(ready, "-bird-ready")
 	}
 	sc := privileged

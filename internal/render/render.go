@@ -7,6 +7,7 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -103,7 +104,7 @@ func check(o *values.Options) error {
 		errs = append(errs, errors.New("the calico-node and calico-cni images are not set"))
 	}
 	switch o.Backend {
-	case values.BackendBird, values.BackendNone, values.BackendVXLAN:
+	case calicov1alpha1.BackendBird, calicov1alpha1.BackendNone, calicov1alpha1.BackendVXLAN:
 	default:
 		errs = append(errs, fmt.Errorf("unknown backend %q", o.Backend))
 	}

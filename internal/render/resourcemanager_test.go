@@ -196,8 +196,8 @@ func TestShootObjectsUnderResourceManager(t *testing.T) {
 						t.Errorf("%s: pod label %s=%q, want allowed", where, l, w.template.Labels[l])
 					}
 				}
-				if w.template.Labels[render.LabelRole] != "system-component" || w.meta.Labels[render.LabelRole] != "system-component" {
-					t.Errorf("%s: %s must be system-component on the object and its pods", where, render.LabelRole)
+				if w.template.Labels["gardener.cloud/role"] != "system-component" || w.meta.Labels["gardener.cloud/role"] != "system-component" {
+					t.Errorf("%s: %s must be system-component on the object and its pods", where, "gardener.cloud/role")
 				}
 
 				if w.kind == "DaemonSet" {
@@ -247,8 +247,8 @@ func TestShootObjectsUnderResourceManager(t *testing.T) {
 						target, ok := byID[id{kind, m[2]}]
 						if !ok {
 							t.Errorf("%s: scales %s %s, which is not rendered", where, kind, m[2])
-						} else if target.GetAnnotations()[render.AnnotationPreserveResource] != "true" {
-							t.Errorf("%s %s: scaled by %s but lacks %s: \"true\"", kind, m[2], w.name, render.AnnotationPreserveResource)
+						} else if target.GetAnnotations()["resources.gardener.cloud/preserve-resources"] != "true" {
+							t.Errorf("%s %s: scaled by %s but lacks %s: \"true\"", kind, m[2], w.name, "resources.gardener.cloud/preserve-resources")
 						}
 					}
 				}

@@ -12,6 +12,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -181,7 +182,7 @@ func typhaDeployment(o *values.Options) *appsv1.Deployment {
 		},
 	}
 	if o.AutoScaling.PreserveResources {
-		d.Annotations = map[string]string{AnnotationPreserveResource: "true"}
+		d.Annotations = map[string]string{resourcesv1alpha1.AnnotationPreserveResources: "true"}
 	}
 	return d
 }

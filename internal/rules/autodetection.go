@@ -87,6 +87,10 @@ type NodeNetworks struct {
 	IPv4, IPv6 []string
 }
 
+// NodeNetworksMethod is the autodetection method that picks the node's address in the given node
+// networks (cidr=<networks>): the derived default, and what the reference forced in Reference mode.
+func NodeNetworksMethod(cidrs []string) string { return "cidr=" + strings.Join(cidrs, ",") }
+
 // AutodetectionMethods are calico-node's address autodetection methods; empty means not rendered.
 type AutodetectionMethods struct {
 	IPv4, IPv6 string
@@ -115,7 +119,7 @@ func Autodetection(cfg *calicov1alpha1.NetworkConfig, fam Families, nodes NodeNe
 		case deprecated != nil && *deprecated != "":
 			out.IPv4 = *deprecated
 		case len(nodes.IPv4) > 0:
-			out.IPv4 = "cidr=" + strings.Join(nodes.IPv4, ",")
+			out.IPv4 = NodeNetworksMethod(nodes.IPv4)
 		}
 	}
 	if fam.Active.IPv6 {
@@ -123,7 +127,7 @@ func Autodetection(cfg *calicov1alpha1.NetworkConfig, fam Families, nodes NodeNe
 		case explicit6 != "":
 			out.IPv6 = explicit6
 		case len(nodes.IPv6) > 0:
-			out.IPv6 = "cidr=" + strings.Join(nodes.IPv6, ",")
+			out.IPv6 = NodeNetworksMethod(nodes.IPv6)
 		}
 	}
 

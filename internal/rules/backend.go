@@ -8,8 +8,14 @@ import (
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 )
 
-// supportedBackends are the values of backend (CALICO_NETWORKING_BACKEND).
-var supportedBackends = []string{"bird", "none", "vxlan"}
+// supportedBackends are the values of backend (CALICO_NETWORKING_BACKEND): the API's enum.
+func supportedBackends() []string {
+	var out []string
+	for _, b := range calicov1alpha1.Backends() {
+		out = append(out, string(b))
+	}
+	return out
+}
 
 // Backend returns the networking backend and the errors of the backend rules. An explicit overlay
 // decides it (as in the reference): on means bird, or vxlan with vxlan.enabled on a shoot with
@@ -36,8 +42,8 @@ func Backend(cfg *calicov1alpha1.NetworkConfig, fam Families, path *field.Path) 
 		}
 		b := *cfg.Backend
 		switch {
-		case !contains(supportedBackends, b):
-			errs = append(errs, RuleBackendSupported.notSupported(path.Child("backend"), string(b), supportedBackends))
+		case !contains(supportedBackends(), b):
+			errs = append(errs, RuleBackendSupported.notSupported(path.Child("backend"), string(b), supportedBackends()))
 		case b != implied:
 			errs = append(errs, RuleBackendOverlay.invalid(path.Child("backend"), string(b), fmt.Sprintf("contradicts %s, which implies backend %q; remove backend", why, implied)))
 		}
@@ -45,8 +51,8 @@ func Backend(cfg *calicov1alpha1.NetworkConfig, fam Families, path *field.Path) 
 	case cfg.Backend != nil:
 		b := *cfg.Backend
 		switch {
-		case !contains(supportedBackends, b):
-			errs = append(errs, RuleBackendSupported.notSupported(path.Child("backend"), string(b), supportedBackends))
+		case !contains(supportedBackends(), b):
+			errs = append(errs, RuleBackendSupported.notSupported(path.Child("backend"), string(b), supportedBackends()))
 		case b == calicov1alpha1.BackendVXLAN && cfg.VXLAN != nil && !cfg.VXLAN.Enabled:
 			errs = append(errs, RuleBackendVXLANDisabled.invalid(path.Child("backend"), string(b), fmt.Sprintf("contradicts %s: false", vxlanPath)))
 		}

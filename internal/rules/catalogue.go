@@ -64,6 +64,7 @@ const (
 	RuleAutoScalingAmountRange         ID = "autoScaling.resources.range"
 	RuleAutoScalingVPA                 ID = "autoScaling.mode.shoot-vpa"
 	RuleServiceLoopPreventionSupported ID = "serviceLoopPrevention.supported"
+	RulePolicyValidationMode           ID = "policyValidation.mode.supported"
 	RuleKubeProxyEBPF                  ID = "kubeProxy.ebpf"
 )
 
@@ -109,6 +110,8 @@ var catalogue = []Rule{
 	{RuleAutoScalingAmountRange, false, "autoScaling.resources.{node,typha}", "less than 2^63-1 millicores (cpu) or bytes (memory): larger values are silently cut to it"},
 	{RuleAutoScalingVPA, false, "autoScaling.mode", `"vpa" needs the shoot's VPA (the reference fell back to cluster-proportional)`},
 	{RuleServiceLoopPreventionSupported, true, "serviceLoopPrevention", `"Disabled", "Drop" or "Reject"`},
+	// calico-pilot's own field: no config the reference deployed has it, so there is nothing to ratchet.
+	{RulePolicyValidationMode, true, "policyValidation.mode", `"Deny" or "Warn"`},
 	{RuleKubeProxyEBPF, true, "spec.kubernetes.kubeProxy.enabled", "false only with ebpfDataplane.enabled: true"},
 }
 

@@ -53,7 +53,8 @@ func NetworkConfig(cfg *calicov1alpha1.NetworkConfig, fam Families, nodes NodeNe
 	collect(errs)
 	s.ServiceLoopPrevention, errs = ServiceLoopPrevention(cfg, path)
 	collect(errs)
-	return s, inReportOrder(all, path)
+	// policyValidation's errors come after the sorted ones (they always did).
+	return s, append(inReportOrder(all, path), PolicyValidation(cfg, path)...)
 }
 
 // fieldOrder is the order in which errors of single fields are reported: the NetworkConfig's

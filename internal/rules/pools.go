@@ -23,8 +23,8 @@ type Pool struct {
 	Mode calicov1alpha1.PoolMode
 }
 
-// Encapsulates says whether the mode encapsulates any traffic.
-func (p Pool) Encapsulates() bool { return p.Mode != calicov1alpha1.PoolModeNever }
+// Encapsulates says whether the mode encapsulates any traffic (calicov1alpha1.PoolMode.Encapsulates).
+func (p Pool) Encapsulates() bool { return p.Mode.Encapsulates() }
 
 // explicitIPv4Mode returns the explicit IPv4 pool mode and the path it was written at: ipv4.mode,
 // else the deprecated ipip (its fallback), else nil.
@@ -38,10 +38,8 @@ func explicitIPv4Mode(cfg *calicov1alpha1.NetworkConfig, path *field.Path) (*cal
 	return nil, nil
 }
 
-func encapsulating(m calicov1alpha1.PoolMode) bool {
-	return m == calicov1alpha1.PoolModeAlways || m == calicov1alpha1.PoolModeCrossSubnet
-}
-
+// notEncapsulating is true for a supported mode that does not encapsulate (an unsupported one is
+// reported by its own rule, not as a contradiction).
 func notEncapsulating(m calicov1alpha1.PoolMode) bool {
 	return m == calicov1alpha1.PoolModeNever || m == calicov1alpha1.PoolModeOff
 }
@@ -147,9 +145,9 @@ func ipv4ModeContradictions(cfg *calicov1alpha1.NetworkConfig, path *field.Path)
 	switch {
 	case cfg.Overlay != nil && cfg.Overlay.Enabled && notEncapsulating(*mode):
 		return field.ErrorList{RuleIPv4ModeOverlay.invalid(modePath, string(*mode), fmt.Sprintf(`contradicts %s: true; an overlay encapsulates, use "Always" or "CrossSubnet" or remove the mode`, overlayPath))}
-	case cfg.Overlay != nil && !cfg.Overlay.Enabled && encapsulating(*mode):
+	case cfg.Overlay != nil && !cfg.Overlay.Enabled && mode.Encapsulates():
 		return field.ErrorList{RuleIPv4ModeOverlay.invalid(modePath, string(*mode), fmt.Sprintf(`contradicts %s: false; without an overlay nothing is encapsulated, use "Never" or remove the mode`, overlayPath))}
-	case cfg.Overlay == nil && cfg.Backend != nil && *cfg.Backend == calicov1alpha1.BackendNone && encapsulating(*mode):
+	case cfg.Overlay == nil && cfg.Backend != nil && *cfg.Backend == calicov1alpha1.BackendNone && mode.Encapsulates():
 		return field.ErrorList{RuleIPv4ModeBackendNone.invalid(modePath, string(*mode), fmt.Sprintf(`contradicts %s: "none"; backend none does not encapsulate, use "Never" or remove the mode`, path.Child("backend")))}
 	}
 	return nil

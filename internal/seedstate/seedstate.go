@@ -13,6 +13,7 @@ import (
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/decode"
 )
 
 // Shoot is the seed state of one shoot's networking.
@@ -67,10 +68,13 @@ func Assemble(ctx context.Context, src Source, networkType, mrName string) ([]Sh
 		case cluster == nil:
 			s.Problems = append(s.Problems, fmt.Sprintf("no Cluster %s", n.Namespace))
 		default:
-			shoot := &gardencorev1beta1.Shoot{}
-			if err := json.Unmarshal(cluster.Spec.Shoot.Raw, shoot); err != nil {
+			shoot, err := decode.ClusterShoot(cluster)
+			switch {
+			case err != nil:
 				s.Problems = append(s.Problems, fmt.Sprintf("the shoot of Cluster %s does not decode: %v", n.Namespace, err))
-			} else {
+			case shoot == nil:
+				s.Problems = append(s.Problems, fmt.Sprintf("the Cluster %s embeds no shoot", n.Namespace))
+			default:
 				s.Shoot = shoot
 			}
 		}

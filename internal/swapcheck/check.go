@@ -80,12 +80,15 @@ func (c *Checker) Seed(s seedstate.Shoot) Report {
 	if s.Network.Status.ProviderStatus != nil {
 		raw = s.Network.Status.ProviderStatus.Raw
 	}
-	d, err := pipeline.DeployedFrom(raw, s.ManagedResource != nil)
+	mode, d, err := pipeline.Compatibility(raw, func() (bool, error) { return s.ManagedResource != nil, nil }, c.Settings.ControllerConfig)
 	if err != nil {
-		r.Notes = append(r.Notes, err.Error()+"; taken as absent")
-		d, _ = pipeline.DeployedFrom(nil, s.ManagedResource != nil)
+		return failed(r, err.Error())
 	}
-	r.Compatibility = pipeline.ChooseCompatibility(d, c.Settings.ControllerConfig)
+	if d.StatusErr != nil {
+		// As the controller: an unreadable status counts as someone else's.
+		r.Notes = append(r.Notes, d.StatusErr.Error()+"; taken as someone else's (the controller ignores it)")
+	}
+	r.Compatibility = mode
 
 	// Decoded as the controller does: rules beyond the reference are findings, not errors.
 	cfg, errs := pipeline.DecodeExistingNetworkConfig(networkRaw(s), families(s))

@@ -17,6 +17,5 @@ func ValidateNetworkConfig(cfg *calicov1alpha1.NetworkConfig, ipFamilies []garde
 		return nil
 	}
 	_, errs := rules.NetworkConfig(cfg, rules.FamiliesOf(ipFamilies), rules.NodeNetworks{}, fldPath)
-	errs = append(errs, validatePolicyValidation(cfg.PolicyValidation, fldPath.Child("policyValidation"))...)
 	return errs
 }

@@ -19,9 +19,9 @@ func TestValidatePolicyValidation(t *testing.T) {
 		{"deny", &calicov1alpha1.PolicyValidation{Mode: "Deny"}, nil},
 		{"warn", &calicov1alpha1.PolicyValidation{Mode: "Warn"}, nil},
 		{"no mode", &calicov1alpha1.PolicyValidation{}, field.ErrorList{
-			field.Required(field.NewPath("policyValidation", "mode"), "Deny (reject invalid Calico policies) or Warn (admit them with a warning)")}},
+			field.Required(field.NewPath("policyValidation", "mode"), "Deny (reject invalid Calico policies) or Warn (admit them with a warning)").WithOrigin("policyValidation.mode.supported")}},
 		{"lower case", &calicov1alpha1.PolicyValidation{Mode: "deny"}, field.ErrorList{
-			field.NotSupported(field.NewPath("policyValidation", "mode"), "deny", []string{"Deny", "Warn"})}},
+			field.NotSupported(field.NewPath("policyValidation", "mode"), "deny", []string{"Deny", "Warn"}).WithOrigin("policyValidation.mode.supported")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

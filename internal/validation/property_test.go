@@ -99,6 +99,7 @@ func randomNetworkConfig(r *rand.Rand) *calicov1alpha1.NetworkConfig {
 	cfg.Multus = pick(r, &calicov1alpha1.Multus{Enabled: true}, &calicov1alpha1.Multus{Enabled: false, InstallCNIPlugins: ptrTo(true)}, &calicov1alpha1.Multus{Enabled: true, InstallCNIPlugins: ptrTo(true)})
 	cfg.ServiceLoopPrevention = pick(r, ptrTo(calicov1alpha1.ServiceLoopPrevention("Drop")), ptrTo(calicov1alpha1.ServiceLoopPrevention("Reject")), ptrTo(calicov1alpha1.ServiceLoopPrevention("drop")))
 	cfg.KubeAPIServerGlobalNetworkSet = pick(r, &calicov1alpha1.KubeAPIServerGlobalNetworkSet{Enabled: ptrTo(true)}, &calicov1alpha1.KubeAPIServerGlobalNetworkSet{Enabled: ptrTo(false)})
+	cfg.PolicyValidation = pick(r, &calicov1alpha1.PolicyValidation{Mode: "Deny"}, &calicov1alpha1.PolicyValidation{Mode: "Warn"}, &calicov1alpha1.PolicyValidation{Mode: "deny"})
 	return cfg
 }
 

@@ -13,9 +13,6 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/rules"
 )
 
-// NetworkingTypeCalico is the Shoot networking type this extension serves.
-const NetworkingTypeCalico = "calico"
-
 var supportedIPFamilies = []string{"IPv4", "IPv6"}
 
 // ValidateShoot validates what the Calico extension needs from a Shoot: spec.networking, the
@@ -26,16 +23,16 @@ var supportedIPFamilies = []string{"IPv4", "IPv6"}
 // It hands back the decoded NetworkConfig (nil when the Shoot has none), so callers decode the
 // providerConfig once; the config is nil whenever the error list is not empty.
 func ValidateShoot(shoot *gardencorev1beta1.Shoot) (*calicov1alpha1.NetworkConfig, field.ErrorList) {
-	if shoot == nil || len(shoot.Spec.Provider.Workers) == 0 {
+	if shoot == nil || shoot.IsWorkerless() {
 		return nil, nil
 	}
 	netPath := field.NewPath("spec", "networking")
 	networking := shoot.Spec.Networking
 	if networking == nil {
-		return nil, field.ErrorList{field.Required(netPath.Child("type"), fmt.Sprintf("networking type is required, it must be %q", NetworkingTypeCalico))}
+		return nil, field.ErrorList{field.Required(netPath.Child("type"), fmt.Sprintf("networking type is required, it must be %q", calicov1alpha1.NetworkType))}
 	}
 	allErrs := ValidateNetworking(networking, netPath)
-	if networking.Type == nil || *networking.Type != NetworkingTypeCalico {
+	if networking.Type == nil || *networking.Type != calicov1alpha1.NetworkType {
 		// A providerConfig of another plugin is not a NetworkConfig.
 		return nil, allErrs
 	}
@@ -68,9 +65,9 @@ func ValidateNetworking(networking *gardencorev1beta1.Networking, fldPath *field
 	var allErrs field.ErrorList
 	switch {
 	case networking.Type == nil || *networking.Type == "":
-		allErrs = append(allErrs, field.Required(fldPath.Child("type"), fmt.Sprintf("networking type is required, it must be %q", NetworkingTypeCalico)))
-	case *networking.Type != NetworkingTypeCalico:
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("type"), *networking.Type, []string{NetworkingTypeCalico}))
+		allErrs = append(allErrs, field.Required(fldPath.Child("type"), fmt.Sprintf("networking type is required, it must be %q", calicov1alpha1.NetworkType)))
+	case *networking.Type != calicov1alpha1.NetworkType:
+		allErrs = append(allErrs, field.NotSupported(fldPath.Child("type"), *networking.Type, []string{calicov1alpha1.NetworkType}))
 	}
 
 	familyErrs := ValidateIPFamilies(networking.IPFamilies, fldPath.Child("ipFamilies"))

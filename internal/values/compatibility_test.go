@@ -59,7 +59,7 @@ func TestRatchetReferenceAcceptedConfigs(t *testing.T) {
 			name:   "overlay off with backend bird",
 			config: `{overlay: {enabled: false}, backend: bird}`,
 			want: func(o values.Options) string {
-				if o.Backend != values.BackendNone || o.KubeControllers || o.IPv4Pool.Mode != "Never" {
+				if o.Backend != "none" || o.KubeControllers || o.IPv4Pool.Mode != "Never" {
 					return "want backend none, no kube-controllers, mode Never"
 				}
 				return ""

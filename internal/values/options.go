@@ -10,16 +10,6 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/rules"
 )
 
-// Backend is the resolved Calico networking backend (CALICO_NETWORKING_BACKEND).
-type Backend string
-
-// Backends.
-const (
-	BackendBird  Backend = "bird"
-	BackendNone  Backend = "none"
-	BackendVXLAN Backend = "vxlan"
-)
-
 // Encapsulation is an IP pool's encapsulation type.
 type Encapsulation string
 
@@ -53,7 +43,7 @@ type Options struct {
 	NodeCIDRv4 string
 
 	// Backend is calico_backend in the calico-config ConfigMap.
-	Backend Backend
+	Backend calicov1alpha1.Backend
 	// KubeControllers deploys calico-kube-controllers (backend is not none).
 	KubeControllers bool
 	// NetworkUnavailableEnsurer adds the network-unavailable-condition-ensurer sidecar (backend is not none).
@@ -147,7 +137,7 @@ type Options struct {
 // webhook's transition rules and the overlay switch all use it; for an IPv6-only shoot the IPv6
 // pool's VXLAN mode decides, although Felix's IPIP/VXLAN switches (IPv4 settings) are off there.
 func (o *Options) OverlayEnabled() bool {
-	return (o.IPv4 && o.IPv4Pool.Mode != "Never") || (o.IPv6 && o.IPv6Pool.Mode != "Never")
+	return (o.IPv4 && calicov1alpha1.PoolMode(o.IPv4Pool.Mode).Encapsulates()) || (o.IPv6 && calicov1alpha1.PoolMode(o.IPv6Pool.Mode).Encapsulates())
 }
 
 // IPAM is the CNI IPAM configuration.

@@ -60,7 +60,8 @@ func (r *resolver) resolve() {
 	s, errs := rules.NetworkConfig(r.cfg, fam, nodes, r.path)
 	r.ruleErrors(errs)
 	if r.in.Compatibility == calicov1alpha1.CompatibilityReference {
-		r.referenceOverrides(&s, nodes)
+		c := r.in.Cluster
+		r.out.Findings = append(r.out.Findings, rules.ReferenceOverrides(r.cfg, fam.Active, c.NodeCIDR != "", len(c.StatusNodeCIDRs) > 0, &s, nodes, r.path)...)
 		r.out.ReferenceTemplates, r.out.TakenOver = true, r.in.TakenOver
 	}
 	r.backend(s)
@@ -169,10 +170,10 @@ func (r *resolver) nodeNetworks() rules.NodeNetworks {
 
 func (r *resolver) backend(s rules.Settings) {
 	cfg := r.cfg
-	b := Backend(s.Backend)
+	b := s.Backend
 	r.out.Backend = b
-	r.out.KubeControllers = b != BackendNone
-	r.out.NetworkUnavailableEnsurer = b != BackendNone
+	r.out.KubeControllers = b != calicov1alpha1.BackendNone
+	r.out.NetworkUnavailableEnsurer = b != calicov1alpha1.BackendNone
 	if cfg.Overlay != nil && !cfg.Overlay.Enabled {
 		r.out.OverlayDisabled = true
 		r.out.SNATToUpstreamDNS = cfg.SnatToUpstreamDNS == nil || cfg.SnatToUpstreamDNS.Enabled
@@ -262,8 +263,8 @@ func (r *resolver) autoscaling(s rules.Settings) {
 	typha := Resources{CPU: s.AutoScaling.Typha.CPU, Memory: s.AutoScaling.Typha.Memory}
 	if a.Mode == AutoScalingVPA && r.in.Compatibility == calicov1alpha1.CompatibilityReference && (!typha.CPU.IsZero() || !typha.Memory.IsZero()) {
 		// The reference used resources.typha only as the VPA's minAllowed, not as typha's requests.
-		r.ignored(r.path.Child("autoScaling", "resources", "typha"), "", "in vpa mode the reference used resources.typha only as the typha VPA's minAllowed, not as typha's requests",
-			"typha requests stay 200m/100Mi (the VPA still gets minAllowed)")
+		r.out.Findings = append(r.out.Findings, rules.Ignored(r.path.Child("autoScaling", "resources", "typha"), "", "in vpa mode the reference used resources.typha only as the typha VPA's minAllowed, not as typha's requests",
+			"typha requests stay 200m/100Mi (the VPA still gets minAllowed)"))
 		a.TyphaMinAllowed = typha
 		typha = Resources{}
 	}

@@ -34,7 +34,7 @@ func dualFacts() values.ClusterFacts {
 
 // decisions is the part of Options the derivation tests look at.
 type decisions struct {
-	Backend                values.Backend
+	Backend                calicov1alpha1.Backend
 	IPv4, IPv6             bool
 	IPv4Pool, IPv6Pool     values.PoolOptions
 	IPv4Auto, IPv6Auto     string

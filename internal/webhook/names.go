@@ -9,9 +9,6 @@ const Path = "/webhooks/validate-shoot"
 // calico-pilot's serve side by side during a swap, the one URL the API server calls is answered by both.
 const ReferencePath = "/webhooks/validate"
 
-// NetworkingType is the spec.networking.type of the Shoots this webhook validates.
-const NetworkingType = "calico"
-
 // LargeClusterNodes is the node count from which a shoot counts as large for the typha warning:
 // Calico's guidance is to run typha on clusters of more than 50 nodes, because without it every
 // calico-node watches the kube-apiserver directly.

@@ -1,11 +1,16 @@
 package webhook
 
 import (
+	"encoding/json"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/overlayswitch"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/validation"
@@ -88,6 +93,11 @@ func TestOverlayAnswersAgree(t *testing.T) {
 				if w, ok := want[name]; ok && status != w {
 					t.Errorf("overlay = %v, want %v", status, w)
 				}
+				// The same matrix checks the typed pools the controller syncs (pipeline.Result.Pools)
+				// against the pools in the manifest it stores.
+				if diff := cmp.Diff(poolsInManifest(t, res.Manifest.Docs()), res.Pools); diff != "" {
+					t.Errorf("Result.Pools differ from the manifest's IP pools (-manifest +pools):\n%s", diff)
+				}
 				checked[mix]++
 			})
 		}
@@ -108,4 +118,26 @@ func TestOverlayAnswersAgree(t *testing.T) {
 			t.Errorf("pinned case %q is not in the matrix", name)
 		}
 	}
+}
+
+// poolsInManifest decodes the IP pools of a manifest, without the resources.gardener.cloud/mode
+// annotation (the shoot gets them without it).
+func poolsInManifest(t *testing.T, docs []manifest.Doc) []calicov1.IPPool {
+	t.Helper()
+	var out []calicov1.IPPool
+	for _, d := range docs {
+		if d.Kind != "IPPool" {
+			continue
+		}
+		var p calicov1.IPPool
+		if err := json.Unmarshal(d.JSON, &p); err != nil {
+			t.Fatal(err)
+		}
+		delete(p.Annotations, "resources.gardener.cloud/mode")
+		if len(p.Annotations) == 0 {
+			p.Annotations = nil
+		}
+		out = append(out, p)
+	}
+	return out
 }

@@ -41,9 +41,10 @@ func networkingFromOptions(opts values.Options) Networking {
 	}
 }
 
-// runsNodes tells whether a shoot may have nodes (see Cluster.RunsNodes).
+// runsNodes tells whether a shoot may have nodes (see Cluster.RunsNodes). Hibernation is
+// values.HibernationWanted, the answer the controller and render use.
 func runsNodes(shoot *gardencorev1beta1.Shoot) bool {
-	return len(shoot.Spec.Provider.Workers) > 0 && shoot.Status.LastOperation != nil && !shoot.Status.IsHibernated
+	return !shoot.IsWorkerless() && shoot.Status.LastOperation != nil && !values.HibernationWanted(shoot)
 }
 
 // maxNodes is the sum of the worker pools' maximum sizes; 0 when they are not given.

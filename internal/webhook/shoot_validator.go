@@ -51,9 +51,9 @@ func (v ShootValidator) Handle(ctx context.Context, req admission.Request) admis
 		return denied(req.Name, errs)
 	}
 	if !isCalico(shoot) {
-		return admission.Allowed("networking type is not " + NetworkingType)
+		return admission.Allowed("networking type is not " + calicov1alpha1.NetworkType)
 	}
-	if len(shoot.Spec.Provider.Workers) == 0 {
+	if shoot.IsWorkerless() {
 		// Workerless shoots get no Network object, so there is no Calico to configure.
 		return admission.Allowed("workerless shoot")
 	}
@@ -136,7 +136,7 @@ func (v ShootValidator) checkTransition(req admission.Request, shoot *gardencore
 }
 
 func isCalico(shoot *gardencorev1beta1.Shoot) bool {
-	return shoot.Spec.Networking != nil && shoot.Spec.Networking.Type != nil && *shoot.Spec.Networking.Type == NetworkingType
+	return shoot.NetworkingType() == calicov1alpha1.NetworkType
 }
 
 // cancelled answers a request whose context is done (the client went away or the server is shutting

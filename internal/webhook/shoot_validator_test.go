@@ -20,7 +20,8 @@ type testShoot struct {
 	providerConfig string // JSON object without apiVersion/kind; "" = none
 	workerMaximums []int  // nil = one pool with maximum 5; empty = workerless
 	created        bool   // status.lastOperation is set
-	hibernated     bool
+	hibernated     bool   // spec.hibernation.enabled and status.hibernated
+	wakingUp       bool   // status.hibernated, spec.hibernation.enabled false
 	kubeProxyOff   bool
 }
 
@@ -49,7 +50,7 @@ func (s testShoot) json(t testing.TB) []byte {
 		workers = append(workers, map[string]any{"name": "pool-" + string(rune('a'+i)), "minimum": 1, "maximum": max,
 			"machine": map[string]any{"type": "m5.large"}})
 	}
-	status := map[string]any{"hibernated": s.hibernated}
+	status := map[string]any{"hibernated": s.hibernated || s.wakingUp}
 	if s.created {
 		status["lastOperation"] = map[string]any{"type": "Reconcile", "state": "Succeeded", "progress": 100,
 			"description": "Shoot cluster has been successfully reconciled.", "lastUpdateTime": "2026-12-01T10:00:00Z"}
@@ -64,6 +65,9 @@ func (s testShoot) json(t testing.TB) []byte {
 			"provider":   map[string]any{"type": "aws", "workers": workers},
 		},
 		"status": status,
+	}
+	if s.hibernated || s.wakingUp {
+		shoot["spec"].(map[string]any)["hibernation"] = map[string]any{"enabled": s.hibernated}
 	}
 	data, err := json.Marshal(shoot)
 	if err != nil {
@@ -208,6 +212,18 @@ func TestShootValidatorHandle(t *testing.T) {
 					&testShoot{created: true, hibernated: true, providerConfig: `{"ipam":{"type":"calico-ipam"}}`})
 			},
 			want: outcome{Allowed: true, Code: http.StatusOK},
+		},
+		{
+			// Hibernation is values.HibernationWanted: a shoot waking up gets its nodes back.
+			name: "ipam change on a shoot waking up is denied",
+			req: func(t *testing.T) admission.Request {
+				return request(t, admissionv1.Update,
+					testShoot{created: true, wakingUp: true, providerConfig: `{"ipam":{"type":"host-local"}}`},
+					&testShoot{created: true, wakingUp: true, providerConfig: `{"ipam":{"type":"calico-ipam"}}`})
+			},
+			want: outcome{Code: http.StatusUnprocessableEntity, Causes: []metav1.StatusCause{
+				{Type: metav1.CauseTypeForbidden, Field: "spec.networking.providerConfig.ipam.type"},
+			}},
 		},
 		{
 			name: "ipam change on a shoot that was never created is allowed",

@@ -31,8 +31,9 @@ type Networking struct {
 // Cluster is what the transition rules need to know about the cluster behind the Shoot.
 type Cluster struct {
 	// RunsNodes is true when the shoot may have nodes: it has been acted on by gardenlet
-	// (status.lastOperation is set) and is not hibernated (status.hibernated is false). A shoot that was
-	// never created or is hibernated has no Calico data plane that a change could disrupt.
+	// (status.lastOperation is set) and hibernation is not wanted (values.HibernationWanted: a shoot
+	// waking up counts as running). A shoot that was never created or is (going to be) hibernated has no
+	// Calico data plane that a change could disrupt.
 	RunsNodes bool
 	// MaxNodes is the sum of the worker pools' maximum sizes of the new Shoot; 0 when unknown.
 	MaxNodes int64

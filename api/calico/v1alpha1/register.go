@@ -9,6 +9,11 @@ import (
 // GroupName is the API group of the Calico provider configuration.
 const GroupName = "calico.networking.extensions.gardener.cloud"
 
+// NetworkType is the type of the Networks and the spec.networking.type of the Shoots whose
+// providerConfig is this API's NetworkConfig: the one type the controller reconciles and the
+// webhook validates.
+const NetworkType = "calico"
+
 // SchemeGroupVersion is the group and version of the types in this package.
 var SchemeGroupVersion = schema.GroupVersion{Group: GroupName, Version: "v1alpha1"}
 

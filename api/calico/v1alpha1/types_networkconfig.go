@@ -92,6 +92,9 @@ const (
 	BackendVXLAN Backend = "vxlan"
 )
 
+// Backends returns the supported backends (the Enum marker above), in the order errors list them.
+func Backends() []Backend { return []Backend{BackendBird, BackendNone, BackendVXLAN} }
+
 // IPAMType is a CNI IPAM plugin.
 // +kubebuilder:validation:Enum=host-local;calico-ipam
 type IPAMType string
@@ -138,6 +141,11 @@ const (
 	// PoolModeOff is accepted by the reference API; for IPv4 it behaves like Never.
 	PoolModeOff PoolMode = "Off"
 )
+
+// Encapsulates is the one answer to "does a pool of this mode encapsulate any traffic?": Always
+// and CrossSubnet do; Never and Off do not (nor does anything unsupported). The rules, the resolved
+// options' OverlayEnabled and the overlay read back from a deployed manifest all ask it.
+func (m PoolMode) Encapsulates() bool { return m == PoolModeAlways || m == PoolModeCrossSubnet }
 
 // IPv4 configures the IPv4 pool.
 type IPv4 struct {

@@ -95,18 +95,16 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 	}
 	conds.set(ConditionConfigurationValid, gardencorev1beta1.ConditionTrue, "ProviderConfigValid", "The providerConfig is valid.")
 
-	previous, err := decodeProviderStatus(network)
-	if err != nil {
-		// A status we cannot read is treated as absent: the overlay check falls back to the
-		// deployed manifest, so nothing unsafe follows from ignoring it.
-		log.Info("Ignoring unreadable providerStatus", "error", err.Error())
-		previous = nil
-	}
-
-	compatibility, err := a.compatibility(ctx, network, previous)
+	compatibility, deployed, err := a.compatibility(ctx, network)
 	if err != nil {
 		return nil, 0, err
 	}
+	if deployed.StatusErr != nil {
+		// A status we cannot read is treated as absent: the overlay check falls back to the
+		// deployed manifest, so nothing unsafe follows from ignoring it.
+		log.Info("Ignoring unreadable providerStatus", "error", deployed.StatusErr.Error())
+	}
+	previous := deployed.Previous
 
 	takenOver := a.takeOver(ctx, log, namespace, previous, compatibility)
 
@@ -120,7 +118,6 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 		Shoot:                  cluster.Shoot,
 		Config:                 cfg,
 		KubeAPIServerAddresses: addrs.Addrs,
-		PreviousStatus:         previous,
 		FeatureGates:           a.FeatureGates,
 		ControllerConfig:       a.Config,
 		Compatibility:          compatibility,

@@ -19,32 +19,26 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/takeover"
 )
 
-// compatibility chooses how the fields the reference ignored are treated (pipeline.ChooseCompatibility,
-// with pipeline.DeployedFrom's reading of the provider status). Only when the status says nothing is
-// the ManagedResource read: its existence means someone else deployed the shoot's Calico. previous is
-// the decoded provider status (nil when absent or unreadable).
-func (a *Actuator) compatibility(ctx context.Context, network *extensionsv1alpha1.Network, previous *calicov1alpha1.NetworkStatus) (calicov1alpha1.CompatibilityMode, error) {
+// compatibility reads the provider status and chooses how the fields the reference ignored are
+// treated (pipeline.Compatibility, the path render --network and swap-check take too). Only when
+// the status says nothing is the ManagedResource read: its existence means someone else deployed
+// the shoot's Calico.
+func (a *Actuator) compatibility(ctx context.Context, network *extensionsv1alpha1.Network) (calicov1alpha1.CompatibilityMode, pipeline.Deployed, error) {
 	var raw []byte
-	if ps := network.Status.ProviderStatus; ps != nil && previous == nil {
+	if ps := network.Status.ProviderStatus; ps != nil {
 		raw = ps.Raw
 	}
-	d, err := pipeline.DeployedFrom(raw, false)
-	if err != nil {
-		// Unreadable: not ours, so someone else wrote it.
-		d = pipeline.Deployed{ByOther: true}
-	}
-	d.Previous = previous
-	if previous == nil && !d.ByOther {
+	return pipeline.Compatibility(raw, func() (bool, error) {
 		mr := &resourcesv1alpha1.ManagedResource{}
 		err := a.Client.Get(ctx, client.ObjectKey{Namespace: network.Namespace, Name: ManagedResourceName}, mr)
 		switch {
 		case err == nil:
-			d.ByOther = true
-		case !apierrors.IsNotFound(err):
-			return "", fmt.Errorf("reading ManagedResource %s to tell who deployed the shoot's Calico: %w", ManagedResourceName, err)
+			return true, nil
+		case apierrors.IsNotFound(err):
+			return false, nil
 		}
-	}
-	return pipeline.ChooseCompatibility(d, a.Config), nil
+		return false, fmt.Errorf("reading ManagedResource %s to tell who deployed the shoot's Calico: %w", ManagedResourceName, err)
+	}, a.Config)
 }
 
 // setFindingsCondition reports the providerConfig fields deployed other than written.

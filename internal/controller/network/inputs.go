@@ -29,8 +29,6 @@ type Inputs struct {
 	// means the set is left out (disabled, or hibernation is wanted: values.HibernationWanted); never
 	// empty when enabled on a shoot that is not hibernated.
 	KubeAPIServerAddresses []netip.Addr
-	// PreviousStatus is the provider status of the last successful reconcile, nil on the first one.
-	PreviousStatus *calicov1alpha1.NetworkStatus
 	// FeatureGates are the controller's feature gates.
 	FeatureGates featuregate.FeatureGate
 	// ControllerConfig is the operator configuration.

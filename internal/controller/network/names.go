@@ -1,14 +1,16 @@
 package network
 
 import (
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 )
 
 // Names of the Calico Network controller and of what it stores (the lifecycle's own keys are in
 // internal/extensions/network).
 const (
 	// Type is the Network type this controller reconciles.
-	Type = "calico"
+	Type = calicov1alpha1.NetworkType
 	// ControllerName names the controller in logs, metrics and events.
 	ControllerName = "network-calico"
 	// ManagedResourceName is the one ManagedResource holding everything deployed to the shoot.
@@ -23,7 +25,7 @@ const (
 	ManagedResourceDataKey = "config.yaml"
 
 	// LabelDNSRecordRoleGardener selects the kube-apiserver DNSRecords (value controlplane).
-	LabelDNSRecordRoleGardener = "gardener.cloud/role"
+	LabelDNSRecordRoleGardener = extensionsv1alpha1.LabelGardenerRole
 )
 
 // Condition types written to Network.status.conditions.

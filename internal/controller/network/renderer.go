@@ -8,7 +8,6 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/mrdata"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
-	"github.com/calico-pilot/calico-pilot/internal/pools"
 )
 
 // calicoRenderer is the production decide + render step: internal/pipeline, the same path
@@ -65,12 +64,8 @@ func (r *calicoRenderer) Render(_ context.Context, in Inputs) (Rendered, error) 
 	if err != nil {
 		return Rendered{}, err
 	}
-	pools, err := pools.Desired(res.Manifest.Docs())
-	if err != nil {
-		return Rendered{}, err
-	}
 	return Rendered{
-		Pools: pools,
+		Pools: res.Pools,
 		// The CRDs (the same for every shoot, ~90 % of the bytes) compressed once, the rest as a
 		// plain stream: no copy of the whole manifest per render, a ~37 KB secret.
 		Data:        map[string][]byte{ManagedResourceDataKey: res.Manifest.DynamicJSON(), mrdata.CRDsKey: r.crds},

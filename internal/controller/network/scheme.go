@@ -18,6 +18,14 @@ import (
 // types, Calico's crd.projectcalico.org types (shoot IP pools) and the ScrapeConfig of the seed's Prometheus operator.
 func NewScheme() (*runtime.Scheme, error) {
 	s := runtime.NewScheme()
+	if err := AddToScheme(s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// AddToScheme adds the types of NewScheme to s (swap-check's client reads the seed with them).
+func AddToScheme(s *runtime.Scheme) error {
 	for _, add := range []func(*runtime.Scheme) error{
 		clientgoscheme.AddToScheme,
 		extensionsv1alpha1.AddToScheme,
@@ -27,8 +35,8 @@ func NewScheme() (*runtime.Scheme, error) {
 		monitoringv1alpha1.AddToScheme,
 	} {
 		if err := add(s); err != nil {
-			return nil, fmt.Errorf("building scheme: %w", err)
+			return fmt.Errorf("building scheme: %w", err)
 		}
 	}
-	return s, nil
+	return nil
 }

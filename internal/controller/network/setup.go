@@ -71,7 +71,7 @@ func NewManager(s Setup) (manager.Manager, error) {
 		mopts.Cache.ByObject = map[client.Object]cache.ByObject{}
 	}
 	mopts.Cache.ByObject[&resourcesv1alpha1.ManagedResource{}] = cache.ByObject{
-		Label: labels.SelectorFromSet(labels.Set{managedresource.LabelOrigin: ManagedResourceOrigin}),
+		Label: labels.SelectorFromSet(labels.Set{resourcesv1alpha1.LabelOrigin: ManagedResourceOrigin}),
 	}
 	// What the controller never reads is not kept: managedFields of every cached object, and the
 	// CloudProfile and Seed embedded in each Cluster (a CloudProfile with its machine images can

@@ -14,24 +14,6 @@ import (
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 )
 
-// decodeProviderStatus reads our NetworkStatus from status.providerStatus; nil when there is none
-// (first reconcile, or a Network last reconciled by the reference extension, whose status has no
-// fields).
-func decodeProviderStatus(network *extensionsv1alpha1.Network) (*calicov1alpha1.NetworkStatus, error) {
-	ps := network.Status.ProviderStatus
-	if ps == nil || len(ps.Raw) == 0 {
-		return nil, nil
-	}
-	st := &calicov1alpha1.NetworkStatus{}
-	if err := json.Unmarshal(ps.Raw, st); err != nil {
-		return nil, fmt.Errorf("decoding status.providerStatus: %w", err)
-	}
-	if st.OverlayEnabled == nil && st.Backend == nil && len(st.IPFamilies) == 0 && st.Compatibility == nil {
-		return nil, nil
-	}
-	return st, nil
-}
-
 // setStatus sets the conditions the reconcile changed and, when applied is set, what was applied:
 // providerStatus and status.ipFamilies, in network.Status. Fields that did not change are left as
 // they are, so the generic reconciler can tell an unchanged status from a changed one.

@@ -2,7 +2,6 @@ package network
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -10,6 +9,7 @@ import (
 
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/decode"
 )
 
 // GetCluster reads the Cluster named after the control-plane namespace and decodes its shoot.
@@ -24,11 +24,12 @@ func GetCluster(ctx context.Context, c client.Reader, namespace string) (*Cluste
 // DecodeCluster decodes the embedded shoot leniently: Gardener adds Shoot fields all the time, and
 // we read only a few of them.
 func DecodeCluster(cluster *extensionsv1alpha1.Cluster) (*Cluster, error) {
-	shoot := &gardencorev1beta1.Shoot{}
-	if raw := cluster.Spec.Shoot.Raw; len(raw) > 0 {
-		if err := json.Unmarshal(raw, shoot); err != nil {
-			return nil, fmt.Errorf("decoding shoot of Cluster %s: %w", cluster.Name, err)
-		}
+	shoot, err := decode.ClusterShoot(cluster)
+	if err != nil {
+		return nil, fmt.Errorf("decoding shoot of Cluster %s: %w", cluster.Name, err)
+	}
+	if shoot == nil {
+		shoot = &gardencorev1beta1.Shoot{}
 	}
 	return &Cluster{Name: cluster.Name, Shoot: shoot}, nil
 }

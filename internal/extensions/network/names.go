@@ -1,24 +1,27 @@
 package network
 
-// Well-known keys of the Gardener extension contract (gardener-wire-types.md section 3).
+import extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+
+// Well-known keys of the Gardener extension contract (gardener-wire-types.md section 3): the wire
+// constants of api/gardener/extensions/v1alpha1, under the names the lifecycle uses.
 const (
 	// FinalizerName keeps a Network until its actuator has cleaned up.
-	FinalizerName = "extensions.gardener.cloud/network"
+	FinalizerName = extensionsv1alpha1.FinalizerNetwork
 
 	// AnnotationOperation is the gardenlet's operation annotation.
-	AnnotationOperation = "gardener.cloud/operation"
+	AnnotationOperation = extensionsv1alpha1.AnnotationOperation
 	// OperationReconcile asks for a reconcile now; removed at the start.
-	OperationReconcile = "reconcile"
+	OperationReconcile = extensionsv1alpha1.OperationReconcile
 	// OperationRestore asks for a restore; removed after success.
-	OperationRestore = "restore"
+	OperationRestore = extensionsv1alpha1.OperationRestore
 	// OperationMigrate asks for a migrate; removed after success.
-	OperationMigrate = "migrate"
+	OperationMigrate = extensionsv1alpha1.OperationMigrate
 	// OperationWaitForState means "do nothing until the state is restored".
-	OperationWaitForState = "wait-for-state"
+	OperationWaitForState = extensionsv1alpha1.OperationWaitForState
 	// annotationTimestamp is set by the gardenlet together with every operation annotation.
-	annotationTimestamp = "gardener.cloud/timestamp"
+	annotationTimestamp = extensionsv1alpha1.AnnotationTimestamp
 	// AnnotationForceDeletion on the Shoot makes deletion skip waiting (ForceDelete).
-	AnnotationForceDeletion = "confirmation.gardener.cloud/force-deletion"
+	AnnotationForceDeletion = extensionsv1alpha1.AnnotationConfirmationForceDeletion
 )
 
 // Event reasons, as the reference's generic reconciler names them.

@@ -16,6 +16,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	projectcalicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"github.com/calico-pilot/calico-pilot/internal/render"
 )
@@ -78,7 +79,7 @@ func seedPolicy(name string) *projectcalicov1.GlobalNetworkPolicy {
 // install creates the rendered policy and binding and waits until the API server enforces them
 // (policies are loaded asynchronously): until a probe policy without types is rejected (Deny) or
 // admitted with a warning (Warn).
-func install(ctx context.Context, t *testing.T, cl client.Client, w *warnings, action render.PolicyValidationAction) {
+func install(ctx context.Context, t *testing.T, cl client.Client, w *warnings, action calicov1alpha1.PolicyValidationMode) {
 	t.Helper()
 	objs, err := render.PolicyAdmission(action)
 	if err != nil {
@@ -99,12 +100,12 @@ func install(ctx context.Context, t *testing.T, cl client.Client, w *warnings, a
 		if err == nil {
 			_ = cl.Delete(ctx, p)
 			// Warn is in force once the probe is admitted with a warning.
-			return action == render.PolicyValidationWarn && len(w.take()) > 0, nil
+			return action == "Warn" && len(w.take()) > 0, nil
 		}
 		// Deny is in force once the probe is rejected; in Warn mode a rejection is a previous test's
 		// Deny binding the API server has not dropped yet.
 		w.take()
-		return action == render.PolicyValidationDeny && apierrors.IsInvalid(err), nil
+		return action == "Deny" && apierrors.IsInvalid(err), nil
 	})
 	if err != nil {
 		t.Fatalf("the ValidatingAdmissionPolicy was not enforced after %d probes: %v", probe, err)
@@ -115,7 +116,7 @@ func install(ctx context.Context, t *testing.T, cl client.Client, w *warnings, a
 func TestDenyRejectsInvalidPoliciesNamingTheField(t *testing.T) {
 	ctx := context.Background()
 	cl, w := newClient(t)
-	install(ctx, t, cl, w, render.PolicyValidationDeny)
+	install(ctx, t, cl, w, "Deny")
 
 	valid := seedPolicy("seed-004-example")
 	if err := cl.Create(ctx, valid); err != nil {
@@ -162,7 +163,7 @@ func TestDenyRejectsInvalidPoliciesNamingTheField(t *testing.T) {
 func TestWarnAdmitsWithAWarning(t *testing.T) {
 	ctx := context.Background()
 	cl, w := newClient(t)
-	install(ctx, t, cl, w, render.PolicyValidationWarn)
+	install(ctx, t, cl, w, "Warn")
 
 	p := seedPolicy("warned")
 	p.Spec.Order = nil

@@ -222,7 +222,7 @@ func pilotManifest(t *testing.T, name, config string) map[string][]byte {
 			PodCIDR:     "100.96.0.0/11", ServiceCIDR: "100.64.0.0/13", IPFamilies: []gardencorev1beta1.IPFamily{"IPv4"},
 		},
 	}
-	cfg, errs := pipeline.NetworkConfig(n)
+	cfg, errs := pipeline.ExistingNetworkConfig(n)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
