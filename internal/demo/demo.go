@@ -141,7 +141,8 @@ func Run(ctx context.Context, o Options) error {
 
 // reconcileAgain annotates the Network as the gardenlet does on every shoot reconcile, waits for the
 // controller to finish (annotation removed, Succeeded written) and returns the write
-// requests it sent; a Secret or ManagedResource write is an error (DESIGN.md decision 7).
+// requests it sent; a Secret or ManagedResource write is an error (an unchanged Network writes
+// nothing: the content-hashed Secret is already stored, docs/controller.md).
 func reconcileAgain(ctx context.Context, c client.Client, key client.ObjectKey, writes *testenv.WriteCounter, timeout time.Duration) (string, error) {
 	before := writes.Snapshot()
 	n := &extensionsv1alpha1.Network{}

@@ -235,7 +235,7 @@ func podSpecProblems(objs []client.Object) []string {
 	return problems
 }
 
-// TestValidationAcceptsExactlyWhatRenders is DESIGN.md decision 2 as a property over 20000
+// TestValidationAcceptsExactlyWhatRenders is "validation and rendering never disagree" as a property over 20000
 // deterministic pseudo-random Shoots (IPv4, IPv6, dual-stack, a pending dual-stack migration in
 // either family order, with and without VPA, kube-proxy off, nftables, hibernation) carrying
 // NetworkConfigs with valid values, invalid values and contradicting combinations:

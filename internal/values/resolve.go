@@ -22,7 +22,7 @@ var (
 // Resolve derives the render Options. It returns every problem it finds as a field.ErrorList with
 // paths rooted where the user wrote the value. The NetworkConfig's settings and errors come from
 // internal/rules, the functions validation reports from, so a config validation accepts resolves
-// (DESIGN.md decision 2); the other errors are about missing or malformed cluster facts and the
+// (validation and rendering never disagree); the other errors are about missing or malformed cluster facts and the
 // kube-apiserver addresses.
 func Resolve(in Inputs) (Options, field.ErrorList) {
 	r := resolver{in: in, cfg: in.Config, path: in.ConfigPath}
