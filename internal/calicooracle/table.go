@@ -205,13 +205,8 @@ func parse(raw []byte) (*Table, error) {
 func (t *Table) check() error {
 	components := map[string]bool{}
 	for _, c := range t.Components {
-		if (c.Workload == "") == (c.ServiceAccount == "") {
-			return fmt.Errorf("component %s: exactly one of workload and serviceAccount is needed", c.Name)
-		}
-		if c.Workload != "" {
-			if kind, name, ok := strings.Cut(c.Workload, "/"); !ok || kind == "" || name == "" {
-				return fmt.Errorf("component %s: workload %q is not Kind/name", c.Name, c.Workload)
-			}
+		if err := c.check(); err != nil {
+			return err
 		}
 		components[c.Name] = true
 	}
@@ -223,60 +218,88 @@ func (t *Table) check() error {
 			return fmt.Errorf("%s: id is empty or used twice", where)
 		}
 		ids[r.ID] = true
-		if r.Step == "" || r.Need == "" {
-			return fmt.Errorf("%s: step and need are required (every row says why Calico makes it)", where)
+		if err := r.checkWhy(components); err != nil {
+			return fmt.Errorf("%s: %w", where, err)
 		}
-		if len(r.Components) == 0 {
-			return fmt.Errorf("%s: no component", where)
+		if err := r.checkRequest(); err != nil {
+			return fmt.Errorf("%s: %w", where, err)
 		}
-		for _, c := range r.Components {
-			if !components[c] {
-				return fmt.Errorf("%s: unknown component %q", where, c)
+	}
+	return nil
+}
+
+func (c *Component) check() error {
+	if (c.Workload == "") == (c.ServiceAccount == "") {
+		return fmt.Errorf("component %s: exactly one of workload and serviceAccount is needed", c.Name)
+	}
+	if c.Workload != "" {
+		if kind, name, ok := strings.Cut(c.Workload, "/"); !ok || kind == "" || name == "" {
+			return fmt.Errorf("component %s: workload %q is not Kind/name", c.Name, c.Workload)
+		}
+	}
+	return nil
+}
+
+// checkWhy checks who makes the request, why, when and with which answers.
+func (r *Request) checkWhy(components map[string]bool) error {
+	if r.Step == "" || r.Need == "" {
+		return fmt.Errorf("step and need are required (every row says why Calico makes it)")
+	}
+	if len(r.Components) == 0 {
+		return fmt.Errorf("no component")
+	}
+	for _, c := range r.Components {
+		if !components[c] {
+			return fmt.Errorf("unknown component %q", c)
+		}
+	}
+	for _, c := range r.When {
+		if !slices.Contains(knownConditions, c) {
+			return fmt.Errorf("unknown condition %q (known: %v)", c, knownConditions)
+		}
+	}
+	if len(r.Answers) == 0 {
+		return fmt.Errorf("no tolerated answer")
+	}
+	for _, a := range r.Answers {
+		if !slices.Contains(knownAnswers, a) {
+			return fmt.Errorf("unknown answer %q (known: %v)", a, knownAnswers)
+		}
+	}
+	return nil
+}
+
+// checkRequest checks that every verb can be made as written on every target.
+func (r *Request) checkRequest() error {
+	targets := r.Targets()
+	if len(targets) == 0 {
+		return fmt.Errorf("no resource")
+	}
+	for _, v := range r.Verbs {
+		if !slices.Contains(knownVerbs, v) {
+			return fmt.Errorf("unknown verb %q", v)
+		}
+		for _, tg := range targets {
+			if err := r.checkVerbOn(v, tg); err != nil {
+				return err
 			}
 		}
-		for _, c := range r.When {
-			if !slices.Contains(knownConditions, c) {
-				return fmt.Errorf("%s: unknown condition %q (known: %v)", where, c, knownConditions)
-			}
+		if (v == "create" || v == "update" || v == "patch") && len(r.Body) == 0 {
+			return fmt.Errorf("%s needs a body", v)
 		}
-		if len(r.Answers) == 0 {
-			return fmt.Errorf("%s: no tolerated answer", where)
+		if v == "patch" && r.PatchType != "strategic" && r.PatchType != "merge" {
+			return fmt.Errorf("patchType must be strategic or merge")
 		}
-		for _, a := range r.Answers {
-			if !slices.Contains(knownAnswers, a) {
-				return fmt.Errorf("%s: unknown answer %q (known: %v)", where, a, knownAnswers)
-			}
-		}
-		targets := r.Targets()
-		if len(targets) == 0 {
-			return fmt.Errorf("%s: no resource", where)
-		}
-		for _, v := range r.Verbs {
-			if !slices.Contains(knownVerbs, v) {
-				return fmt.Errorf("%s: unknown verb %q", where, v)
-			}
-			switch v {
-			case "get", "update", "patch", "delete", "create":
-				for _, tg := range targets {
-					if tg.Name == "" {
-						return fmt.Errorf("%s: %s on %s needs a name", where, v, tg.Resource)
-					}
-				}
-			}
-			if (v == "create" || v == "update" || v == "patch") && len(r.Body) == 0 {
-				return fmt.Errorf("%s: %s needs a body", where, v)
-			}
-			if v == "create" && r.Subresource == "" && r.Body["kind"] == nil {
-				for _, tg := range targets {
-					if kindOf(tg.Resource) == "" {
-						return fmt.Errorf("%s: create of %s needs apiVersion and kind in its body", where, tg.Resource)
-					}
-				}
-			}
-			if v == "patch" && r.PatchType != "strategic" && r.PatchType != "merge" {
-				return fmt.Errorf("%s: patchType must be strategic or merge", where)
-			}
-		}
+	}
+	return nil
+}
+
+func (r *Request) checkVerbOn(v string, tg Target) error {
+	if v != "list" && v != "watch" && tg.Name == "" {
+		return fmt.Errorf("%s on %s needs a name", v, tg.Resource)
+	}
+	if v == "create" && r.Subresource == "" && r.Body["kind"] == nil && kindOf(tg.Resource) == "" {
+		return fmt.Errorf("create of %s needs apiVersion and kind in its body", tg.Resource)
 	}
 	return nil
 }
