@@ -13,6 +13,7 @@ import (
 	"github.com/Masterminds/semver/v3"
 	"sigs.k8s.io/yaml"
 
+	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/version"
 )
 
@@ -233,37 +234,9 @@ func Parse(data []byte, what string) (*Vector, error) {
 	return &v, nil
 }
 
-// closest is the name calico-pilot uses that is at most two edits away from name, or "".
-func closest(name string) string {
-	best, bestDist := "", 3
-	for _, n := range names {
-		if d := editDistance(name, n); d < bestDist {
-			best, bestDist = n, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance of a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+// closest is the name calico-pilot uses that is at most two edits away from name (or equal but for
+// case), or "".
+func closest(name string) string { return decode.Suggest(name, names) }
 
 var (
 	digestRE      = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)

@@ -5,7 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -34,12 +35,7 @@ func OverlayFromManifests(data map[string][]byte) (*bool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading deployed manifest: %w", err)
 	}
-	keys := make([]string, 0, len(data))
-	for k := range data {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, key := range keys {
+	for _, key := range slices.Sorted(maps.Keys(data)) {
 		ds, err := findCalicoNode(data[key])
 		if err != nil {
 			return nil, fmt.Errorf("reading deployed manifest key %q: %w", key, err)

@@ -5,7 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -28,14 +29,9 @@ func FromDeployed(data map[string][]byte) (*calicov1alpha1.TakenOverTemplate, er
 	if err != nil {
 		return nil, fmt.Errorf("reading the deployed manifest: %w", err)
 	}
-	keys := make([]string, 0, len(plain))
-	for k := range plain {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var ds *appsv1.DaemonSet
 	var cm *corev1.ConfigMap
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(plain)) {
 		if err := scan(plain[k], &ds, &cm); err != nil {
 			return nil, fmt.Errorf("reading the deployed manifest key %q: %w", k, err)
 		}

@@ -6,10 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-
-	"github.com/calico-pilot/calico-pilot/api/projectcalico/crds"
-	"github.com/calico-pilot/calico-pilot/internal/render"
 	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
@@ -21,20 +17,11 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
-	defs, err := crds.CustomResourceDefinitions()
+	// The CRDs exactly as rendered into every shoot (labels and all).
+	install, err := testenv.RenderedCalicoCRDs()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "loading Calico CRDs: %v\n", err)
+		fmt.Fprintln(os.Stderr, err)
 		return 1
-	}
-	// The CRDs exactly as rendered into every shoot.
-	objs, err := render.CRDs(defs)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "rendering CRDs: %v\n", err)
-		return 1
-	}
-	var install []*apiextensionsv1.CustomResourceDefinition
-	for _, o := range objs {
-		install = append(install, o.(*apiextensionsv1.CustomResourceDefinition))
 	}
 	opts := testenv.Options{
 		CRDs: install,
