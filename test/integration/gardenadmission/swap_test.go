@@ -354,8 +354,13 @@ func referenceServer(t *testing.T) (addr string, caPEM []byte, stop func()) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var terminating atomic.Bool
 	mux := http.NewServeMux()
 	mux.HandleFunc("/webhooks/validate", func(w http.ResponseWriter, r *http.Request) {
+		if terminating.Load() {
+			// A terminating server tells its clients not to reuse the connection.
+			w.Header().Set("Connection", "close")
+		}
 		var review admissionv1.AdmissionReview
 		if err := json.NewDecoder(r.Body).Decode(&review); err != nil || review.Request == nil {
 			http.Error(w, "bad review", http.StatusBadRequest)
@@ -375,8 +380,14 @@ func referenceServer(t *testing.T) (addr string, caPEM []byte, stop func()) {
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = srv.Serve(l) }()
 	t.Cleanup(func() { _ = srv.Close() })
-	// A terminating pod: the server finishes what it serves and closes its connections.
+	// A terminating pod, in Kubernetes' order: it has left the endpoints (no new connections reach
+	// it), keeps answering on the connections it has for a grace period, each answer closing its
+	// connection, then finishes what it serves and closes the rest. Closing idle keep-alive
+	// connections at once instead races the API server's next request on them (a "broken pipe"
+	// that is a transport race of the stand-in, not a missing endpoint).
 	stop = func() {
+		terminating.Store(true)
+		time.Sleep(2 * time.Second)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		_ = srv.Shutdown(ctx)
