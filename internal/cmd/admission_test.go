@@ -3,15 +3,9 @@ package cmd
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/json"
-	"encoding/pem"
-	"math/big"
 	"net"
 	"net/http"
 	"os"
@@ -24,41 +18,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	admissionv1 "k8s.io/api/admission/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
-)
 
-// writeServingCert writes a self-signed tls.crt/tls.key for 127.0.0.1 into a new directory.
-func writeServingCert(t *testing.T) string {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1),
-		Subject:      pkix.Name{CommonName: "127.0.0.1"},
-		IPAddresses:  []net.IP{net.ParseIP("127.0.0.1")},
-		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().Add(time.Hour),
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keyDER, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "tls.crt"), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "tls.key"), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
+)
 
 func freePort(t *testing.T) int {
 	t.Helper()
@@ -74,7 +36,7 @@ func freePort(t *testing.T) int {
 }
 
 func TestAdmissionCommandRejectsBadFlags(t *testing.T) {
-	certDir := writeServingCert(t)
+	certDir := testenv.WriteServingCert(t)
 	tests := []struct {
 		name      string
 		args      []string
@@ -144,7 +106,7 @@ func TestAdmissionCommandRejectsBadFlags(t *testing.T) {
 // webhook serves TLS, checks that the webhook answers at its path, and stops it by cancelling the context
 // (SIGTERM in main): the command then exits 0.
 func TestAdmissionCommandServesAndStops(t *testing.T) {
-	certDir := writeServingCert(t)
+	certDir := testenv.WriteServingCert(t)
 	port := freePort(t)
 	health := "127.0.0.1:" + strconv.Itoa(freePort(t))
 	ctx, cancel := context.WithCancel(context.Background())
