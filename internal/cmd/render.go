@@ -21,6 +21,7 @@ import (
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
@@ -222,8 +223,14 @@ func (o *RenderOptions) build(streams IO) (*manifest.Manifest, error) {
 		}
 		fmt.Fprintf(streams.ErrOut, "warning: $%s: ignoring image %q: calico-pilot deploys no image of this name%s\n", imagevector.OverrideEnv, n.Name, hint)
 	}
-	// As the controller: the images for the shoot's Kubernetes version.
-	images, err := imagevector.NewResolver(vector).ForShoot(in.source.Shoot.Spec.Kubernetes.Version)
+	// The Calico line a new shoot with this config gets (its pin, else the operator's default).
+	line, err := pipeline.CalicoVersion(in.config, ctrl)
+	if err != nil {
+		return nil, &ExitError{Code: ExitUsage, Err: err}
+	}
+	calico := calicoversion.Steady(line)
+	// As the controller: the images for the shoot's Kubernetes version and Calico line.
+	images, err := imagevector.NewResolver(vector).ForShoot(in.source.Shoot.Spec.Kubernetes.Version, calico)
 	if err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
@@ -234,6 +241,7 @@ func (o *RenderOptions) build(streams IO) (*manifest.Manifest, error) {
 		ControllerConfig:       ctrl,
 		FeatureGates:           fg,
 		Images:                 images,
+		Calico:                 calico,
 		KubeAPIServerAddresses: o.addresses,
 	}
 	if in.existing {

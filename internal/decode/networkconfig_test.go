@@ -86,8 +86,8 @@ VethMTU: "1440"
 zzz: 1
 `,
 			wantErrs: field.ErrorList{
-				field.Forbidden(field.NewPath("VethMTU"), `unknown field "VethMTU" (did you mean "vethMTU"?); known fields of the document: apiVersion, autoScaling, backend, birdExporter, ebpfDataplane, ipAutodetectionMethod, ipam, ipip, ipv4, ipv6, kind, kubeAPIServerGlobalNetworkSet, multus, overlay, policyValidation, serviceLoopPrevention, snatToUpstreamDNS, typha, vethMTU, vxlan, wireguardEncryption`),
-				field.Forbidden(field.NewPath("zzz"), `unknown field "zzz"; known fields of the document: apiVersion, autoScaling, backend, birdExporter, ebpfDataplane, ipAutodetectionMethod, ipam, ipip, ipv4, ipv6, kind, kubeAPIServerGlobalNetworkSet, multus, overlay, policyValidation, serviceLoopPrevention, snatToUpstreamDNS, typha, vethMTU, vxlan, wireguardEncryption`),
+				field.Forbidden(field.NewPath("VethMTU"), `unknown field "VethMTU" (did you mean "vethMTU"?); known fields of the document: apiVersion, autoScaling, backend, birdExporter, calicoVersion, ebpfDataplane, ipAutodetectionMethod, ipam, ipip, ipv4, ipv6, kind, kubeAPIServerGlobalNetworkSet, multus, overlay, policyValidation, serviceLoopPrevention, snatToUpstreamDNS, typha, vethMTU, vxlan, wireguardEncryption`),
+				field.Forbidden(field.NewPath("zzz"), `unknown field "zzz"; known fields of the document: apiVersion, autoScaling, backend, birdExporter, calicoVersion, ebpfDataplane, ipAutodetectionMethod, ipam, ipip, ipv4, ipv6, kind, kubeAPIServerGlobalNetworkSet, multus, overlay, policyValidation, serviceLoopPrevention, snatToUpstreamDNS, typha, vethMTU, vxlan, wireguardEncryption`),
 			},
 		},
 		{

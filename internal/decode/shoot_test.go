@@ -161,7 +161,7 @@ kind: ControllerConfiguration
 healthCheckConfig:
   syncPeriod: 30s
 `,
-			wantErrs: field.ErrorList{field.Forbidden(field.NewPath("healthCheckConfig"), `unknown field "healthCheckConfig"; known fields of the document: apiVersion, clientConnection, compatibility, featureGates, kind, kubeAPIServerGlobalNetworkSet`)},
+			wantErrs: field.ErrorList{field.Forbidden(field.NewPath("healthCheckConfig"), `unknown field "healthCheckConfig"; known fields of the document: apiVersion, calico, clientConnection, compatibility, featureGates, kind, kubeAPIServerGlobalNetworkSet`)},
 		},
 		{
 			name: "feature gate value of the wrong type",

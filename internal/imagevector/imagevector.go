@@ -13,6 +13,7 @@ import (
 	"github.com/Masterminds/semver/v3"
 	"sigs.k8s.io/yaml"
 
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/version"
 )
@@ -118,6 +119,10 @@ type FindOptions struct {
 	// OptionalTag is the tag of an entry that has none and gets none from TargetVersion (Gardener's
 	// WithOptionalTag). Images sets it to calico-pilot's own version for its own images (cni-plugins).
 	OptionalTag string
+	// Calico is the Calico release line a Calico image is looked up for; zero means the default line
+	// (calicoversion.Default). Entries of Calico's images carry their release in `version`; an entry
+	// of another line never matches, an entry without `version` matches every line.
+	Calico calicoversion.Version
 }
 
 // ShootOptions are the options for images deployed into a shoot of the given Kubernetes version.
@@ -319,38 +324,66 @@ func (v *Vector) Merge(override *Vector) *Vector {
 	})
 	copy(out.Sources, v.Sources)
 	for _, o := range override.Sources {
-		i := out.index(o)
-		if i < 0 {
+		matches := out.indexes(o)
+		if len(matches) == 0 {
 			out.Sources = append(out.Sources, o)
 			continue
 		}
-		cur := out.Sources[i]
-		switch {
-		case o.Ref != nil:
-			cur.Ref, cur.Repository, cur.Tag = o.Ref, nil, nil
-		case o.Repository != nil:
-			cur.Ref, cur.Repository = nil, o.Repository
+		for _, i := range matches {
+			out.Sources[i] = mergeSource(out.Sources[i], o)
 		}
-		if o.Tag != nil {
-			cur.Tag = o.Tag
-		}
-		if o.Version != nil {
-			cur.Version = o.Version
-		}
-		out.Sources[i] = cur
 	}
 	return out
 }
 
-// index is the position of the entry with the same key as s, or -1.
-func (v *Vector) index(s Source) int {
+// mergeSource is cur with the fields o sets.
+func mergeSource(cur, o Source) Source {
+	switch {
+	case o.Ref != nil:
+		cur.Ref, cur.Repository, cur.Tag = o.Ref, nil, nil
+	case o.Repository != nil:
+		cur.Ref, cur.Repository = nil, o.Repository
+	}
+	if o.Tag != nil {
+		cur.Tag = o.Tag
+	}
+	if o.Version != nil {
+		cur.Version = o.Version
+	}
+	return cur
+}
+
+// indexes are the positions of the entries with the same key as s (name, runtimeVersion,
+// targetVersion, architectures): the first one, as in Gardener, except for Calico's images, whose key
+// also has the Calico line of `version`. An override of a Calico image without `version` applies to
+// the entries of every line (a mirror's repository is meant for all of them; checkCalicoTag refuses
+// a pinned tag deployed for another line).
+func (v *Vector) indexes(s Source) []int {
+	var out []int
 	for i, e := range v.Sources {
-		if e.Name == s.Name && equalPtr(e.RuntimeVersion, s.RuntimeVersion) && equalPtr(e.TargetVersion, s.TargetVersion) &&
-			sameSet(e.Architectures, s.Architectures) {
-			return i
+		if e.Name != s.Name || !equalPtr(e.RuntimeVersion, s.RuntimeVersion) || !equalPtr(e.TargetVersion, s.TargetVersion) ||
+			!sameSet(e.Architectures, s.Architectures) {
+			continue
+		}
+		if !isCalicoImage(s.Name) {
+			return []int{i}
+		}
+		if s.Version != nil && e.Version != nil && !sameVersionLine(*s.Version, *e.Version) {
+			continue
+		}
+		out = append(out, i)
+	}
+	return out
+}
+
+// sameVersionLine is true when two `version` values name releases of the same line.
+func sameVersionLine(a, b string) bool {
+	for _, l := range calicoversion.Supported() {
+		if sameLine(a, l) {
+			return sameLine(b, l)
 		}
 	}
-	return -1
+	return strings.TrimSpace(a) == strings.TrimSpace(b)
 }
 
 func equalPtr(a, b *string) bool {
@@ -408,6 +441,9 @@ func (o FindOptions) describe() string {
 }
 
 func (s Source) score(opts FindOptions) (int, bool, error) {
+	if isCalicoImage(s.Name) && s.Version != nil && !sameLine(*s.Version, opts.Calico.OrDefaultLine()) {
+		return 0, false, nil
+	}
 	total := 0
 	for _, c := range []struct {
 		constraint *string
@@ -484,25 +520,39 @@ func (s Source) reference(opts FindOptions) (string, error) {
 	}
 }
 
-// Images resolves every image calico-pilot deploys for opts.
+// Images resolves every image calico-pilot deploys for opts, the Calico images of the default line.
 func (v *Vector) Images(opts FindOptions) (Images, error) {
+	return v.ImagesFor(opts, calicoversion.Steady(opts.Calico.OrDefaultLine()))
+}
+
+// ImagesFor resolves every image calico-pilot deploys for opts, each Calico image of the line its
+// component runs in calico (opts.Calico is ignored): calico-node and its CNI init containers at
+// calico.Node, Typha and kube-controllers at theirs.
+func (v *Vector) ImagesFor(opts FindOptions, calico calicoversion.Deployment) (Images, error) {
+	calico = calico.OrDefault()
 	var errs []error
-	get := func(name string) string {
-		ref, err := v.Find(name, opts)
+	get := func(name string, line calicoversion.Version) string {
+		o := opts
+		o.Calico = line
+		ref, err := v.Find(name, o)
 		if err != nil {
+			errs = append(errs, err)
+			return ref
+		}
+		if err := checkCalicoTag(name, ref, line); err != nil {
 			errs = append(errs, err)
 		}
 		return ref
 	}
 	imgs := Images{
-		CalicoNode:            get(NameCalicoNode),
-		CalicoCNI:             get(NameCalicoCNI),
-		CalicoTypha:           get(NameCalicoTypha),
-		CalicoKubeControllers: get(NameCalicoKubeControllers),
-		CPA:                   get(NameCPA),
-		CPVA:                  get(NameCPVA),
-		BirdExporter:          get(NameBirdExporter),
-		Multus:                get(NameMultus),
+		CalicoNode:            get(NameCalicoNode, calico.Node),
+		CalicoCNI:             get(NameCalicoCNI, calico.Node),
+		CalicoTypha:           get(NameCalicoTypha, calico.Typha),
+		CalicoKubeControllers: get(NameCalicoKubeControllers, calico.KubeControllers),
+		CPA:                   get(NameCPA, calicoversion.Version{}),
+		CPVA:                  get(NameCPVA, calicoversion.Version{}),
+		BirdExporter:          get(NameBirdExporter, calicoversion.Version{}),
+		Multus:                get(NameMultus, calicoversion.Version{}),
 		// calico-pilot's own image (Dockerfile target cni-plugins): looked up without the shoot's
 		// version and, without a tag in the vector, tagged with calico-pilot's version, as the
 		// reference finds and tags its cni-plugins image (gardener-integration.md §8).
@@ -535,17 +585,68 @@ func NewResolver(v *Vector) *Resolver {
 func (r *Resolver) Vector() *Vector { return r.vector }
 
 // ForShoot returns the images for a shoot of the given Kubernetes version ("" when unknown: every
-// version constraint then holds without scoring).
-func (r *Resolver) ForShoot(kubernetesVersion string) (Images, error) {
+// version constraint then holds without scoring) whose Calico components run the releases of calico
+// (zero: the default line).
+func (r *Resolver) ForShoot(kubernetesVersion string, calico calicoversion.Deployment) (Images, error) {
+	calico = calico.OrDefault()
+	key := kubernetesVersion + "|" + calico.Node.Minor + "|" + calico.Typha.Minor + "|" + calico.KubeControllers.Minor
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if imgs, ok := r.byVer[kubernetesVersion]; ok {
+	if imgs, ok := r.byVer[key]; ok {
 		return imgs, nil
 	}
-	imgs, err := r.vector.Images(ShootOptions(kubernetesVersion))
+	imgs, err := r.vector.ImagesFor(ShootOptions(kubernetesVersion), calico)
 	if err != nil {
-		return Images{}, fmt.Errorf("image vector for Kubernetes %q: %w", kubernetesVersion, err)
+		return Images{}, fmt.Errorf("image vector for Kubernetes %q, Calico %s: %w", kubernetesVersion, calico, err)
 	}
-	r.byVer[kubernetesVersion] = imgs
+	r.byVer[key] = imgs
 	return imgs, nil
+}
+
+// calicoNames are the images whose entries carry the Calico release they belong to in `version`.
+var calicoNames = []string{NameCalicoNode, NameCalicoCNI, NameCalicoTypha, NameCalicoKubeControllers}
+
+// isCalicoImage is true for the images of Calico's components.
+func isCalicoImage(name string) bool { return slices.Contains(calicoNames, name) }
+
+// releaseTagRE matches a tag that names a release ("v3.31.6", "v3.32.1-0.dev", "v3.31.6@sha256:...").
+var releaseTagRE = regexp.MustCompile(`^v?([0-9]+)\.([0-9]+)\.[0-9]+`)
+
+// checkCalicoTag refuses a Calico image whose tag names a release of another line than the one it is
+// deployed for: an override without `version` that pins a tag applies to every line, and deploying
+// v3.31 images with a v3.32 render must not happen silently. Digests and other tags are not judged,
+// nor is the default line: what an override pinned for it before lines existed keeps deploying.
+func checkCalicoTag(name, ref string, line calicoversion.Version) error {
+	if !isCalicoImage(name) || line.IsZero() || line == calicoversion.Default() {
+		return nil
+	}
+	tag := ref
+	if i := strings.LastIndex(tag, "@"); i >= 0 {
+		tag = tag[:i]
+	}
+	i := strings.LastIndex(tag, ":")
+	if i < 0 || strings.Contains(tag[i:], "/") {
+		return nil
+	}
+	m := releaseTagRE.FindStringSubmatch(tag[i+1:])
+	if m == nil {
+		return nil
+	}
+	if got := "v" + m[1] + "." + m[2]; got != line.Minor {
+		return fmt.Errorf("image %s for Calico %s is %s, a %s release: an override entry without `version` pins its tag for every Calico line; add an entry with `version: %s` for this line", name, line, ref, got, line.Release)
+	}
+	return nil
+}
+
+// sameLine is true when a `version` value names a release of line (or the line itself).
+func sameLine(version string, line calicoversion.Version) bool {
+	v, err := calicoversion.Parse(version)
+	if err == nil {
+		return v == line
+	}
+	m := releaseTagRE.FindStringSubmatch(strings.TrimSpace(version))
+	if m == nil {
+		m = regexp.MustCompile(`^v?([0-9]+)\.([0-9]+)$`).FindStringSubmatch(strings.TrimSpace(version))
+	}
+	return m != nil && "v"+m[1]+"."+m[2] == line.Minor
 }

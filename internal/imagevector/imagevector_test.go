@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/version"
 )
@@ -396,7 +397,7 @@ func TestPerShootVersion(t *testing.T) {
 		{"", "quay.io/calico/node:v3.31.6", "quay.io/calico/typha:v3.31.6"},
 	}
 	for _, tt := range tests {
-		imgs, err := r.ForShoot(tt.version)
+		imgs, err := r.ForShoot(tt.version, calicoversion.Deployment{})
 		if err != nil {
 			t.Fatalf("%s: %v", tt.version, err)
 		}
@@ -404,7 +405,73 @@ func TestPerShootVersion(t *testing.T) {
 			t.Errorf("Kubernetes %q: calico-node %q, typha %q; want %q, %q", tt.version, imgs.CalicoNode, imgs.CalicoTypha, tt.node, tt.typha)
 		}
 	}
-	if _, err := r.ForShoot("not-a-version"); err == nil || !strings.Contains(err.Error(), `image vector for Kubernetes "not-a-version"`) {
+	if _, err := r.ForShoot("not-a-version", calicoversion.Deployment{}); err == nil || !strings.Contains(err.Error(), `image vector for Kubernetes "not-a-version"`) {
 		t.Errorf("bad version: error %v", err)
+	}
+}
+
+// TestCalicoLines: each Calico image is looked up for the line its component runs; an override
+// without `version` (a mirror) applies to every line, one with `version` only to its line, and a tag
+// pinned by a version-less override is refused for a line it does not belong to.
+func TestCalicoLines(t *testing.T) {
+	v32 := calicoversion.V3_32
+	v, err := imagevector.LoadVector(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moving := calicoversion.Move(calicoversion.V3_31, v32, calicoversion.Version{}, calicoversion.PhaseFirst)
+	imgs, err := imagevector.NewResolver(v).ForShoot("1.34.2", moving)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [4]string{"quay.io/calico/node:v3.32.1", "quay.io/calico/cni:v3.32.1", "quay.io/calico/typha:v3.31.6", "quay.io/calico/kube-controllers:v3.31.6"}
+	if got := [4]string{imgs.CalicoNode, imgs.CalicoCNI, imgs.CalicoTypha, imgs.CalicoKubeControllers}; got != want {
+		t.Errorf("calico-node first: %v, want %v", got, want)
+	}
+
+	mirror := `images:
+- name: calico-node
+  repository: mirror.example/calico/node
+- name: calico-typha
+  repository: mirror.example/calico/typha
+  tag: v3.32.1-fix
+  version: v3.32.1
+`
+	v, err = imagevector.LoadVector([]byte(mirror))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		line        calicoversion.Version
+		node, typha string
+	}{
+		{calicoversion.V3_31, "mirror.example/calico/node:v3.31.6", "quay.io/calico/typha:v3.31.6"},
+		{v32, "mirror.example/calico/node:v3.32.1", "mirror.example/calico/typha:v3.32.1-fix"},
+	} {
+		imgs, err := imagevector.NewResolver(v).ForShoot("1.34.2", calicoversion.Steady(tt.line))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.line, err)
+		}
+		if imgs.CalicoNode != tt.node || imgs.CalicoTypha != tt.typha {
+			t.Errorf("%s: calico-node %q, typha %q; want %q, %q", tt.line, imgs.CalicoNode, imgs.CalicoTypha, tt.node, tt.typha)
+		}
+	}
+
+	pinned := `images:
+- name: calico-node
+  repository: mirror.example/calico/node
+  tag: v3.31.6
+`
+	v, err = imagevector.LoadVector([]byte(pinned))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if imgs, err := imagevector.NewResolver(v).ForShoot("1.33.1", calicoversion.Deployment{}); err != nil || imgs.CalicoNode != "mirror.example/calico/node:v3.31.6" {
+		t.Errorf("default line with a version-less pin: %q, %v; want the pin, as before lines existed", imgs.CalicoNode, err)
+	}
+	_, err = imagevector.NewResolver(v).ForShoot("1.34.2", calicoversion.Steady(v32))
+	if err == nil || !strings.Contains(err.Error(), "calico-node for Calico v3.32 is mirror.example/calico/node:v3.31.6, a v3.31 release") ||
+		!strings.Contains(err.Error(), "version: v3.32.1") {
+		t.Errorf("v3.32 with a v3.31 pin: error %v, want a refusal naming the entry to add", err)
 	}
 }

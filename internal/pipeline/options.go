@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"fmt"
 	"net/netip"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -10,6 +11,7 @@ import (
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
@@ -44,8 +46,11 @@ type Settings struct {
 	ControllerConfig *configv1alpha1.ControllerConfiguration
 	// FeatureGates are the extension's feature gates; nil means all at their defaults.
 	FeatureGates featuregate.FeatureGate
-	// Images are the image references to deploy.
+	// Images are the image references to deploy, resolved for Calico.
 	Images imagevector.Images
+	// Calico is the release each Calico component runs; zero means every component at the default
+	// line (CalicoVersion chooses it from a config and the operator's configuration).
+	Calico calicoversion.Deployment
 	// KubeAPIServerAddresses feed the gardener-kube-apiserver GlobalNetworkSet: nil leaves it out.
 	KubeAPIServerAddresses []netip.Addr
 	// Ratchet deploys configs that break rules beyond the reference extension, as the reference
@@ -97,6 +102,7 @@ func Options(src Source, cfg *calicov1alpha1.NetworkConfig, s Settings) (values.
 		FeatureGates:           gates,
 		Operator:               operator,
 		Images:                 s.Images,
+		Calico:                 s.Calico,
 		KubeAPIServerAddresses: s.KubeAPIServerAddresses,
 		Ratchet:                s.Ratchet,
 		Compatibility:          s.Compatibility,
@@ -131,4 +137,26 @@ func AppliedStatus(o *values.Options) calicov1alpha1.NetworkStatus {
 	// Kept for the next reconciles: the reference's manifest is read only when it is taken over.
 	st.TakenOver = o.TakenOver
 	return st
+}
+
+// CalicoVersion is the Calico line a config gets when nothing is deployed yet (a new shoot, the
+// offline commands): the shoot's own pin (providerConfig calicoVersion), else the operator's default
+// (ControllerConfiguration calico.defaultVersion), else calicoversion.Default. Shoots that already run
+// a line keep it; the controller decides their moves (internal/rollout).
+func CalicoVersion(cfg *calicov1alpha1.NetworkConfig, operator *configv1alpha1.ControllerConfiguration) (calicoversion.Version, error) {
+	if cfg != nil && cfg.CalicoVersion != nil {
+		v, err := calicoversion.Parse(*cfg.CalicoVersion)
+		if err != nil {
+			return calicoversion.Version{}, fmt.Errorf("calicoVersion: %w", err)
+		}
+		return v, nil
+	}
+	if operator != nil && operator.Calico != nil && operator.Calico.DefaultVersion != nil {
+		v, err := calicoversion.Parse(*operator.Calico.DefaultVersion)
+		if err != nil {
+			return calicoversion.Version{}, fmt.Errorf("ControllerConfiguration calico.defaultVersion: %w", err)
+		}
+		return v, nil
+	}
+	return calicoversion.Default(), nil
 }

@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 )
 
@@ -22,8 +23,11 @@ type Inputs struct {
 	FeatureGates FeatureGates
 	// Operator is the operator's configuration that affects rendering.
 	Operator OperatorConfig
-	// Images are the image references to deploy.
+	// Images are the image references to deploy (of the releases in Calico).
 	Images imagevector.Images
+	// Calico is the release each Calico component runs (the caller chooses: a shoot's pin, the
+	// operator's default or rollout, a move in progress); zero means every component at the default.
+	Calico calicoversion.Deployment
 	// KubeAPIServerAddresses are the kube-apiserver addresses for the gardener-kube-apiserver
 	// GlobalNetworkSet (from DNSRecords in the controller, from flags offline).
 	KubeAPIServerAddresses []netip.Addr

@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/rules"
 )
@@ -34,6 +35,9 @@ const (
 type Options struct {
 	// Images are the image references to deploy.
 	Images imagevector.Images
+	// Calico is the release each Calico component runs, never zero: render selects every difference
+	// between Calico releases (CRDs, RBAC, env) by it.
+	Calico calicoversion.Deployment
 
 	// IPv4 and IPv6 say which families are on (after the dual-stack migration trim).
 	IPv4, IPv6 bool

@@ -52,6 +52,7 @@ type resolver struct {
 
 func (r *resolver) resolve() {
 	r.out.Images = r.in.Images
+	r.out.Calico = r.in.Calico.OrDefault()
 	r.out.SeedNamespace = r.in.Cluster.SeedNamespace
 	fam := r.families()
 	r.cidrs()

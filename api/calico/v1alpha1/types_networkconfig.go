@@ -77,6 +77,11 @@ type NetworkConfig struct {
 	// validation). Unset: no check is deployed, as before.
 	// +optional
 	PolicyValidation *PolicyValidation `json:"policyValidation,omitempty"`
+	// CalicoVersion pins the shoot to a Calico release line ("v3.31", "v3.32"; the exact release,
+	// e.g. "v3.32.1", is accepted too). Unset: the line the operator chooses (ControllerConfiguration
+	// calico.defaultVersion and calico.rollout). A pin wins over every rollout (docs/upgrades.md).
+	// +optional
+	CalicoVersion *string `json:"calicoVersion,omitempty"`
 }
 
 // Backend is a Calico networking backend.

@@ -37,6 +37,33 @@ type NetworkStatus struct {
 	// takeover does not roll calico-node for nothing (docs/compatibility.md).
 	// +optional
 	TakenOver *TakenOverTemplate `json:"takenOver,omitempty"`
+	// CalicoVersion is the Calico release every component of the shoot was last deployed with
+	// ("v3.31.6"); unset on Networks deployed before releases were recorded, which run v3.31.6.
+	// While the shoot moves to another release it stays the release moved from (CalicoMove).
+	// +optional
+	CalicoVersion string `json:"calicoVersion,omitempty"`
+	// CalicoCRDVersion is the newest Calico release whose CRDs were applied to the shoot. The CRDs
+	// never go back below it, so that no stored field is pruned by an older schema.
+	// +optional
+	CalicoCRDVersion string `json:"calicoCRDVersion,omitempty"`
+	// CalicoMove is set while the shoot moves from CalicoVersion to another release.
+	// +optional
+	CalicoMove *CalicoMove `json:"calicoMove,omitempty"`
+}
+
+// CalicoMove is a move of one shoot between Calico releases, in Calico's order (calico-node first on
+// the way up, Typha first on the way down).
+type CalicoMove struct {
+	// From and To are the releases ("v3.31.6", "v3.32.1").
+	From string `json:"from"`
+	To   string `json:"to"`
+	// Phase is the step applied: First (the component that must move first) or Complete.
+	Phase string `json:"phase"`
+	// Started is when the move's first step was applied.
+	Started metav1.Time `json:"started"`
+	// Rollout names the operator's rollout that moved the shoot; empty for a shoot's own pin.
+	// +optional
+	Rollout string `json:"rollout,omitempty"`
 }
 
 // TakenOverTemplate holds the parts of the reference's calico-node pod template calico-pilot renders

@@ -24,6 +24,60 @@ type ControllerConfiguration struct {
 	// Compatibility configures how Networks last reconciled by the reference extension are treated.
 	// +optional
 	Compatibility *Compatibility `json:"compatibility,omitempty"`
+	// Calico chooses the Calico release line of the shoots: the default and a rollout to another line
+	// (docs/upgrades.md).
+	// +optional
+	Calico *CalicoVersions `json:"calico,omitempty"`
+}
+
+// CalicoVersions is the operator's choice of Calico release lines.
+type CalicoVersions struct {
+	// DefaultVersion is the line new shoots get ("v3.31", "v3.32"); unset means v3.31. Shoots that
+	// already run a line keep it until a rollout moves them (or their own calicoVersion pin).
+	// +optional
+	DefaultVersion *string `json:"defaultVersion,omitempty"`
+	// Rollout moves the shoots to TargetVersion wave by wave, halting itself when a wave fails.
+	// +optional
+	Rollout *Rollout `json:"rollout,omitempty"`
+}
+
+// Rollout moves shoots to a Calico release line in waves.
+type Rollout struct {
+	// Name identifies the rollout; its progress is kept under this name, and a new name starts a
+	// new rollout from the first wave.
+	Name string `json:"name"`
+	// TargetVersion is the line the shoots move to (upwards or downwards).
+	TargetVersion string `json:"targetVersion"`
+	// Waves are opened one after the other; a shoot moves only once its wave is open. A shoot
+	// belongs to the first wave that selects it.
+	Waves []Wave `json:"waves"`
+}
+
+// Wave is one step of a rollout: which shoots move, how long the result must hold before the next
+// wave opens, and how many shoots may fail before the rollout halts.
+type Wave struct {
+	// Name names the wave in the rollout's state and messages.
+	Name string `json:"name"`
+	// Percent selects this share (1-100) of all shoots, counted cumulatively over the waves in a
+	// stable order of the shoots' control-plane namespaces: waves of 10, 50 and 100 take the first
+	// 10 %, the next 40 % and the rest. Exactly one of Percent and Selector is set.
+	// +optional
+	Percent *int32 `json:"percent,omitempty"`
+	// Selector selects shoots by their labels (the Shoot's metadata.labels).
+	// +optional
+	Selector *metav1.LabelSelector `json:"selector,omitempty"`
+	// MinSoak is how long every shoot of the wave must have been healthy on the target line before
+	// the next wave opens; unset means 1h.
+	// +optional
+	MinSoak *metav1.Duration `json:"minSoak,omitempty"`
+	// RolloutDeadline is how long a shoot of the wave may take to finish its move (calico-node and
+	// Typha rolled out, updated and available); a shoot that takes longer has failed. Unset means 30m.
+	// +optional
+	RolloutDeadline *metav1.Duration `json:"rolloutDeadline,omitempty"`
+	// MaxFailures is the wave's failure budget: the rollout halts when more shoots of the wave fail.
+	// Unset means 0 (the first failed shoot halts the rollout).
+	// +optional
+	MaxFailures *int32 `json:"maxFailures,omitempty"`
 }
 
 // Compatibility configures the behaviour for Networks taken over from the reference extension.

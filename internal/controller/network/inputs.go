@@ -2,7 +2,6 @@ package network
 
 import (
 	"context"
-	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"net/netip"
 	"time"
 
@@ -13,6 +12,8 @@ import (
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/rules"
 )
 
@@ -39,6 +40,9 @@ type Inputs struct {
 	// TakenOver is what Reference mode renders unchanged from the reference's deployed calico-node
 	// (internal/takeover); nil in Native mode or when nothing was taken over.
 	TakenOver *calicov1alpha1.TakenOverTemplate
+	// Calico is the release each Calico component runs (the actuator decides it: pin, operator
+	// default or rollout, a move in progress); zero means every component at the default line.
+	Calico calicoversion.Deployment
 }
 
 // Rendered is what the decide + render step produced.

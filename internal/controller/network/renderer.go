@@ -43,7 +43,7 @@ func NewRenderer(vector *imagevector.Vector) (Renderer, error) {
 
 // Render implements Renderer.
 func (r *calicoRenderer) Render(_ context.Context, in Inputs) (Rendered, error) {
-	images, err := r.images.ForShoot(in.Shoot.Spec.Kubernetes.Version)
+	images, err := r.images.ForShoot(in.Shoot.Spec.Kubernetes.Version, in.Calico)
 	if err != nil {
 		return Rendered{}, err
 	}
@@ -51,6 +51,7 @@ func (r *calicoRenderer) Render(_ context.Context, in Inputs) (Rendered, error) 
 		ControllerConfig:       in.ControllerConfig,
 		FeatureGates:           in.FeatureGates,
 		Images:                 images,
+		Calico:                 in.Calico,
 		KubeAPIServerAddresses: in.KubeAPIServerAddresses,
 		// A config in a Network was admitted (or deployed by the reference): never an error for
 		// rules beyond the reference.
