@@ -49,6 +49,22 @@ for kind in adminnetworkpolicies baselineadminnetworkpolicies; do
 		"./api/projectcalico/crds/policy.networking.k8s.io_${kind}.yaml"
 done
 
+# Calico v3.32's CRD set: the v3.31 crd.projectcalico.org CRDs above with the schema changes of
+# hack/crdline/v3.32.yaml applied (each tagged with its row of ../shared/reference/calico-v3.32-delta.md
+# §2.1–2.3), the ClusterNetworkPolicy CRD of network-policy-api v0.2.0's standard channel (what Calico
+# v3.32.1 ships, delta §2.1; downloaded by version, go.mod keeps v0.1.5 for the Go types), and the
+# AdminNetworkPolicy/BaselineAdminNetworkPolicy CRDs unchanged: CRDs are never deleted (the resource
+# manager deletes whatever leaves a ManagedResource, and v3.31 components need them after a downgrade).
+rm -rf api/projectcalico/crds/v3.32 && mkdir -p api/projectcalico/crds/v3.32
+go run ./hack/crdline -changes hack/crdline/v3.32.yaml -from api/projectcalico/crds -out api/projectcalico/crds/v3.32
+for kind in adminnetworkpolicies baselineadminnetworkpolicies; do
+	install -m 0644 "./api/projectcalico/crds/policy.networking.k8s.io_${kind}.yaml" "./api/projectcalico/crds/v3.32/"
+done
+go mod download sigs.k8s.io/network-policy-api@v0.2.0
+cnp_dir="$(go list -m -f '{{.Dir}}' sigs.k8s.io/network-policy-api@v0.2.0)"
+install -m 0644 "$cnp_dir/config/crd/standard/policy.networking.k8s.io_clusternetworkpolicies.yaml" \
+	"./api/projectcalico/crds/v3.32/policy.networking.k8s.io_clusternetworkpolicies.yaml"
+
 # Test-only CRDs for Gardener's Network, Cluster, DNSRecord and ManagedResource, from our wire-compatible
 # subsets (api/gardener/extensions, api/gardener/resources), for the integration suites' control plane.
 # A real seed serves Gardener's own CRDs. Removed first so that a dropped kind cannot leave a stale file.

@@ -9,10 +9,16 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 )
 
-//go:embed *.yaml
+//go:embed *.yaml v3.32/*.yaml
 var files embed.FS
+
+// dirV3_32 holds v3.32's CRD set, derived from the generated v3.31 set at the top by hack/crdline
+// (hack/generate.sh).
+const dirV3_32 = "v3.32"
 
 // File is one embedded CRD manifest.
 type File struct {
@@ -30,6 +36,26 @@ type parsed struct {
 // load parses the embedded manifests once; the result is shared read-only and callers get copies.
 // The embedded files never change at run time, so caching them is not mutable global state.
 var load = sync.OnceValues(func() (parsed, error) { return parse(files) })
+
+// loadV3_32 is load for v3.32's set.
+var loadV3_32 = sync.OnceValues(func() (parsed, error) {
+	sub, err := fs.Sub(files, dirV3_32)
+	if err != nil {
+		return parsed{}, fmt.Errorf("opening the v3.32 CRD manifests: %w", err)
+	}
+	return parse(sub)
+})
+
+// loadFor returns the parsed set of line v.
+func loadFor(v calicoversion.Version) (parsed, error) {
+	switch v.OrDefaultLine().Minor {
+	case calicoversion.V3_31.Minor:
+		return load()
+	case calicoversion.V3_32.Minor:
+		return loadV3_32()
+	}
+	return parsed{}, fmt.Errorf("no CRDs for Calico %s", v)
+}
 
 // parse decodes every *.yaml of fsys strictly into a CRD and sorts them by name.
 func parse(fsys fs.FS) (parsed, error) {
@@ -63,10 +89,20 @@ func parse(fsys fs.FS) (parsed, error) {
 	return p, nil
 }
 
-// CustomResourceDefinitions returns the 24 embedded CRDs, sorted by name. The manifests are parsed
-// once per process; every call returns fresh deep copies, so callers may modify them.
+// CustomResourceDefinitions returns the 24 embedded CRDs of Calico v3.31, sorted by name. The
+// manifests are parsed once per process; every call returns fresh deep copies, so callers may modify
+// them.
 func CustomResourceDefinitions() ([]*apiextensionsv1.CustomResourceDefinition, error) {
-	p, err := load()
+	return CustomResourceDefinitionsFor(calicoversion.V3_31)
+}
+
+// CustomResourceDefinitionsFor returns the CRDs of Calico line v (the zero Version is the default
+// line), sorted by name: v3.31's 24, and v3.32's 25 (its 22 crd.projectcalico.org CRDs with the v3.32
+// schemas, ClusterNetworkPolicy, and the AdminNetworkPolicy and BaselineAdminNetworkPolicy CRDs
+// Calico v3.32 no longer ships, kept because CRDs are never deleted: docs/calico-crds.md). Fresh deep
+// copies on every call.
+func CustomResourceDefinitionsFor(v calicoversion.Version) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	p, err := loadFor(v)
 	if err != nil {
 		return nil, err
 	}
@@ -77,10 +113,13 @@ func CustomResourceDefinitions() ([]*apiextensionsv1.CustomResourceDefinition, e
 	return out, nil
 }
 
-// Files returns the raw embedded manifests, sorted by CRD name (the same order as
+// Files returns the raw embedded manifests of Calico v3.31, sorted by CRD name (the same order as
 // CustomResourceDefinitions). The byte slices are copies.
-func Files() ([]File, error) {
-	p, err := load()
+func Files() ([]File, error) { return FilesFor(calicoversion.V3_31) }
+
+// FilesFor is Files for Calico line v.
+func FilesFor(v calicoversion.Version) ([]File, error) {
+	p, err := loadFor(v)
 	if err != nil {
 		return nil, err
 	}
