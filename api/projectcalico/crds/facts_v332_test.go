@@ -249,4 +249,3 @@ func schemaAt(t *testing.T, crd *apiextensionsv1.CustomResourceDefinition, path 
 	}
 	return s
 }
-
