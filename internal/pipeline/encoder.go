@@ -6,50 +6,61 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/calico-pilot/calico-pilot/api/projectcalico/crds"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/render"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
-// Encoder serializes shoot manifests with what never changes encoded once: the static CRDs and
-// each of render's constant groups (render.ConstantGroup). Build one per process; it is read-only
-// afterwards and safe for concurrent use. Its manifests are byte-identical to encoding everything
-// render.Shoot returns (TestEncoderMatchesShoot in internal/render).
+// Encoder serializes shoot manifests with what never changes encoded once: the CRDs of each Calico
+// line and each of render's constants (render.Constant: a constant group with the lines it serves).
+// Build one per process; it is read-only afterwards and safe for concurrent use. Its manifests are
+// byte-identical to encoding everything render.Shoot returns (TestEncoderMatchesShoot in
+// internal/render).
 type Encoder struct {
-	crds   *manifest.Static
-	groups []*manifest.Static // indexed by render.ConstantGroup
+	crds      map[string]*manifest.Static // by line (calicoversion.Version.Minor)
+	constants map[render.Constant]*manifest.Static
 }
 
-// NewEncoder loads and encodes the CRDs and the constant groups.
+// NewEncoder loads and encodes the CRDs of every supported line and every constant.
 func NewEncoder() (*Encoder, error) {
-	defs, err := crds.CustomResourceDefinitions()
-	if err != nil {
-		return nil, fmt.Errorf("loading the Calico CRDs: %w", err)
+	e := &Encoder{crds: map[string]*manifest.Static{}, constants: map[render.Constant]*manifest.Static{}}
+	for _, line := range calicoversion.Supported() {
+		defs, err := crds.CustomResourceDefinitionsFor(line)
+		if err != nil {
+			return nil, fmt.Errorf("loading the Calico %s CRDs: %w", line, err)
+		}
+		objs, err := render.CRDs(defs)
+		if err != nil {
+			return nil, err
+		}
+		if e.crds[line.Minor], err = manifest.NewStatic(objs); err != nil {
+			return nil, fmt.Errorf("encoding the Calico %s CRDs: %w", line, err)
+		}
 	}
-	objs, err := render.CRDs(defs)
-	if err != nil {
-		return nil, err
-	}
-	e := &Encoder{}
-	if e.crds, err = manifest.NewStatic(objs); err != nil {
-		return nil, fmt.Errorf("encoding the Calico CRDs: %w", err)
-	}
-	for _, g := range render.ConstantGroups() {
-		s, err := manifest.NewStatic(g.Objects())
+	for _, c := range render.Constants() {
+		s, err := manifest.NewStatic(c.Objects())
 		if err != nil {
 			return nil, fmt.Errorf("encoding constant shoot objects: %w", err)
 		}
-		e.groups = append(e.groups, s)
+		e.constants[c] = s
 	}
 	return e, nil
 }
 
-// CRDsJSON returns the encoded Calico CRDs, the static part of every stored manifest, in the stored
-// format (one compact JSON object per line). The slice is shared: do not modify it.
-func (e *Encoder) CRDsJSON() []byte { return e.crds.JSON() }
+// CRDsJSONFor returns the encoded CRDs of Calico line v (the zero Version: the default line), the
+// static part of every stored manifest of a shoot whose CRDs are v's, in the stored format (one
+// compact JSON object per line). The slice is shared: do not modify it. nil for an unsupported line.
+func (e *Encoder) CRDsJSONFor(v calicoversion.Version) []byte {
+	s := e.crds[v.OrDefaultLine().Minor]
+	if s == nil {
+		return nil
+	}
+	return s.JSON()
+}
 
-// Shoot renders and serializes the shoot objects for o, with the CRDs when withCRDs is set (the
-// stored manifest always has them).
+// Shoot renders and serializes the shoot objects for o, with the CRDs of o.Calico.CRDs when withCRDs
+// is set (the stored manifest always has them).
 func (e *Encoder) Shoot(o *values.Options, withCRDs bool) (*manifest.Manifest, error) {
 	m, _, err := e.shoot(o, withCRDs)
 	return m, err
@@ -58,17 +69,21 @@ func (e *Encoder) Shoot(o *values.Options, withCRDs bool) (*manifest.Manifest, e
 // shoot is Shoot that also hands back the rendered per-shoot objects (Render takes the typed IP
 // pools from them).
 func (e *Encoder) shoot(o *values.Options, withCRDs bool) (*manifest.Manifest, []client.Object, error) {
-	objs, groups, err := render.ShootParts(o)
+	objs, constants, err := render.ShootParts(o)
 	if err != nil {
 		return nil, nil, err
 	}
-	pre := make([]*manifest.Static, len(groups))
-	for i, g := range groups {
-		pre[i] = e.groups[g]
+	pre := make([]*manifest.Static, len(constants))
+	for i, c := range constants {
+		if pre[i] = e.constants[c]; pre[i] == nil {
+			return nil, nil, fmt.Errorf("encoding shoot objects: no constant group %d for Calico %s", c.Group, o.Calico)
+		}
 	}
 	var static *manifest.Static
 	if withCRDs {
-		static = e.crds
+		if static = e.crds[o.Calico.CRDs.OrDefaultLine().Minor]; static == nil {
+			return nil, nil, fmt.Errorf("encoding shoot objects: no CRDs for Calico %s", o.Calico.CRDs)
+		}
 	}
 	m, err := manifest.Build(static, objs, pre...)
 	return m, objs, err

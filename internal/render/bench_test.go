@@ -20,7 +20,7 @@ func benchScenario(b *testing.B, name string) values.Options {
 	b.Helper()
 	for _, sc := range scenarios {
 		if sc.Name == name {
-			opts, validErrs, resolveErrs := resolve(shootOf(sc), sc.NonPrivileged, sc.Addresses)
+			opts, validErrs, resolveErrs := sc.Resolve()
 			if len(validErrs)+len(resolveErrs) > 0 {
 				b.Fatalf("scenario %s invalid", name)
 			}

@@ -2,12 +2,15 @@ package render
 
 import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 )
 
-// ConstantGroup is a set of shoot objects whose content does not depend on Options; the options
-// only say whether a shoot gets the set, and the component that owns the group says so from the
-// same conditions as for its other objects (see part and ShootParts). Callers that serialize many shoots may
-// encode each group once and reuse the bytes (internal/pipeline does).
+// ConstantGroup is a set of shoot objects whose content does not depend on Options beyond the
+// Calico lines of the components whose RBAC it holds; the options only say whether a shoot gets
+// the set, and the component that owns the group says so from the same conditions as for its other
+// objects (see part and ShootParts). Callers that serialize many shoots may encode each Constant once
+// and reuse the bytes (internal/pipeline does).
 type ConstantGroup int
 
 const (
@@ -29,23 +32,66 @@ const (
 	numConstantGroups
 )
 
-// ConstantGroups lists every group, in order: ConstantGroups()[g] == g.
-func ConstantGroups() []ConstantGroup {
-	gs := make([]ConstantGroup, numConstantGroups)
-	for g := range numConstantGroups {
-		gs[g] = g
-	}
-	return gs
+// Constant is a constant group as a shoot selects it: the group and the Calico lines its RBAC
+// serves. Lines that a group's objects do not depend on are zero, so every shoot that gets the
+// group with the same lines gets the same Constant (it is comparable: a map key).
+type Constant struct {
+	Group ConstantGroup
+	// Node and Typha are the lines of calico-node and typha (GroupAlways: calico-node's ClusterRole
+	// serves both, as upstream's typha runs as calico-node; the CNI plugin's serves calico-node's line).
+	// Without typha, Typha is Node.
+	Node, Typha calicoversion.Version
+	// KubeControllers is kube-controllers' line (GroupKubeControllers).
+	KubeControllers calicoversion.Version
 }
 
-// Objects builds the group's objects: fresh objects on every call, the same content for every
-// shoot (the builders take no Options).
-func (g ConstantGroup) Objects() []client.Object {
+// constantOf is group g as a shoot with options' Calico deployment d selects it.
+func constantOf(g ConstantGroup, d calicoversion.Deployment, withTypha bool) Constant {
 	switch g {
 	case GroupAlways:
-		return append(constantRBAC(), felixMonitoringService())
+		c := Constant{Group: g, Node: d.Node, Typha: d.Typha}
+		if !withTypha {
+			c.Typha = d.Node
+		}
+		return c
 	case GroupKubeControllers:
-		return kubeControllersConstants()
+		return Constant{Group: g, KubeControllers: d.KubeControllers}
+	}
+	return Constant{Group: g}
+}
+
+// Constants lists every Constant a shoot can select, in group order: each group with every
+// combination of the supported lines it depends on.
+func Constants() []Constant {
+	lines := calicoversion.Supported()
+	var out []Constant
+	for g := range numConstantGroups {
+		switch g {
+		case GroupAlways:
+			for _, n := range lines {
+				for _, t := range lines {
+					out = append(out, Constant{Group: g, Node: n, Typha: t})
+				}
+			}
+		case GroupKubeControllers:
+			for _, k := range lines {
+				out = append(out, Constant{Group: g, KubeControllers: k})
+			}
+		default:
+			out = append(out, Constant{Group: g})
+		}
+	}
+	return out
+}
+
+// Objects builds the constant's objects: fresh objects on every call, the same content for every
+// shoot that selects it (the builders take no Options).
+func (c Constant) Objects() []client.Object {
+	switch c.Group {
+	case GroupAlways:
+		return append(constantRBAC(c.Node, c.Typha), felixMonitoringService())
+	case GroupKubeControllers:
+		return kubeControllersConstants(c.KubeControllers)
 	case GroupTypha:
 		return typhaConstants()
 	case GroupTyphaCPA:

@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/calico-pilot/calico-pilot/api/projectcalico/crds"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/render"
@@ -19,8 +20,12 @@ import (
 // once, and that every group is selected by some scenario.
 func TestEachConstantGroupHasOneComponent(t *testing.T) {
 	owners := map[render.ConstantGroup]map[string]bool{}
+	selectable := map[render.Constant]bool{}
+	for _, c := range render.Constants() {
+		selectable[c] = true
+	}
 	for _, sc := range scenarios {
-		opts, v, r := resolve(shootOf(sc), sc.NonPrivileged, sc.Addresses)
+		opts, v, r := sc.Resolve()
 		if len(v)+len(r) > 0 {
 			t.Fatalf("%s: invalid scenario: %v %v", sc.Name, v, r)
 		}
@@ -30,16 +35,19 @@ func TestEachConstantGroupHasOneComponent(t *testing.T) {
 		}
 		for _, c := range comps {
 			for _, g := range c.Groups {
-				if owners[g] == nil {
-					owners[g] = map[string]bool{}
+				if owners[g.Group] == nil {
+					owners[g.Group] = map[string]bool{}
 				}
-				owners[g][c.Name] = true
+				owners[g.Group][c.Name] = true
+				if !selectable[g] {
+					t.Errorf("%s: component %s selects %+v, which render.Constants does not list (the encoder has no bytes for it)", sc.Name, c.Name, g)
+				}
 			}
 		}
 	}
-	for _, g := range render.ConstantGroups() {
-		if len(owners[g]) != 1 {
-			t.Errorf("constant group %d is selected by components %v, want exactly one", g, owners[g])
+	for c := range selectable {
+		if len(owners[c.Group]) != 1 {
+			t.Errorf("constant group %d is selected by components %v, want exactly one", c.Group, owners[c.Group])
 		}
 	}
 }
@@ -51,7 +59,7 @@ func TestShootPartsMatchShoot(t *testing.T) {
 	seen := map[string]map[bool]bool{"KubeControllers": {}, "Typha": {}, "TyphaCPA": {}, "TyphaCPVA": {}, "NodeCPVA": {}}
 	for _, sc := range scenarios {
 		t.Run(sc.Name, func(t *testing.T) {
-			opts, v, r := resolve(shootOf(sc), sc.NonPrivileged, sc.Addresses)
+			opts, v, r := sc.Resolve()
 			if len(v)+len(r) > 0 {
 				t.Fatalf("invalid scenario: %v %v", v, r)
 			}
@@ -68,11 +76,11 @@ func TestShootPartsMatchShoot(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(groups) == 0 || groups[0] != render.GroupAlways {
+			if len(groups) == 0 || groups[0].Group != render.GroupAlways {
 				t.Errorf("groups = %v, want GroupAlways first", groups)
 			}
 			for i := 1; i < len(groups); i++ {
-				if groups[i] <= groups[i-1] {
+				if groups[i].Group <= groups[i-1].Group {
 					t.Errorf("groups = %v, want increasing", groups)
 				}
 			}
@@ -95,17 +103,19 @@ func TestShootPartsMatchShoot(t *testing.T) {
 // constant groups encoded once) gives exactly the bytes of encoding everything Shoot renders, as
 // the stored stream, as its dynamic part and without CRDs, with the same documents.
 func TestEncoderMatchesShoot(t *testing.T) {
-	defs, err := crds.CustomResourceDefinitions()
-	if err != nil {
-		t.Fatal(err)
-	}
-	crdObjs, err := render.CRDs(defs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	static, err := manifest.NewStatic(crdObjs)
-	if err != nil {
-		t.Fatal(err)
+	statics := map[string]*manifest.Static{}
+	for _, line := range calicoversion.Supported() {
+		defs, err := crds.CustomResourceDefinitionsFor(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		crdObjs, err := render.CRDs(defs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if statics[line.Minor], err = manifest.NewStatic(crdObjs); err != nil {
+			t.Fatal(err)
+		}
 	}
 	enc, err := pipeline.NewEncoder()
 	if err != nil {
@@ -113,7 +123,7 @@ func TestEncoderMatchesShoot(t *testing.T) {
 	}
 	for _, sc := range scenarios {
 		t.Run(sc.Name, func(t *testing.T) {
-			opts, v, r := resolve(shootOf(sc), sc.NonPrivileged, sc.Addresses)
+			opts, v, r := sc.Resolve()
 			if len(v)+len(r) > 0 {
 				t.Fatalf("invalid scenario: %v %v", v, r)
 			}
@@ -121,7 +131,7 @@ func TestEncoderMatchesShoot(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := manifest.Build(static, all)
+			want, err := manifest.Build(statics[opts.Calico.CRDs.Minor], all)
 			if err != nil {
 				t.Fatal(err)
 			}

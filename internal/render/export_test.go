@@ -13,7 +13,7 @@ type ComponentObjects struct {
 	Name    string
 	Objects []client.Object
 	// Groups are the constant groups the component selected (their objects are in Objects).
-	Groups []ConstantGroup
+	Groups []Constant
 }
 
 // ShootComponents renders what Shoot renders, split by component, in render order: each

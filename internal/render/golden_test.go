@@ -28,7 +28,7 @@ var shootGoldenDir = filepath.Join("testdata", "shoot")
 
 func scenarioOptions(t testing.TB, sc scenario) values.Options {
 	t.Helper()
-	opts, validErrs, resolveErrs := resolve(shootOf(sc), sc.NonPrivileged, sc.Addresses)
+	opts, validErrs, resolveErrs := sc.Resolve()
 	if len(validErrs) > 0 || len(resolveErrs) > 0 {
 		t.Fatalf("scenario %s: validation errors %v, resolve errors %v", sc.Name, validErrs.ToAggregate(), resolveErrs.ToAggregate())
 	}

@@ -4,11 +4,13 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	vpav1 "k8s.io/autoscaler/vertical-pod-autoscaler/pkg/apis/autoscaling.k8s.io/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -18,10 +20,10 @@ import (
 // (kubeControllersConstants in GroupKubeControllers; see constants.go).
 func kubeControllers(o *values.Options) (part, error) {
 	objs := make([]client.Object, 0, 2) // every object below, without reallocating
-	var groups []ConstantGroup
+	var groups []Constant
 	if o.KubeControllers {
 		objs = append(objs, kubeControllersDeployment(o))
-		groups = append(groups, GroupKubeControllers)
+		groups = append(groups, constantOf(GroupKubeControllers, o.Calico, o.Typha))
 	}
 	if o.AutoScaling.KubeControllersVPA {
 		objs = append(objs, vpa(NameKubeControllers, "Deployment", NameKubeControllers, []vpav1.ContainerResourcePolicy{{
@@ -82,7 +84,7 @@ func kubeControllersDeployment(o *values.Options) *appsv1.Deployment {
 
 // kubeControllersConstants returns kube-controllers' PodDisruptionBudget, ServiceAccount and
 // RBAC, which do not depend on the options (see constants.go).
-func kubeControllersConstants() []client.Object {
+func kubeControllersConstants(line calicoversion.Version) []client.Object {
 	labels := systemComponent(map[string]string{"k8s-app": NameKubeControllers})
 	return append([]client.Object{
 		&policyv1.PodDisruptionBudget{
@@ -95,16 +97,17 @@ func kubeControllersConstants() []client.Object {
 			},
 		},
 		serviceAccount(NameKubeControllers),
-	}, kubeControllersRBAC()...)
+	}, kubeControllersRBAC(line)...)
 }
 
 // kubeControllersRBAC returns kube-controllers' RBAC (part of kubeControllersConstants): Calico
 // v3.31.6's rules for the node and loadbalancer controllers it runs (ENABLED_CONTROLLERS), minus what
-// its code never asks for (docs/calico-rbac.md).
-func kubeControllersRBAC() []client.Object {
+// its code never asks for (docs/calico-rbac.md), and for v3.32 the controllers that run outside
+// ENABLED_CONTROLLERS (rbac_lines.go).
+func kubeControllersRBAC(line calicoversion.Version) []client.Object {
 	crud := []string{"get", "list", "create", "update", "delete", "watch"}
 	return []client.Object{
-		clusterRole(NameKubeControllers, nil,
+		clusterRole(NameKubeControllers, nil, append([]rbacv1.PolicyRule{
 			// The node controller watches node deletions and checks pods' existence for IPAM GC.
 			rule(core, []string{"nodes", "pods"}, []string{"watch", "list", "get"}),
 			// The loadbalancer controller's namespace informer (pool namespaceSelectors); without list
@@ -124,6 +127,7 @@ func kubeControllersRBAC() []client.Object {
 			rule(calico, []string{"hostendpoints"}, crud),
 			// EnsureInitialized keeps ClusterInformation; the controllers read, create and report on their configuration.
 			rule(calico, []string{"clusterinformations", "kubecontrollersconfigurations"}, []string{"get", "list", "create", "update", "watch"}),
+		}, servedLines(line, line).kubeControllersRules()...)...,
 		),
 		clusterRoleBinding(NameKubeControllers, NameKubeControllers, nil, saSubject(NameKubeControllers)),
 	}

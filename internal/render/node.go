@@ -14,6 +14,7 @@ import (
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -33,7 +34,7 @@ func calicoNode(o *values.Options) (part, error) {
 	if err != nil {
 		return part{}, err
 	}
-	groups := []ConstantGroup{GroupAlways}
+	groups := []Constant{constantOf(GroupAlways, o.Calico, o.Typha)}
 	// The pods roll when the configuration they read changes.
 	objs := make([]client.Object, 0, 6) // every object below, without reallocating
 	objs = append(objs, cm, nodeRoleBinding(o), nodeDaemonSet(o, configChecksum(o, cm.Data)))
@@ -51,7 +52,7 @@ func calicoNode(o *values.Options) (part, error) {
 			priorityClass: "system-cluster-critical",
 			targetKind:    "daemonset", targetName: NameCalicoNode, key: "node-autoscaler", config: nodeCPVAConfig,
 		}))
-		groups = append(groups, GroupNodeCPVA)
+		groups = append(groups, constantOf(GroupNodeCPVA, o.Calico, o.Typha))
 	}
 	return part{objects: objs, groups: groups}, nil
 }
@@ -75,9 +76,14 @@ func nodeRoleBinding(o *values.Options) client.Object {
 // provably never asks for on a Gardener shoot (docs/calico-rbac.md lists each difference with the
 // oracle row that shows it; TestRolesMatchCalicoFacts holds the two together, and the Calico oracle
 // (internal/calicooracle) replays every request Calico makes under these roles).
-func constantRBAC() []client.Object {
+//
+// The role serves the lines of calico-node and typha (both run as calico-node): the union of what
+// each needs (rbac_lines.go has the v3.32 differences, delta §3). The CNI plugin runs with
+// calico-node's line.
+func constantRBAC(node, typha calicoversion.Version) []client.Object {
+	served := servedLines(node, typha)
 	return []client.Object{
-		clusterRole(NameCalicoNode, nil,
+		clusterRole(NameCalicoNode, nil, append([]rbacv1.PolicyRule{
 			// calico-node mints the CNI plugin's short-lived tokens (-monitor-token).
 			rbacv1.PolicyRule{APIGroups: core, Resources: []string{"serviceaccounts/token"}, Verbs: []string{"create"}, ResourceNames: []string{NameCNIPlugin}},
 			// The CNI plugin's lookups, also done by calico-node: the pod, its namespace and the node.
@@ -92,7 +98,8 @@ func constantRBAC() []client.Object {
 			rule(core, []string{"nodes/status"}, []string{"patch", "update"}),
 			// Felix and typha watch the Kubernetes policies they enforce.
 			rule([]string{"networking.k8s.io"}, []string{"networkpolicies"}, []string{"watch", "list"}),
-			rule([]string{"policy.networking.k8s.io"}, []string{"adminnetworkpolicies", "baselineadminnetworkpolicies"}, []string{"watch", "list"}),
+			// (B)ANP (v3.31) and ClusterNetworkPolicy (v3.32, which no longer reads (B)ANP).
+			rule([]string{"policy.networking.k8s.io"}, served.policyAPIResources(), []string{"watch", "list"}),
 			// Workload endpoints and profiles are computed from pods, namespaces and service accounts.
 			rule(core, []string{"pods", "namespaces", "serviceaccounts"}, []string{"list", "watch"}),
 			// The CNI plugin records the workload endpoint in the pod's annotations.
@@ -122,9 +129,10 @@ func constantRBAC() []client.Object {
 			rule(calico, []string{"ipamconfigs"}, []string{"get", "create"}),
 			// confd watches block affinities for route aggregation.
 			rule(calico, []string{"blockaffinities"}, []string{"watch"}),
+		}, served.nodeRules()...)...,
 		),
 		serviceAccount(NameCalicoNode),
-		clusterRole(NameCNIPlugin, nil,
+		clusterRole(NameCNIPlugin, nil, append([]rbacv1.PolicyRule{
 			// The CNI plugin looks up the pod, its namespace (pool namespaceSelectors) and the node (usePodCidr).
 			rule(core, []string{"pods", "nodes", "namespaces"}, []string{"get"}),
 			// It records the workload endpoint in the pod's annotations.
@@ -132,6 +140,7 @@ func constantRBAC() []client.Object {
 			// calico-ipam assigns and releases addresses; the plugin checks ClusterInformation's datastoreReady.
 			rule(calico, []string{"blockaffinities", "ipamblocks", "ipamhandles", "clusterinformations", "ippools", "ipreservations", "ipamconfigs"},
 				[]string{"get", "list", "create", "update", "delete"}),
+		}, servedLines(node, node).cniRules()...)...,
 		),
 		clusterRoleBinding(NameCNIPlugin, NameCNIPlugin, nil, saSubject(NameCNIPlugin)),
 		serviceAccount(NameCNIPlugin),
@@ -432,6 +441,12 @@ func calicoNodeContainer(o *values.Options) corev1.Container {
 	}
 	if o.NFTables {
 		e = append(e, env("FELIX_NFTABLESMODE", "Enabled"))
+	} else if o.Calico.Node.Minor == calicoversion.V3_32.Minor {
+		// Felix v3.32 defaults to Auto (and its CRD stamps Auto on FelixConfiguration default), which
+		// switches a node to nftables when kube-proxy has an nftables table (delta §5). calico-pilot
+		// decides the data plane from the shoot's kube-proxy mode, as for v3.31: the environment
+		// outranks FelixConfiguration, so an upgrade keeps iptables.
+		e = append(e, env("FELIX_NFTABLESMODE", "Disabled"))
 	}
 	if o.SNATToUpstreamDNS {
 		// The SNAT rule must come before Calico's own; appending Calico's chains leaves it first.

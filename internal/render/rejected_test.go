@@ -51,7 +51,7 @@ func TestReferenceScenariosRejected(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.sc.Name, func(t *testing.T) {
-			_, validErrs, resolveErrs := resolve(shootOf(tt.sc), tt.sc.NonPrivileged, tt.sc.Addresses)
+			_, validErrs, resolveErrs := tt.sc.Resolve()
 			if len(resolveErrs) > 0 {
 				t.Errorf("values rejected what validation accepted: %v", resolveErrs)
 			}

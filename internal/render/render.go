@@ -40,7 +40,7 @@ type component struct {
 // autoscaler?" is answered once, in node.go, for the Deployment and for its RBAC and ConfigMap.
 type part struct {
 	objects []client.Object
-	groups  []ConstantGroup
+	groups  []Constant
 }
 
 // components are the shoot's components, in render order; the static CRDs (CRDs) and the seed's
@@ -65,14 +65,14 @@ func objectsOnly(objects func(*values.Options) ([]client.Object, error)) func(*v
 
 // ShootParts renders what Shoot renders in two parts: the objects that depend on the options,
 // component by component, and the constant groups the components selected (whose objects are the
-// same for every shoot, see ConstantGroup), in ConstantGroup order. Shoot's objects are objs
+// same for every shoot with the same Calico lines, see Constant), in ConstantGroup order. Shoot's objects are objs
 // followed by each group's Objects().
-func ShootParts(o *values.Options) (objs []client.Object, groups []ConstantGroup, err error) {
+func ShootParts(o *values.Options) (objs []client.Object, groups []Constant, err error) {
 	if err := check(o); err != nil {
 		return nil, nil, fmt.Errorf("rendering shoot objects: %w", err)
 	}
 	objs = make([]client.Object, 0, 48)
-	groups = make([]ConstantGroup, 0, numConstantGroups)
+	groups = make([]Constant, 0, numConstantGroups)
 	for i := range components {
 		p, err := components[i].render(o)
 		if err != nil {
@@ -83,7 +83,7 @@ func ShootParts(o *values.Options) (objs []client.Object, groups []ConstantGroup
 	}
 	// The constant objects follow all the others in the order of their groups, whichever
 	// component selected them.
-	slices.Sort(groups)
+	slices.SortFunc(groups, func(a, b Constant) int { return int(a.Group - b.Group) })
 	return objs, groups, nil
 }
 

@@ -31,7 +31,7 @@ func scenarioByName(t *testing.T, name string) scenario {
 
 func renderScenario(t *testing.T, sc scenario) []client.Object {
 	t.Helper()
-	opts, v, r := resolve(shootOf(sc), sc.NonPrivileged, sc.Addresses)
+	opts, v, r := sc.Resolve()
 	if len(v)+len(r) > 0 {
 		t.Fatalf("invalid scenario: %v %v", v, r)
 	}

@@ -30,10 +30,10 @@ const typhaCPVAConfig = `{"calico-typha":{"requests":{"cpu":{"base":"180m","step
 // calico-node's binding names it (nodeRoleBinding).
 func typha(o *values.Options) (part, error) {
 	objs := make([]client.Object, 0, 4) // every object below, without reallocating
-	var groups []ConstantGroup
+	var groups []Constant
 	if o.Typha {
 		objs = append(objs, typhaDeployment(o))
-		groups = append(groups, GroupTypha)
+		groups = append(groups, constantOf(GroupTypha, o.Calico, o.Typha))
 	}
 	a := o.AutoScaling
 	if a.TyphaVPA {
@@ -58,7 +58,7 @@ func typha(o *values.Options) (part, error) {
 				config: typhaCPAData(),
 			}),
 		)
-		groups = append(groups, GroupTyphaCPA)
+		groups = append(groups, constantOf(GroupTyphaCPA, o.Calico, o.Typha))
 	}
 	if a.TyphaCPVA {
 		objs = append(objs, cpvaDeployment(o, cpva{
@@ -67,7 +67,7 @@ func typha(o *values.Options) (part, error) {
 			priorityClass: "gardener-shoot-system-800",
 			targetKind:    "deployment", targetName: NameTyphaDeployment, key: "typha-autoscaler", config: typhaCPVAConfig,
 		}))
-		groups = append(groups, GroupTyphaCPVA)
+		groups = append(groups, constantOf(GroupTyphaCPVA, o.Calico, o.Typha))
 	}
 	return part{objects: objs, groups: groups}, nil
 }

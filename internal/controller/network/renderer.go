@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	extensionsnetwork "github.com/calico-pilot/calico-pilot/internal/extensions/network"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/mrdata"
@@ -12,12 +13,13 @@ import (
 
 // calicoRenderer is the production decide + render step: internal/pipeline, the same path
 // `calico-pilot render --network --cluster` takes, with the CRDs and render's constant groups
-// encoded once when the renderer is built.
+// encoded once per Calico line when the renderer is built.
 type calicoRenderer struct {
 	images  *imagevector.Resolver
 	encoder *pipeline.Encoder
-	// crds is the CRD stream, Brotli-compressed once: the content secret's mrdata.CRDsKey.
-	crds []byte
+	// crds are the CRD streams of each Calico line (by calicoversion.Version.Minor), Brotli-compressed
+	// once: the content secret's mrdata.CRDsKey.
+	crds map[string][]byte
 }
 
 // NewRenderer returns the production Renderer deploying the images of vector (nil: the embedded
@@ -34,9 +36,11 @@ func NewRenderer(vector *imagevector.Vector) (Renderer, error) {
 	if err != nil {
 		return nil, err
 	}
-	crds, err := mrdata.Compress(enc.CRDsJSON())
-	if err != nil {
-		return nil, fmt.Errorf("compressing the Calico CRDs: %w", err)
+	crds := map[string][]byte{}
+	for _, line := range calicoversion.Supported() {
+		if crds[line.Minor], err = mrdata.Compress(enc.CRDsJSONFor(line)); err != nil {
+			return nil, fmt.Errorf("compressing the Calico %s CRDs: %w", line, err)
+		}
 	}
 	return &calicoRenderer{images: imagevector.NewResolver(vector), encoder: enc, crds: crds}, nil
 }
@@ -65,11 +69,15 @@ func (r *calicoRenderer) Render(_ context.Context, in Inputs) (Rendered, error) 
 	if err != nil {
 		return Rendered{}, err
 	}
+	crds := r.crds[res.Options.Calico.CRDs.OrDefaultLine().Minor]
+	if crds == nil {
+		return Rendered{}, fmt.Errorf("no CRDs for Calico %s", res.Options.Calico.CRDs)
+	}
 	return Rendered{
 		Pools: res.Pools,
 		// The CRDs (the same for every shoot, ~90 % of the bytes) compressed once, the rest as a
 		// plain stream: no copy of the whole manifest per render, a ~37 KB secret.
-		Data:        map[string][]byte{ManagedResourceDataKey: res.Manifest.DynamicJSON(), mrdata.CRDsKey: r.crds},
+		Data:        map[string][]byte{ManagedResourceDataKey: res.Manifest.DynamicJSON(), mrdata.CRDsKey: crds},
 		Status:      res.Status,
 		SeedObjects: res.SeedObjects,
 		Findings:    res.Options.Findings,

@@ -9,6 +9,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
@@ -32,6 +33,8 @@ type Scenario struct {
 	// by what its decisions change compared with the closest golden one
 	// (internal/render/testdata/delta/<Name>.txt).
 	Golden bool
+	// Calico is the release each Calico component runs (zero: the default line, v3.31).
+	Calico calicoversion.Deployment
 }
 
 // DualStack makes the shoot dual-stack (IPv4 first).
@@ -138,6 +141,17 @@ func Scenarios() []Scenario {
 		// Opt-in admission checks of Calico policies in the shoot (issue 14): Deny and Warn.
 		{Name: "policy-validation-deny", ProviderConfig: "policyValidation: {mode: Deny}"},
 		{Name: "policy-validation-warn", ProviderConfig: "policyValidation: {mode: Warn}"},
+		// Calico v3.32 (issue 23): the same shoots with every component at v3.32, and the first step of an
+		// upgrade (calico-node at v3.32, typha and kube-controllers still at v3.31, the v3.32 CRDs).
+		{Name: "v3.32-default", Golden: true, Calico: calicoversion.Steady(calicoversion.V3_32)},
+		{Name: "v3.32-ebpf-kube-proxy-off", Golden: true, ProviderConfig: "ebpfDataplane: {enabled: true}\noverlay: {enabled: false}", Shoot: KubeProxyOff, Calico: calicoversion.Steady(calicoversion.V3_32)},
+		{Name: "v3.32-typha-disabled", Golden: true, ProviderConfig: "typha: {enabled: false}", Calico: calicoversion.Steady(calicoversion.V3_32)},
+		{Name: "v3.32-dual-stack", Golden: true, Shoot: DualStack, Calico: calicoversion.Steady(calicoversion.V3_32)},
+		{Name: "v3.32-upgrade-node-first", Golden: true, Calico: calicoversion.Move(calicoversion.V3_31, calicoversion.V3_32, calicoversion.Version{}, calicoversion.PhaseFirst)},
+		{Name: "v3.32-kube-proxy-nftables", Shoot: func(s *gardencorev1beta1.Shoot) {
+			s.Spec.Kubernetes.KubeProxy.Mode = ptr.To(gardencorev1beta1.ProxyModeNFTables)
+		}, Calico: calicoversion.Steady(calicoversion.V3_32)},
+		{Name: "v3.32-downgrade-typha-first", Calico: calicoversion.Move(calicoversion.V3_32, calicoversion.V3_31, calicoversion.V3_32, calicoversion.PhaseFirst)},
 		{
 			// Everything at once: the largest output (benchmark "largest").
 			Name: "largest",
@@ -191,11 +205,21 @@ func ShootOf(sc Scenario) *gardencorev1beta1.Shoot {
 // resolve). validErrs are the validation errors; resolveErrs the errors of resolving the options
 // (only reached when valid).
 func Resolve(s *gardencorev1beta1.Shoot, nonPrivileged bool, addresses []string) (opts values.Options, validErrs, resolveErrs field.ErrorList) {
+	return ResolveCalico(s, nonPrivileged, addresses, calicoversion.Deployment{})
+}
+
+// ResolveCalico is Resolve with the Calico release of each component (zero: the default line), as
+// the controller decides it.
+func ResolveCalico(s *gardencorev1beta1.Shoot, nonPrivileged bool, addresses []string, calico calicoversion.Deployment) (opts values.Options, validErrs, resolveErrs field.ErrorList) {
 	cfg, errs := pipeline.ShootConfig(s)
 	if len(errs) > 0 {
 		return values.Options{}, errs, nil
 	}
-	imgs, err := imagevector.Default()
+	vector, err := imagevector.LoadVector(nil)
+	if err != nil {
+		panic(err)
+	}
+	imgs, err := vector.ImagesFor(imagevector.FindOptions{}, calico.OrDefault())
 	if err != nil {
 		panic(err)
 	}
@@ -211,13 +235,19 @@ func Resolve(s *gardencorev1beta1.Shoot, nonPrivileged bool, addresses []string)
 		FeatureGates:           gates,
 		Images:                 imgs,
 		KubeAPIServerAddresses: addrs,
+		Calico:                 calico,
 	})
 	return opts, nil, resolveErrs
 }
 
+// Resolve resolves the scenario's options (ResolveCalico with its shoot, gate, addresses and lines).
+func (sc Scenario) Resolve() (opts values.Options, validErrs, resolveErrs field.ErrorList) {
+	return ResolveCalico(ShootOf(sc), sc.NonPrivileged, sc.Addresses, sc.Calico)
+}
+
 // Options resolves the scenario's options; an invalid scenario is an error.
 func (sc Scenario) Options() (values.Options, error) {
-	opts, validErrs, resolveErrs := Resolve(ShootOf(sc), sc.NonPrivileged, sc.Addresses)
+	opts, validErrs, resolveErrs := sc.Resolve()
 	if len(validErrs) > 0 || len(resolveErrs) > 0 {
 		return values.Options{}, fmt.Errorf("scenario %s: validation errors %v, resolve errors %v", sc.Name, validErrs.ToAggregate(), resolveErrs.ToAggregate())
 	}
