@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	rbacv1 "k8s.io/api/rbac/v1"
 
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/render"
 	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
@@ -118,10 +119,14 @@ func list(cell string) []string {
 	return out
 }
 
-// renderedRules expands the ClusterRoles calico-pilot renders for Calico's components.
-func renderedRules() map[string][]rbacv1.PolicyRule {
+// renderedRules returns the ClusterRoles calico-pilot renders for Calico's components when every
+// component runs line v.
+func renderedRules(v calicoversion.Version) map[string][]rbacv1.PolicyRule {
 	roles := map[string][]rbacv1.PolicyRule{}
-	for _, g := range render.ConstantGroups() {
+	for _, g := range render.Constants() {
+		if (g.Group == render.GroupAlways && (g.Node != v || g.Typha != v)) || (g.Group == render.GroupKubeControllers && g.KubeControllers != v) {
+			continue
+		}
 		for _, o := range g.Objects() {
 			if cr, ok := o.(*rbacv1.ClusterRole); ok {
 				for _, r := range factSections {
@@ -158,20 +163,22 @@ func has(l []string, s string) bool {
 
 var atomRE = regexp.MustCompile(`^(\S+) (\S+) (\S+) (\S+)(?: (\S+))?$`)
 
-// readDocumentedRBAC reads docs/calico-rbac.md's table of differences: "not granted" and "added"
-// permissions, with their reason and the oracle row that shows it.
-func readDocumentedRBAC(t *testing.T) (notGranted, added map[string]bool) {
+// readDocumentedRBAC reads a table of differences of docs/calico-rbac.md (the section named heading):
+// "not granted" and "added" permissions, with their reason and the oracle row that shows it. A row
+// whose resources cell is "(every crd.projectcalico.org rule)" stands for the projectcalico.org copy
+// of each of the role's upstream crd.projectcalico.org permissions: mirrored lists those roles.
+func readDocumentedRBAC(t *testing.T, heading string) (notGranted, added, mirrored map[string]bool) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "docs", "calico-rbac.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(data), "## Differences from Calico's manifests")
+	_, section, ok := strings.Cut(string(data), heading+"\n")
 	if !ok {
-		t.Fatal(`docs/calico-rbac.md has no section "## Differences from Calico's manifests"`)
+		t.Fatalf("docs/calico-rbac.md has no section %q", heading)
 	}
 	section, _, _ = strings.Cut(section, "\n## ")
-	notGranted, added = map[string]bool{}, map[string]bool{}
+	notGranted, added, mirrored = map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, line := range strings.Split(section, "\n") {
 		cells := splitRow(line)
 		if len(cells) < 7 || !strings.HasPrefix(cells[0], "`") {
@@ -186,6 +193,10 @@ func readDocumentedRBAC(t *testing.T) (notGranted, added map[string]bool) {
 		if withNames {
 			names = list(n)
 		}
+		if cells[3] == "(every crd.projectcalico.org rule)" && change == "not granted" && group == "projectcalico.org" {
+			mirrored[role] = true
+			continue
+		}
 		target := map[string]map[string]bool{"not granted": notGranted, "added": added}[change]
 		if target == nil {
 			t.Fatalf("docs/calico-rbac.md: change %q is neither \"not granted\" nor \"added\"", change)
@@ -198,7 +209,7 @@ func readDocumentedRBAC(t *testing.T) (notGranted, added map[string]bool) {
 			}
 		}
 	}
-	return notGranted, added
+	return notGranted, added, mirrored
 }
 
 // TestRolesMatchCalicoFacts holds the ClusterRoles calico-pilot renders for Calico's components
@@ -206,8 +217,21 @@ func readDocumentedRBAC(t *testing.T) (notGranted, added map[string]bool) {
 // permission is granted, or listed as "not granted" in docs/calico-rbac.md with the oracle row that
 // shows Calico never needs it; every permission beyond upstream is listed as "added". Stale rows fail.
 func TestRolesMatchCalicoFacts(t *testing.T) {
-	upstream := readUpstreamRules(t)
-	rendered := renderedRules()
+	base := readUpstreamRules(t)
+	for _, tt := range []struct {
+		line     calicoversion.Version
+		upstream map[string]bool
+		heading  string
+	}{
+		{calicoversion.V3_31, base, "## Differences from Calico's manifests"},
+		{calicoversion.V3_32, upstreamV3_32(t, base), "## Differences from Calico v3.32.1's manifests"},
+	} {
+		t.Run(tt.line.Minor, func(t *testing.T) { compareRoles(t, tt.upstream, renderedRules(tt.line), tt.heading) })
+	}
+}
+
+// compareRoles compares rendered roles with upstream's permissions and the documented differences.
+func compareRoles(t *testing.T, upstream map[string]bool, rendered map[string][]rbacv1.PolicyRule, heading string) {
 	if len(rendered) != len(factSections) {
 		t.Fatalf("rendered %d of the %d ClusterRoles", len(rendered), len(factSections))
 	}
@@ -241,7 +265,13 @@ func TestRolesMatchCalicoFacts(t *testing.T) {
 			}
 		}
 	}
-	notGranted, added := readDocumentedRBAC(t)
+	notGranted, added, mirrored := readDocumentedRBAC(t, heading)
+	for a := range missing {
+		m := atomRE.FindStringSubmatch(a)
+		if m[2] == "projectcalico.org" && mirrored[m[1]] && upstream[strings.Replace(a, " projectcalico.org ", " crd.projectcalico.org ", 1)] {
+			delete(missing, a)
+		}
+	}
 	if diff := cmp.Diff(sorted(notGranted), sorted(missing)); diff != "" {
 		t.Errorf("upstream permissions not granted (-documented in docs/calico-rbac.md +rendered):\n%s", diff)
 	}
@@ -256,5 +286,90 @@ func sorted(m map[string]bool) []string {
 		out = append(out, k)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// deltaRBAC is what Calico v3.32.1's ClusterRoles add to and remove from v3.31.6's (delta §3), as
+// "group resource verbs" per role; every resource named must appear in the delta's row for the role
+// (readDeltaRBACRows). The projectcalico.org copy of every crd.projectcalico.org rule (§3, first row)
+// is added by upstreamV3_32 itself.
+var deltaRBAC = []struct {
+	role, group string
+	resources   []string
+	verbs       []string
+	removed     bool
+}{
+	{"calico-node", "policy.networking.k8s.io", []string{"clusternetworkpolicies"}, []string{"list", "watch"}, false},
+	{"calico-node", "kubevirt.io", []string{"virtualmachineinstancemigrations"}, []string{"get", "list", "watch"}, false},
+	{"calico-node", "crd.projectcalico.org", []string{"ipamconfigurations"}, []string{"create", "get"}, false},
+	{"calico-node", "crd.projectcalico.org", []string{"bgpconfigurations"}, []string{"create", "update"}, false},
+	{"calico-node", "policy.networking.k8s.io", []string{"adminnetworkpolicies", "baselineadminnetworkpolicies"}, []string{"list", "watch"}, true},
+	{"calico-cni-plugin", "crd.projectcalico.org", []string{"ipamconfigurations"}, []string{"create", "delete", "get", "list", "update"}, false},
+	{"calico-cni-plugin", "kubevirt.io", []string{"virtualmachineinstances", "virtualmachines"}, []string{"get"}, false},
+	{"calico-kube-controllers", "crd.projectcalico.org", []string{"ipamconfigurations"}, []string{"get", "list", "create", "update", "delete", "watch"}, false},
+	{"calico-kube-controllers", "crd.projectcalico.org", []string{"kubecontrollersconfigurations/status"}, []string{"get", "update"}, false},
+	{"calico-kube-controllers", "crd.projectcalico.org", []string{"networkpolicies", "stagednetworkpolicies", "globalnetworkpolicies", "stagedglobalnetworkpolicies"},
+		[]string{"get", "list", "watch", "create", "update", "delete"}, false},
+	{"calico-kube-controllers", "apps", []string{"daemonsets", "deployments"}, []string{"get", "list", "watch"}, false},
+	{"calico-kube-controllers", "migration.projectcalico.org", []string{"datastoremigrations", "datastoremigrations/status"},
+		[]string{"get", "list", "watch", "create", "update", "patch"}, false},
+	{"calico-kube-controllers", "apiextensions.k8s.io", []string{"customresourcedefinitions"}, []string{"get", "list", "watch", "delete"}, false},
+	{"calico-kube-controllers", "apiregistration.k8s.io", []string{"apiservices"}, []string{"get", "list", "watch", "create", "delete"}, false},
+	{"calico-kube-controllers", "projectcalico.org", []string{"*"}, []string{"*"}, false},
+	{"calico-kube-controllers", "crd.projectcalico.org", []string{"*"}, []string{"get", "list", "watch"}, false},
+	{"calico-kube-controllers", "kubevirt.io", []string{"virtualmachines", "virtualmachineinstances"}, []string{"get", "list", "watch"}, false},
+}
+
+// deltaRoleRows maps the delta's §3 table rows to the roles they describe.
+var deltaRoleRows = map[string]string{
+	"| calico-node (SA calico-node": "calico-node",
+	"| calico-cni-plugin ":          "calico-cni-plugin",
+	"| calico-kube-controllers ":    "calico-kube-controllers",
+}
+
+// upstreamV3_32 is Calico v3.32.1's permissions: v3.31.6's (base), the projectcalico.org copy of
+// every crd.projectcalico.org permission of calico-node, the CNI plugin and kube-controllers, and
+// deltaRBAC. It fails when deltaRBAC names a resource the delta's row for the role does not.
+func upstreamV3_32(t *testing.T, base map[string]bool) map[string]bool {
+	t.Helper()
+	path := filepath.Join(testenv.RepoRoot(), "..", "shared", "reference", "calico-v3.32-delta.md")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Skipf("delta facts not available at %s: %v", path, err)
+	}
+	_, section, _ := strings.Cut(string(data), "## 3. RBAC per component")
+	section, _, _ = strings.Cut(section, "\n## ")
+	rows := map[string]string{}
+	for _, line := range strings.Split(section, "\n") {
+		for prefix, role := range deltaRoleRows {
+			if strings.HasPrefix(line, prefix) {
+				rows[role] = line
+			}
+		}
+	}
+	out := map[string]bool{}
+	for a := range base {
+		out[a] = true
+	}
+	for _, d := range deltaRBAC {
+		for _, res := range d.resources {
+			if res != "*" && !strings.Contains(rows[d.role], res) {
+				t.Errorf("deltaRBAC: %s %s is not in the delta's §3 row for %s", d.role, res, d.role)
+			}
+			for _, v := range d.verbs {
+				if d.removed {
+					delete(out, atom(d.role, d.group, res, v, ""))
+				} else {
+					out[atom(d.role, d.group, res, v, "")] = true
+				}
+			}
+		}
+	}
+	for a := range out {
+		m := atomRE.FindStringSubmatch(a)
+		if m[2] == "crd.projectcalico.org" && m[1] != "calico-tier-getter" {
+			out[strings.Replace(a, " crd.projectcalico.org ", " projectcalico.org ", 1)] = true
+		}
+	}
 	return out
 }

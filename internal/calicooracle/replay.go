@@ -137,25 +137,26 @@ func (p *Replayer) createFixtures(ctx context.Context) error {
 // Reset deletes what a replay wrote: every object of the (cluster-scoped) Calico resources the table
 // writes, and the fixtures, so that the next replay starts from a new cluster's state.
 func (p *Replayer) Reset(ctx context.Context) error {
-	calicoResources := map[string]bool{}
+	// Resource and namespace ("" for cluster-scoped resources) of every Calico object written.
+	calicoResources := map[[2]string]bool{}
 	for _, r := range p.table.Requests {
 		if r.Group == "crd.projectcalico.org" && slices.ContainsFunc(r.Verbs, func(v string) bool { return v == "create" || v == "update" }) {
 			for _, tg := range r.Targets() {
-				calicoResources[tg.Resource] = true
+				calicoResources[[2]string{tg.Resource, tg.Namespace}] = true
 			}
 		}
 	}
 	for _, o := range p.table.FixtureObjects() {
 		if gvk := o.GroupVersionKind(); gvk.Group == "crd.projectcalico.org" {
 			if gvr, err := gvrOf(o); err == nil {
-				calicoResources[gvr.Resource] = true
+				calicoResources[[2]string{gvr.Resource, o.GetNamespace()}] = true
 			}
 		}
 	}
 	for res := range calicoResources {
-		gvr := schema.GroupVersionResource{Group: "crd.projectcalico.org", Version: "v1", Resource: res}
-		if err := p.adminDC.Resource(gvr).DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{}); err != nil {
-			return fmt.Errorf("deleting all %s: %w", res, err)
+		gvr := schema.GroupVersionResource{Group: "crd.projectcalico.org", Version: "v1", Resource: res[0]}
+		if err := p.adminDC.Resource(gvr).Namespace(res[1]).DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{}); err != nil {
+			return fmt.Errorf("deleting all %s: %w", res[0], err)
 		}
 	}
 	for _, o := range p.table.FixtureObjects() {
@@ -176,6 +177,7 @@ func gvrOf(o *unstructured.Unstructured) (schema.GroupVersionResource, error) {
 	resource := map[string]string{
 		"Node": "nodes", "Pod": "pods", "Service": "services", "ServiceAccount": "serviceaccounts",
 		"IPPool": "ippools", "CalicoNodeStatus": "caliconodestatuses", "IPAMBlock": "ipamblocks", "IPAMHandle": "ipamhandles",
+		"NetworkPolicy": "networkpolicies",
 	}[gvk.Kind]
 	if resource == "" {
 		return schema.GroupVersionResource{}, fmt.Errorf("fixture kind %s has no resource name here (add it to gvrOf)", gvk.Kind)
@@ -384,7 +386,7 @@ func kindOf(resource string) string {
 		"ippools": "IPPool", "clusterinformations": "ClusterInformation", "tiers": "Tier",
 		"felixconfigurations": "FelixConfiguration", "ipamconfigs": "IPAMConfig", "blockaffinities": "BlockAffinity",
 		"ipamblocks": "IPAMBlock", "ipamhandles": "IPAMHandle", "kubecontrollersconfigurations": "KubeControllersConfiguration",
-		"hostendpoints": "HostEndpoint", "caliconodestatuses": "CalicoNodeStatus",
+		"hostendpoints": "HostEndpoint", "caliconodestatuses": "CalicoNodeStatus", "networkpolicies": "NetworkPolicy",
 	}
 	return kinds[resource]
 }

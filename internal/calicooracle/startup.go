@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/calico-pilot/calico-pilot/api/projectcalico/crds"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 )
 
 // CheckStartup checks the calico-node pod of a render against the table's start-up facts, without
@@ -15,7 +16,7 @@ import (
 // FELIX_<FIELD> for the spec fields of the FelixConfiguration CRD, case-insensitively, and the
 // table's felixEnvOutsideCRD). Each finding names the container and what Calico does with it.
 func CheckStartup(t *Table, d *Deployment) ([]string, error) {
-	felixFields, err := felixConfigurationFields()
+	felixFields, err := felixConfigurationFields(t)
 	if err != nil {
 		return nil, err
 	}
@@ -60,10 +61,15 @@ func CheckStartup(t *Table, d *Deployment) ([]string, error) {
 	return findings, nil
 }
 
-// felixConfigurationFields are the spec fields of the FelixConfiguration CRD calico-pilot installs
-// (api/projectcalico/crds, held equal to Calico's by TestGeneratedCRDsMatchFieldFacts).
-func felixConfigurationFields() ([]string, error) {
-	defs, err := crds.CustomResourceDefinitions()
+// felixConfigurationFields are the spec fields of the FelixConfiguration CRD calico-pilot installs for
+// the table's Calico line (api/projectcalico/crds, held equal to Calico's by
+// TestGeneratedCRDsMatchFieldFacts and, for v3.32, TestV3_32FieldCountsMatchDelta).
+func felixConfigurationFields(t *Table) ([]string, error) {
+	line, err := calicoversion.Parse(t.CalicoVersion)
+	if err != nil {
+		return nil, fmt.Errorf("the table's Calico version: %w", err)
+	}
+	defs, err := crds.CustomResourceDefinitionsFor(line)
 	if err != nil {
 		return nil, fmt.Errorf("loading the CRDs: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 )
 
@@ -28,10 +29,16 @@ func TestLoad(t *testing.T) {
 	if len(tb.Requests) < 60 {
 		t.Errorf("%d rows, want the ~70 of the table", len(tb.Requests))
 	}
-	if got := Versions(); len(got) != 1 || got[0] != "v3.31.6" {
-		t.Errorf("Versions() = %v", got)
+	if got := Versions(); len(got) != 2 || got[0] != "v3.31.6" || got[1] != "v3.32.1" {
+		t.Errorf("Versions() = %v, want one table per supported release", got)
 	}
-	if _, err := Load("v9.9.9"); err == nil || !strings.Contains(err.Error(), "no oracle table for Calico v9.9.9 (have v3.31.6)") {
+	for _, line := range calicoversion.Supported() {
+		tl, err := Load(line.Release)
+		if err != nil || tl.CalicoVersion != line.Release {
+			t.Errorf("Load(%s): %v, %v", line.Release, tl, err)
+		}
+	}
+	if _, err := Load("v9.9.9"); err == nil || !strings.Contains(err.Error(), "no oracle table for Calico v9.9.9 (have v3.31.6, v3.32.1)") {
 		t.Errorf("Load(v9.9.9) error %v", err)
 	}
 }
@@ -84,29 +91,41 @@ func checkStartup(t *testing.T, tb *Table, d *Deployment) []string {
 }
 
 // TestEveryScenarioStartsUp checks every render scenario's calico-node pod against the start-up
-// facts: NetworkUnavailable is cleared by a flag that clears it, no pool variable terminates
-// start-up, and every FELIX_ variable is one Felix reads. The scenarios are rendered (only a few
-// keep whole golden files).
+// facts of calico-node's line: NetworkUnavailable is cleared by a flag that clears it, no pool
+// variable terminates start-up, and every FELIX_ variable is one Felix reads. Every scenario of the
+// default line is rendered at v3.32 as well (only a few keep whole golden files).
 func TestEveryScenarioStartsUp(t *testing.T) {
-	tb := load(t)
 	scenarios := rendertest.Scenarios()
 	if len(scenarios) < 40 {
 		t.Fatalf("found %d render scenarios, want the ~45", len(scenarios))
 	}
 	for _, sc := range scenarios {
-		t.Run(sc.Name, func(t *testing.T) {
-			objs, err := sc.Unstructured()
-			if err != nil {
-				t.Fatal(err)
-			}
-			d, err := Inspect(tb, objs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, f := range checkStartup(t, tb, d) {
-				t.Error(f)
-			}
-		})
+		variants := []rendertest.Scenario{sc}
+		if sc.Calico.IsZero() {
+			at32 := sc
+			at32.Calico = calicoversion.Steady(calicoversion.V3_32)
+			variants = append(variants, at32)
+		}
+		for _, v := range variants {
+			line := v.Calico.OrDefault().Node
+			t.Run(sc.Name+"@"+line.Minor, func(t *testing.T) {
+				tb, err := Load(line.Release)
+				if err != nil {
+					t.Fatal(err)
+				}
+				objs, err := v.Unstructured()
+				if err != nil {
+					t.Fatal(err)
+				}
+				d, err := Inspect(tb, objs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, f := range checkStartup(t, tb, d) {
+					t.Error(f)
+				}
+			})
+		}
 	}
 }
 
