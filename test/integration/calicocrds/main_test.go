@@ -15,10 +15,14 @@ import (
 // cl is an uncached client of the suite's control plane, with a scheme holding only what the suite uses.
 var cl client.Client
 
+// controlPlane is the suite's control plane (TestV3_32CRDs changes its CRDs and puts v3.31's back).
+var controlPlane *testenv.ControlPlane
+
 func TestMain(m *testing.M) {
 	opts := testenv.Options{CRDDirectoryPaths: testenv.CRDDirectories(testenv.CalicoCRDs)}
 	os.Exit(testenv.RunSuite(m, opts, func(cp *testenv.ControlPlane) error {
 		var err error
+		controlPlane = cp
 		cl, err = cp.NewClient(corev1.AddToScheme, projectcalicov1.AddToScheme, policyv1alpha1.AddToScheme)
 		return err
 	}))
