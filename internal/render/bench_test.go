@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/calico-pilot/calico-pilot/api/projectcalico/crds"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/render"
@@ -209,5 +210,37 @@ func BenchmarkValidateAndResolve(b *testing.B) {
 			b.Fatal("invalid")
 		}
 		return 0
+	})
+}
+
+// BenchmarkEncoderLines measures the stored manifest through the pipeline's Encoder (each line's CRDs
+// and the constants encoded once) for one shoot per Calico deployment: v3.31, v3.32 and the first step
+// of the upgrade (calico-node's role serving both lines); and building the Encoder itself, which now
+// encodes two CRD sets and every constant per line combination.
+func BenchmarkEncoderLines(b *testing.B) {
+	enc, err := pipeline.NewEncoder()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range []string{"default", "v3.32-default", "v3.32-upgrade-node-first"} {
+		opts := benchScenario(b, name)
+		b.Run(name, func(b *testing.B) {
+			measure(b, func() int {
+				m, err := enc.Shoot(&opts, true)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return len(m.JSON())
+			})
+		})
+	}
+	b.Run("new-encoder", func(b *testing.B) {
+		measure(b, func() int {
+			e, err := pipeline.NewEncoder()
+			if err != nil {
+				b.Fatal(err)
+			}
+			return len(e.CRDsJSONFor(calicoversion.V3_31)) + len(e.CRDsJSONFor(calicoversion.V3_32))
+		})
 	})
 }
