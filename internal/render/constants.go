@@ -45,8 +45,10 @@ type Constant struct {
 	KubeControllers calicoversion.Version
 }
 
-// constantOf is group g as a shoot with options' Calico deployment d selects it.
+// constantOf is group g as a shoot with options' Calico deployment d selects it (a zero line is the
+// default line, as for Options built by hand).
 func constantOf(g ConstantGroup, d calicoversion.Deployment, withTypha bool) Constant {
+	d.Node, d.Typha, d.KubeControllers = d.Node.OrDefaultLine(), d.Typha.OrDefaultLine(), d.KubeControllers.OrDefaultLine()
 	switch g {
 	case GroupAlways:
 		c := Constant{Group: g, Node: d.Node, Typha: d.Typha}
