@@ -130,6 +130,13 @@ func TestV3_32CRDs(t *testing.T) {
 			"routeTableRanges": []any{map[string]any{"min": int64(1), "max": int64(250)}},
 		}), client.DryRunAll)
 	})
+	refusedWith(t, "a NetworkPolicy rule with destination services and ports", "destination services cannot be combined with ports or notPorts", func() error {
+		return cl.Create(ctx, calicoObject("NetworkPolicy", "default", "services-and-ports", map[string]any{
+			"egress": []any{map[string]any{"action": "Allow", "protocol": "TCP", "destination": map[string]any{
+				"services": map[string]any{"name": "kubernetes", "namespace": "default"}, "ports": []any{int64(443)},
+			}}},
+		}), client.DryRunAll)
+	})
 	// §2.4 ratcheting: iptablesBackend "auto" (now outside the case-sensitive enum) stays through an
 	// update that leaves it alone, and is refused on a new object.
 	f := get(t, felix)
