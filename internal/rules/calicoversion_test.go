@@ -11,7 +11,9 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/rules"
 )
 
-func pin(s string) *calicov1alpha1.NetworkConfig { return &calicov1alpha1.NetworkConfig{CalicoVersion: &s} }
+func pin(s string) *calicov1alpha1.NetworkConfig {
+	return &calicov1alpha1.NetworkConfig{CalicoVersion: &s}
+}
 
 var pcPath = field.NewPath("spec", "networking", "providerConfig")
 
