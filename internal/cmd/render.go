@@ -27,6 +27,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
+	"github.com/calico-pilot/calico-pilot/internal/plan"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -53,11 +54,12 @@ type RenderOptions struct {
 	// SeedNamespace is the control-plane namespace for --seed (default shoot--<project>--<name>).
 	SeedNamespace string
 	// CalicoVersion is the Calico line to render; empty: the shoot's pin, the line a Network's
-	// status records, the operator's default, v3.31 (chooseCalico).
+	// status records, the operator's default, v3.31 (plan.ChooseCalico).
 	CalicoVersion string
 
-	// calico is the deployment the last build rendered.
-	calico calicoChoice
+	// calico is the deployment the last build rendered, kubernetes its shoot's Kubernetes version.
+	calico     plan.Choice
+	kubernetes string
 
 	gates     map[string]bool
 	addresses []netip.Addr
@@ -244,13 +246,14 @@ func (o *RenderOptions) build(streams IO) (*manifest.Manifest, error) {
 		fmt.Fprintf(streams.ErrOut, "warning: $%s: ignoring image %q: calico-pilot deploys no image of this name%s\n", imagevector.OverrideEnv, n.Name, hint)
 	}
 	// The Calico line: asked for, else as the controller decides for a shoot that is not moving.
-	choice, err := chooseCalico(o.CalicoVersion, in.config, ctrl, in.source.Network)
+	choice, err := plan.ChooseCalico(o.CalicoVersion, in.config, ctrl, in.source.Network)
 	if err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
 	o.calico = choice
 	calico := choice.Deployment
 	k8s := in.source.Shoot.Spec.Kubernetes.Version
+	o.kubernetes = k8s
 	for _, v := range calico.Components() {
 		if !v.SupportsKubernetes(k8s) {
 			fmt.Fprintf(streams.ErrOut, "warning: Calico %s supports Kubernetes %s to %s, the shoot runs %s\n", v.Minor, v.KubernetesMin, v.KubernetesMax, k8s)

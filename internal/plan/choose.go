@@ -1,4 +1,4 @@
-package cmd
+package plan
 
 import (
 	"encoding/json"
@@ -12,8 +12,8 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/rules"
 )
 
-// calicoChoice is the Calico deployment an offline command renders and why.
-type calicoChoice struct {
+// Choice is the Calico deployment an offline command renders and why.
+type Choice struct {
 	// Deployment is what each component runs.
 	Deployment calicoversion.Deployment
 	// Source says where the line came from, for people.
@@ -21,7 +21,7 @@ type calicoChoice struct {
 }
 
 // Note is the line render prints on stderr.
-func (c calicoChoice) Note() string {
+func (c Choice) Note() string {
 	d := c.Deployment
 	if d.IsSteady() {
 		return fmt.Sprintf("note: rendered Calico %s (%s): %s", d.Node.Minor, d.Node.Release, c.Source)
@@ -29,9 +29,9 @@ func (c calicoChoice) Note() string {
 	return fmt.Sprintf("note: rendered Calico %s: %s", d, c.Source)
 }
 
-// lineOfRelease is the supported line of a recorded release ("v3.31.6"); a release of a supported
+// LineOfRelease is the supported line of a recorded release ("v3.31.6"); a release of a supported
 // line that this calico-pilot does not deploy (an older patch) counts as its line.
-func lineOfRelease(release string) (calicoversion.Version, error) {
+func LineOfRelease(release string) (calicoversion.Version, error) {
 	if v, err := calicoversion.Parse(release); err == nil {
 		return v, nil
 	}
@@ -44,10 +44,10 @@ func lineOfRelease(release string) (calicoversion.Version, error) {
 	return calicoversion.Version{}, fmt.Errorf("Calico release %q is of no line this calico-pilot deploys (%s)", release, strings.Join(calicoversion.SupportedNames(), ", "))
 }
 
-// recordedCalico is what a Network's providerStatus says its shoot runs (calicoVersion, calicoMove,
+// RecordedCalico is what a Network's providerStatus says its shoot runs (calicoVersion, calicoMove,
 // calicoCRDVersion); zero when nothing is recorded. A Network deployed before lines were recorded
 // runs the default line (calicoversion.Default), which the caller decides.
-func recordedCalico(network *extensionsv1alpha1.Network) (calicoversion.Deployment, error) {
+func RecordedCalico(network *extensionsv1alpha1.Network) (calicoversion.Deployment, error) {
 	if network == nil || network.Status.ProviderStatus == nil || len(network.Status.ProviderStatus.Raw) == 0 {
 		return calicoversion.Deployment{}, nil
 	}
@@ -58,19 +58,19 @@ func recordedCalico(network *extensionsv1alpha1.Network) (calicoversion.Deployme
 	if st.CalicoVersion == "" {
 		return calicoversion.Deployment{}, nil
 	}
-	line, err := lineOfRelease(st.CalicoVersion)
+	line, err := LineOfRelease(st.CalicoVersion)
 	if err != nil {
 		return calicoversion.Deployment{}, fmt.Errorf("the Network's status.providerStatus.calicoVersion: %w", err)
 	}
 	var crds calicoversion.Version
 	if st.CalicoCRDVersion != "" {
-		if crds, err = lineOfRelease(st.CalicoCRDVersion); err != nil {
+		if crds, err = LineOfRelease(st.CalicoCRDVersion); err != nil {
 			return calicoversion.Deployment{}, fmt.Errorf("the Network's status.providerStatus.calicoCRDVersion: %w", err)
 		}
 	}
 	if m := st.CalicoMove; m != nil {
-		from, err1 := lineOfRelease(m.From)
-		to, err2 := lineOfRelease(m.To)
+		from, err1 := LineOfRelease(m.From)
+		to, err2 := LineOfRelease(m.To)
 		if err1 == nil && err2 == nil {
 			return calicoversion.Move(from, to, crds, calicoversion.Phase(m.Phase)), nil
 		}
@@ -78,28 +78,28 @@ func recordedCalico(network *extensionsv1alpha1.Network) (calicoversion.Deployme
 	return calicoversion.Move(line, line, crds, calicoversion.PhaseComplete), nil
 }
 
-// chooseCalico decides the Calico deployment of an offline render, as the controller does for a
+// ChooseCalico decides the Calico deployment of an offline render, as the controller does for a
 // shoot that is not moving: an explicit line (render --calico-version, plan --target-version) first;
 // else the shoot's pin (providerConfig calicoVersion; a pin this calico-pilot no longer deploys is
 // not used, as the controller ratchets it); else, for a Network, the line its providerStatus records
 // (a shoot keeps its line until a pin or the operator's rollout moves it); else the operator's
 // calico.defaultVersion; else calicoversion.Default. The CRDs never go below what the Network
 // records (calicoCRDVersion): a move renders the newer schema the shoot keeps.
-func chooseCalico(explicit string, cfg *calicov1alpha1.NetworkConfig, ctrl *configv1alpha1.ControllerConfiguration, network *extensionsv1alpha1.Network) (calicoChoice, error) {
-	recorded, err := recordedCalico(network)
+func ChooseCalico(explicit string, cfg *calicov1alpha1.NetworkConfig, ctrl *configv1alpha1.ControllerConfiguration, network *extensionsv1alpha1.Network) (Choice, error) {
+	recorded, err := RecordedCalico(network)
 	if err != nil {
-		return calicoChoice{}, err
+		return Choice{}, err
 	}
-	steady := func(v calicoversion.Version, source string) calicoChoice {
+	steady := func(v calicoversion.Version, source string) Choice {
 		if recorded.IsZero() {
-			return calicoChoice{Deployment: calicoversion.Steady(v), Source: source}
+			return Choice{Deployment: calicoversion.Steady(v), Source: source}
 		}
-		return calicoChoice{Deployment: calicoversion.Move(v, v, recorded.CRDs, calicoversion.PhaseComplete), Source: source}
+		return Choice{Deployment: calicoversion.Move(v, v, recorded.CRDs, calicoversion.PhaseComplete), Source: source}
 	}
 	if explicit != "" {
 		v, err := calicoversion.Parse(explicit)
 		if err != nil {
-			return calicoChoice{}, err
+			return Choice{}, err
 		}
 		return steady(v, "asked for"), nil
 	}
@@ -111,12 +111,12 @@ func chooseCalico(explicit string, cfg *calicov1alpha1.NetworkConfig, ctrl *conf
 		if !recorded.IsSteady() {
 			source = "the Network's move in progress (status.providerStatus.calicoMove)"
 		}
-		return calicoChoice{Deployment: recorded, Source: source}, nil
+		return Choice{Deployment: recorded, Source: source}, nil
 	}
 	if ctrl != nil && ctrl.Calico != nil && ctrl.Calico.DefaultVersion != nil {
 		v, err := calicoversion.Parse(*ctrl.Calico.DefaultVersion)
 		if err != nil {
-			return calicoChoice{}, fmt.Errorf("ControllerConfiguration calico.defaultVersion: %w", err)
+			return Choice{}, fmt.Errorf("ControllerConfiguration calico.defaultVersion: %w", err)
 		}
 		return steady(v, "the operator's default (ControllerConfiguration calico.defaultVersion)"), nil
 	}
