@@ -180,8 +180,10 @@ func describeLines(d calicoversion.Deployment) string {
 	switch {
 	case d.IsZero():
 		return "unknown"
-	case d.IsSteady():
+	case d.IsSteady() && (d.CRDs.IsZero() || d.CRDs == d.Node):
 		return fmt.Sprintf("%s (%s)", d.Node.Minor, d.Node.Release)
+	case d.IsSteady():
+		return fmt.Sprintf("%s (%s), CRDs %s", d.Node.Minor, d.Node.Release, d.CRDs.Minor)
 	}
 	return d.String()
 }
