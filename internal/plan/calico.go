@@ -157,7 +157,7 @@ type Move struct {
 // diff, the shoot's Kubernetes version ("" unknown) and its objects (nil: not read).
 func NewMove(current, target calicoversion.Deployment, d *manifestdiff.Diff, kubernetes string, objects calicofacts.Objects) Move {
 	from, to := current.Node, target.Node
-	m := Move{Current: describeLines(current), Target: describeLines(target), Direction: "none"}
+	m := Move{Current: DescribeLines(current), Target: DescribeLines(target), Direction: "none"}
 	switch c := to.Compare(from); {
 	case from.IsZero() || to.IsZero():
 	case c > 0:
@@ -176,7 +176,9 @@ func NewMove(current, target calicoversion.Deployment, d *manifestdiff.Diff, kub
 	return m
 }
 
-func describeLines(d calicoversion.Deployment) string {
+// DescribeLines says what a deployment runs, for people: "v3.31 (v3.31.6)", "v3.31 (v3.31.6), CRDs
+// v3.32", each component during a move, or "unknown".
+func DescribeLines(d calicoversion.Deployment) string {
 	switch {
 	case d.IsZero():
 		return "unknown"

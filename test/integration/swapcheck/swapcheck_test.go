@@ -133,6 +133,8 @@ type seedShoot struct {
 	deployed map[string][]byte
 	// providerStatus is the Network's status.providerStatus (JSON); "" for none.
 	providerStatus string
+	// kubernetes is the shoot's Kubernetes version; "" for the base shoot's.
+	kubernetes string
 }
 
 // shootObject is the integration suites' base shoot.
@@ -156,7 +158,11 @@ func create(t *testing.T, name string, s seedShoot) string {
 	t.Helper()
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, cl, "shoot--swap--"+name+"-", nil)
-	raw, err := json.Marshal(shootObject(name))
+	shoot := shootObject(name)
+	if s.kubernetes != "" {
+		shoot.Spec.Kubernetes.Version = s.kubernetes
+	}
+	raw, err := json.Marshal(shoot)
 	if err != nil {
 		t.Fatal(err)
 	}
