@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -111,5 +112,23 @@ func TestPlanSeedTargetVersion(t *testing.T) {
 	}
 	if len(restarts[nsMoves]) != 0 {
 		t.Errorf("swap-check of a shoot that keeps its line restarts %v", restarts[nsMoves])
+	}
+}
+
+// BenchmarkPlanSeed: plan --kubeconfig SEED --target-version over a seed of 20 shoots on a real API
+// server (read the seed, render and diff each shoot, the table). ns/op is one whole seed plan.
+func BenchmarkPlanSeed(b *testing.B) {
+	config := "overlay:\n  enabled: true\n"
+	deployed := pilotManifest(b, "bench", config)
+	for i := range 20 {
+		create(b, fmt.Sprintf("bench-%02d", i), seedShoot{config: config, deployed: deployed, providerStatus: statusV331, kubernetes: "1.34.1"})
+	}
+	kubeconfig := kubeconfigFile(b)
+	b.ResetTimer()
+	for b.Loop() {
+		var out, errOut bytes.Buffer
+		if code := cmd.Execute(context.Background(), []string{"plan", "--kubeconfig", kubeconfig, "--target-version", "v3.32"}, strings.NewReader(""), &out, &errOut); code > 1 {
+			b.Fatalf("exit %d: %s", code, errOut.String())
+		}
 	}
 }

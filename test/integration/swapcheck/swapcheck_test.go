@@ -140,7 +140,7 @@ type seedShoot struct {
 // shootObject is the integration suites' base shoot.
 func shootObject(name string) *gardencorev1beta1.Shoot { return testenv.BaseShoot(name) }
 
-func providerConfig(t *testing.T, body string) *runtime.RawExtension {
+func providerConfig(t testing.TB, body string) *runtime.RawExtension {
 	t.Helper()
 	if body == "" {
 		return nil
@@ -154,7 +154,7 @@ func providerConfig(t *testing.T, body string) *runtime.RawExtension {
 
 // create puts a shoot into the seed: namespace, Cluster, Network (with status), ManagedResource and
 // its secret. It returns the control-plane namespace.
-func create(t *testing.T, name string, s seedShoot) string {
+func create(t testing.TB, name string, s seedShoot) string {
 	t.Helper()
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, cl, "shoot--swap--"+name+"-", nil)
@@ -211,7 +211,7 @@ func create(t *testing.T, name string, s seedShoot) string {
 }
 
 // pilotManifest is what calico-pilot deploys for a config on the test shoot (a Network it reconciled).
-func pilotManifest(t *testing.T, name, config string) map[string][]byte {
+func pilotManifest(t testing.TB, name, config string) map[string][]byte {
 	t.Helper()
 	enc, err := pipeline.NewEncoder()
 	if err != nil {
@@ -257,7 +257,7 @@ type report struct {
 	} `json:"diff"`
 }
 
-func kubeconfigFile(t *testing.T) string {
+func kubeconfigFile(t testing.TB) string {
 	t.Helper()
 	kc, err := controlCP.AdminKubeconfig("swap-check")
 	if err != nil {
