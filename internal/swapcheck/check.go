@@ -10,8 +10,8 @@ import (
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
-	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/plan"
 	"github.com/calico-pilot/calico-pilot/internal/render"
@@ -69,8 +69,8 @@ type Report struct {
 
 // Checker renders and compares.
 type Checker struct {
-	Encoder  *pipeline.Encoder
-	Parser   *manifestdiff.Parser
+	Encoder *pipeline.Encoder
+	Parser  *manifestdiff.Parser
 	// Settings are the render settings; a zero Settings.Calico means each shoot gets the line
 	// calico-pilot would give it (plan.ChooseCalico), with its images from Resolver.
 	Settings pipeline.Settings
