@@ -41,7 +41,7 @@ func LineOfRelease(release string) (calicoversion.Version, error) {
 			return v, nil
 		}
 	}
-	return calicoversion.Version{}, fmt.Errorf("Calico release %q is of no line this calico-pilot deploys (%s)", release, strings.Join(calicoversion.SupportedNames(), ", "))
+	return calicoversion.Version{}, fmt.Errorf("release %q is of no Calico line this calico-pilot deploys (%s)", release, strings.Join(calicoversion.SupportedNames(), ", "))
 }
 
 // RecordedCalico is what a Network's providerStatus says its shoot runs (calicoVersion, calicoMove,
