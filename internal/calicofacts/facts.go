@@ -132,10 +132,21 @@ func Lookup(id string) (Fact, bool) {
 	return Fact{}, false
 }
 
-// Warnings are the admission warnings for a pin that moves a shoot from one line to another: one
-// per fact that is not handled by calico-pilot alone (ID and title), so that the owner sees before
-// the move what it does, and how to preview it with plan.
+// Warnings are the admission warnings for a pin that moves a shoot from one line to another: Notes,
+// each after the field path.
 func Warnings(from, to calicoversion.Version, field string) []string {
+	notes := Notes(from, to)
+	for i, n := range notes {
+		notes[i] = field + ": " + n
+	}
+	return notes
+}
+
+// Notes say what a move from one line to another does, before it happens: one naming the move and
+// how to preview it with plan, then one per fact that is not handled by calico-pilot alone (its title
+// and ID); the Kubernetes range is left out, since the calicoVersion.kubernetes rule judges the pin
+// itself. None when there is no move.
+func Notes(from, to calicoversion.Version) []string {
 	facts := For(from, to)
 	if len(facts) == 0 {
 		return nil
@@ -144,13 +155,13 @@ func Warnings(from, to calicoversion.Version, field string) []string {
 	if to.Compare(from) < 0 {
 		dir = "downgrade"
 	}
-	out := []string{fmt.Sprintf("%s: %s -> %s is a Calico %s; what it does and what to check first: docs/calico-downgrade.md, "+
-		"calico-pilot plan --target-version %s --kubeconfig SHOOT (live checks)", field, from.Minor, to.Minor, dir, to.Minor)}
+	out := []string{fmt.Sprintf("%s -> %s is a Calico %s; what it does and what to check first: docs/calico-downgrade.md, "+
+		"calico-pilot plan --target-version %s --kubeconfig SHOOT (live checks)", from.Minor, to.Minor, dir, to.Minor)}
 	for _, f := range facts {
-		if f.Severity == Info {
+		if f.Severity == Info || f.Kubernetes {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s: %s [%s]", field, f.Title, f.ID))
+		out = append(out, fmt.Sprintf("%s [%s]", f.Title, f.ID))
 	}
 	return out
 }

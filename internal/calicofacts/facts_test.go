@@ -218,6 +218,9 @@ func TestWarnings(t *testing.T) {
 	if strings.Contains(joined, "[down.order]") {
 		t.Error("a fact calico-pilot handles alone (Info) is warned about")
 	}
+	if strings.Contains(joined, "[kubernetes-range]") {
+		t.Error("the Kubernetes range, which the pin's own rule judges, is warned about")
+	}
 	if calicofacts.Warnings(calicoversion.V3_31, calicoversion.V3_31, "x") != nil {
 		t.Error("warnings without a move")
 	}
