@@ -50,7 +50,7 @@ type PlanOptions struct {
 func NewPlanCommand(streams IO) *cobra.Command {
 	o := &PlanOptions{}
 	cmd := &cobra.Command{
-		Use:   "plan --current FILE (--shoot FILE | --network FILE --cluster FILE | --target FILE) [--kubeconfig FILE]",
+		Use:   "plan --current FILE (--shoot FILE | --network FILE --cluster FILE | --target FILE) [--kubeconfig SHOOT] [--target-version LINE] | plan --kubeconfig SEED --target-version LINE",
 		Short: "Preview a config or version change object by object: what changes, what restarts, what is blocked",
 		Long: `Compare what is deployed now (--current: the ManagedResource secret of the shoot, e.g.
 kubectl get secret -n shoot--p--s <secret of extension-networking-calico-config> -o yaml, or any manifest stream)
@@ -65,11 +65,21 @@ with what the change does (applied in place, rollout of calico-node/typha, disru
 --kubeconfig is the shoot's; plan only reads (IP pools, IPAM blocks, CRDs, and the objects of Calico CRDs
 whose schema loses a field).
 
+--target-version LINE plans a move between Calico lines (v3.31, v3.32): the target is rendered at LINE,
+and plan shows both lines, the restarts in Calico's order (calico-node first going up, Typha and
+kube-controllers first going down) and the facts of the move (docs/calico-downgrade.md) with their live
+checks against the shoot (--kubeconfig: e.g. AdminNetworkPolicies going up, ClusterNetworkPolicies and
+policies that would change tier going down); a fact that blocks and is found refuses the plan.
+Without --current, --kubeconfig is a seed's: every calico shoot of the seed is planned for
+--target-version, as a table (shoot, Kubernetes, current line, target, restarts, blockers).
+
 Exit status: 0 safe (prints "no changes" when nothing differs), 1 blocked, or disruptive without
 --allow-disruption, 2 bad input.`,
 		Example: `  calico-pilot plan --current mr-secret.yaml --network network.yaml --cluster cluster.yaml
   calico-pilot plan --current mr-secret.yaml --shoot shoot.yaml --kubeconfig shoot.kubeconfig -o json
-  calico-pilot plan --current mr-secret.yaml --target other-version.yaml --allow-disruption`,
+  calico-pilot plan --current mr-secret.yaml --target other-version.yaml --allow-disruption
+  calico-pilot plan --current mr-secret.yaml --network network.yaml --cluster cluster.yaml --target-version v3.32 --kubeconfig shoot.kubeconfig
+  calico-pilot plan --kubeconfig seed.kubeconfig --target-version v3.32`,
 		Args: cobra.NoArgs,
 	}
 	return bindOptions(cmd, o, streams)
@@ -88,7 +98,7 @@ func (o *PlanOptions) AddFlags(f *pflag.FlagSet) {
 	o.Output = "text"
 	f.StringVar(&o.Current, "current", "", "the deployed ManagedResource secret (Secret manifest) or a manifest stream (required)")
 	f.StringVar(&o.Target, "target", "", "a manifest stream or ManagedResource secret to compare with, instead of rendering")
-	f.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig of the shoot for the live checks (read only)")
+	f.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig of the shoot for the live checks (read only); without --current, a seed's (with --target-version)")
 	f.BoolVar(&o.AllowDisruption, "allow-disruption", false, "exit 0 on disruptive changes that are not blocked")
 	// plan names the line it moves to --target-version; render's --calico-version is the same value.
 	_ = f.MarkHidden("calico-version")
@@ -317,7 +327,8 @@ func countFields(obj map[string]any, prefix string, into map[string]int) {
 // of a move between lines with their live checks when --kubeconfig gives the shoot.
 func (o *PlanOptions) calicoMove(ctx context.Context, current, target *manifestdiff.Set, d *manifestdiff.Diff) (plan.Move, error) {
 	from, to := plan.Lines(current), plan.Lines(target)
-	if to.IsZero() && o.Target == "" {
+	if o.Target == "" {
+		// Rendered here: the deployment chosen, with the CRD schema kept (images cannot tell it).
 		to = o.calico.Deployment
 	}
 	var objects calicofacts.Objects
