@@ -145,7 +145,7 @@ func planSeedShoot(checker *swapcheck.Checker, resolver *imagevector.Resolver, s
 	}
 	row.Shoot = s.Shoot.Namespace + "/" + s.Shoot.Name
 	row.Kubernetes = s.Shoot.Spec.Kubernetes.Version
-	current, err := seedCurrent(checker.Parser, s)
+	current, deployed, err := seedCurrent(checker.Parser, s)
 	if err != nil {
 		return fail(err.Error())
 	}
@@ -156,7 +156,7 @@ func planSeedShoot(checker *swapcheck.Checker, resolver *imagevector.Resolver, s
 	}
 	ch := *checker
 	ch.Settings.Calico, ch.Settings.Images = next, images
-	rep := ch.Seed(s)
+	rep := ch.SeedParsed(s, deployed)
 	if rep.Verdict == swapcheck.VerdictFails {
 		row.Errors = append(row.Errors, rep.Errors...)
 	}
@@ -170,28 +170,29 @@ func planSeedShoot(checker *swapcheck.Checker, resolver *imagevector.Resolver, s
 }
 
 // seedCurrent is what a shoot of a seed runs: the deployed manifest's images, else the line its
-// Network records, else the default line (Networks deployed before lines were recorded).
-func seedCurrent(p *manifestdiff.Parser, s seedstate.Shoot) (calicoversion.Deployment, error) {
+// Network records, else the default line (Networks deployed before lines were recorded). It returns
+// the parsed deployed manifest too (nil when none), so that it is parsed once.
+func seedCurrent(p *manifestdiff.Parser, s seedstate.Shoot) (calicoversion.Deployment, *manifestdiff.Set, error) {
 	recorded, err := plan.RecordedCalico(s.Network)
 	if err != nil {
-		return calicoversion.Deployment{}, err
+		return calicoversion.Deployment{}, nil, err
 	}
+	var set *manifestdiff.Set
 	if s.Deployed != nil {
-		set, err := p.ManagedResourceData(s.Deployed)
-		if err != nil {
-			return calicoversion.Deployment{}, fmt.Errorf("reading the deployed manifest: %w", err)
+		if set, err = p.ManagedResourceData(s.Deployed); err != nil {
+			return calicoversion.Deployment{}, nil, fmt.Errorf("reading the deployed manifest: %w", err)
 		}
 		if d := plan.Lines(set); !d.IsZero() {
 			if !recorded.IsZero() {
 				d.CRDs = calicoversion.Newer(d.CRDs, recorded.CRDs)
 			}
-			return d, nil
+			return d, set, nil
 		}
 	}
 	if !recorded.IsZero() {
-		return recorded, nil
+		return recorded, set, nil
 	}
-	return calicoversion.Steady(calicoversion.Default()), nil
+	return calicoversion.Steady(calicoversion.Default()), set, nil
 }
 
 // writeSeedPlan writes the table and, below it, each shoot's blockers and errors.

@@ -103,7 +103,10 @@ func (c *Checker) calico(r *Report, settings *pipeline.Settings, cfg *calicov1al
 }
 
 // Seed checks one shoot of a seed.
-func (c *Checker) Seed(s seedstate.Shoot) Report {
+func (c *Checker) Seed(s seedstate.Shoot) Report { return c.SeedParsed(s, nil) }
+
+// SeedParsed is Seed for a caller that has parsed the deployed manifest already (nil: parse it).
+func (c *Checker) SeedParsed(s seedstate.Shoot, deployed *manifestdiff.Set) Report {
 	r := Report{Namespace: s.Namespace, Notes: append([]string(nil), s.Problems...)}
 	if s.Shoot == nil {
 		r.Verdict = VerdictFails
@@ -163,7 +166,7 @@ func (c *Checker) Seed(s seedstate.Shoot) Report {
 		r.Verdict = VerdictSafe
 		return r
 	}
-	if err := c.compare(&r, s.Deployed, map[string][]byte{c.DataKey: res.Manifest.JSON()}); err != nil {
+	if err := c.compare(&r, s.Deployed, deployed, map[string][]byte{c.DataKey: res.Manifest.JSON()}); err != nil {
 		return failed(r, err.Error())
 	}
 	return r
@@ -180,11 +183,14 @@ func (c *Checker) globalNetworkSet(r *Report, cfg *calicov1alpha1.NetworkConfig,
 	cfg.KubeAPIServerGlobalNetworkSet = &calicov1alpha1.KubeAPIServerGlobalNetworkSet{Enabled: &off}
 }
 
-// compare diffs the deployed data against the new data and sets the verdict and restarts.
-func (c *Checker) compare(r *Report, deployed, next map[string][]byte) error {
-	old, err := c.Parser.ManagedResourceData(deployed)
-	if err != nil {
-		return fmt.Errorf("reading the deployed manifest: %w", err)
+// compare diffs the deployed data (old: parsed already, or nil) against the new data and sets the
+// verdict and restarts.
+func (c *Checker) compare(r *Report, deployed map[string][]byte, old *manifestdiff.Set, next map[string][]byte) error {
+	if old == nil {
+		var err error
+		if old, err = c.Parser.ManagedResourceData(deployed); err != nil {
+			return fmt.Errorf("reading the deployed manifest: %w", err)
+		}
 	}
 	now, err := c.Parser.ManagedResourceData(next)
 	if err != nil {
