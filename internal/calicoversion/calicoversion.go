@@ -70,9 +70,11 @@ func Parse(s string) (Version, error) {
 	}
 	for _, v := range supported {
 		if strings.HasPrefix(t, strings.TrimPrefix(v.Minor, "v")+".") {
+			//lint:ignore ST1005 the message starts with the product's name
 			return Version{}, fmt.Errorf("Calico %q is not supported: calico-pilot deploys %s of the %s line (name the line, %q)", s, v.Release, v.Minor, v.Minor)
 		}
 	}
+	//lint:ignore ST1005 the message starts with the product's name
 	return Version{}, fmt.Errorf("Calico %q is not supported, supported: %s", s, strings.Join(SupportedNames(), ", "))
 }
 

@@ -17,6 +17,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
+	"github.com/calico-pilot/calico-pilot/internal/calicofacts"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
 	"github.com/calico-pilot/calico-pilot/internal/plan"
 )
@@ -36,6 +38,10 @@ type PlanOptions struct {
 	AllowDisruption bool
 	// PlanOutput is text or json.
 	PlanOutput string
+	// TargetVersion is the Calico line to plan a move to (RenderOptions.CalicoVersion): the target is
+	// rendered at it. Without --current, --kubeconfig is a seed's and every calico shoot of it is
+	// planned (a table).
+	TargetVersion string
 
 	live client.Client
 }
@@ -44,7 +50,7 @@ type PlanOptions struct {
 func NewPlanCommand(streams IO) *cobra.Command {
 	o := &PlanOptions{}
 	cmd := &cobra.Command{
-		Use:   "plan --current FILE (--shoot FILE | --network FILE --cluster FILE | --target FILE) [--kubeconfig FILE]",
+		Use:   "plan --current FILE (--shoot FILE | --network FILE --cluster FILE | --target FILE) [--kubeconfig SHOOT] [--target-version LINE] | plan --kubeconfig SEED --target-version LINE",
 		Short: "Preview a config or version change object by object: what changes, what restarts, what is blocked",
 		Long: `Compare what is deployed now (--current: the ManagedResource secret of the shoot, e.g.
 kubectl get secret -n shoot--p--s <secret of extension-networking-calico-config> -o yaml, or any manifest stream)
@@ -59,11 +65,21 @@ with what the change does (applied in place, rollout of calico-node/typha, disru
 --kubeconfig is the shoot's; plan only reads (IP pools, IPAM blocks, CRDs, and the objects of Calico CRDs
 whose schema loses a field).
 
+--target-version LINE plans a move between Calico lines (v3.31, v3.32): the target is rendered at LINE,
+and plan shows both lines, the restarts in Calico's order (calico-node first going up, Typha and
+kube-controllers first going down) and the facts of the move (docs/calico-downgrade.md) with their live
+checks against the shoot (--kubeconfig: e.g. AdminNetworkPolicies going up, ClusterNetworkPolicies and
+policies that would change tier going down); a fact that blocks and is found refuses the plan.
+Without --current, --kubeconfig is a seed's: every calico shoot of the seed is planned for
+--target-version, as a table (shoot, Kubernetes, current line, target, restarts, blockers).
+
 Exit status: 0 safe (prints "no changes" when nothing differs), 1 blocked, or disruptive without
 --allow-disruption, 2 bad input.`,
 		Example: `  calico-pilot plan --current mr-secret.yaml --network network.yaml --cluster cluster.yaml
   calico-pilot plan --current mr-secret.yaml --shoot shoot.yaml --kubeconfig shoot.kubeconfig -o json
-  calico-pilot plan --current mr-secret.yaml --target other-version.yaml --allow-disruption`,
+  calico-pilot plan --current mr-secret.yaml --target other-version.yaml --allow-disruption
+  calico-pilot plan --current mr-secret.yaml --network network.yaml --cluster cluster.yaml --target-version v3.32 --kubeconfig shoot.kubeconfig
+  calico-pilot plan --kubeconfig seed.kubeconfig --target-version v3.32`,
 		Args: cobra.NoArgs,
 	}
 	return bindOptions(cmd, o, streams)
@@ -82,18 +98,30 @@ func (o *PlanOptions) AddFlags(f *pflag.FlagSet) {
 	o.Output = "text"
 	f.StringVar(&o.Current, "current", "", "the deployed ManagedResource secret (Secret manifest) or a manifest stream (required)")
 	f.StringVar(&o.Target, "target", "", "a manifest stream or ManagedResource secret to compare with, instead of rendering")
-	f.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig of the shoot for the live checks (read only)")
+	f.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig of the shoot for the live checks (read only); without --current, a seed's (with --target-version)")
 	f.BoolVar(&o.AllowDisruption, "allow-disruption", false, "exit 0 on disruptive changes that are not blocked")
+	// plan names the line it moves to --target-version; render's --calico-version is the same value.
+	_ = f.MarkHidden("calico-version")
+	f.StringVar(&o.TargetVersion, "target-version", "", "Calico line to move to ("+strings.Join(calicoversion.SupportedNames(), ", ")+"): render the target at it and show the restarts in Calico's order and the facts of the move; without --current, --kubeconfig is a seed's and every calico shoot of it is planned")
 }
 
 // Complete parses render's flags and reads --kubeconfig (and the files it names) into the live
 // client.
 func (o *PlanOptions) Complete() error {
+	if o.TargetVersion != "" {
+		if o.CalicoVersion != "" && o.CalicoVersion != o.TargetVersion {
+			return errors.New("--target-version and --calico-version name the same line: give one")
+		}
+		o.CalicoVersion = o.TargetVersion
+	}
 	if err := o.RenderOptions.Complete(); err != nil {
+		if o.TargetVersion != "" {
+			err = errors.New(strings.Replace(err.Error(), "--calico-version", "--target-version", 1))
+		}
 		return err
 	}
 	o.PlanOutput, o.RenderOptions.Output = o.RenderOptions.Output, "yaml"
-	if o.Kubeconfig == "" || o.live != nil {
+	if o.Kubeconfig == "" || o.live != nil || o.seedMode() {
 		return nil
 	}
 	c, err := cliClient("--kubeconfig", o.Kubeconfig, clientgoscheme.AddToScheme, calicov1.AddToScheme, apiextensionsv1.AddToScheme)
@@ -106,11 +134,17 @@ func (o *PlanOptions) Complete() error {
 
 // Validate checks the flag combination.
 func (o *PlanOptions) Validate() error {
-	if o.Current == "" {
-		return errors.New("--current is required: the deployed ManagedResource secret or manifest")
-	}
 	if o.PlanOutput != "text" && o.PlanOutput != "json" {
 		return fmt.Errorf("--output %q: accepted are text and json", o.PlanOutput)
+	}
+	if o.seedMode() {
+		if o.Shoot != "" || o.Network != "" || o.Cluster != "" || o.Target != "" {
+			return errors.New("a seed plan (--kubeconfig SEED --target-version LINE, no --current) reads every shoot from the seed: drop --shoot, --network, --cluster and --target")
+		}
+		return nil
+	}
+	if o.Current == "" {
+		return errors.New("--current is required: the deployed ManagedResource secret or manifest (or, for every shoot of a seed, --kubeconfig SEED with --target-version and no --current)")
 	}
 	// Standard input can be read once: two inputs from it would give the second one nothing.
 	var fromStdin []string
@@ -140,7 +174,15 @@ func (o *PlanOptions) Run(ctx context.Context, streams IO) error {
 	})
 }
 
+// seedMode: without --current, --kubeconfig with --target-version plans every shoot of a seed.
+func (o *PlanOptions) seedMode() bool {
+	return o.Current == "" && o.Kubeconfig != "" && o.TargetVersion != ""
+}
+
 func (o *PlanOptions) run(ctx context.Context, streams IO) error {
+	if o.seedMode() {
+		return o.runSeed(ctx, streams)
+	}
 	parser, err := manifestdiff.NewParser()
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
@@ -175,10 +217,14 @@ func (o *PlanOptions) run(ctx context.Context, streams IO) error {
 			return &ExitError{Code: ExitUsage, Err: err}
 		}
 	}
-	blockers := plan.Blockers(d, live)
+	move, err := o.calicoMove(ctx, current, target, d)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	blockers := append(plan.Blockers(d, live), move.Blockers()...)
 	sum := d.Summarize()
 	disruptive := sum.Highest == manifestdiff.ClassDisruptive || sum.Highest == manifestdiff.ClassBlocked
-	if err := o.report(streams.Out, d, blockers, sum, live != nil); err != nil {
+	if err := o.report(streams.Out, d, blockers, sum, live != nil, move); err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	switch {
@@ -276,13 +322,33 @@ func countFields(obj map[string]any, prefix string, into map[string]int) {
 	}
 }
 
+// calicoMove is the Calico part of the plan: the lines now (from the current manifest's images) and
+// after (the target's images, else the line rendered), the restarts in Calico's order, and the facts
+// of a move between lines with their live checks when --kubeconfig gives the shoot.
+func (o *PlanOptions) calicoMove(ctx context.Context, current, target *manifestdiff.Set, d *manifestdiff.Diff) (plan.Move, error) {
+	from, to := plan.Lines(current), plan.Lines(target)
+	if o.Target == "" {
+		// Rendered here: the deployment chosen, with the CRD schema kept (images cannot tell it).
+		to = o.calico.Deployment
+	}
+	var objects calicofacts.Objects
+	if o.live != nil && !from.IsZero() && !to.IsZero() && from.Node != to.Node {
+		var err error
+		if objects, err = calicofacts.Gather(ctx, o.live, calicofacts.For(from.Node, to.Node)); err != nil {
+			return plan.Move{}, err
+		}
+	}
+	return plan.NewMove(from, to, d, o.kubernetes, objects), nil
+}
+
 type planReport struct {
 	Blockers []plan.Blocker  `json:"blockers"`
 	Live     bool            `json:"liveChecked"`
+	Calico   plan.Move       `json:"calico"`
 	Diff     json.RawMessage `json:"diff"`
 }
 
-func (o *PlanOptions) report(w io.Writer, d *manifestdiff.Diff, blockers []plan.Blocker, sum manifestdiff.Summary, live bool) error {
+func (o *PlanOptions) report(w io.Writer, d *manifestdiff.Diff, blockers []plan.Blocker, sum manifestdiff.Summary, live bool, move plan.Move) error {
 	if o.PlanOutput == "json" {
 		var buf bytes.Buffer
 		if err := d.WriteJSON(&buf); err != nil {
@@ -293,15 +359,16 @@ func (o *PlanOptions) report(w io.Writer, d *manifestdiff.Diff, blockers []plan.
 		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		return enc.Encode(planReport{Blockers: blockers, Live: live, Diff: json.RawMessage(bytes.TrimSpace(buf.Bytes()))})
+		return enc.Encode(planReport{Blockers: blockers, Live: live, Calico: move, Diff: json.RawMessage(bytes.TrimSpace(buf.Bytes()))})
 	}
 	if len(d.Objects) == 0 && len(blockers) == 0 {
-		_, err := fmt.Fprintf(w, "no changes (%d objects compared)\n", sum.Unchanged)
+		_, err := fmt.Fprintf(w, "no changes (%d objects compared)\nCalico: %s, unchanged\n", sum.Unchanged, move.Current)
 		return err
 	}
 	if err := d.WriteText(w); err != nil {
 		return err
 	}
+	writeMove(w, move, live)
 	if len(blockers) > 0 {
 		fmt.Fprintf(w, "\nblockers:\n")
 		for _, b := range blockers {
@@ -312,4 +379,50 @@ func (o *PlanOptions) report(w io.Writer, d *manifestdiff.Diff, blockers []plan.
 		fmt.Fprintf(w, "\n(no --kubeconfig: allocations, disabled pools and stored CRD fields were not checked)\n")
 	}
 	return nil
+}
+
+// writeMove prints the Calico lines and, for a move between lines, the restarts in Calico's order and
+// the facts of the move.
+func writeMove(w io.Writer, m plan.Move, live bool) {
+	if m.Direction == "none" {
+		fmt.Fprintf(w, "\nCalico: %s, target %s\n", m.Current, m.Target)
+		return
+	}
+	fmt.Fprintf(w, "\nCalico: %s -> %s (%s)\n", m.Current, m.Target, map[string]string{"up": "upgrade", "down": "downgrade"}[m.Direction])
+	if len(m.Restarts) > 0 {
+		fmt.Fprintf(w, "restarts, in Calico's order:\n")
+		for _, r := range m.Restarts {
+			when := "first"
+			if r.Step == 2 {
+				when = "after step 1 has rolled out"
+			}
+			fmt.Fprintf(w, "  %d. %s (%s): %s\n", r.Step, r.Workload, when, strings.Join(r.Reasons, "; "))
+		}
+	}
+	fmt.Fprintf(w, "facts of the move (docs/calico-downgrade.md):\n")
+	for _, f := range m.Facts {
+		status := ""
+		switch f.Status {
+		case calicofacts.StatusClear:
+			continue
+		case calicofacts.StatusNotChecked:
+			status = " (not checked: needs --kubeconfig SHOOT)"
+			if f.Kubernetes {
+				status = " (not checked: the shoot's Kubernetes version is unknown)"
+			}
+		}
+		fmt.Fprintf(w, "  %-7s %s%s\n", f.Severity, f.Summary(), status)
+		for _, obj := range f.Objects {
+			fmt.Fprintf(w, "          %s\n", obj)
+		}
+		if f.Count > len(f.Objects) {
+			fmt.Fprintf(w, "          ... and %d more\n", f.Count-len(f.Objects))
+		}
+		if f.Action != "" {
+			fmt.Fprintf(w, "          do: %s\n", f.Action)
+		}
+	}
+	if !live {
+		fmt.Fprintf(w, "  (live checks need --kubeconfig of the shoot)\n")
+	}
 }

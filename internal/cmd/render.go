@@ -27,6 +27,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
+	"github.com/calico-pilot/calico-pilot/internal/plan"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -52,6 +53,13 @@ type RenderOptions struct {
 	Seed bool
 	// SeedNamespace is the control-plane namespace for --seed (default shoot--<project>--<name>).
 	SeedNamespace string
+	// CalicoVersion is the Calico line to render; empty: the shoot's pin, the line a Network's
+	// status records, the operator's default, v3.31 (plan.ChooseCalico).
+	CalicoVersion string
+
+	// calico is the deployment the last build rendered, kubernetes its shoot's Kubernetes version.
+	calico     plan.Choice
+	kubernetes string
 
 	gates     map[string]bool
 	addresses []netip.Addr
@@ -71,12 +79,18 @@ resources the controller reads. The input is validated first with the same rules
 
 The output is deterministic: objects are sorted by kind, namespace and name.
 
+The Calico line rendered is --calico-version, else the shoot's pin (providerConfig calicoVersion), else
+the line a Network's status.providerStatus records (a shoot keeps its line until a pin or the operator's
+rollout moves it), else ControllerConfiguration calico.defaultVersion, else v3.31; a note on stderr
+says which line was rendered and why.
+
 Exit status: 0 rendered, 1 invalid input, 2 unreadable input or bad usage.`,
 		Example: `  calico-pilot render --shoot shoot.yaml
   calico-pilot render --shoot shoot.yaml --feature-gates NonPrivilegedCalicoNode=true -o json
   calico-pilot render --shoot shoot.yaml --kube-apiserver-address 192.0.2.34 --output-dir out/
   calico-pilot render --network network.yaml --cluster cluster.yaml --controller-config config.yaml
-  calico-pilot render --shoot shoot.yaml --seed`,
+  calico-pilot render --shoot shoot.yaml --seed
+  calico-pilot render --shoot shoot.yaml --calico-version v3.32`,
 		Args: cobra.NoArgs,
 	}
 	return bindOptions(cmd, o, streams)
@@ -95,6 +109,7 @@ func (o *RenderOptions) AddFlags(f *pflag.FlagSet) {
 	f.BoolVar(&o.CRDs, "crds", true, "include the static CRDs")
 	f.BoolVar(&o.Seed, "seed", false, "render the seed-side monitoring objects (dashboards, ScrapeConfigs) instead of the shoot's")
 	f.StringVar(&o.SeedNamespace, "seed-namespace", "", "control-plane namespace for --seed (default: shoot--<project>--<name> from the Shoot, the Network's namespace)")
+	f.StringVar(&o.CalicoVersion, "calico-version", "", "Calico line to render ("+strings.Join(calicoversion.SupportedNames(), ", ")+"); default: the shoot's pin, else the line the Network's status records, else ControllerConfiguration calico.defaultVersion, else "+calicoversion.Default().Minor)
 }
 
 // Complete parses the feature gates and addresses.
@@ -114,6 +129,11 @@ func (o *RenderOptions) Complete() error {
 	}
 	if _, err := features.FromMap(o.gates); err != nil {
 		return fmt.Errorf("--feature-gates: %w (known gates: %s)", err, strings.Join(features.Names(), ", "))
+	}
+	if o.CalicoVersion != "" {
+		if _, err := calicoversion.Parse(o.CalicoVersion); err != nil {
+			return fmt.Errorf("--calico-version: %w", err)
+		}
 	}
 	o.addresses = nil
 	for _, a := range o.KubeAPIServerAddresses {
@@ -173,6 +193,8 @@ func (o *RenderOptions) Run(ctx context.Context, streams IO) error {
 	if err != nil {
 		return err
 	}
+	// Which Calico line was rendered, and why; the manifest itself is unchanged.
+	fmt.Fprintln(streams.ErrOut, o.calico.Note())
 	if err := o.write(ctx, streams.Out, m); err != nil {
 		if ctx.Err() != nil {
 			return interrupted()
@@ -223,12 +245,20 @@ func (o *RenderOptions) build(streams IO) (*manifest.Manifest, error) {
 		}
 		fmt.Fprintf(streams.ErrOut, "warning: $%s: ignoring image %q: calico-pilot deploys no image of this name%s\n", imagevector.OverrideEnv, n.Name, hint)
 	}
-	// The Calico line a new shoot with this config gets (its pin, else the operator's default).
-	line, err := pipeline.CalicoVersion(in.config, ctrl)
+	// The Calico line: asked for, else as the controller decides for a shoot that is not moving.
+	choice, err := plan.ChooseCalico(o.CalicoVersion, in.config, ctrl, in.source.Network)
 	if err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
-	calico := calicoversion.Steady(line)
+	o.calico = choice
+	calico := choice.Deployment
+	k8s := in.source.Shoot.Spec.Kubernetes.Version
+	o.kubernetes = k8s
+	for _, v := range calico.Components() {
+		if !v.SupportsKubernetes(k8s) {
+			fmt.Fprintf(streams.ErrOut, "warning: Calico %s supports Kubernetes %s to %s, the shoot runs %s\n", v.Minor, v.KubernetesMin, v.KubernetesMax, k8s)
+		}
+	}
 	// As the controller: the images for the shoot's Kubernetes version and Calico line.
 	images, err := imagevector.NewResolver(vector).ForShoot(in.source.Shoot.Spec.Kubernetes.Version, calico)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -151,11 +152,11 @@ func (o *SwapCheckOptions) checker() (*swapcheck.Checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	images, err := imagevector.Default()
+	vector, err := imagevector.VectorFromEnv(os.LookupEnv, readFileLimited)
 	if err != nil {
 		return nil, err
 	}
-	settings := pipeline.Settings{ControllerConfig: o.config, Images: images}
+	settings := pipeline.Settings{ControllerConfig: o.config}
 	if o.config != nil {
 		gates, err := features.FromMap(o.config.FeatureGates)
 		if err != nil {
@@ -163,7 +164,8 @@ func (o *SwapCheckOptions) checker() (*swapcheck.Checker, error) {
 		}
 		settings.FeatureGates = gates
 	}
-	return &swapcheck.Checker{Encoder: enc, Parser: parser, Settings: settings, DataKey: network.ManagedResourceDataKey}, nil
+	// Each shoot is rendered at the line calico-pilot would give it, with that line's images.
+	return &swapcheck.Checker{Encoder: enc, Parser: parser, Settings: settings, Resolver: imagevector.NewResolver(vector), DataKey: network.ManagedResourceDataKey}, nil
 }
 
 func (o *SwapCheckOptions) fromSeed(ctx context.Context, checker *swapcheck.Checker) ([]swapcheck.Report, error) {

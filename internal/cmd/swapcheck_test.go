@@ -50,10 +50,12 @@ func TestSwapCheckShootFile(t *testing.T) {
 	// The shoots have backend bird: the ensurer's command is a named fix (issue 19) that rolls calico-node.
 	fix := "  restarts: DaemonSet kube-system/calico-node\n" +
 		"  fix ensurer-command: calico-node, backend bird or vxlan: the command and env of the network-unavailable-condition-ensurer sidecar (issue 19: Calico v3.31 clears the node's NetworkUnavailable condition only in -complete-startup (run with DATASTORE_TYPE and FELIX_HEALTHENABLED, without -startup's IP and pool env); the reference's `calico-node -startup` leaves it set)\n"
-	want := "garden-dev/plain: reconciles, but the data plane changes\n  compatibility: Reference\n" + fix + note +
-		"\ngarden-dev/contradictory: reconciles, but the data plane changes\n  compatibility: Reference\n" +
+	// From a Shoot file the running line is unknown; the line calico-pilot would give it is shown.
+	line := "  calico: calico-pilot would give it v3.31 (v3.31.6)\n"
+	want := "garden-dev/plain: reconciles, but the data plane changes\n  compatibility: Reference\n" + line + fix + note +
+		"\ngarden-dev/contradictory: reconciles, but the data plane changes\n  compatibility: Reference\n" + line +
 		`  contradictory: spec.networking.providerConfig.ipam.cidr "usePodCidr": contradicts spec.networking.providerConfig.ipam.type: "calico-ipam": the cidr is the host-local subnet; calico-ipam allocates from the IP pools, remove one of the two; the cidr is not used (calico-ipam allocates from the IP pools), as the reference did` + "\n" + fix + note +
-		"\ngarden-dev/deprecated: reconciles, but the data plane changes\n  compatibility: Reference\n" +
+		"\ngarden-dev/deprecated: reconciles, but the data plane changes\n  compatibility: Reference\n" + line +
 		`  ignored: spec.networking.providerConfig.ipip "CrossSubnet": the reference ignored the deprecated ipip; mode Always is deployed, as the reference did; the ControllerConfiguration's compatibility.honourIgnoredFields honours it` + "\n" + fix + note +
 		"\ngarden-dev/broken: would fail to reconcile\n" +
 		`  error: spec.networking.providerConfig.backend: Unsupported value: "calico": supported values: "bird", "none", "vxlan"` + "\n"

@@ -13,7 +13,10 @@ import (
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	"github.com/calico-pilot/calico-pilot/internal/calicofacts"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/rules"
@@ -39,7 +42,12 @@ type ValidateOptions struct {
 	// Shoot (the controller deploys such configs as the reference did; admission refuses only new
 	// or changed values).
 	Strict bool
+	// RunningVersion is the Calico line the shoot runs now: a pin to another line is judged as the
+	// webhook judges a changed pin (refused down across a CRD storage change, else the facts of the
+	// move as warnings).
+	RunningVersion string
 
+	running       calicoversion.Version
 	ipFamilies    []gardencorev1beta1.IPFamily
 	ipFamiliesSet bool
 	// flags are the bound flags (AddFlags), so Complete can tell a default from a given value.
@@ -63,10 +71,17 @@ Rules that go beyond the reference extension (contradictions it accepted and sil
 are printed as warnings with what calico-pilot deploys instead: an existing Shoot keeps working
 with them. --strict makes them errors, as admission treats a new Shoot or a changed value.
 
+The calicoVersion pin is checked as admission checks it (a supported line, one that supports the
+shoot's Kubernetes version). With --running-version LINE (the line the shoot runs, its Network's
+status.providerStatus.calicoVersion) a pin to another line is judged as a move: refused going down
+across a change of CRD storage, else the facts of the move are printed as warnings
+(docs/calico-downgrade.md).
+
 Exit status: 0 valid (warnings allowed), 1 invalid, 2 unreadable input or bad usage.`,
 		Example: `  calico-pilot validate -f networkconfig.yaml
   calico-pilot validate -f networkconfig.yaml --ip-families IPv4,IPv6
   calico-pilot validate -f new-shoot.yaml --strict
+  calico-pilot validate -f shoot.yaml --running-version v3.32   # what the shoot's pin would move
   kubectl get shoot my-shoot -o yaml | calico-pilot validate -f - -o json
   kubectl get shoots -A -o yaml | calico-pilot validate -f -`,
 		Args: cobra.NoArgs,
@@ -81,10 +96,19 @@ func (o *ValidateOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&o.IPFamilies, "ip-families", []string{"IPv4"}, "IP families of the shoot a bare NetworkConfig is meant for: IPv4, IPv6 or IPv4,IPv6 (Shoots carry their own)")
 	fs.StringVarP(&o.Output, "output", "o", validateOutputText, "output format: text or json")
 	fs.BoolVar(&o.Strict, "strict", false, "judge as a new config (admission on create): rules beyond the reference extension are errors, not warnings")
+	fs.StringVar(&o.RunningVersion, "running-version", "", "Calico line the shoot runs now ("+strings.Join(calicoversion.SupportedNames(), ", ")+"): a calicoVersion pin to another line is judged as a move (refused down across a CRD storage change, else its facts as warnings)")
 }
 
 // Complete parses the IP families.
 func (o *ValidateOptions) Complete() error {
+	o.running = calicoversion.Version{}
+	if o.RunningVersion != "" {
+		v, err := calicoversion.Parse(o.RunningVersion)
+		if err != nil {
+			return fmt.Errorf("--running-version: %w", err)
+		}
+		o.running = v
+	}
 	o.ipFamiliesSet = o.flags != nil && o.flags.Changed("ip-families")
 	o.ipFamilies = nil
 	for _, f := range o.IPFamilies {
@@ -119,6 +143,13 @@ type documentResult struct {
 	errs field.ErrorList
 	// warnings are the errors of rules beyond the reference when not --strict.
 	warnings field.ErrorList
+	// moves are what a pin to another line than --running-version does (calicofacts.Notes).
+	moves []moveNote
+}
+
+// moveNote is one note on a move between Calico lines, at the pin's path.
+type moveNote struct {
+	Field, Text string
 }
 
 // Run reads, validates and reports. Validation findings are an ExitError with code ExitFindings.
@@ -182,6 +213,7 @@ func (o *ValidateOptions) validateDocument(doc decode.Document) (res documentRes
 			return res, nil
 		}
 		res.errs = validation.ValidateNetworkConfig(cfg, o.ipFamilies, nil)
+		o.pinMove(&res, cfg, nil)
 	case "Shoot":
 		if o.ipFamiliesSet {
 			return res, fmt.Errorf("--ip-families applies to NetworkConfig documents only; Shoot %s uses its spec.networking.ipFamilies", objectName(doc))
@@ -196,6 +228,9 @@ func (o *ValidateOptions) validateDocument(doc decode.Document) (res documentRes
 			res.note = "workerless, so it has no Calico networking to check"
 		}
 		_, res.errs = pipeline.ShootConfig(shoot)
+		if cfg, derrs := decode.ShootNetworkConfig(shoot); len(derrs) == 0 && !shoot.IsWorkerless() {
+			o.pinMove(&res, cfg, decode.ProviderConfigPath())
+		}
 	case "List", "ShootList":
 		return o.validateList(doc)
 	case "":
@@ -209,6 +244,22 @@ func (o *ValidateOptions) validateDocument(doc decode.Document) (res documentRes
 		res.errs, res.warnings = splitWarnings(res.errs)
 	}
 	return res, nil
+}
+
+// pinMove judges a pin to another line than --running-version as the webhook judges a changed pin.
+func (o *ValidateOptions) pinMove(res *documentResult, cfg *calicov1alpha1.NetworkConfig, path *field.Path) {
+	if o.running.IsZero() || cfg == nil {
+		return
+	}
+	pin, errs := rules.CalicoVersion(cfg, path)
+	if len(errs) > 0 || pin.IsZero() {
+		return
+	}
+	lineErrs, _ := rules.CalicoLineChange(o.running, pin, path)
+	res.errs = append(res.errs, lineErrs...)
+	for _, n := range calicofacts.Notes(o.running, pin) {
+		res.moves = append(res.moves, moveNote{Field: path.Child("calicoVersion").String(), Text: n})
+	}
 }
 
 // splitWarnings separates the errors of rules beyond the reference extension.
@@ -278,6 +329,9 @@ func (o *ValidateOptions) validateList(doc decode.Document) (documentResult, err
 			prefixed.Field = decode.JoinPath(itemPath.String(), e.Field)
 			res.warnings = append(res.warnings, &prefixed)
 		}
+		for _, m := range itemRes.moves {
+			res.moves = append(res.moves, moveNote{Field: decode.JoinPath(itemPath.String(), m.Field), Text: m.Text})
+		}
 	}
 	return res, nil
 }
@@ -316,6 +370,9 @@ func writeTextResults(w io.Writer, results []documentResult) error {
 		prefix := fieldPrefix(results, i)
 		for _, e := range res.warnings {
 			fmt.Fprintf(&b, "%s: warning: %s\n", decode.JoinPath(prefix, e.Field), warningText(e))
+		}
+		for _, m := range res.moves {
+			fmt.Fprintf(&b, "%s: warning: %s\n", decode.JoinPath(prefix, m.Field), m.Text)
 		}
 		if len(res.errs) == 0 {
 			line := res.describe + ": valid"
@@ -369,6 +426,9 @@ func writeJSONResults(w io.Writer, results []documentResult) error {
 				je.BadValue = &v
 			}
 			out = append(out, je)
+		}
+		for _, m := range res.moves {
+			out = append(out, jsonError{Field: decode.JoinPath(prefix, m.Field), Type: "CalicoMove", Detail: m.Text, Warning: true})
 		}
 		for _, e := range res.errs {
 			je := jsonError{Field: decode.JoinPath(prefix, e.Field), Type: string(e.Type), Detail: e.Detail}

@@ -66,6 +66,8 @@ const (
 	RuleServiceLoopPreventionSupported ID = "serviceLoopPrevention.supported"
 	RulePolicyValidationMode           ID = "policyValidation.mode.supported"
 	RuleKubeProxyEBPF                  ID = "kubeProxy.ebpf"
+	RuleCalicoVersionSupported         ID = "calicoVersion.supported"
+	RuleCalicoVersionKubernetes        ID = "calicoVersion.kubernetes"
 )
 
 // catalogue lists every rule once, in the order of docs/validation.md.
@@ -113,6 +115,10 @@ var catalogue = []Rule{
 	// calico-pilot's own field: no config the reference deployed has it, so there is nothing to ratchet.
 	{RulePolicyValidationMode, true, "policyValidation.mode", `"Deny" or "Warn"`},
 	{RuleKubeProxyEBPF, true, "spec.kubernetes.kubeProxy.enabled", "false only with ebpfDataplane.enabled: true"},
+	// calico-pilot's own field, ratcheted all the same: a line a later calico-pilot no longer deploys
+	// must not stop a shoot that pinned it from reconciling.
+	{RuleCalicoVersionSupported, false, "calicoVersion", "a Calico line calico-pilot deploys (v3.31, v3.32) or its exact release"},
+	{RuleCalicoVersionKubernetes, false, "calicoVersion", "a line that supports the shoot's Kubernetes version (spec.kubernetes.version)"},
 }
 
 // Catalogue returns every rule, in the order of docs/validation.md.

@@ -53,8 +53,10 @@ func NetworkConfig(cfg *calicov1alpha1.NetworkConfig, fam Families, nodes NodeNe
 	collect(errs)
 	s.ServiceLoopPrevention, errs = ServiceLoopPrevention(cfg, path)
 	collect(errs)
-	// policyValidation's errors come after the sorted ones (they always did).
-	return s, append(inReportOrder(all, path), PolicyValidation(cfg, path)...)
+	_, errs = CalicoVersion(cfg, path)
+	// policyValidation's and calicoVersion's errors come after the sorted ones (they always did).
+	all = append(inReportOrder(all, path), PolicyValidation(cfg, path)...)
+	return s, append(all, errs...)
 }
 
 // fieldOrder is the order in which errors of single fields are reported: the NetworkConfig's

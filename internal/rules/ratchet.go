@@ -70,6 +70,8 @@ var ratchetActions = map[ID]string{
 	RuleVethMTUPlain:            "the MTU is written as given, as the reference did",
 	RuleVethMTURange:            "the MTU is written as given, as the reference did",
 	RuleAutoScalingVPA:          "calico-node and typha are sized as in cluster-proportional mode (no VPA), as the reference did",
+	RuleCalicoVersionSupported:  "the pin is not used: the shoot gets the line the operator chooses (calico.defaultVersion, calico.rollout)",
+	RuleCalicoVersionKubernetes: "the pinned line is deployed as pinned, outside the Kubernetes versions Calico supports for it",
 }
 
 // RatchetAction says what calico-pilot deploys when an accepted config breaks the rule; "" for the

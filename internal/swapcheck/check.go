@@ -8,9 +8,12 @@ import (
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
+	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
+	"github.com/calico-pilot/calico-pilot/internal/plan"
 	"github.com/calico-pilot/calico-pilot/internal/render"
 	"github.com/calico-pilot/calico-pilot/internal/rules"
 	"github.com/calico-pilot/calico-pilot/internal/seedstate"
@@ -51,6 +54,12 @@ type Report struct {
 	// reference's that apply to this shoot (Reference mode): fixes the shoot needs, each a reason for
 	// a restart in Restarts.
 	TemplateFixes []render.TemplateDifference `json:"templateFixes,omitempty"`
+	// CalicoRuns is the Calico line the shoot runs (the deployed manifest's images); empty when
+	// nothing is deployed or the Shoot alone was checked.
+	CalicoRuns string `json:"calicoRuns,omitempty"`
+	// CalicoGets is the line calico-pilot would give it (plan.ChooseCalico: pin, recorded line,
+	// operator default, v3.31), or the one the caller asked for.
+	CalicoGets string `json:"calicoGets,omitempty"`
 	// Notes say what could not be checked.
 	Notes []string `json:"notes,omitempty"`
 	// Diff is the classified diff between the deployed and the new manifest; nil without a
@@ -60,15 +69,44 @@ type Report struct {
 
 // Checker renders and compares.
 type Checker struct {
-	Encoder  *pipeline.Encoder
-	Parser   *manifestdiff.Parser
+	Encoder *pipeline.Encoder
+	Parser  *manifestdiff.Parser
+	// Settings are the render settings; a zero Settings.Calico means each shoot gets the line
+	// calico-pilot would give it (plan.ChooseCalico), with its images from Resolver.
 	Settings pipeline.Settings
+	// Resolver resolves the images of a shoot's Kubernetes version and Calico line; nil keeps
+	// Settings.Images for every shoot.
+	Resolver *imagevector.Resolver
 	// DataKey is the ManagedResource secret key calico-pilot writes (config.yaml).
 	DataKey string
 }
 
+// calico fills in the Calico deployment of a shoot, unless the caller chose one: the line calico-pilot
+// would give it, with that line's images.
+func (c *Checker) calico(r *Report, settings *pipeline.Settings, cfg *calicov1alpha1.NetworkConfig, network *extensionsv1alpha1.Network, kubernetes string) error {
+	if settings.Calico.IsZero() {
+		choice, err := plan.ChooseCalico("", cfg, settings.ControllerConfig, network)
+		if err != nil {
+			return err
+		}
+		settings.Calico = choice.Deployment
+		if c.Resolver != nil {
+			images, err := c.Resolver.ForShoot(kubernetes, choice.Deployment)
+			if err != nil {
+				return err
+			}
+			settings.Images = images
+		}
+	}
+	r.CalicoGets = plan.DescribeLines(settings.Calico)
+	return nil
+}
+
 // Seed checks one shoot of a seed.
-func (c *Checker) Seed(s seedstate.Shoot) Report {
+func (c *Checker) Seed(s seedstate.Shoot) Report { return c.SeedParsed(s, nil) }
+
+// SeedParsed is Seed for a caller that has parsed the deployed manifest already (nil: parse it).
+func (c *Checker) SeedParsed(s seedstate.Shoot, deployed *manifestdiff.Set) Report {
 	r := Report{Namespace: s.Namespace, Notes: append([]string(nil), s.Problems...)}
 	if s.Shoot == nil {
 		r.Verdict = VerdictFails
@@ -109,6 +147,9 @@ func (c *Checker) Seed(s seedstate.Shoot) Report {
 			settings.TakenOver = t
 		}
 	}
+	if err := c.calico(&r, &settings, cfg, s.Network, s.Shoot.Spec.Kubernetes.Version); err != nil {
+		return failed(r, err.Error())
+	}
 	src := pipeline.Source{Shoot: s.Shoot, Network: s.Network}
 	c.globalNetworkSet(&r, cfg, settings)
 	res, ferrs, err := c.Encoder.Render(src, cfg, settings)
@@ -125,7 +166,7 @@ func (c *Checker) Seed(s seedstate.Shoot) Report {
 		r.Verdict = VerdictSafe
 		return r
 	}
-	if err := c.compare(&r, s.Deployed, map[string][]byte{c.DataKey: res.Manifest.JSON()}); err != nil {
+	if err := c.compare(&r, s.Deployed, deployed, map[string][]byte{c.DataKey: res.Manifest.JSON()}); err != nil {
 		return failed(r, err.Error())
 	}
 	return r
@@ -142,16 +183,20 @@ func (c *Checker) globalNetworkSet(r *Report, cfg *calicov1alpha1.NetworkConfig,
 	cfg.KubeAPIServerGlobalNetworkSet = &calicov1alpha1.KubeAPIServerGlobalNetworkSet{Enabled: &off}
 }
 
-// compare diffs the deployed data against the new data and sets the verdict and restarts.
-func (c *Checker) compare(r *Report, deployed, next map[string][]byte) error {
-	old, err := c.Parser.ManagedResourceData(deployed)
-	if err != nil {
-		return fmt.Errorf("reading the deployed manifest: %w", err)
+// compare diffs the deployed data (old: parsed already, or nil) against the new data and sets the
+// verdict and restarts.
+func (c *Checker) compare(r *Report, deployed map[string][]byte, old *manifestdiff.Set, next map[string][]byte) error {
+	if old == nil {
+		var err error
+		if old, err = c.Parser.ManagedResourceData(deployed); err != nil {
+			return fmt.Errorf("reading the deployed manifest: %w", err)
+		}
 	}
 	now, err := c.Parser.ManagedResourceData(next)
 	if err != nil {
 		return fmt.Errorf("reading the new manifest: %w", err)
 	}
+	r.CalicoRuns = plan.DescribeLines(plan.Lines(old))
 	d := manifestdiff.Compare(old, now)
 	manifestdiff.DefaultClassifier().Classify(d)
 	r.Diff = d
@@ -189,6 +234,9 @@ func (c *Checker) Shoot(shoot *gardencorev1beta1.Shoot) Report {
 	}
 	settings := c.Settings
 	settings.Ratchet, settings.Compatibility = true, r.Compatibility
+	if err := c.calico(&r, &settings, cfg, nil, shoot.Spec.Kubernetes.Version); err != nil {
+		return failed(r, err.Error())
+	}
 	c.globalNetworkSet(&r, cfg, settings)
 	opts, ferrs := pipeline.Options(pipeline.Source{Shoot: shoot}, cfg, settings)
 	if len(ferrs) > 0 {
@@ -239,6 +287,12 @@ func WriteText(w *bytes.Buffer, reports []Report) error {
 		fmt.Fprintf(w, "%s: %s\n", name, describe(r))
 		if r.Compatibility != "" && r.Verdict != VerdictFails {
 			fmt.Fprintf(w, "  compatibility: %s\n", r.Compatibility)
+		}
+		switch {
+		case r.CalicoRuns != "" && r.CalicoGets != "":
+			fmt.Fprintf(w, "  calico: runs %s, calico-pilot would give it %s\n", r.CalicoRuns, r.CalicoGets)
+		case r.CalicoGets != "":
+			fmt.Fprintf(w, "  calico: calico-pilot would give it %s\n", r.CalicoGets)
 		}
 		for _, e := range r.Errors {
 			fmt.Fprintf(w, "  error: %s\n", e)

@@ -100,6 +100,7 @@ func randomNetworkConfig(r *rand.Rand) *calicov1alpha1.NetworkConfig {
 	cfg.ServiceLoopPrevention = pick(r, ptrTo(calicov1alpha1.ServiceLoopPrevention("Drop")), ptrTo(calicov1alpha1.ServiceLoopPrevention("Reject")), ptrTo(calicov1alpha1.ServiceLoopPrevention("drop")))
 	cfg.KubeAPIServerGlobalNetworkSet = pick(r, &calicov1alpha1.KubeAPIServerGlobalNetworkSet{Enabled: ptrTo(true)}, &calicov1alpha1.KubeAPIServerGlobalNetworkSet{Enabled: ptrTo(false)})
 	cfg.PolicyValidation = pick(r, &calicov1alpha1.PolicyValidation{Mode: "Deny"}, &calicov1alpha1.PolicyValidation{Mode: "Warn"}, &calicov1alpha1.PolicyValidation{Mode: "deny"})
+	cfg.CalicoVersion = pick(r, ptrTo("v3.31"), ptrTo("3.32"), ptrTo("v3.32.1"), ptrTo("v3.31.7"), ptrTo("v3.30"))
 	return cfg
 }
 
@@ -113,7 +114,7 @@ func randomShoot(r *rand.Rand, cfg *calicov1alpha1.NetworkConfig) (*gardencorev1
 				Type: ptrTo("calico"), Pods: ptrTo("100.96.0.0/11"), Nodes: ptrTo("10.250.0.0/16"), Services: ptrTo("100.64.0.0/13"),
 			},
 			Kubernetes: gardencorev1beta1.Kubernetes{
-				Version:               "1.33.0",
+				Version:               []string{"1.33.0", "1.34.2", "1.36.0"}[r.IntN(3)],
 				KubeProxy:             &gardencorev1beta1.KubeProxyConfig{Enabled: ptrTo(true), Mode: ptrTo(gardencorev1beta1.ProxyModeIPTables)},
 				VerticalPodAutoscaler: &gardencorev1beta1.VerticalPodAutoscaler{Enabled: true},
 			},

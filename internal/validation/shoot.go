@@ -17,7 +17,7 @@ var supportedIPFamilies = []string{"IPv4", "IPv6"}
 
 // ValidateShoot validates what the Calico extension needs from a Shoot: spec.networking, the
 // NetworkConfig in spec.networking.providerConfig (decoded strictly, paths below it), the kube-proxy
-// rule and the VPA prerequisite of autoScaling.mode vpa. Workerless shoots get no Network and are
+// rule, the VPA prerequisite of autoScaling.mode vpa and the Kubernetes range of a pinned Calico line. Workerless shoots get no Network and are
 // not validated (as in the reference webhook).
 //
 // It hands back the decoded NetworkConfig (nil when the Shoot has none), so callers decode the
@@ -53,6 +53,7 @@ func ValidateShoot(shoot *gardencorev1beta1.Shoot) (*calicov1alpha1.NetworkConfi
 	allErrs = append(allErrs, rules.KubeProxy(cfg, kubeProxyEnabled, field.NewPath("spec", "kubernetes", "kubeProxy", "enabled"), pcPath)...)
 	vpa := shoot.Spec.Kubernetes.VerticalPodAutoscaler
 	allErrs = append(allErrs, rules.ShootVPA(cfg, vpa != nil && vpa.Enabled, field.NewPath("spec", "kubernetes", "verticalPodAutoscaler", "enabled"), pcPath)...)
+	allErrs = append(allErrs, rules.CalicoVersionKubernetes(cfg, shoot.Spec.Kubernetes.Version, pcPath)...)
 	if len(allErrs) > 0 {
 		return nil, allErrs
 	}

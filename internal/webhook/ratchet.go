@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/rules"
 	"github.com/calico-pilot/calico-pilot/internal/validation"
@@ -31,6 +32,13 @@ func ratchet(req admission.Request, errs field.ErrorList) (field.ErrorList, []st
 	var keep field.ErrorList
 	var warnings []string
 	for _, e := range errs {
+		if e.Origin == string(rules.RuleCalicoVersionKubernetes) && !existing[ratchetKey(e)] && samePin(old, e.BadValue) {
+			// The pin did not change, the Kubernetes version did: refusing it would block the
+			// Kubernetes upgrade (Gardener forces one when a version expires), not a new pin.
+			warnings = append(warnings, fmt.Sprintf("%s: %v %s; allowed because the pin is unchanged (a new or changed pin is refused); deployed: %s",
+				e.Field, e.BadValue, e.Detail, rules.RatchetAction(rules.ID(e.Origin))))
+			continue
+		}
 		if !rules.BeyondReference(e) || !existing[ratchetKey(e)] {
 			keep = append(keep, e)
 			continue
@@ -45,4 +53,10 @@ func ratchet(req admission.Request, errs field.ErrorList) (field.ErrorList, []st
 // Shoot means the field did not change.
 func ratchetKey(e *field.Error) string {
 	return fmt.Sprintf("%s\x00%s\x00%v", e.Origin, e.Field, e.BadValue)
+}
+
+// samePin says whether the stored Shoot pins the same calicoVersion.
+func samePin(old *gardencorev1beta1.Shoot, pin any) bool {
+	cfg, errs := decode.ShootNetworkConfig(old)
+	return len(errs) == 0 && cfg != nil && cfg.CalicoVersion != nil && *cfg.CalicoVersion == pin
 }

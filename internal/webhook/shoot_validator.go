@@ -117,22 +117,28 @@ func (v ShootValidator) checkTransition(req admission.Request, shoot *gardencore
 		return nil, []string{decode.ProviderConfigPath().String() + ": the stored providerConfig does not decode " +
 			"(" + errs.ToAggregate().Error() + "), so changes against it were not checked"}, nil
 	}
+	pinErrs, pinWarnings := pinChange(oldCfg, cfg, decode.ProviderConfigPath())
+	netErrs, netWarnings := networkingTransition(old, oldCfg, shoot, cfg)
+	return append(pinErrs, netErrs...), append(pinWarnings, netWarnings...), nil
+}
+
+// networkingTransition compares the resolved networking of the stored and the new Shoot (Transition).
+func networkingTransition(old *gardencorev1beta1.Shoot, oldCfg *calicov1alpha1.NetworkConfig, shoot *gardencorev1beta1.Shoot, cfg *calicov1alpha1.NetworkConfig) (field.ErrorList, []string) {
 	largest := maxNodes(shoot)
 	before, errs := resolveNetworking(old, oldCfg)
 	if len(errs) > 0 {
 		return nil, []string{decode.ProviderConfigPath().String() + ": the stored Shoot's networking cannot be derived " +
-			"(" + errs.ToAggregate().Error() + "), so changes against it were not checked"}, nil
+			"(" + errs.ToAggregate().Error() + "), so changes against it were not checked"}
 	}
 	after, errs := resolveNetworking(shoot, cfg)
 	if len(errs) > 0 {
 		// Validation passed, so the facts the derivation needs are missing (e.g. an IPv6 pod network
 		// that the infrastructure has not reported yet); the controller reports it when it reconciles.
 		return nil, []string{decode.ProviderConfigPath().String() + ": the new networking cannot be derived yet " +
-			"(" + errs.ToAggregate().Error() + "), so changes were not checked"}, nil
+			"(" + errs.ToAggregate().Error() + "), so changes were not checked"}
 	}
 	cluster := Cluster{RunsNodes: runsNodes(old), MaxNodes: largest}
-	transitionErrs, warnings := Transition(before, after, cluster, decode.ProviderConfigPath())
-	return transitionErrs, warnings, nil
+	return Transition(before, after, cluster, decode.ProviderConfigPath())
 }
 
 func isCalico(shoot *gardencorev1beta1.Shoot) bool {

@@ -23,6 +23,7 @@ type testShoot struct {
 	hibernated     bool   // spec.hibernation.enabled and status.hibernated
 	wakingUp       bool   // status.hibernated, spec.hibernation.enabled false
 	kubeProxyOff   bool
+	kubernetes     string // "" = 1.36.1
 }
 
 func (s testShoot) json(t testing.TB) []byte {
@@ -40,6 +41,10 @@ func (s testShoot) json(t testing.TB) []byte {
 		pc["apiVersion"] = "calico.networking.extensions.gardener.cloud/v1alpha1"
 		pc["kind"] = "NetworkConfig"
 		networking["providerConfig"] = pc
+	}
+	kubernetes := s.kubernetes
+	if kubernetes == "" {
+		kubernetes = "1.36.1"
 	}
 	maximums := s.workerMaximums
 	if maximums == nil {
@@ -61,7 +66,7 @@ func (s testShoot) json(t testing.TB) []byte {
 		"metadata":   map[string]any{"name": "crazy-botany", "namespace": "garden-dev"},
 		"spec": map[string]any{
 			"networking": networking,
-			"kubernetes": map[string]any{"version": "1.36.1", "kubeProxy": map[string]any{"enabled": !s.kubeProxyOff, "mode": "IPTables"}},
+			"kubernetes": map[string]any{"version": kubernetes, "kubeProxy": map[string]any{"enabled": !s.kubeProxyOff, "mode": "IPTables"}},
 			"provider":   map[string]any{"type": "aws", "workers": workers},
 		},
 		"status": status,

@@ -133,12 +133,14 @@ type seedShoot struct {
 	deployed map[string][]byte
 	// providerStatus is the Network's status.providerStatus (JSON); "" for none.
 	providerStatus string
+	// kubernetes is the shoot's Kubernetes version; "" for the base shoot's.
+	kubernetes string
 }
 
 // shootObject is the integration suites' base shoot.
 func shootObject(name string) *gardencorev1beta1.Shoot { return testenv.BaseShoot(name) }
 
-func providerConfig(t *testing.T, body string) *runtime.RawExtension {
+func providerConfig(t testing.TB, body string) *runtime.RawExtension {
 	t.Helper()
 	if body == "" {
 		return nil
@@ -152,11 +154,15 @@ func providerConfig(t *testing.T, body string) *runtime.RawExtension {
 
 // create puts a shoot into the seed: namespace, Cluster, Network (with status), ManagedResource and
 // its secret. It returns the control-plane namespace.
-func create(t *testing.T, name string, s seedShoot) string {
+func create(t testing.TB, name string, s seedShoot) string {
 	t.Helper()
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, cl, "shoot--swap--"+name+"-", nil)
-	raw, err := json.Marshal(shootObject(name))
+	shoot := shootObject(name)
+	if s.kubernetes != "" {
+		shoot.Spec.Kubernetes.Version = s.kubernetes
+	}
+	raw, err := json.Marshal(shoot)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +211,7 @@ func create(t *testing.T, name string, s seedShoot) string {
 }
 
 // pilotManifest is what calico-pilot deploys for a config on the test shoot (a Network it reconciled).
-func pilotManifest(t *testing.T, name, config string) map[string][]byte {
+func pilotManifest(t testing.TB, name, config string) map[string][]byte {
 	t.Helper()
 	enc, err := pipeline.NewEncoder()
 	if err != nil {
@@ -251,7 +257,7 @@ type report struct {
 	} `json:"diff"`
 }
 
-func kubeconfigFile(t *testing.T) string {
+func kubeconfigFile(t testing.TB) string {
 	t.Helper()
 	kc, err := controlCP.AdminKubeconfig("swap-check")
 	if err != nil {

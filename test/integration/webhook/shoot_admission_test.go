@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +19,9 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+
+	"github.com/calico-pilot/calico-pilot/internal/calicofacts"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 )
 
 var shoots = schema.GroupVersionResource{Group: "core.gardener.cloud", Version: "v1beta1", Resource: "shoots"}
@@ -79,7 +83,8 @@ type shoot struct {
 	workerless     bool
 	created        bool // gardenlet has acted: status.lastOperation is set
 	hibernated     bool
-	maxNodes       int64 // the worker pool's maximum size; 0 = not given
+	maxNodes       int64  // the worker pool's maximum size; 0 = not given
+	kubernetes     string // "" = 1.36.1
 }
 
 func (s shoot) object(t *testing.T) *unstructured.Unstructured {
@@ -98,6 +103,10 @@ func (s shoot) object(t *testing.T) *unstructured.Unstructured {
 		pc["kind"] = "NetworkConfig"
 		networking["providerConfig"] = pc
 	}
+	kubernetes := s.kubernetes
+	if kubernetes == "" {
+		kubernetes = "1.36.1"
+	}
 	provider := map[string]any{"type": "aws"}
 	if !s.workerless {
 		worker := map[string]any{"name": "pool-a"}
@@ -114,7 +123,7 @@ func (s shoot) object(t *testing.T) *unstructured.Unstructured {
 	}
 	spec := map[string]any{
 		"networking": networking,
-		"kubernetes": map[string]any{"version": "1.36.1", "kubeProxy": map[string]any{"enabled": true, "mode": "IPTables"}},
+		"kubernetes": map[string]any{"version": kubernetes, "kubeProxy": map[string]any{"enabled": true, "mode": "IPTables"}},
 		"provider":   provider,
 	}
 	if s.hibernated {
@@ -310,6 +319,34 @@ func TestUpdateShoot(t *testing.T) {
 			name:      "typha off on a shoot of at most 10 nodes is allowed silently",
 			old:       shoot{name: "typha-small", created: true, maxNodes: 10, providerConfig: `{"typha":{"enabled":true}}`},
 			newConfig: `{"typha":{"enabled":false}}`,
+		},
+		{
+			name:       "an unsupported Calico line is denied",
+			old:        shoot{name: "pin-bad", created: true},
+			newConfig:  `{"calicoVersion":"v3.30"}`,
+			wantCauses: []cause{{Type: metav1.CauseTypeFieldValueInvalid, Field: "spec.networking.providerConfig.calicoVersion"}},
+			wantPhrase: "not a Calico line calico-pilot deploys; accepted: v3.31, v3.32",
+		},
+		{
+			name:       "a pin to a line that does not support the shoot's Kubernetes is denied",
+			old:        shoot{name: "pin-k8s", created: true, providerConfig: `{"calicoVersion":"v3.32"}`},
+			newConfig:  `{"calicoVersion":"v3.31"}`,
+			wantCauses: []cause{{Type: metav1.CauseTypeFieldValueInvalid, Field: "spec.networking.providerConfig.calicoVersion"}},
+			wantPhrase: "Calico v3.31 supports Kubernetes 1.32 to 1.35, the shoot runs 1.36.1",
+		},
+		{
+			name:         "a pin downgrade is allowed with the facts of the move",
+			old:          shoot{name: "pin-down", created: true, kubernetes: "1.35.2", providerConfig: `{"calicoVersion":"v3.32"}`},
+			newConfig:    `{"calicoVersion":"v3.31"}`,
+			wantWarnings: slices.Repeat([]string{"spec.networking.providerConfig.calicoVersion"}, len(calicofacts.Notes(calicoversion.V3_32, calicoversion.V3_31))),
+			wantPhrase:   "spec.networking.providerConfig.calicoVersion: policies whose stored name does not start with their tier run in another tier under v3.31 [down.policy-tiers]",
+		},
+		{
+			name:         "removing a pin is allowed with a warning",
+			old:          shoot{name: "pin-removed", created: true, providerConfig: `{"calicoVersion":"v3.32"}`},
+			newConfig:    "",
+			wantWarnings: []string{"spec.networking.providerConfig.calicoVersion"},
+			wantPhrase:   "removing the pin to v3.32 hands the shoot's Calico line to the operator",
 		},
 		{
 			name:      "an unrelated change is allowed silently",

@@ -1,0 +1,167 @@
+package calicofacts
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
+)
+
+// Direction is which way a fact applies.
+type Direction string
+
+// Directions.
+const (
+	// Up is a move to a newer line.
+	Up Direction = "up"
+	// Down is a move to an older line.
+	Down Direction = "down"
+	// Both is either move.
+	Both Direction = "both"
+)
+
+// Severity says what a fact means for the move.
+type Severity string
+
+// Severities.
+const (
+	// Blocker: the move must not start while the fact's live check finds objects (plan exits 1).
+	Blocker Severity = "Blocker"
+	// Warning: the move changes behaviour a shoot owner may rely on; look before moving.
+	Warning Severity = "Warning"
+	// Info: known and handled (calico-pilot does it), or harmless; shown for the record.
+	Info Severity = "Info"
+)
+
+// Fact is one thing that happens when a shoot moves between two adjacent Calico lines.
+type Fact struct {
+	// ID is stable (docs, admission warnings and plan's JSON name it).
+	ID string `json:"id"`
+	// Direction is up, down or both.
+	Direction Direction `json:"direction"`
+	// Older and Newer are the adjacent lines the fact is about ("v3.31", "v3.32").
+	Older string `json:"older"`
+	Newer string `json:"newer"`
+	// Severity is what the fact means: for a live fact, when its check finds objects (nothing found
+	// is no finding); otherwise always.
+	Severity Severity `json:"severity"`
+	// Title says it in a few words (admission warnings carry it).
+	Title string `json:"title"`
+	// Happens says what happens, from Calico's code and notes.
+	Happens string `json:"happens"`
+	// Action says what to do; "" when there is nothing to do.
+	Action string `json:"action,omitempty"`
+	// Handled says what calico-pilot does about it itself; "" when it does nothing.
+	Handled string `json:"handled,omitempty"`
+	// Source is the section of the delta facts.
+	Source string `json:"source"`
+	// Live is the check against the shoot's objects; nil for a fact that is always shown.
+	Live *Check `json:"-"`
+	// Kubernetes is checked against the shoot's Kubernetes version, not its objects.
+	Kubernetes bool `json:"-"`
+}
+
+// Check finds the objects of a shoot a fact is about.
+type Check struct {
+	// What names the objects looked at ("AdminNetworkPolicy and BaselineAdminNetworkPolicy objects").
+	What string
+	// Kinds are the kinds listed; a kind the shoot does not serve has no objects.
+	Kinds []Kind
+	// Match says why an object is affected; "" when it is not.
+	Match func(obj map[string]any) string
+}
+
+// Kind is a listable kind.
+type Kind struct {
+	APIVersion, Kind string
+}
+
+// String is "Kind.group" (or "Kind" for the core group).
+func (k Kind) String() string {
+	group, _, ok := strings.Cut(k.APIVersion, "/")
+	if !ok {
+		return k.Kind
+	}
+	return k.Kind + "." + group
+}
+
+// Applies says whether the fact applies to a move from one line to another: its pair of lines lies
+// within the move (a move across several lines gets the facts of each step) in its direction.
+func (f *Fact) Applies(from, to calicoversion.Version) bool {
+	if from.IsZero() || to.IsZero() || from.Compare(to) == 0 {
+		return false
+	}
+	dir, lo, hi := Up, from, to
+	if to.Compare(from) < 0 {
+		dir, lo, hi = Down, to, from
+	}
+	if f.Direction != Both && f.Direction != dir {
+		return false
+	}
+	older, err1 := calicoversion.Parse(f.Older)
+	newer, err2 := calicoversion.Parse(f.Newer)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	return older.Compare(lo) >= 0 && newer.Compare(hi) <= 0
+}
+
+// For returns the facts of a move, in the order of All; none when from and to are the same line.
+func For(from, to calicoversion.Version) []Fact {
+	var out []Fact
+	for _, f := range All() {
+		if f.Applies(from, to) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// All returns every fact, upgrade facts first.
+func All() []Fact {
+	return append(upgradeFacts(), downgradeFacts()...)
+}
+
+// Lookup returns the fact with the given ID.
+func Lookup(id string) (Fact, bool) {
+	for _, f := range All() {
+		if f.ID == id {
+			return f, true
+		}
+	}
+	return Fact{}, false
+}
+
+// Warnings are the admission warnings for a pin that moves a shoot from one line to another: Notes,
+// each after the field path.
+func Warnings(from, to calicoversion.Version, field string) []string {
+	notes := Notes(from, to)
+	for i, n := range notes {
+		notes[i] = field + ": " + n
+	}
+	return notes
+}
+
+// Notes say what a move from one line to another does, before it happens: one naming the move and
+// how to preview it with plan, then one per fact that is not handled by calico-pilot alone (its title
+// and ID); the Kubernetes range is left out, since the calicoVersion.kubernetes rule judges the pin
+// itself. None when there is no move.
+func Notes(from, to calicoversion.Version) []string {
+	facts := For(from, to)
+	if len(facts) == 0 {
+		return nil
+	}
+	dir := "upgrade"
+	if to.Compare(from) < 0 {
+		dir = "downgrade"
+	}
+	out := []string{fmt.Sprintf("%s -> %s is a Calico %s; what it does and what to check first: docs/calico-downgrade.md, "+
+		"calico-pilot plan --target-version %s --kubeconfig SHOOT (live checks)", from.Minor, to.Minor, dir, to.Minor)}
+	for _, f := range facts {
+		if f.Severity == Info || f.Kubernetes {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s [%s]", f.Title, f.ID))
+	}
+	return out
+}

@@ -1,0 +1,278 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/calico-pilot/calico-pilot/internal/calicofacts"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
+	"github.com/calico-pilot/calico-pilot/internal/controller/network"
+	"github.com/calico-pilot/calico-pilot/internal/features"
+	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
+	"github.com/calico-pilot/calico-pilot/internal/pipeline"
+	"github.com/calico-pilot/calico-pilot/internal/plan"
+	"github.com/calico-pilot/calico-pilot/internal/seedstate"
+	"github.com/calico-pilot/calico-pilot/internal/swapcheck"
+)
+
+// seedPlanRow is one shoot of a seed plan.
+type seedPlanRow struct {
+	Namespace string `json:"namespace"`
+	Shoot     string `json:"shoot,omitempty"`
+	// Kubernetes is the shoot's Kubernetes version.
+	Kubernetes string `json:"kubernetes,omitempty"`
+	// Move is the Calico part: lines, restarts in order, facts (live checks not run: the seed's
+	// kubeconfig does not reach the shoot).
+	Move plan.Move `json:"calico"`
+	// Blockers refuse the move for this shoot.
+	Blockers []plan.Blocker `json:"blockers"`
+	// Errors say why the shoot could not be planned.
+	Errors []string `json:"errors,omitempty"`
+}
+
+// runSeed plans the move of every calico shoot of a seed to --target-version: per shoot what it runs
+// (the deployed ManagedResource's images, else the Network's recorded line), what it would run, the
+// workloads that restart in Calico's order and the blockers (the diff's, and the facts that can be
+// checked without the shoot: its Kubernetes version). Read only.
+func (o *PlanOptions) runSeed(ctx context.Context, streams IO) error {
+	target, err := calicoversion.Parse(o.TargetVersion)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("--target-version: %w", err)}
+	}
+	checker, resolver, err := o.seedChecker()
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	c, err := cliClient("--kubeconfig", o.Kubeconfig, network.AddToScheme)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	shoots, err := seedstate.Assemble(ctx, seedstate.ClientSource{Reader: c}, network.Type, network.ManagedResourceName)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("reading the seed: %w", err)}
+	}
+	rows := make([]seedPlanRow, 0, len(shoots))
+	for _, s := range shoots {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rows = append(rows, planSeedShoot(checker, resolver, s, target))
+	}
+	var b bytes.Buffer
+	if o.PlanOutput == "json" {
+		enc := json.NewEncoder(&b)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(rows)
+	} else {
+		err = writeSeedPlan(&b, rows, target)
+	}
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	if _, err := streams.Out.Write(b.Bytes()); err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	refused := 0
+	for _, r := range rows {
+		if len(r.Blockers) > 0 || len(r.Errors) > 0 {
+			refused++
+		}
+	}
+	if refused > 0 {
+		return &ExitError{Code: ExitFindings, Err: fmt.Errorf("%d of %d shoot(s) cannot move to %s as they are", refused, len(rows), target.Minor)}
+	}
+	return nil
+}
+
+// seedChecker is swap-check's renderer and comparer with the ControllerConfiguration and feature
+// gates of render's flags, and the image vector (with $IMAGEVECTOR_OVERWRITE) to resolve per shoot.
+func (o *PlanOptions) seedChecker() (*swapcheck.Checker, *imagevector.Resolver, error) {
+	enc, err := pipeline.NewEncoder()
+	if err != nil {
+		return nil, nil, err
+	}
+	parser, err := manifestdiff.NewParser()
+	if err != nil {
+		return nil, nil, err
+	}
+	vector, err := imagevector.VectorFromEnv(os.LookupEnv, readFileLimited)
+	if err != nil {
+		return nil, nil, err
+	}
+	ctrl, errs, err := o.controllerConfig()
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(errs) > 0 {
+		return nil, nil, fmt.Errorf("--controller-config: %w", errs.ToAggregate())
+	}
+	gates := map[string]bool{}
+	if ctrl != nil {
+		for k, v := range ctrl.FeatureGates {
+			gates[k] = v
+		}
+	}
+	for k, v := range o.gates {
+		gates[k] = v
+	}
+	fg, err := features.FromMap(gates)
+	if err != nil {
+		return nil, nil, err
+	}
+	settings := pipeline.Settings{ControllerConfig: ctrl, FeatureGates: fg}
+	return &swapcheck.Checker{Encoder: enc, Parser: parser, Settings: settings, DataKey: network.ManagedResourceDataKey}, imagevector.NewResolver(vector), nil
+}
+
+// planSeedShoot plans one shoot: current lines, render at the target as the controller would after the
+// move (CRDs never below what the shoot had), the diff against the deployed manifest, the restarts in
+// Calico's order and the blockers.
+func planSeedShoot(checker *swapcheck.Checker, resolver *imagevector.Resolver, s seedstate.Shoot, target calicoversion.Version) seedPlanRow {
+	row := seedPlanRow{Namespace: s.Namespace, Blockers: []plan.Blocker{}}
+	fail := func(msg string) seedPlanRow {
+		row.Errors = append(row.Errors, msg)
+		row.Move = plan.Move{Current: "unknown", Target: target.Minor, Direction: "none", Restarts: []plan.Restart{}, Facts: []calicofacts.Finding{}}
+		return row
+	}
+	if s.Shoot == nil {
+		return fail("the Cluster's shoot is not available: " + strings.Join(s.Problems, "; "))
+	}
+	row.Shoot = s.Shoot.Namespace + "/" + s.Shoot.Name
+	row.Kubernetes = s.Shoot.Spec.Kubernetes.Version
+	current, deployed, err := seedCurrent(checker.Parser, s)
+	if err != nil {
+		return fail(err.Error())
+	}
+	next := calicoversion.Move(current.Node, target, current.CRDs, calicoversion.PhaseComplete)
+	images, err := resolver.ForShoot(row.Kubernetes, next)
+	if err != nil {
+		return fail(err.Error())
+	}
+	ch := *checker
+	ch.Settings.Calico, ch.Settings.Images = next, images
+	rep := ch.SeedParsed(s, deployed)
+	if rep.Verdict == swapcheck.VerdictFails {
+		row.Errors = append(row.Errors, rep.Errors...)
+	}
+	d := rep.Diff
+	if d == nil {
+		d = &manifestdiff.Diff{}
+	}
+	row.Move = plan.NewMove(current, next, d, row.Kubernetes, nil)
+	row.Blockers = append(append(row.Blockers, plan.Blockers(d, nil)...), row.Move.Blockers()...)
+	return row
+}
+
+// seedCurrent is what a shoot of a seed runs: the deployed manifest's images, else the line its
+// Network records, else the default line (Networks deployed before lines were recorded). It returns
+// the parsed deployed manifest too (nil when none), so that it is parsed once.
+func seedCurrent(p *manifestdiff.Parser, s seedstate.Shoot) (calicoversion.Deployment, *manifestdiff.Set, error) {
+	recorded, err := plan.RecordedCalico(s.Network)
+	if err != nil {
+		return calicoversion.Deployment{}, nil, err
+	}
+	var set *manifestdiff.Set
+	if s.Deployed != nil {
+		if set, err = p.ManagedResourceData(s.Deployed); err != nil {
+			return calicoversion.Deployment{}, nil, fmt.Errorf("reading the deployed manifest: %w", err)
+		}
+		if d := plan.Lines(set); !d.IsZero() {
+			if !recorded.IsZero() {
+				d.CRDs = calicoversion.Newer(d.CRDs, recorded.CRDs)
+			}
+			return d, set, nil
+		}
+	}
+	if !recorded.IsZero() {
+		return recorded, set, nil
+	}
+	return calicoversion.Steady(calicoversion.Default()), set, nil
+}
+
+// writeSeedPlan writes the table and, below it, each shoot's blockers and errors.
+func writeSeedPlan(w *bytes.Buffer, rows []seedPlanRow, target calicoversion.Version) error {
+	if len(rows) == 0 {
+		_, err := fmt.Fprintf(w, "no calico shoots found\n")
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SHOOT\tKUBERNETES\tCURRENT\tTARGET\tRESTARTS\tBLOCKERS")
+	for _, r := range rows {
+		name := r.Namespace
+		if r.Shoot != "" {
+			name += " (" + r.Shoot + ")"
+		}
+		blockers := "-"
+		switch {
+		case len(r.Errors) > 0:
+			blockers = "cannot plan"
+		case len(r.Blockers) > 0:
+			blockers = fmt.Sprint(len(r.Blockers))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", name, orDash(r.Kubernetes), r.Move.Current, r.Move.Target, restartSteps(r.Move.Restarts), blockers)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		for _, e := range r.Errors {
+			fmt.Fprintf(w, "\n%s: error: %s", r.Namespace, e)
+		}
+		for _, b := range r.Blockers {
+			fmt.Fprintf(w, "\n%s: blocker: %s: %s", r.Namespace, b.Object, b.Message)
+		}
+	}
+	// The facts every moving shoot shares, once; live checks need each shoot.
+	shown := map[string]bool{}
+	var shared []string
+	for _, r := range rows {
+		for _, f := range r.Move.Facts {
+			if shown[f.ID] || f.Severity == calicofacts.Info || f.Status == calicofacts.StatusClear || f.Kubernetes {
+				continue
+			}
+			shown[f.ID] = true
+			note := ""
+			if f.Status == calicofacts.StatusNotChecked {
+				note = " (live check: run plan --current ... --kubeconfig SHOOT per shoot)"
+			}
+			shared = append(shared, fmt.Sprintf("  %-7s %s%s", f.Severity, f.Summary(), note))
+		}
+	}
+	if len(shared) > 0 {
+		fmt.Fprintf(w, "\n\nfacts of moving to %s (docs/calico-downgrade.md):\n%s", target.Minor, strings.Join(shared, "\n"))
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// restartSteps is the restarts in one cell: "1: calico-node; 2: calico-kube-controllers, calico-typha-deploy".
+func restartSteps(rs []plan.Restart) string {
+	if len(rs) == 0 {
+		return "-"
+	}
+	steps := map[int][]string{}
+	for _, r := range rs {
+		_, name, _ := strings.Cut(r.Workload, "/")
+		steps[r.Step] = append(steps[r.Step], name)
+	}
+	var parts []string
+	for _, s := range []int{1, 2} {
+		if len(steps[s]) > 0 {
+			parts = append(parts, fmt.Sprintf("%d: %s", s, strings.Join(steps[s], ", ")))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
