@@ -195,6 +195,9 @@ func (o *PlanOptions) run(ctx context.Context, streams IO) error {
 	if o.Target != "" {
 		target, err = o.readSet(ctx, parser, "--target", o.Target, streams.In)
 	} else {
+		// The CRDs the current manifest deployed are the floor of the target's: a move never renders
+		// an older schema (which would delete the newer line's CRDs or prune their fields).
+		o.crdFloor = plan.CRDLine(current)
 		var m interface{ JSON() []byte }
 		m, err = o.build(streams)
 		if err != nil {

@@ -77,7 +77,7 @@ func TestPlanTargetVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := report.Calico
-	if c.Current != "v3.32 (v3.32.1)" || c.Target != "v3.31 (v3.31.6)" || c.Direction != "down" {
+	if c.Current != "v3.32 (v3.32.1)" || c.Target != "v3.31 (v3.31.6), CRDs v3.32" || c.Direction != "down" {
 		t.Errorf("down: %s -> %s (%s)", c.Current, c.Target, c.Direction)
 	}
 	var order []string
@@ -93,6 +93,11 @@ func TestPlanTargetVersion(t *testing.T) {
 	}
 	if statuses["down.policy-tiers"] != "NotChecked" || statuses["kubernetes-range"] != "Clear" || statuses["down.nftables"] != "Always" {
 		t.Errorf("down: fact statuses %v", statuses)
+	}
+
+	// Going down keeps the v3.32 CRDs (no CRD deleted, no field pruned): no blocker of the diff.
+	if strings.Contains(out, "would be deleted") || !strings.Contains(out, `"blockers": [],`) {
+		t.Errorf("down: the plan renders an older CRD schema:\n%s", out)
 	}
 
 	// Kubernetes 1.36: v3.31 does not support it, so going back is refused.

@@ -59,6 +59,9 @@ type RenderOptions struct {
 
 	// calico is the deployment the last build rendered, kubernetes its shoot's Kubernetes version.
 	calico     plan.Choice
+	// crdFloor is the oldest CRD schema to render (plan: the schema the current manifest deployed);
+	// CRDs never go back.
+	crdFloor calicoversion.Version
 	kubernetes string
 
 	gates     map[string]bool
@@ -249,6 +252,9 @@ func (o *RenderOptions) build(streams IO) (*manifest.Manifest, error) {
 	choice, err := plan.ChooseCalico(o.CalicoVersion, in.config, ctrl, in.source.Network)
 	if err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
+	}
+	if !o.crdFloor.IsZero() && choice.Deployment.CRDs.Compare(o.crdFloor) < 0 {
+		choice.Deployment.CRDs = o.crdFloor
 	}
 	o.calico = choice
 	calico := choice.Deployment

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/calico-pilot/calico-pilot/api/projectcalico/crds"
 	"github.com/calico-pilot/calico-pilot/internal/calicofacts"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
@@ -55,7 +56,36 @@ func Lines(set *manifestdiff.Set) calicoversion.Deployment {
 		d.KubeControllers = v
 	}
 	d.CRDs = calicoversion.Newer(calicoversion.Newer(d.Node, d.Typha), d.KubeControllers)
+	if crds := CRDLine(set); crds.Compare(d.CRDs) > 0 {
+		d.CRDs = crds
+	}
 	return d
+}
+
+// CRDLine is the newest Calico line whose whole CRD set the manifest carries (zero when it carries
+// none of the sets, e.g. a manifest without CRDs): the schema a move must not go below.
+func CRDLine(set *manifestdiff.Set) calicoversion.Version {
+	have := map[string]bool{}
+	for _, o := range set.Objects() {
+		if o.ID.Kind == "CustomResourceDefinition" {
+			have[o.ID.Name] = true
+		}
+	}
+	lines := calicoversion.Supported()
+	for i := len(lines) - 1; i >= 0; i-- {
+		defs, err := crds.CustomResourceDefinitionsFor(lines[i])
+		if err != nil {
+			continue
+		}
+		all := len(defs) > 0
+		for _, d := range defs {
+			all = all && have[d.Name]
+		}
+		if all {
+			return lines[i]
+		}
+	}
+	return calicoversion.Version{}
 }
 
 // imageLine is the line of the first Calico image of a workload's containers.
