@@ -58,10 +58,10 @@ type RenderOptions struct {
 	CalicoVersion string
 
 	// calico is the deployment the last build rendered, kubernetes its shoot's Kubernetes version.
-	calico     plan.Choice
+	calico plan.Choice
 	// crdFloor is the oldest CRD schema to render (plan: the schema the current manifest deployed);
 	// CRDs never go back.
-	crdFloor calicoversion.Version
+	crdFloor   calicoversion.Version
 	kubernetes string
 
 	gates     map[string]bool
