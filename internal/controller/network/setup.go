@@ -127,6 +127,8 @@ type Deps struct {
 	FeatureGates featuregate.FeatureGate
 	// Config is the operator configuration.
 	Config *configv1alpha1.ControllerConfiguration
+	// Rollout tells which shoots the operator's rollout moves now; nil: no rollout.
+	Rollout RolloutView
 }
 
 // Options tune the controller.
@@ -138,6 +140,8 @@ type Options struct {
 	TTLRequeueMin, TTLRequeueMax time.Duration
 	// RouteRecheckInterval is how soon a Network waiting for node routes is retried.
 	RouteRecheckInterval time.Duration
+	// MoveRecheckInterval is how soon a Network moving between Calico lines is reconciled again.
+	MoveRecheckInterval time.Duration
 	// DeleteTimeout bounds the wait for the ManagedResource on delete.
 	DeleteTimeout time.Duration
 	// DeletePollInterval is how often delete checks.
@@ -154,6 +158,7 @@ func DefaultOptions() Options {
 		TTLRequeueMin:        30 * time.Second,
 		TTLRequeueMax:        1 * time.Hour,
 		RouteRecheckInterval: 30 * time.Second,
+		MoveRecheckInterval:  15 * time.Second,
 		DeleteTimeout:        2 * time.Minute,
 		DeletePollInterval:   2 * time.Second,
 	}
@@ -214,6 +219,7 @@ func AddToManager(mgr manager.Manager, deps Deps, opts Options) error {
 		TTLRequeueMin:        opts.TTLRequeueMin,
 		TTLRequeueMax:        opts.TTLRequeueMax,
 		RouteRecheckInterval: opts.RouteRecheckInterval,
+		MoveRecheckInterval:  opts.MoveRecheckInterval,
 		DeleteTimeout:        opts.DeleteTimeout,
 		DeletePollInterval:   opts.DeletePollInterval,
 	}
