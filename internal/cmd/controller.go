@@ -25,6 +25,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/rollout"
 )
 
 // ControllerOptions are the flags of `calico-pilot controller`.
@@ -113,6 +114,11 @@ func (o *ControllerOptions) complete() error {
 			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("invalid --config-file %s: %w", o.ConfigFile, errs.ToAggregate())}
 		}
 		o.config = cfg
+	}
+	if c := o.config.Calico; c != nil {
+		if _, errs := rollout.ParseSpec(c.Rollout); len(errs) > 0 {
+			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("invalid --config-file %s: %w", o.ConfigFile, errs.ToAggregate())}
+		}
 	}
 	gates, err := features.FromMap(o.config.FeatureGates)
 	if err != nil {
@@ -248,6 +254,8 @@ func (o *ControllerOptions) Run(ctx context.Context, streams IO) error {
 		FeatureGates: o.gates,
 		Config:       o.config,
 		Options:      opts,
+		// The rollout's state lives beside the leader election Lease, in the controller's namespace.
+		Namespace: o.LeaderElectionNamespace,
 	})
 	if err != nil {
 		return err

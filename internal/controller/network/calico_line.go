@@ -54,7 +54,7 @@ type lineDecision struct {
 	// Started is true when this decision starts Move.
 	Started bool
 	// Condition is the CalicoVersion condition (status, reason, message) unless the step changes it.
-	Status         gardencorev1beta1.ConditionStatus
+	Status          gardencorev1beta1.ConditionStatus
 	Reason, Message string
 }
 
