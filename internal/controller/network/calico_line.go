@@ -141,9 +141,17 @@ func decideLine(in lineInputs) lineDecision {
 	return d
 }
 
-// newShootLine is the line of a shoot that runs no Calico yet: its pin, else the operator's default.
+// newShootLine is the line of a shoot that runs no Calico yet: its pin, else its open wave's target,
+// else the operator's default.
 func newShootLine(in lineInputs) lineDecision {
 	v, err := pipeline.CalicoVersion(in.Config, in.Operator)
+	if a := in.Assignment; a != nil && in.Config.CalicoVersion == nil {
+		// Created while its wave is open (or a member whose Network had never been reconciled):
+		// it starts where the wave goes, nothing to move.
+		if t, terr := calicoversion.Parse(a.Target); terr == nil && t.SupportsKubernetes(in.KubernetesVersion) {
+			v = t
+		}
+	}
 	d := lineDecision{Status: gardencorev1beta1.ConditionTrue, Reason: "Deployed"}
 	if err != nil {
 		v, _ = pipeline.CalicoVersion(&calicov1alpha1.NetworkConfig{}, in.Operator)
