@@ -59,6 +59,8 @@ func Evaluate(spec *Spec, state State, shoots map[string]Shoot, observe Observe,
 	if spec == nil {
 		return state, res
 	}
+	// The caller's State is left as it was (it compares the two to tell whether to write).
+	state = state.DeepCopy()
 	if state.Rollout != spec.Name || state.Target != spec.Target.Minor || len(state.Waves) != len(spec.Waves) {
 		state = State{Rollout: spec.Name, Target: spec.Target.Minor}
 		for _, w := range spec.Waves {
@@ -214,6 +216,12 @@ func judge(target calicoversion.Version, ws WaveSpec, w *WaveState, shoots map[s
 			}
 		}
 		if elapsed := now.Sub(start); elapsed > ws.Deadline {
+			if !s.MoveStarted.IsZero() {
+				// Say which component holds the move up (read once, when it fails).
+				if c, err := observe(m.Shoot); err == nil && c.String() != "" {
+					why = c.String() + "; " + why
+				}
+			}
 			m.State, m.Reason = MemberFailed, fmt.Sprintf("%s after %s", why, since(elapsed))
 		}
 	}

@@ -184,3 +184,23 @@ func TestParseSpecErrors(t *testing.T) {
 		}
 	}
 }
+
+// Evaluate leaves the State it was given alone: the controller writes only when the two differ.
+func TestEvaluateDoesNotChangeItsInput(t *testing.T) {
+	sp := spec(t, percentWave("all", 100))
+	shoots := fleet(3)
+	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	st, _ := rollout.Evaluate(sp, rollout.State{}, shoots, allComplete, now)
+	before, err := st.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, _ := rollout.Evaluate(sp, st, shoots, allComplete, now.Add(time.Hour))
+	after, _ := st.Encode()
+	if before[rollout.StateKey] != after[rollout.StateKey] {
+		t.Errorf("Evaluate changed its input:\n%s\n%s", before[rollout.StateKey], after[rollout.StateKey])
+	}
+	if next.Waves[0].Members[0].State != rollout.MemberFailed {
+		t.Errorf("a member still on v3.31 after the deadline is %s, want Failed", next.Waves[0].Members[0].State)
+	}
+}

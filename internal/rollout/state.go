@@ -46,6 +46,32 @@ type State struct {
 	Waves []WaveState `json:"waves"`
 }
 
+// DeepCopy returns a State that shares nothing with s.
+func (s State) DeepCopy() State {
+	out := s
+	if s.Halted != nil {
+		h := *s.Halted
+		out.Halted = &h
+	}
+	if s.Completed != nil {
+		c := *s.Completed
+		out.Completed = &c
+	}
+	out.Waves = make([]WaveState, len(s.Waves))
+	for i, w := range s.Waves {
+		for _, t := range []**metav1.Time{&w.Opened, &w.Settled, &w.Done} {
+			if *t != nil {
+				v := **t
+				*t = &v
+			}
+		}
+		w.Members = append([]Member(nil), w.Members...)
+		w.Skipped = append([]Skip(nil), w.Skipped...)
+		out.Waves[i] = w
+	}
+	return out
+}
+
 // Halt says why the rollout stopped.
 type Halt struct {
 	Wave   string      `json:"wave"`

@@ -73,6 +73,7 @@ func StartShoots(n int, crdPaths []string) (*Shoots, error) {
 				errs[i] = fmt.Errorf("shoot API server %d: adding the admin: %w", i, err)
 				return
 			}
+			cfg.Host, cfg.CAData = api.SecureServing.URL("https", "/").String(), api.SecureServing.CA
 			s.Configs[i] = cfg
 			if len(crdPaths) > 0 {
 				if _, err := envtest.InstallCRDs(s.Configs[i], envtest.CRDInstallOptions{Paths: crdPaths, ErrorIfPathMissing: true}); err != nil {
