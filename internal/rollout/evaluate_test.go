@@ -204,3 +204,34 @@ func TestEvaluateDoesNotChangeItsInput(t *testing.T) {
 		t.Errorf("a member still on v3.31 after the deadline is %s, want Failed", next.Waves[0].Members[0].State)
 	}
 }
+
+func TestWriteTable(t *testing.T) {
+	sp := spec(t, percentWave("canary", 50), percentWave("all", 100))
+	shoots := fleet(2)
+	order := rollout.Order(shoots)
+	pinned := shoots[order[1]]
+	pinned.Pin = "v3.31"
+	shoots[order[1]] = pinned
+	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	st, _ := rollout.Evaluate(sp, rollout.State{}, shoots, allComplete, now)
+	st, _ = rollout.Evaluate(sp, st, shoots, allComplete, now.Add(11*time.Minute))
+	var b strings.Builder
+	if err := rollout.WriteTable(&b, st, true); err != nil {
+		t.Fatal(err)
+	}
+	want := "Rollout to-32 to Calico v3.32: HALTED in wave canary at 2026-12-03T12:11:00Z: wave canary: 1 of 1 shoots failed, budget 0: " + order[0] + ": still on v3.31 after 11m0s\n" +
+		"\n" +
+		"WAVE    STATE    MOVED  SUCCEEDED  FAILED  PENDING  SKIPPED  OPENED\n" +
+		"canary  Halted   1      0          1       0        0        2026-12-03T12:00:00Z\n" +
+		"all     Waiting  0      0          0       0        0        -\n" +
+		"\n" +
+		"Shoots that failed, are gone or were skipped:\n" +
+		"  canary  " + order[0] + "  Failed: still on v3.31 after 11m0s\n"
+	if b.String() != want {
+		t.Errorf("table:\n%s\nwant:\n%s", b.String(), want)
+	}
+	b.Reset()
+	if err := rollout.WriteTable(&b, rollout.State{}, false); err != nil || !strings.Contains(b.String(), "No rollout state") {
+		t.Errorf("no state: %q, %v", b.String(), err)
+	}
+}
