@@ -105,9 +105,10 @@ func TestRolloutHaltsAndResumes(t *testing.T) {
 // stay those of v3.32.1 (calicoCRDVersion is never lowered).
 func TestPinnedDowngradeMovesTyphaFirstAndKeepsNewerCRDs(t *testing.T) {
 	f := newFleet(t, 1, "1.34.2", `{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":"NetworkConfig","calicoVersion":"v3.32"}`)
-	f.startController(nil)
+	log, _ := f.startController(nil)
 	f.deployedOn("v3.32.1", 0)
 	f.setHeld(0, true)
+	before := log.Requests()
 	n := f.network(0)
 	patch := client.MergeFrom(n.DeepCopy())
 	n.Spec.ProviderConfig = &runtime.RawExtension{Raw: []byte(`{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":"NetworkConfig","calicoVersion":"v3.31"}`)}
@@ -129,6 +130,9 @@ func TestPinnedDowngradeMovesTyphaFirstAndKeepsNewerCRDs(t *testing.T) {
 	// The resource manager applies it; Typha rolls out; calico-node follows.
 	f.setHeld(0, false)
 	f.deployedOn("v3.31.6", 0)
+	// Measured, not asserted (the number of rechecks depends on the stand-in's pace): the seed requests
+	// of the whole move, about one shoot access secret read per recheck plus the two stored steps.
+	t.Logf("seed requests of the whole move down: %v", log.RequestsSince(before))
 	img, ps = f.images(0), f.status(0)
 	if tag(img["calico-node"]) != "v3.31.6" || tag(img["calico-typha-deploy"]) != "v3.31.6" {
 		t.Errorf("after the move down: %v, want v3.31.6", img)
