@@ -1,8 +1,10 @@
 package rollout
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,7 @@ import (
 
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/cmd"
 	"github.com/calico-pilot/calico-pilot/internal/rollout"
 )
 
@@ -85,12 +88,29 @@ func TestRolloutHaltsAndResumes(t *testing.T) {
 		t.Errorf("CalicoVersion condition %+v, want Progressing and waiting for calico-node", cond)
 	}
 
+	// The operator reads the state as a table.
+	kubeconfig := seedKubeconfig(t)
+	code, out, errOut := calicoPilot("rollout", "status", "--kubeconfig", kubeconfig, "--namespace", f.ctrlNS)
+	for _, want := range []string{
+		"Rollout to-v3.32 to Calico v3.32: HALTED in wave half at ",
+		"\ncanary  Done     2      2          0       0        0        ",
+		"\nall     Waiting  0      0          0       0        0        -\n",
+		"  half  " + f.ns[broken] + "  Failed: calico-node 2/3 updated, 2/3 available, 1 unavailable; still moving",
+	} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("rollout status: exit %d, stderr %q, output lacks %q:\n%s", code, errOut, want, out)
+		}
+	}
+
 	// The shoot recovers; the operator resumes.
 	f.setBroken(broken, false)
-	if _, ok, err := rollout.ResumeConfigMap(context.Background(), f.seed, f.ctrlNS, time.Now()); err != nil || !ok {
-		t.Fatalf("resume: %v, %v", ok, err)
+	if code, out, errOut := calicoPilot("rollout", "resume", "--kubeconfig", kubeconfig, "--namespace", f.ctrlNS); code != 0 || !strings.Contains(out, "Resumed rollout to-v3.32") {
+		t.Fatalf("rollout resume: exit %d, output %q, stderr %q", code, out, errOut)
 	}
 	f.waitFor("the rollout to complete", func() bool { return f.state().Completed != nil })
+	if code, _, errOut := calicoPilot("rollout", "resume", "--kubeconfig", kubeconfig, "--namespace", f.ctrlNS); code != 1 || !strings.Contains(errOut, `rollout "to-v3.32" is not halted: nothing to resume`) {
+		t.Errorf("resume of a completed rollout: exit %d, stderr %q; want 1 and nothing to resume", code, errOut)
+	}
 	f.deployedOn("v3.32.1", all(fleetSize)...)
 	for i := range fleetSize {
 		if img := f.images(i); tag(img["calico-node"]) != "v3.32.1" || tag(img["calico-typha-deploy"]) != "v3.32.1" || tag(img["calico-kube-controllers"]) != "v3.32.1" {
@@ -160,4 +180,23 @@ func condition(n *extensionsv1alpha1.Network, condType string) *struct{ Status, 
 	return nil
 }
 
-var _ = json.Marshal
+// seedKubeconfig writes an admin kubeconfig of the seed for the CLI.
+func seedKubeconfig(t *testing.T) string {
+	t.Helper()
+	kc, err := seedCP.AdminKubeconfig("operator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "seed.kubeconfig")
+	if err := os.WriteFile(path, kc, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// calicoPilot runs the calico-pilot command line.
+func calicoPilot(args ...string) (int, string, string) {
+	var out, errOut bytes.Buffer
+	code := cmd.Execute(context.Background(), args, strings.NewReader(""), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
