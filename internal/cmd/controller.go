@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -198,6 +199,18 @@ func (o *ControllerOptions) Validate() error {
 // leader election namespace from it when none is given.
 var serviceAccountNamespaceFile = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"
 
+// controllerNamespace is the controller's namespace: the leader election namespace given, else the
+// pod's own (as controller-runtime finds it for the Lease), else "".
+func controllerNamespace(leaderElection string) string {
+	if leaderElection != "" {
+		return leaderElection
+	}
+	if data, err := os.ReadFile(serviceAccountNamespaceFile); err == nil {
+		return strings.TrimSpace(string(data))
+	}
+	return ""
+}
+
 func inCluster() bool {
 	_, err := os.Stat(serviceAccountNamespaceFile)
 	return err == nil
@@ -255,7 +268,7 @@ func (o *ControllerOptions) Run(ctx context.Context, streams IO) error {
 		Config:       o.config,
 		Options:      opts,
 		// The rollout's state lives beside the leader election Lease, in the controller's namespace.
-		Namespace: o.LeaderElectionNamespace,
+		Namespace: controllerNamespace(o.LeaderElectionNamespace),
 	})
 	if err != nil {
 		return err
