@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
@@ -72,5 +73,25 @@ func TestDecideLine(t *testing.T) {
 				t.Errorf("phase %q reason %q message %q; want %q %q containing %q", phase, d.Reason, d.Message, tt.phase, tt.reason, tt.msg)
 			}
 		})
+	}
+}
+
+// The images a step must run are read from the rendered stream: calico-node's and Typha's pod
+// templates (init containers included), nothing else.
+func TestRenderedImages(t *testing.T) {
+	stream := []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"calico-config"}}
+{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"calico-node","namespace":"kube-system"},"spec":{"template":{"spec":{"initContainers":[{"name":"install-cni","image":"quay.io/calico/cni:v3.32.1"}],"containers":[{"name":"calico-node","image":"quay.io/calico/node:v3.32.1"}]}}}}
+{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"calico-typha-deploy","namespace":"kube-system"},"spec":{"template":{"spec":{"containers":[{"name":"calico-typha","image":"quay.io/calico/typha:v3.31.6"}]}}}}
+{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"calico-kube-controllers","namespace":"kube-system"},"spec":{"template":{"spec":{"containers":[{"name":"calico-kube-controllers","image":"quay.io/calico/kube-controllers:v3.31.6"}]}}}}`)
+	got, err := renderedImages(stream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[string]string{
+		"calico-node":         {"install-cni": "quay.io/calico/cni:v3.32.1", "calico-node": "quay.io/calico/node:v3.32.1"},
+		"calico-typha-deploy": {"calico-typha": "quay.io/calico/typha:v3.31.6"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("rendered images (-want +got):\n%s", diff)
 	}
 }
