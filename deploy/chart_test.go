@@ -642,6 +642,10 @@ func TestChartNonDefaultValues(t *testing.T) {
 			"featureGates":                  map[string]any{"SeamlessOverlaySwitch": false},
 			"kubeAPIServerGlobalNetworkSet": map[string]any{"enabled": false},
 			"compatibility":                 map[string]any{"honourIgnoredFields": true},
+			"calico": map[string]any{"defaultVersion": "v3.31", "rollout": map[string]any{
+				"name": "to-v3.32", "targetVersion": "v3.32",
+				"waves": []any{map[string]any{"name": "canary", "percent": 10, "minSoak": "1h"}, map[string]any{"name": "all", "percent": 100}},
+			}},
 		},
 		"controller": map[string]any{
 			"replicas":                3,
@@ -687,6 +691,16 @@ func TestChartNonDefaultValues(t *testing.T) {
 		if !strings.Contains(cm.Data["config.yaml"], want) {
 			t.Errorf("config.yaml lacks %q:\n%s", want, cm.Data["config.yaml"])
 		}
+	}
+	// The rollout reaches the controller as written, and the controller may keep its state.
+	if cfg := decodeConfigStrict(t, cm.Data["config.yaml"]); cfg.Calico == nil || cfg.Calico.Rollout == nil ||
+		cfg.Calico.Rollout.TargetVersion != "v3.32" || len(cfg.Calico.Rollout.Waves) != 2 || *cfg.Calico.DefaultVersion != "v3.31" {
+		t.Errorf("calico in the ControllerConfiguration: %+v", cfg.Calico)
+	}
+	role := find(t, objs, "Role", "calico-rollout")
+	rules, _, _ := unstructured.NestedSlice(role.Object, "rules")
+	if len(rules) != 2 || !strings.Contains(fmt.Sprint(rules[1]), "calico-pilot-rollout") {
+		t.Errorf("rollout Role rules %v, want create configmaps and get/update on calico-pilot-rollout", rules)
 	}
 	for _, target := range []string{"calico", "calico-admission"} {
 		vpa := find(t, objs, "VerticalPodAutoscaler", target)

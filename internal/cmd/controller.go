@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -25,6 +26,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/rollout"
 )
 
 // ControllerOptions are the flags of `calico-pilot controller`.
@@ -114,6 +116,11 @@ func (o *ControllerOptions) complete() error {
 		}
 		o.config = cfg
 	}
+	if c := o.config.Calico; c != nil {
+		if _, errs := rollout.ParseSpec(c.Rollout); len(errs) > 0 {
+			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("invalid --config-file %s: %w", o.ConfigFile, errs.ToAggregate())}
+		}
+	}
 	gates, err := features.FromMap(o.config.FeatureGates)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("invalid --config-file %s: %s: %w", o.ConfigFile, field.NewPath("featureGates"), err)}
@@ -192,6 +199,18 @@ func (o *ControllerOptions) Validate() error {
 // leader election namespace from it when none is given.
 var serviceAccountNamespaceFile = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"
 
+// controllerNamespace is the controller's namespace: the leader election namespace given, else the
+// pod's own (as controller-runtime finds it for the Lease), else "".
+func controllerNamespace(leaderElection string) string {
+	if leaderElection != "" {
+		return leaderElection
+	}
+	if data, err := os.ReadFile(serviceAccountNamespaceFile); err == nil {
+		return strings.TrimSpace(string(data))
+	}
+	return ""
+}
+
 func inCluster() bool {
 	_, err := os.Stat(serviceAccountNamespaceFile)
 	return err == nil
@@ -248,6 +267,8 @@ func (o *ControllerOptions) Run(ctx context.Context, streams IO) error {
 		FeatureGates: o.gates,
 		Config:       o.config,
 		Options:      opts,
+		// The rollout's state lives beside the leader election Lease, in the controller's namespace.
+		Namespace: controllerNamespace(o.LeaderElectionNamespace),
 	})
 	if err != nil {
 		return err

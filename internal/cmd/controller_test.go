@@ -47,6 +47,13 @@ func TestControllerCommandRejectsBadInput(t *testing.T) {
 			wantErr:  []string{"clientConnection.qps: Invalid value: -5: must not be negative", "clientConnection.burst: Invalid value: -1: must not be negative"},
 		},
 		{
+			name:     "invalid rollout",
+			args:     []string{"--config-file", write("rollout.yaml", header+"calico:\n  rollout:\n    name: r\n    targetVersion: v3.33\n    waves:\n    - {name: a, percent: 50, selector: {matchLabels: {app: canary}}}\n")},
+			wantCode: ExitUsage,
+			wantErr: []string{`calico.rollout.targetVersion: Invalid value: "v3.33": Calico "v3.33" is not supported, supported: v3.31, v3.32`,
+				"calico.rollout.waves[0]: Invalid value: \"a\": exactly one of percent and selector must be set"},
+		},
+		{
 			name:     "missing config file",
 			args:     []string{"--config-file", filepath.Join(dir, "nope.yaml")},
 			wantCode: ExitUsage,

@@ -121,6 +121,7 @@ var subcommands = []func(IO) *cobra.Command{
 	NewRenderCommand,
 	NewSwapCheckCommand,
 	NewPoolsCommand,
+	NewRolloutCommand,
 	NewPlanCommand,
 }
 

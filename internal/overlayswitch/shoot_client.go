@@ -57,13 +57,22 @@ func ShootRESTConfig(ctx context.Context, seed client.Reader, namespace string) 
 	return restCfg, nil
 }
 
-// shootKinds are the kinds the controller reads and writes in a shoot (nodes for the overlay
-// switch's route check, IP pools for the pool sync), all cluster-scoped: the shoot client's REST
-// mapper knows them without asking the shoot's discovery API.
-func shootKinds() []schema.GroupVersionKind {
-	return []schema.GroupVersionKind{
-		{Version: "v1", Kind: "Node"},
-		{Group: "crd.projectcalico.org", Version: "v1", Kind: "IPPool"},
+// shootKind is a kind the controller reads or writes in a shoot, with its scope.
+type shootKind struct {
+	gvk   schema.GroupVersionKind
+	scope meta.RESTScope
+}
+
+// shootKinds are the kinds the controller reads and writes in a shoot: nodes for the overlay
+// switch's route check and IP pools for the pool sync (cluster-scoped), and the calico-node
+// DaemonSet and Typha Deployment (kube-system) whose rollout steps a move between Calico lines.
+// The shoot client's REST mapper knows them without asking the shoot's discovery API.
+func shootKinds() []shootKind {
+	return []shootKind{
+		{schema.GroupVersionKind{Version: "v1", Kind: "Node"}, meta.RESTScopeRoot},
+		{schema.GroupVersionKind{Group: "crd.projectcalico.org", Version: "v1", Kind: "IPPool"}, meta.RESTScopeRoot},
+		{schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "DaemonSet"}, meta.RESTScopeNamespace},
+		{schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, meta.RESTScopeNamespace},
 	}
 }
 
@@ -73,8 +82,8 @@ func shootKinds() []schema.GroupVersionKind {
 // change. A kind outside shootKinds fails with a no-match error.
 func shootRESTMapper() meta.RESTMapper {
 	m := meta.NewDefaultRESTMapper(nil)
-	for _, gvk := range shootKinds() {
-		m.Add(gvk, meta.RESTScopeRoot)
+	for _, k := range shootKinds() {
+		m.Add(k.gvk, k.scope)
 	}
 	return m
 }

@@ -3,6 +3,7 @@ package overlayswitch
 import (
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -30,6 +31,12 @@ func TestShootRESTMapperNeedsNoDiscovery(t *testing.T) {
 		namespaced, err := c.IsObjectNamespaced(obj)
 		if err != nil || namespaced {
 			t.Errorf("%T: namespaced %t, %v; want cluster-scoped without discovery", obj, namespaced, err)
+		}
+	}
+	for _, obj := range []client.Object{&appsv1.DaemonSet{}, &appsv1.Deployment{}} {
+		namespaced, err := c.IsObjectNamespaced(obj)
+		if err != nil || !namespaced {
+			t.Errorf("%T: namespaced %t, %v; want namespaced without discovery", obj, namespaced, err)
 		}
 	}
 	if _, err := c.IsObjectNamespaced(&corev1.Pod{}); err == nil {

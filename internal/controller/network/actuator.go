@@ -45,6 +45,8 @@ type Actuator struct {
 	TTLRequeueMin, TTLRequeueMax time.Duration
 	// RouteRecheckInterval is how soon a Network waiting for node routes is retried.
 	RouteRecheckInterval time.Duration
+	// MoveRecheckInterval is how soon a Network moving between Calico lines is reconciled again.
+	MoveRecheckInterval time.Duration
 	// DeleteTimeout bounds how long Delete waits for the ManagedResource to disappear.
 	DeleteTimeout time.Duration
 	// DeletePollInterval is how often Delete checks.
@@ -113,7 +115,12 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 		return nil, 0, err
 	}
 
-	rendered, err := a.Renderer.Render(ctx, Inputs{
+	line := decideLine(lineInputs{
+		Recorded: previous, Deployed: previous != nil || deployed.ByOther, Config: cfg, Operator: a.Config,
+		Assignment: a.assignment(namespace), KubernetesVersion: cluster.Shoot.Spec.Kubernetes.Version,
+		Hibernated: values.HibernationWanted(cluster.Shoot), Now: a.now(),
+	})
+	in := Inputs{
 		Network:                network,
 		Shoot:                  cluster.Shoot,
 		Config:                 cfg,
@@ -122,7 +129,22 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 		ControllerConfig:       a.Config,
 		Compatibility:          compatibility,
 		TakenOver:              takenOver,
-	})
+		Calico:                 line.Deployment(),
+	}
+	rendered, err := a.Renderer.Render(ctx, in)
+	var moveRequeue time.Duration
+	if err == nil && line.Move != nil && !line.Started {
+		// A move in progress: step it once the applied step rolled out in the shoot.
+		var next bool
+		if line, next, err = a.stepMove(ctx, log, namespace, line, rendered.Data[ManagedResourceDataKey]); err == nil && next {
+			in.Calico = line.Deployment()
+			rendered, err = a.Renderer.Render(ctx, in)
+		}
+	}
+	if line.Move != nil {
+		moveRequeue = a.MoveRecheckInterval
+	}
+	conds.set(ConditionCalicoVersion, line.Status, line.Reason, line.Message)
 	if err != nil {
 		if extensionsnetwork.IsConfigurationError(err) {
 			// The providerConfig is valid on its own but not for this shoot (e.g. vpa mode on a
@@ -134,6 +156,7 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 	}
 
 	setFindingsCondition(conds, rendered.Findings)
+	recordLine(&rendered.Status, line)
 
 	if err := a.checkOverlaySwitch(ctx, log, namespace, cluster.Shoot, previous, rendered.Status, conds); err != nil {
 		return nil, 0, err
@@ -165,7 +188,7 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 
 	records, poolRequeue := a.syncPools(ctx, log, namespace, cluster.Shoot, rendered.Pools, previous, conds, asked)
 	rendered.Status.IPPools = records
-	return &rendered.Status, minRequeue(a.ttlRequeue(addrs), poolRequeue), nil
+	return &rendered.Status, minRequeue(minRequeue(a.ttlRequeue(addrs), poolRequeue), moveRequeue), nil
 }
 
 // store makes the ManagedResource name (class: "" for the shoot, "seed" for the seed) hold data;

@@ -43,6 +43,10 @@ const (
 	// ConditionIPPools says whether the shoot's IP pools are as the configuration asks, or which of
 	// the owner's changes calico-pilot keeps instead of overriding them.
 	ConditionIPPools gardencorev1beta1.ConditionType = "IPPoolsInSync"
+	// ConditionCalicoVersion says which Calico line the shoot runs: True (Deployed), Progressing
+	// while it moves between lines, False when a pin or a rollout asks for a line the shoot cannot
+	// get (the pin is not supported, the line does not support the shoot's Kubernetes).
+	ConditionCalicoVersion gardencorev1beta1.ConditionType = "CalicoVersion"
 )
 
 // seedMonitoringConfigMaps are the ConfigMaps in the control-plane namespace that the reference

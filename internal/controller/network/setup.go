@@ -9,11 +9,13 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/client-go/rest"
 	"k8s.io/component-base/featuregate"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
@@ -24,6 +26,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/managedresource"
 	"github.com/calico-pilot/calico-pilot/internal/overlayswitch"
+	"github.com/calico-pilot/calico-pilot/internal/rollout"
 )
 
 // Setup is everything a Network controller process is built from; NewManager turns it into a
@@ -47,6 +50,9 @@ type Setup struct {
 	Config *configv1alpha1.ControllerConfiguration
 	// Options tune the controller.
 	Options Options
+	// Namespace is the controller's own namespace: the rollout's state (ConfigMap
+	// calico-pilot-rollout) is kept there. Required when Config has a calico.rollout.
+	Namespace string
 }
 
 // NewManager builds the manager, the production renderer and decoder, and registers the Network
@@ -105,6 +111,9 @@ func NewManager(s Setup) (manager.Manager, error) {
 			return nil, fmt.Errorf("kube-apiserver address source: %w", err)
 		}
 	}
+	if err := addRollout(mgr, &deps, &s); err != nil {
+		return nil, err
+	}
 	if err := AddToManager(mgr, deps, s.Options); err != nil {
 		return nil, err
 	}
@@ -127,6 +136,10 @@ type Deps struct {
 	FeatureGates featuregate.FeatureGate
 	// Config is the operator configuration.
 	Config *configv1alpha1.ControllerConfiguration
+	// Rollout tells which shoots the operator's rollout moves now; nil: no rollout.
+	Rollout RolloutView
+	// RolloutTrigger enqueues the Networks the rollout sends (a wave opened); nil: none.
+	RolloutTrigger <-chan event.GenericEvent
 }
 
 // Options tune the controller.
@@ -138,6 +151,10 @@ type Options struct {
 	TTLRequeueMin, TTLRequeueMax time.Duration
 	// RouteRecheckInterval is how soon a Network waiting for node routes is retried.
 	RouteRecheckInterval time.Duration
+	// MoveRecheckInterval is how soon a Network moving between Calico lines is reconciled again.
+	MoveRecheckInterval time.Duration
+	// RolloutInterval is how often the rollout controller evaluates the rollout.
+	RolloutInterval time.Duration
 	// DeleteTimeout bounds the wait for the ManagedResource on delete.
 	DeleteTimeout time.Duration
 	// DeletePollInterval is how often delete checks.
@@ -154,6 +171,8 @@ func DefaultOptions() Options {
 		TTLRequeueMin:        30 * time.Second,
 		TTLRequeueMax:        1 * time.Hour,
 		RouteRecheckInterval: 30 * time.Second,
+		MoveRecheckInterval:  15 * time.Second,
+		RolloutInterval:      30 * time.Second,
 		DeleteTimeout:        2 * time.Minute,
 		DeletePollInterval:   2 * time.Second,
 	}
@@ -214,6 +233,7 @@ func AddToManager(mgr manager.Manager, deps Deps, opts Options) error {
 		TTLRequeueMin:        opts.TTLRequeueMin,
 		TTLRequeueMax:        opts.TTLRequeueMax,
 		RouteRecheckInterval: opts.RouteRecheckInterval,
+		MoveRecheckInterval:  opts.MoveRecheckInterval,
 		DeleteTimeout:        opts.DeleteTimeout,
 		DeletePollInterval:   opts.DeletePollInterval,
 	}
@@ -222,5 +242,41 @@ func AddToManager(mgr manager.Manager, deps Deps, opts Options) error {
 		Actuator:   actuator,
 		Type:       Type,
 		Name:       ControllerName,
+		Trigger:    deps.RolloutTrigger,
+	})
+}
+
+// addRollout registers the rollout controller (leader-elected, one worker) when the operator
+// configured a rollout, and hands its View and trigger to the Network controller.
+func addRollout(mgr manager.Manager, deps *Deps, s *Setup) error {
+	var spec *rollout.Spec
+	if s.Config != nil && s.Config.Calico != nil {
+		var errs field.ErrorList
+		if spec, errs = rollout.ParseSpec(s.Config.Calico.Rollout); len(errs) > 0 {
+			return fmt.Errorf("invalid ControllerConfiguration: %w", errs.ToAggregate())
+		}
+	}
+	if spec == nil {
+		return nil
+	}
+	if s.Namespace == "" {
+		return errors.New("a calico.rollout needs the controller's namespace for its state (ConfigMap " + rollout.ConfigMapName + ")")
+	}
+	scheme, userAgent, seed := mgr.GetScheme(), s.Options.UserAgent, mgr.GetClient()
+	// Buffered: a wave of a few hundred shoots is handed over without waiting for the workers.
+	trigger := make(chan event.GenericEvent, 1024)
+	view := &rollout.View{}
+	deps.Rollout, deps.RolloutTrigger = view, trigger
+	interval := s.Options.RolloutInterval
+	if interval <= 0 {
+		interval = DefaultOptions().RolloutInterval
+	}
+	return mgr.Add(&rollout.Controller{
+		Spec: spec, Client: seed, APIReader: mgr.GetAPIReader(), Namespace: s.Namespace, NetworkType: Type,
+		ShootClient: func(ctx context.Context, namespace string) (client.Client, error) {
+			return overlayswitch.NewShootClient(ctx, seed, namespace, scheme, userAgent)
+		},
+		Interval: interval, View: view, Trigger: trigger,
+		Log: mgr.GetLogger().WithName("rollout"),
 	})
 }

@@ -8,10 +8,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	"sigs.k8s.io/controller-runtime/pkg/source"
 
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 )
@@ -37,6 +39,10 @@ type AddArgs struct {
 	Type string
 	// Name names the controller in logs, metrics and events.
 	Name string
+	// Trigger, when set, enqueues the Networks sent on it whatever the predicates say: a reconcile
+	// another controller asks for (the rollout, when a wave opens). Such a reconcile is not asked
+	// for in the operation annotation's sense (Actuator.Reconcile's asked is false).
+	Trigger <-chan event.GenericEvent
 }
 
 // Add registers a Network controller for args.Type with mgr, driving args.Actuator.
@@ -64,6 +70,9 @@ func Add(mgr manager.Manager, args AddArgs) error {
 		// Gardener's own Cluster mapping is filtered away by its predicates (gardener-wire-types.md
 		// finding 4); here a Cluster change really enqueues the Networks of its namespace.
 		b = b.Watches(&extensionsv1alpha1.Cluster{}, handler.EnqueueRequestsFromMapFunc(r.networksOfCluster))
+	}
+	if args.Trigger != nil {
+		b = b.WatchesRawSource(source.Channel(args.Trigger, &handler.EnqueueRequestForObject{}))
 	}
 	if err := b.Complete(r); err != nil {
 		return fmt.Errorf("setting up %s controller: %w", args.Name, err)

@@ -1,12 +1,17 @@
 package controller
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	"github.com/calico-pilot/calico-pilot/internal/controller/network"
 	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
@@ -148,5 +153,71 @@ func TestCNAMERequeueBudget(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, changed); diff != "" {
 		t.Errorf("address change requests (-want +got):\n%s", diff)
+	}
+}
+
+// TestRequestBudgetOutsideAMovingWave: with a rollout running (its canary wave open, selecting other
+// shoots by label), a shoot outside every open wave costs exactly what TestRequestBudget counts, for
+// its first reconcile and for an annotated one: the actuator asks the rollout controller's in-memory
+// view, not the API server, and reads nothing in the shoot for a move. The rollout controller's
+// own requests (its state ConfigMap, evaluated every 200 ms) are per seed, not per Network: they are
+// counted apart.
+func TestRequestBudgetOutsideAMovingWave(t *testing.T) {
+	resetShootPools(t)
+	t.Cleanup(func() { resetShootPools(t) })
+	e := newTestEnv(t, func(s *gardencorev1beta1.Shoot) { s.Spec.Kubernetes.Version = "1.34.2" })
+	e.grantShootAccessAs("gardener-internal")
+	e.createDNSRecord("external", "A", "192.0.2.34")
+	ctrlNS := testenv.NewNamespace(t, e.c, "garden-calico-pilot-", nil)
+	operator := &configv1alpha1.ControllerConfiguration{Calico: &configv1alpha1.CalicoVersions{Rollout: &configv1alpha1.Rollout{
+		Name: "to-v3.32", TargetVersion: "v3.32", Waves: []configv1alpha1.Wave{{
+			Name: "canary", Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"calico-canary": "true"}},
+		}},
+	}}}
+	log := startController(t, e.ns, controllerSetup{dnsServer: startDNS(t).addr, operator: operator, rolloutNamespace: ctrlNS,
+		tune: func(o *network.Options) { o.RolloutInterval = 200 * time.Millisecond }}, ctrlNS)
+
+	perNetwork := func(m map[string]int) map[string]int {
+		out := map[string]int{}
+		for k, v := range m {
+			if !strings.HasSuffix(k, " configmaps") {
+				out[k] = v
+			}
+		}
+		return out
+	}
+	before := log.Requests()
+	e.createNetwork(providerConfig(gnsOn + "overlay:\n  enabled: true\n"))
+	e.waitForOperation(log, map[string]int{}, "Create", "Succeeded")
+	e.waitFor("the first reconcile's event", func() (bool, error) {
+		return log.RequestsSince(before)["create events"] >= 1, nil
+	})
+	time.Sleep(settle)
+	first := log.RequestsSince(before)
+	if first["get configmaps"] == 0 {
+		t.Fatalf("the rollout controller did not run: %v", first)
+	}
+	want := map[string]int{
+		"patch networks": 1, "create secrets": 2, "create managedresources": 2,
+		"get secrets": 1, "patch networks/status": 1, "create events": 1,
+	}
+	if diff := cmp.Diff(want, perNetwork(first)); diff != "" {
+		t.Errorf("first reconcile requests outside a moving wave (-want +got):\n%s", diff)
+	}
+	before = log.Requests()
+	writesBefore := log.Snapshot()
+	e.annotate("reconcile")
+	e.waitForOperation(log, writesBefore, "Reconcile", "Succeeded")
+	time.Sleep(settle)
+	want = map[string]int{"patch networks": 1, "patch networks/status": 1, "get secrets": 1}
+	if diff := cmp.Diff(want, perNetwork(log.RequestsSince(before))); diff != "" {
+		t.Errorf("annotated reconcile requests outside a moving wave (-want +got):\n%s", diff)
+	}
+	var st map[string]any
+	if err := json.Unmarshal(e.network().Status.ProviderStatus.Raw, &st); err != nil {
+		t.Fatal(err)
+	}
+	if st["calicoVersion"] != "v3.31.6" || st["calicoMove"] != nil {
+		t.Errorf("a shoot outside the open wave: calicoVersion %v, move %v; want v3.31.6 and none", st["calicoVersion"], st["calicoMove"])
 	}
 }

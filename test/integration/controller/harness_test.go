@@ -60,6 +60,9 @@ type controllerSetup struct {
 	leaderElection bool
 	// tune adjusts the controller options.
 	tune func(*network.Options)
+	// rolloutNamespace is the controller's namespace (the rollout's state ConfigMap); needed when
+	// operator has a calico.rollout.
+	rolloutNamespace string
 	// images replaces the default image vector (another calico-pilot/Calico version, an operator's
 	// override); nil is the embedded one.
 	images *imagevector.Vector
@@ -150,6 +153,7 @@ func startStoppableController(t testing.TB, namespace string, s controllerSetup,
 		FeatureGates: gates,
 		Config:       s.operator,
 		Options:      opts,
+		Namespace:    s.rolloutNamespace,
 	})
 	if err != nil {
 		t.Fatalf("creating manager: %v", err)

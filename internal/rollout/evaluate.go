@@ -1,0 +1,244 @@
+package rollout
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
+)
+
+// Shoot is what the rollout sees of one shoot: its Network and Cluster.
+type Shoot struct {
+	// Namespace is the control-plane namespace (the shoot's identity in the State).
+	Namespace string
+	// Labels are the Shoot's metadata.labels (selector waves).
+	Labels map[string]string
+	// KubernetesVersion is the shoot's Kubernetes version.
+	KubernetesVersion string
+	// Hibernated is true when hibernation is wanted.
+	Hibernated bool
+	// Pin is the owner's providerConfig calicoVersion ("" when unset).
+	Pin string
+	// Line is the line the Network's providerStatus records (zero: v3.31, recorded before lines were).
+	Line calicoversion.Version
+	// MoveStarted is when the recorded move started; zero when the shoot is not moving.
+	MoveStarted time.Time
+	// MovePhase is the recorded move's phase.
+	MovePhase string
+	// Reconciled is true when the Network's last operation succeeded for its current generation.
+	Reconciled bool
+	// ReconcileError is the Network's lastError description when its last operation failed.
+	ReconcileError string
+}
+
+// Observe reads a shoot's calico-node and Typha (through the shoot client); the controller passes
+// one that reads the shoot, tests pass their own.
+type Observe func(namespace string) (Components, error)
+
+// Result is what Evaluate changed that the caller acts on.
+type Result struct {
+	// Opened are the members of the waves opened by this evaluation (their Networks are reconciled
+	// at once).
+	Opened []string
+	// Halted is true when this evaluation halted the rollout.
+	Halted bool
+}
+
+// Evaluate advances state one step at now: it replaces a State of another rollout, then (unless
+// halted) judges the pending members of the open wave, halts the rollout when the wave's failure
+// budget is exceeded, closes the wave after its soak and opens the next one, choosing its members.
+// observe is called only for members whose Network says they reached the target without a move.
+func Evaluate(spec *Spec, state State, shoots map[string]Shoot, observe Observe, now time.Time) (State, Result) {
+	var res Result
+	if spec == nil {
+		return state, res
+	}
+	// The caller's State is left as it was (it compares the two to tell whether to write).
+	state = state.DeepCopy()
+	if state.Rollout != spec.Name || state.Target != spec.Target.Minor || len(state.Waves) != len(spec.Waves) {
+		state = State{Rollout: spec.Name, Target: spec.Target.Minor}
+		for _, w := range spec.Waves {
+			state.Waves = append(state.Waves, WaveState{Name: w.Name})
+		}
+	}
+	if state.Halted != nil || state.Completed != nil {
+		return state, res
+	}
+	for i := range spec.Waves {
+		ws, w := spec.Waves[i], &state.Waves[i]
+		if w.Done != nil {
+			continue
+		}
+		if w.Opened == nil {
+			open(spec, &state, i, shoots, now)
+			for _, m := range w.Members {
+				res.Opened = append(res.Opened, m.Shoot)
+			}
+		}
+		judge(spec.Target, ws, w, shoots, observe, now)
+		if failed := failures(w); len(failed) > ws.MaxFailures {
+			state.Halted = &Halt{Wave: w.Name, At: metav1.NewTime(now), Reason: fmt.Sprintf(
+				"wave %s: %d of %d shoots failed, budget %d: %s", w.Name, len(failed), len(w.Members), ws.MaxFailures, strings.Join(failed, "; "))}
+			res.Halted = true
+			return state, res
+		}
+		if pending(w) {
+			return state, res
+		}
+		if w.Settled == nil {
+			w.Settled = ptrTime(now)
+		}
+		if now.Sub(w.Settled.Time) < ws.MinSoak {
+			return state, res
+		}
+		w.Done = ptrTime(now)
+	}
+	state.Completed = ptrTime(now)
+	return state, res
+}
+
+// open chooses the members of wave i among the shoots no earlier wave took.
+func open(spec *Spec, state *State, i int, shoots map[string]Shoot, now time.Time) {
+	taken := map[string]bool{}
+	for _, w := range state.Waves[:i] {
+		for _, m := range w.Members {
+			taken[m.Shoot] = true
+		}
+		for _, s := range w.Skipped {
+			taken[s.Shoot] = true
+		}
+	}
+	ws, w := spec.Waves[i], &state.Waves[i]
+	w.Opened = ptrTime(now)
+	for _, ns := range selectShoots(ws, shoots) {
+		if taken[ns] {
+			continue
+		}
+		if reason := skipReason(spec.Target, shoots[ns]); reason != "" {
+			w.Skipped = append(w.Skipped, Skip{Shoot: ns, Reason: reason})
+			continue
+		}
+		w.Members = append(w.Members, Member{Shoot: ns, State: MemberPending, Since: metav1.NewTime(now)})
+	}
+}
+
+// selectShoots returns the shoots a wave selects: by label selector, or the first Percent % of all
+// shoots (rounded up) in the stable order (Order).
+func selectShoots(ws WaveSpec, shoots map[string]Shoot) []string {
+	order := Order(shoots)
+	if ws.Selector != nil {
+		var out []string
+		for _, ns := range order {
+			if ws.Selector.Matches(labels.Set(shoots[ns].Labels)) {
+				out = append(out, ns)
+			}
+		}
+		return out
+	}
+	n := (len(order)*ws.Percent + 99) / 100
+	return order[:n]
+}
+
+// Order is the stable order of percent waves: by the SHA-256 of the control-plane namespace, so
+// that neither the names' alphabet nor the creation time decides who goes first, and a shoot keeps
+// its place while others come and go.
+func Order(shoots map[string]Shoot) []string {
+	out := make([]string, 0, len(shoots))
+	for ns := range shoots {
+		out = append(out, ns)
+	}
+	key := func(ns string) string { h := sha256.Sum256([]byte(ns)); return string(h[:]) }
+	slices.SortFunc(out, func(a, b string) int { return strings.Compare(key(a), key(b)) })
+	return out
+}
+
+// skipReason says why a selected shoot is not moved ("" when it is).
+func skipReason(target calicoversion.Version, s Shoot) string {
+	switch {
+	case s.Pin != "":
+		return fmt.Sprintf("pinned by its owner to calicoVersion %q (a pin wins over every rollout)", s.Pin)
+	case s.Hibernated:
+		return "hibernated (no shoot is moved while hibernated; start another rollout after wake-up)"
+	case !target.SupportsKubernetes(s.KubernetesVersion):
+		return fmt.Sprintf("Kubernetes %s is not supported by Calico %s (supports %s-%s)", s.KubernetesVersion, target, target.KubernetesMin, target.KubernetesMax)
+	}
+	return ""
+}
+
+// judge decides the pending members of an open wave.
+func judge(target calicoversion.Version, ws WaveSpec, w *WaveState, shoots map[string]Shoot, observe Observe, now time.Time) {
+	for j := range w.Members {
+		m := &w.Members[j]
+		if m.State != MemberPending {
+			continue
+		}
+		s, ok := shoots[m.Shoot]
+		if !ok {
+			m.State, m.Reason = MemberGone, "the shoot's Network is gone"
+			continue
+		}
+		if s.ReconcileError != "" {
+			m.State, m.Reason = MemberFailed, "reconcile failed: "+s.ReconcileError
+			continue
+		}
+		start := m.Since.Time
+		if s.MoveStarted.After(start) {
+			start = s.MoveStarted
+		}
+		why := ""
+		line := s.Line.OrDefaultLine()
+		switch {
+		case line != target:
+			why = fmt.Sprintf("still on %s", line)
+			if !s.MoveStarted.IsZero() {
+				why = fmt.Sprintf("still moving from %s to %s (phase %s)", line, target, s.MovePhase)
+			}
+		case !s.MoveStarted.IsZero():
+			why = fmt.Sprintf("still moving to %s (phase %s)", target, s.MovePhase)
+		case !s.Reconciled:
+			why = "its last reconcile has not succeeded"
+		default:
+			c, err := observe(m.Shoot)
+			switch {
+			case err != nil:
+				why = err.Error()
+			case c.Complete():
+				m.State, m.Reason = MemberSucceeded, ""
+				continue
+			default:
+				why = c.String()
+			}
+		}
+		if elapsed := now.Sub(start); elapsed > ws.Deadline {
+			if !s.MoveStarted.IsZero() {
+				// Say which component holds the move up (read once, when it fails).
+				if c, err := observe(m.Shoot); err == nil && c.String() != "" {
+					why = c.String() + "; " + why
+				}
+			}
+			m.State, m.Reason = MemberFailed, fmt.Sprintf("%s after %s", why, since(elapsed))
+		}
+	}
+}
+
+func failures(w *WaveState) []string {
+	var out []string
+	for _, m := range w.Members {
+		if m.State == MemberFailed {
+			out = append(out, m.Shoot+": "+m.Reason)
+		}
+	}
+	return out
+}
+
+func pending(w *WaveState) bool {
+	return slices.ContainsFunc(w.Members, func(m Member) bool { return m.State == MemberPending })
+}
+
+func ptrTime(t time.Time) *metav1.Time { v := metav1.NewTime(t); return &v }

@@ -1,0 +1,237 @@
+package rollout_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
+	"github.com/calico-pilot/calico-pilot/internal/rollout"
+)
+
+func spec(t *testing.T, waves ...configv1alpha1.Wave) *rollout.Spec {
+	t.Helper()
+	s, errs := rollout.ParseSpec(&configv1alpha1.Rollout{Name: "to-32", TargetVersion: "v3.32", Waves: waves})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	return s
+}
+
+func percentWave(name string, p int32) configv1alpha1.Wave {
+	return configv1alpha1.Wave{Name: name, Percent: ptr.To(p), MinSoak: &metav1.Duration{Duration: time.Minute},
+		RolloutDeadline: &metav1.Duration{Duration: 10 * time.Minute}}
+}
+
+func fleet(n int) map[string]rollout.Shoot {
+	out := map[string]rollout.Shoot{}
+	for i := range n {
+		ns := fmt.Sprintf("shoot--p--s%02d", i)
+		out[ns] = rollout.Shoot{Namespace: ns, KubernetesVersion: "1.34.1", Line: calicoversion.V3_31, Reconciled: true}
+	}
+	return out
+}
+
+var complete = rollout.Components{
+	Node:  rollout.Component{Name: "calico-node", Found: true, Desired: 3, Updated: 3, Available: 3},
+	Typha: rollout.Component{Name: "calico-typha-deploy", Found: true, Desired: 2, Updated: 2, Available: 2},
+}
+
+func allComplete(string) (rollout.Components, error) { return complete, nil }
+
+// move plays the actuator: every member of an opened wave reaches the target.
+func move(shoots map[string]rollout.Shoot, st rollout.State) {
+	for ns := range st.Assignments() {
+		s := shoots[ns]
+		s.Line = calicoversion.V3_32
+		shoots[ns] = s
+	}
+}
+
+func TestWavesOpenCumulativelyAfterSoak(t *testing.T) {
+	sp := spec(t, percentWave("canary", 10), percentWave("half", 50), percentWave("all", 100))
+	shoots := fleet(20)
+	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	st, res := rollout.Evaluate(sp, rollout.State{}, shoots, allComplete, now)
+	if len(res.Opened) != 2 || len(st.Assignments()) != 2 {
+		t.Fatalf("canary opened %v, want 2 of 20 shoots", res.Opened)
+	}
+	canary := st.Assignments()
+	// Nothing moved yet: the wave waits, the next does not open.
+	st, res = rollout.Evaluate(sp, st, shoots, allComplete, now.Add(time.Minute))
+	if len(res.Opened) != 0 || st.Waves[0].Settled != nil {
+		t.Fatalf("wave settled before its members moved: %+v", st.Waves[0])
+	}
+	move(shoots, st)
+	st, _ = rollout.Evaluate(sp, st, shoots, allComplete, now.Add(2*time.Minute))
+	if st.Waves[0].Settled == nil || st.Waves[1].Opened != nil {
+		t.Fatalf("want canary settled and soaking, got %+v", st.Waves)
+	}
+	st, res = rollout.Evaluate(sp, st, shoots, allComplete, now.Add(3*time.Minute+time.Second))
+	if len(res.Opened) != 8 {
+		t.Fatalf("half opened %d, want 8 (50 %% of 20 minus the canary's 2)", len(res.Opened))
+	}
+	for _, ns := range res.Opened {
+		if _, ok := canary[ns]; ok {
+			t.Errorf("%s is in two waves", ns)
+		}
+	}
+	move(shoots, st)
+	st, _ = rollout.Evaluate(sp, st, shoots, allComplete, now.Add(4*time.Minute))
+	st, res = rollout.Evaluate(sp, st, shoots, allComplete, now.Add(5*time.Minute+time.Second))
+	if len(res.Opened) != 10 {
+		t.Fatalf("all opened %d, want 10", len(res.Opened))
+	}
+	move(shoots, st)
+	st, _ = rollout.Evaluate(sp, st, shoots, allComplete, now.Add(6*time.Minute))
+	st, _ = rollout.Evaluate(sp, st, shoots, allComplete, now.Add(8*time.Minute))
+	if st.Completed == nil || len(st.Assignments()) != 20 {
+		t.Fatalf("want completed with 20 members, got %+v", st)
+	}
+}
+
+func TestHaltsOnFailureBudgetAndResumes(t *testing.T) {
+	sp := spec(t, percentWave("all", 100))
+	shoots := fleet(4)
+	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	st, _ := rollout.Evaluate(sp, rollout.State{}, shoots, allComplete, now)
+	move(shoots, st)
+	broken := rollout.Order(shoots)[1]
+	observe := func(ns string) (rollout.Components, error) {
+		if ns == broken {
+			c := complete
+			c.Node.Updated, c.Node.Available, c.Node.Unavailable = 2, 2, 1
+			return c, nil
+		}
+		return complete, nil
+	}
+	st, res := rollout.Evaluate(sp, st, shoots, observe, now.Add(5*time.Minute))
+	if res.Halted || st.Halted != nil {
+		t.Fatalf("halted before the deadline: %+v", st.Halted)
+	}
+	st, res = rollout.Evaluate(sp, st, shoots, observe, now.Add(11*time.Minute))
+	if !res.Halted || st.Halted == nil {
+		t.Fatal("not halted after the deadline")
+	}
+	want := broken + ": calico-node 2/3 updated, 2/3 available, 1 unavailable after 11m0s"
+	if !strings.Contains(st.Halted.Reason, want) || !strings.Contains(st.Halted.Reason, "1 of 4 shoots failed, budget 0") {
+		t.Errorf("halt reason %q, want it to contain %q", st.Halted.Reason, want)
+	}
+	if len(st.Assignments()) != 0 {
+		t.Error("a halted rollout still assigns shoots")
+	}
+	// Halted: nothing changes, however long.
+	again, _ := rollout.Evaluate(sp, st, shoots, allComplete, now.Add(time.Hour))
+	if again.Halted == nil {
+		t.Error("a halt cleared itself")
+	}
+	if !rollout.Resume(&st, now.Add(20*time.Minute)) || st.Halted != nil {
+		t.Fatal("resume did not clear the halt")
+	}
+	st, _ = rollout.Evaluate(sp, st, shoots, allComplete, now.Add(21*time.Minute))
+	st, _ = rollout.Evaluate(sp, st, shoots, allComplete, now.Add(23*time.Minute))
+	if st.Completed == nil {
+		t.Fatalf("the repaired shoot did not let the rollout complete: %+v", st.Waves)
+	}
+}
+
+func TestSkipsAndSelectors(t *testing.T) {
+	sp := spec(t, configv1alpha1.Wave{Name: "dev", Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"stage": "dev"}}}, percentWave("rest", 100))
+	shoots := fleet(5)
+	order := rollout.Order(shoots)
+	set := func(i int, f func(*rollout.Shoot)) { s := shoots[order[i]]; f(&s); shoots[order[i]] = s }
+	set(0, func(s *rollout.Shoot) { s.Labels = map[string]string{"stage": "dev"} })
+	set(1, func(s *rollout.Shoot) { s.Labels = map[string]string{"stage": "dev"}; s.KubernetesVersion = "1.33.2" })
+	set(2, func(s *rollout.Shoot) { s.Pin = "v3.31" })
+	set(3, func(s *rollout.Shoot) { s.Hibernated = true })
+	st, res := rollout.Evaluate(sp, rollout.State{}, shoots, allComplete, time.Now())
+	if len(res.Opened) != 1 || res.Opened[0] != order[0] {
+		t.Fatalf("dev opened %v, want [%s]", res.Opened, order[0])
+	}
+	if len(st.Waves[0].Skipped) != 1 || !strings.Contains(st.Waves[0].Skipped[0].Reason, "Kubernetes 1.33.2 is not supported by Calico v3.32 (supports 1.34-1.36)") {
+		t.Errorf("skipped %+v", st.Waves[0].Skipped)
+	}
+	sp.Waves[0].MinSoak = 0
+	move(shoots, st)
+	st, res = rollout.Evaluate(sp, st, shoots, allComplete, time.Now())
+	if len(res.Opened) != 1 || res.Opened[0] != order[4] || len(st.Waves[1].Skipped) != 2 {
+		t.Fatalf("rest opened %v skipped %+v; want [%s] and the pinned and hibernated shoots skipped", res.Opened, st.Waves[1].Skipped, order[4])
+	}
+}
+
+func TestParseSpecErrors(t *testing.T) {
+	_, errs := rollout.ParseSpec(&configv1alpha1.Rollout{TargetVersion: "v3.30", Waves: []configv1alpha1.Wave{
+		{Name: "a", Percent: ptr.To[int32](50)}, {Name: "a", Percent: ptr.To[int32](20)}, {Name: "c"},
+	}})
+	var got []string
+	for _, e := range errs {
+		got = append(got, e.Field+": "+e.Detail)
+	}
+	for _, want := range []string{
+		"calico.rollout.name: a rollout needs a name",
+		"calico.rollout.targetVersion: Calico \"v3.30\" is not supported, supported: v3.31, v3.32",
+		"calico.rollout.waves[1].name: ",
+		"calico.rollout.waves[1].percent: percentages are cumulative and must not decrease (the wave before has 50)",
+		"calico.rollout.waves[2]: exactly one of percent and selector must be set",
+	} {
+		if !strings.Contains(strings.Join(got, "\n"), want) {
+			t.Errorf("errors %q lack %q", got, want)
+		}
+	}
+}
+
+// Evaluate leaves the State it was given alone: the controller writes only when the two differ.
+func TestEvaluateDoesNotChangeItsInput(t *testing.T) {
+	sp := spec(t, percentWave("all", 100))
+	shoots := fleet(3)
+	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	st, _ := rollout.Evaluate(sp, rollout.State{}, shoots, allComplete, now)
+	before, err := st.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, _ := rollout.Evaluate(sp, st, shoots, allComplete, now.Add(time.Hour))
+	after, _ := st.Encode()
+	if before[rollout.StateKey] != after[rollout.StateKey] {
+		t.Errorf("Evaluate changed its input:\n%s\n%s", before[rollout.StateKey], after[rollout.StateKey])
+	}
+	if next.Waves[0].Members[0].State != rollout.MemberFailed {
+		t.Errorf("a member still on v3.31 after the deadline is %s, want Failed", next.Waves[0].Members[0].State)
+	}
+}
+
+func TestWriteTable(t *testing.T) {
+	sp := spec(t, percentWave("canary", 50), percentWave("all", 100))
+	shoots := fleet(2)
+	order := rollout.Order(shoots)
+	pinned := shoots[order[1]]
+	pinned.Pin = "v3.31"
+	shoots[order[1]] = pinned
+	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	st, _ := rollout.Evaluate(sp, rollout.State{}, shoots, allComplete, now)
+	st, _ = rollout.Evaluate(sp, st, shoots, allComplete, now.Add(11*time.Minute))
+	var b strings.Builder
+	if err := rollout.WriteTable(&b, st, true); err != nil {
+		t.Fatal(err)
+	}
+	want := "Rollout to-32 to Calico v3.32: HALTED in wave canary at 2026-12-03T12:11:00Z: wave canary: 1 of 1 shoots failed, budget 0: " + order[0] + ": still on v3.31 after 11m0s\n" +
+		"\n" +
+		"WAVE    STATE    MOVED  SUCCEEDED  FAILED  PENDING  SKIPPED  OPENED\n" +
+		"canary  Halted   1      0          1       0        0        2026-12-03T12:00:00Z\n" +
+		"all     Waiting  0      0          0       0        0        -\n" +
+		"\n" +
+		"Shoots that failed, are gone or were skipped:\n" +
+		"  canary  " + order[0] + "  Failed: still on v3.31 after 11m0s\n"
+	if b.String() != want {
+		t.Errorf("table:\n%s\nwant:\n%s", b.String(), want)
+	}
+	b.Reset()
+	if err := rollout.WriteTable(&b, rollout.State{}, false); err != nil || !strings.Contains(b.String(), "No rollout state") {
+		t.Errorf("no state: %q, %v", b.String(), err)
+	}
+}

@@ -1,0 +1,202 @@
+package rollout
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
+	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/cmd"
+	"github.com/calico-pilot/calico-pilot/internal/rollout"
+)
+
+func wave(name string, percent int32) configv1alpha1.Wave {
+	return configv1alpha1.Wave{Name: name, Percent: ptr.To(percent), MinSoak: &metav1.Duration{Duration: time.Second},
+		RolloutDeadline: &metav1.Duration{Duration: 8 * time.Second}, MaxFailures: ptr.To[int32](0)}
+}
+
+// TestRolloutHaltsAndResumes: 20 shoots deployed on v3.31.6 move to v3.32 in waves of 10 %, 50 % and
+// 100 %. One shoot of the second wave never gets its new calico-node ready: the rollout halts in
+// that wave on its own, names the shoot and why, moves no shoot of the third wave and rolls nothing
+// back (the broken shoot stays at calico-node v3.32.1 with Typha and kube-controllers on v3.31.6:
+// calico-node moves first on the way up). Resumed after the shoot recovered, the rollout completes.
+func TestRolloutHaltsAndResumes(t *testing.T) {
+	began := time.Now()
+	f := newFleet(t, fleetSize, "1.34.2", "")
+	_, stop := f.startController(nil)
+	f.deployedOn("v3.31.6", all(fleetSize)...)
+	stop()
+	t.Logf("20 shoots deployed on v3.31.6 after %s", time.Since(began).Round(time.Millisecond))
+
+	seen := map[string]rollout.Shoot{}
+	for _, ns := range f.ns {
+		seen[ns] = rollout.Shoot{Namespace: ns}
+	}
+	order := rollout.Order(seen)
+	canary, half, rest := order[:2], order[2:10], order[10:]
+	broken := f.index[half[3]]
+	f.setBroken(broken, true)
+
+	moving := time.Now()
+	f.startController(&configv1alpha1.Rollout{Name: "to-v3.32", TargetVersion: "v3.32",
+		Waves: []configv1alpha1.Wave{wave("canary", 10), wave("half", 50), wave("all", 100)}})
+	f.waitFor("the rollout to halt", func() bool { return f.state().Halted != nil })
+	t.Logf("halted after %s", time.Since(moving).Round(time.Millisecond))
+	st := f.state()
+	if st.Halted.Wave != "half" {
+		t.Errorf("halted in wave %q, want half", st.Halted.Wave)
+	}
+	want := f.ns[broken] + ": calico-node 2/3 updated, 2/3 available, 1 unavailable; still moving from v3.31 to v3.32 (phase First) after "
+	if !strings.Contains(st.Halted.Reason, want) {
+		t.Errorf("halt reason %q does not say %q", st.Halted.Reason, want)
+	}
+	if st.Waves[2].Opened != nil {
+		t.Error("the third wave opened although the second halted")
+	}
+	f.deployedOn("v3.32.1", indexes(f, canary)...)
+
+	// Halted: give the controller time to do what it must not, then look.
+	time.Sleep(2 * time.Second)
+	for _, ns := range rest {
+		i := f.index[ns]
+		ps, img := f.status(i), f.images(i)
+		if ps.CalicoVersion != "v3.31.6" || ps.CalicoMove != nil || tag(img["calico-node"]) != "v3.31.6" || tag(img["calico-typha-deploy"]) != "v3.31.6" {
+			t.Errorf("%s is in no open wave but changed: providerStatus %s move %+v, images %v", ns, ps.CalicoVersion, ps.CalicoMove, img)
+		}
+	}
+	ps, img := f.status(broken), f.images(broken)
+	if ps.CalicoMove == nil || ps.CalicoMove.Phase != "First" || ps.CalicoMove.Rollout != "to-v3.32" {
+		t.Errorf("the broken shoot's move: %+v; want phase First of rollout to-v3.32, nothing rolled back", ps.CalicoMove)
+	}
+	if tag(img["calico-node"]) != "v3.32.1" || tag(img["calico-typha-deploy"]) != "v3.31.6" || tag(img["calico-kube-controllers"]) != "v3.31.6" {
+		t.Errorf("the broken shoot deploys %v; want calico-node v3.32.1 first, Typha and kube-controllers v3.31.6", img)
+	}
+	if ps.CalicoCRDVersion != "v3.32.1" {
+		t.Errorf("calicoCRDVersion %q during the move, want v3.32.1 (the CRDs go first)", ps.CalicoCRDVersion)
+	}
+	if cond := condition(f.network(broken), "CalicoVersion"); cond == nil || cond.Status != "Progressing" || !strings.Contains(cond.Message, "Waiting for calico-node 2/3 updated") {
+		t.Errorf("CalicoVersion condition %+v, want Progressing and waiting for calico-node", cond)
+	}
+
+	// The operator reads the state as a table.
+	kubeconfig := seedKubeconfig(t)
+	code, out, errOut := calicoPilot("rollout", "status", "--kubeconfig", kubeconfig, "--namespace", f.ctrlNS)
+	for _, want := range []string{
+		"Rollout to-v3.32 to Calico v3.32: HALTED in wave half at ",
+		"\ncanary  Done     2      2          0       0        0        ",
+		"\nall     Waiting  0      0          0       0        0        -\n",
+		"  half  " + f.ns[broken] + "  Failed: calico-node 2/3 updated, 2/3 available, 1 unavailable; still moving",
+	} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("rollout status: exit %d, stderr %q, output lacks %q:\n%s", code, errOut, want, out)
+		}
+	}
+
+	// The shoot recovers; the operator resumes.
+	f.setBroken(broken, false)
+	if code, out, errOut := calicoPilot("rollout", "resume", "--kubeconfig", kubeconfig, "--namespace", f.ctrlNS); code != 0 || !strings.Contains(out, "Resumed rollout to-v3.32") {
+		t.Fatalf("rollout resume: exit %d, output %q, stderr %q", code, out, errOut)
+	}
+	f.waitFor("the rollout to complete", func() bool { return f.state().Completed != nil })
+	if code, _, errOut := calicoPilot("rollout", "resume", "--kubeconfig", kubeconfig, "--namespace", f.ctrlNS); code != 1 || !strings.Contains(errOut, `rollout "to-v3.32" is not halted: nothing to resume`) {
+		t.Errorf("resume of a completed rollout: exit %d, stderr %q; want 1 and nothing to resume", code, errOut)
+	}
+	f.deployedOn("v3.32.1", all(fleetSize)...)
+	for i := range fleetSize {
+		if img := f.images(i); tag(img["calico-node"]) != "v3.32.1" || tag(img["calico-typha-deploy"]) != "v3.32.1" || tag(img["calico-kube-controllers"]) != "v3.32.1" {
+			t.Errorf("shoot %d deploys %v after the rollout, want v3.32.1 everywhere", i, img)
+		}
+	}
+	t.Logf("rollout completed after %s (suite part: %s)", time.Since(moving).Round(time.Millisecond), time.Since(began).Round(time.Millisecond))
+}
+
+// TestPinnedDowngradeMovesTyphaFirstAndKeepsNewerCRDs: a shoot on v3.32.1 pinned back to v3.31 moves
+// Typha and kube-controllers first while calico-node stays on v3.32.1, then calico-node; the CRDs
+// stay those of v3.32.1 (calicoCRDVersion is never lowered).
+func TestPinnedDowngradeMovesTyphaFirstAndKeepsNewerCRDs(t *testing.T) {
+	f := newFleet(t, 1, "1.34.2", `{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":"NetworkConfig","calicoVersion":"v3.32"}`)
+	log, _ := f.startController(nil)
+	f.deployedOn("v3.32.1", 0)
+	f.setHeld(0, true)
+	before := log.Requests()
+	n := f.network(0)
+	patch := client.MergeFrom(n.DeepCopy())
+	n.Spec.ProviderConfig = &runtime.RawExtension{Raw: []byte(`{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":"NetworkConfig","calicoVersion":"v3.31"}`)}
+	n.Annotations = map[string]string{"gardener.cloud/operation": "reconcile"}
+	if err := f.seed.Patch(context.Background(), n, patch); err != nil {
+		t.Fatal(err)
+	}
+	f.waitFor("the first step down", func() bool {
+		m := f.status(0).CalicoMove
+		return m != nil && m.Phase == "First" && m.To == "v3.31.6"
+	})
+	img, ps := f.images(0), f.status(0)
+	if tag(img["calico-node"]) != "v3.32.1" || tag(img["calico-typha-deploy"]) != "v3.31.6" || tag(img["calico-kube-controllers"]) != "v3.31.6" {
+		t.Errorf("first step down deploys %v; want Typha and kube-controllers v3.31.6 first, calico-node still v3.32.1", img)
+	}
+	if ps.CalicoMove.Rollout != "" || ps.CalicoCRDVersion != "v3.32.1" {
+		t.Errorf("move %+v, CRDs %q; want the owner's move (no rollout) and the v3.32.1 CRDs", ps.CalicoMove, ps.CalicoCRDVersion)
+	}
+	// The resource manager applies it; Typha rolls out; calico-node follows.
+	f.setHeld(0, false)
+	f.deployedOn("v3.31.6", 0)
+	// Measured, not asserted (the number of rechecks depends on the stand-in's pace): the seed requests
+	// of the whole move, about one shoot access secret read per recheck plus the two stored steps.
+	t.Logf("seed requests of the whole move down: %v", log.RequestsSince(before))
+	img, ps = f.images(0), f.status(0)
+	if tag(img["calico-node"]) != "v3.31.6" || tag(img["calico-typha-deploy"]) != "v3.31.6" {
+		t.Errorf("after the move down: %v, want v3.31.6", img)
+	}
+	if ps.CalicoCRDVersion != "v3.32.1" {
+		t.Errorf("calicoCRDVersion %q after the downgrade, want v3.32.1 (never lowered)", ps.CalicoCRDVersion)
+	}
+}
+
+func indexes(f *fleet, namespaces []string) []int {
+	out := make([]int, len(namespaces))
+	for i, ns := range namespaces {
+		out[i] = f.index[ns]
+	}
+	return out
+}
+
+// condition returns the Network's condition of type, nil when absent.
+func condition(n *extensionsv1alpha1.Network, condType string) *struct{ Status, Reason, Message string } {
+	for _, c := range n.Status.Conditions {
+		if string(c.Type) == condType {
+			return &struct{ Status, Reason, Message string }{string(c.Status), c.Reason, c.Message}
+		}
+	}
+	return nil
+}
+
+// seedKubeconfig writes an admin kubeconfig of the seed for the CLI.
+func seedKubeconfig(t *testing.T) string {
+	t.Helper()
+	kc, err := seedCP.AdminKubeconfig("operator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "seed.kubeconfig")
+	if err := os.WriteFile(path, kc, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// calicoPilot runs the calico-pilot command line.
+func calicoPilot(args ...string) (int, string, string) {
+	var out, errOut bytes.Buffer
+	code := cmd.Execute(context.Background(), args, strings.NewReader(""), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
