@@ -26,7 +26,6 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
-	"github.com/calico-pilot/calico-pilot/internal/rollout"
 )
 
 // ControllerOptions are the flags of `calico-pilot controller`.
@@ -115,11 +114,6 @@ func (o *ControllerOptions) complete() error {
 			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("invalid --config-file %s: %w", o.ConfigFile, errs.ToAggregate())}
 		}
 		o.config = cfg
-	}
-	if c := o.config.Calico; c != nil {
-		if _, errs := rollout.ParseSpec(c.Rollout); len(errs) > 0 {
-			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("invalid --config-file %s: %w", o.ConfigFile, errs.ToAggregate())}
-		}
 	}
 	gates, err := features.FromMap(o.config.FeatureGates)
 	if err != nil {

@@ -6,12 +6,15 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/features"
+	"github.com/calico-pilot/calico-pilot/internal/rollout"
 )
 
 // ValidateControllerConfiguration validates the operator configuration: every feature gate must be
 // one the controller knows (checked with a fresh gate, exactly as the controller sets them), and the
-// client connection's qps and burst must not be negative.
+// client connection's qps and burst must not be negative, the Calico default line must be supported and
+// the rollout valid.
 func ValidateControllerConfiguration(cfg *configv1alpha1.ControllerConfiguration) field.ErrorList {
 	if cfg == nil {
 		return nil
@@ -41,6 +44,18 @@ func ValidateControllerConfiguration(cfg *configv1alpha1.ControllerConfiguration
 		if cc.Burst < 0 {
 			allErrs = append(allErrs, field.Invalid(ccPath.Child("burst"), cc.Burst, "must not be negative"))
 		}
+	}
+	if c := cfg.Calico; c != nil {
+		// The Calico lines (docs/upgrades.md): the default must be a supported line, the rollout a
+		// valid one (internal/rollout owns its rules). Every command that reads a ControllerConfiguration
+		// refuses the same values the controller refuses.
+		if c.DefaultVersion != nil {
+			if _, err := calicoversion.Parse(*c.DefaultVersion); err != nil {
+				allErrs = append(allErrs, field.Invalid(field.NewPath("calico", "defaultVersion"), *c.DefaultVersion, err.Error()))
+			}
+		}
+		_, errs := rollout.ParseSpec(c.Rollout)
+		allErrs = append(allErrs, errs...)
 	}
 	return allErrs
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	componentbaseconfigv1alpha1 "k8s.io/component-base/config/v1alpha1"
+	"k8s.io/utils/ptr"
 
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 )
@@ -28,6 +29,19 @@ func TestValidateControllerConfiguration(t *testing.T) {
 			want: field.ErrorList{
 				field.Invalid(field.NewPath("clientConnection", "qps"), float32(-1), "must not be negative"),
 				field.Invalid(field.NewPath("clientConnection", "burst"), int32(-2), "must not be negative"),
+			}},
+		{name: "a supported default line and a valid rollout", cfg: &configv1alpha1.ControllerConfiguration{Calico: &configv1alpha1.CalicoVersions{
+			DefaultVersion: ptr.To("v3.31"),
+			Rollout:        &configv1alpha1.Rollout{Name: "to-3.32", TargetVersion: "v3.32", Waves: []configv1alpha1.Wave{{Name: "all", Percent: ptr.To[int32](100)}}},
+		}}},
+		// The same refusals as the controller's (render --controller-config and plan too).
+		{name: "an unsupported default line, a rollout to an unsupported line", cfg: &configv1alpha1.ControllerConfiguration{Calico: &configv1alpha1.CalicoVersions{
+			DefaultVersion: ptr.To("v3.30"),
+			Rollout:        &configv1alpha1.Rollout{Name: "x", TargetVersion: "v3.33", Waves: []configv1alpha1.Wave{{Name: "all", Percent: ptr.To[int32](100)}}},
+		}},
+			want: field.ErrorList{
+				field.Invalid(field.NewPath("calico", "defaultVersion"), "v3.30", `Calico "v3.30" is not supported, supported: v3.31, v3.32`),
+				field.Invalid(field.NewPath("calico", "rollout", "targetVersion"), "v3.33", `Calico "v3.33" is not supported, supported: v3.31, v3.32`),
 			}},
 	}
 	for _, tt := range tests {

@@ -14,6 +14,7 @@ import (
 	"github.com/go-logr/logr"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -393,6 +394,39 @@ func (f *fleet) images(i int) map[string]string {
 		}
 		if (obj.Kind == "DaemonSet" || obj.Kind == "Deployment") && len(obj.Spec.Template.Spec.Containers) > 0 {
 			out[obj.Metadata.Name] = obj.Spec.Template.Spec.Containers[0].Image
+		}
+	}
+	return out
+}
+
+// crds returns the CustomResourceDefinitions in shoot i's stored ManagedResource (every key of its
+// secret, decompressed as the resource manager reads it), by name.
+func (f *fleet) crds(i int) map[string]apiextensionsv1.CustomResourceDefinition {
+	f.t.Helper()
+	ctx := context.Background()
+	mr := &resourcesv1alpha1.ManagedResource{}
+	if err := f.seed.Get(ctx, client.ObjectKey{Namespace: f.ns[i], Name: mrName}, mr); err != nil {
+		f.t.Fatal(err)
+	}
+	s := &corev1.Secret{}
+	if err := f.seed.Get(ctx, client.ObjectKey{Namespace: f.ns[i], Name: mr.Spec.SecretRefs[0].Name}, s); err != nil {
+		f.t.Fatal(err)
+	}
+	plain, err := mrdata.Plain(s.Data)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	out := map[string]apiextensionsv1.CustomResourceDefinition{}
+	for _, data := range plain {
+		for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+			if !bytes.Contains(line, []byte(`"kind":"CustomResourceDefinition"`)) {
+				continue
+			}
+			var crd apiextensionsv1.CustomResourceDefinition
+			if err := json.Unmarshal(line, &crd); err != nil {
+				f.t.Fatal(err)
+			}
+			out[crd.Name] = crd
 		}
 	}
 	return out

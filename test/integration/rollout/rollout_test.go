@@ -160,6 +160,24 @@ func TestPinnedDowngradeMovesTyphaFirstAndKeepsNewerCRDs(t *testing.T) {
 	if ps.CalicoCRDVersion != "v3.32.1" {
 		t.Errorf("calicoCRDVersion %q after the downgrade, want v3.32.1 (never lowered)", ps.CalicoCRDVersion)
 	}
+	// What the resource manager applies after the downgrade: v3.32.1's CRD set (ClusterNetworkPolicy
+	// kept, no CRD left out, so none deleted) and v3.32.1's schemas (IPPool cidr immutable), so no
+	// field a v3.32 component stored is pruned by an older schema.
+	crds := f.crds(0)
+	for _, name := range []string{"clusternetworkpolicies.policy.networking.k8s.io", "adminnetworkpolicies.policy.networking.k8s.io", "kubecontrollersconfigurations.crd.projectcalico.org"} {
+		if _, ok := crds[name]; !ok {
+			t.Errorf("after the downgrade the ManagedResource lacks CRD %s (the resource manager would delete it)", name)
+		}
+	}
+	if kcc := crds["kubecontrollersconfigurations.crd.projectcalico.org"]; len(kcc.Spec.Versions) != 1 || kcc.Spec.Versions[0].Subresources == nil || kcc.Spec.Versions[0].Subresources.Status == nil {
+		t.Errorf("after the downgrade KubeControllersConfiguration has no status subresource: v3.31.6's schema was applied")
+	}
+	if cidr := crds["ippools.crd.projectcalico.org"].Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].Properties["cidr"]; len(cidr.XValidations) == 0 {
+		t.Errorf("after the downgrade the IPPool schema lacks v3.32's cidr rule: an older schema was applied")
+	}
+	if n := len(crds); n != 25 {
+		t.Errorf("after the downgrade the ManagedResource carries %d CRDs, want v3.32.1's 25", n)
+	}
 }
 
 func indexes(f *fleet, namespaces []string) []int {
