@@ -1,13 +1,11 @@
 package testenv
 
 import (
-	"fmt"
 	"path/filepath"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
-	"github.com/calico-pilot/calico-pilot/api/projectcalico/crds"
-	"github.com/calico-pilot/calico-pilot/internal/render"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 )
 
 // CRDSet is a directory of CRD manifests in this repository, relative to the repository root.
@@ -38,21 +36,5 @@ func CRDDirectories(sets ...CRDSet) []string {
 // RenderedCalicoCRDs returns the 24 Calico CRDs exactly as calico-pilot renders them into every shoot
 // (labels and all), for Options.CRDs of suites that check what Calico's components do with them.
 func RenderedCalicoCRDs() ([]*apiextensionsv1.CustomResourceDefinition, error) {
-	defs, err := crds.CustomResourceDefinitions()
-	if err != nil {
-		return nil, fmt.Errorf("loading Calico CRDs: %w", err)
-	}
-	objs, err := render.CRDs(defs)
-	if err != nil {
-		return nil, fmt.Errorf("rendering CRDs: %w", err)
-	}
-	out := make([]*apiextensionsv1.CustomResourceDefinition, 0, len(objs))
-	for _, o := range objs {
-		crd, ok := o.(*apiextensionsv1.CustomResourceDefinition)
-		if !ok {
-			return nil, fmt.Errorf("render.CRDs returned a %T", o)
-		}
-		out = append(out, crd)
-	}
-	return out, nil
+	return RenderedCalicoCRDsFor(calicoversion.Default())
 }

@@ -75,45 +75,9 @@ func only(d *calicooracle.Deployment, components ...string) *calicooracle.Deploy
 func TestCalicoV3_32AcceptsRender(t *testing.T) {
 	useCRDs(t, calicoversion.V3_32)
 	table, r := replayerFor(t, calicoversion.V3_32)
-	cl := newCluster(t)
-	replayed := map[string]int{}
-	total := 0
-	for _, f := range families {
-		t.Run(f.scenario, func(t *testing.T) {
-			objs := renderAt(t, f.scenario, calicoversion.Steady(calicoversion.V3_32))
-			results, d := replay(t, cl, r, table, objs)
-			_, typha := d.Components["typha"]
-			_, kc := d.Components["kube-controllers"]
-			if typha != f.typha || kc != f.kubeControllers || d.Conditions[calicooracle.CalicoIPAM] != f.calicoIPAM {
-				t.Fatalf("scenario %s at v3.32 runs typha=%t kube-controllers=%t calicoIPAM=%t, the family says %t %t %t",
-					f.scenario, typha, kc, d.Conditions[calicooracle.CalicoIPAM], f.typha, f.kubeControllers, f.calicoIPAM)
-			}
-			findings, err := calicooracle.CheckStartup(table, d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, finding := range findings {
-				t.Errorf("start-up: %s", finding)
-			}
-			for _, res := range results {
-				replayed[res.Row]++
-				if res.Problem != "" {
-					t.Errorf("%s", res)
-				}
-			}
-			total += len(results)
-		})
-	}
-	var never []string
-	for _, row := range table.Requests {
-		if replayed[row.ID] == 0 {
-			never = append(never, row.ID)
-		}
-	}
-	if len(never) > 0 {
-		t.Errorf("rows no scenario family replayed: %v", never)
-	}
-	t.Logf("%d requests over %d scenario families at v3.32", total, len(families))
+	replayFamilies(t, newCluster(t), r, table, " at v3.32", func(t *testing.T, scenario string) []*unstructured.Unstructured {
+		return renderAt(t, scenario, calicoversion.Steady(calicoversion.V3_32))
+	})
 }
 
 // TestCalicoMixedPhaseAcceptsRender replays the first step of an upgrade (calico-node at v3.32, typha

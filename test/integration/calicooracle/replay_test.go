@@ -142,18 +142,27 @@ func replay(t *testing.T, cl *cluster, r *calicooracle.Replayer, table *calicoor
 // start-up facts hold for the calico-node pod.
 func TestCalicoAcceptsRender(t *testing.T) {
 	table, r := newReplayer(t)
-	cl := newCluster(t)
+	replayFamilies(t, newCluster(t), r, table, "", func(t *testing.T, scenario string) []*unstructured.Unstructured {
+		return readGolden(t, scenario)
+	})
+}
+
+// replayFamilies replays table for every scenario family, objs giving each family's objects (at the
+// line of table, named in the messages by at, "" for the default): the family's components run as it
+// says, calico-node's start-up facts hold, no replayed request has a problem, and every row of the
+// table is replayed by some family.
+func replayFamilies(t *testing.T, cl *cluster, r *calicooracle.Replayer, table *calicooracle.Table, at string, objs func(*testing.T, string) []*unstructured.Unstructured) {
+	t.Helper()
 	replayed := map[string]int{}
 	total := 0
 	for _, f := range families {
 		t.Run(f.scenario, func(t *testing.T) {
-			objs := readGolden(t, f.scenario)
-			results, d := replay(t, cl, r, table, objs)
+			results, d := replay(t, cl, r, table, objs(t, f.scenario))
 			_, typha := d.Components["typha"]
 			_, kc := d.Components["kube-controllers"]
 			if typha != f.typha || kc != f.kubeControllers || d.Conditions[calicooracle.CalicoIPAM] != f.calicoIPAM {
-				t.Fatalf("scenario %s runs typha=%t kube-controllers=%t calicoIPAM=%t, the family says %t %t %t",
-					f.scenario, typha, kc, d.Conditions[calicooracle.CalicoIPAM], f.typha, f.kubeControllers, f.calicoIPAM)
+				t.Fatalf("scenario %s%s runs typha=%t kube-controllers=%t calicoIPAM=%t, the family says %t %t %t",
+					f.scenario, at, typha, kc, d.Conditions[calicooracle.CalicoIPAM], f.typha, f.kubeControllers, f.calicoIPAM)
 			}
 			findings, err := calicooracle.CheckStartup(table, d)
 			if err != nil {
@@ -179,9 +188,9 @@ func TestCalicoAcceptsRender(t *testing.T) {
 		}
 	}
 	if len(never) > 0 {
-		t.Errorf("rows no scenario family replayed: %v", never)
+		t.Errorf("rows no scenario family replayed%s: %v", at, never)
 	}
-	t.Logf("%d requests over %d scenario families", total, len(families))
+	t.Logf("%d requests over %d scenario families%s", total, len(families), at)
 }
 
 // TestOracleCatchesMissingRules replays the default scenario with the rules issue 19 found missing

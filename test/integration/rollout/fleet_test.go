@@ -359,9 +359,9 @@ func (f *fleet) status(i int) calicov1alpha1.NetworkStatus {
 	return st
 }
 
-// images returns the images of calico-node, Typha and kube-controllers in shoot i's stored
-// ManagedResource, by workload name (main container).
-func (f *fleet) images(i int) map[string]string {
+// stored returns the data of shoot i's stored ManagedResource secret as the resource manager reads
+// it (Brotli keys decompressed).
+func (f *fleet) stored(i int) map[string][]byte {
 	f.t.Helper()
 	ctx := context.Background()
 	mr := &resourcesv1alpha1.ManagedResource{}
@@ -376,6 +376,14 @@ func (f *fleet) images(i int) map[string]string {
 	if err != nil {
 		f.t.Fatal(err)
 	}
+	return plain
+}
+
+// images returns the images of calico-node, Typha and kube-controllers in shoot i's stored
+// ManagedResource, by workload name (main container).
+func (f *fleet) images(i int) map[string]string {
+	f.t.Helper()
+	plain := f.stored(i)
 	out := map[string]string{}
 	for _, line := range bytes.Split(bytes.TrimSpace(plain["config.yaml"]), []byte("\n")) {
 		var obj struct {
@@ -403,21 +411,8 @@ func (f *fleet) images(i int) map[string]string {
 // secret, decompressed as the resource manager reads it), by name.
 func (f *fleet) crds(i int) map[string]apiextensionsv1.CustomResourceDefinition {
 	f.t.Helper()
-	ctx := context.Background()
-	mr := &resourcesv1alpha1.ManagedResource{}
-	if err := f.seed.Get(ctx, client.ObjectKey{Namespace: f.ns[i], Name: mrName}, mr); err != nil {
-		f.t.Fatal(err)
-	}
-	s := &corev1.Secret{}
-	if err := f.seed.Get(ctx, client.ObjectKey{Namespace: f.ns[i], Name: mr.Spec.SecretRefs[0].Name}, s); err != nil {
-		f.t.Fatal(err)
-	}
-	plain, err := mrdata.Plain(s.Data)
-	if err != nil {
-		f.t.Fatal(err)
-	}
 	out := map[string]apiextensionsv1.CustomResourceDefinition{}
-	for _, data := range plain {
+	for _, data := range f.stored(i) {
 		for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
 			if !bytes.Contains(line, []byte(`"kind":"CustomResourceDefinition"`)) {
 				continue
