@@ -13,7 +13,6 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/calicofacts"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
-	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
@@ -113,16 +112,7 @@ func (o *PlanOptions) seedChecker() (*swapcheck.Checker, *imagevector.Resolver, 
 	if len(errs) > 0 {
 		return nil, nil, fmt.Errorf("--controller-config: %w", errs.ToAggregate())
 	}
-	gates := map[string]bool{}
-	if ctrl != nil {
-		for k, v := range ctrl.FeatureGates {
-			gates[k] = v
-		}
-	}
-	for k, v := range o.gates {
-		gates[k] = v
-	}
-	fg, err := features.FromMap(gates)
+	fg, err := o.featureGates(ctrl)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/component-base/featuregate"
 	"sigs.k8s.io/yaml"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
@@ -224,16 +226,7 @@ func (o *RenderOptions) build(streams IO) (*manifest.Manifest, error) {
 	if len(errs) > 0 {
 		return nil, reportFieldErrors(streams.ErrOut, errs)
 	}
-	gates := map[string]bool{}
-	if ctrl != nil {
-		for k, v := range ctrl.FeatureGates {
-			gates[k] = v
-		}
-	}
-	for k, v := range o.gates {
-		gates[k] = v
-	}
-	fg, err := features.FromMap(gates)
+	fg, err := o.featureGates(ctrl)
 	if err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
@@ -484,4 +477,15 @@ func reportFieldErrors(w io.Writer, errs field.ErrorList) error {
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("writing errors: %w", err)}
 	}
 	return &ExitError{Code: ExitFindings}
+}
+
+// featureGates are the ControllerConfiguration's feature gates (nil: none) with --feature-gates over
+// them, as the controller would run with them.
+func (o *RenderOptions) featureGates(ctrl *configv1alpha1.ControllerConfiguration) (featuregate.FeatureGate, error) {
+	gates := map[string]bool{}
+	if ctrl != nil {
+		maps.Copy(gates, ctrl.FeatureGates)
+	}
+	maps.Copy(gates, o.gates)
+	return features.FromMap(gates)
 }
