@@ -229,6 +229,8 @@ func ShootOf(n *extensionsv1alpha1.Network, shoot *gardencorev1beta1.Shoot) Shoo
 		case gardencorev1beta1.LastOperationStateSucceeded:
 			s.Reconciled = n.Status.ObservedGeneration == n.Generation
 		case gardencorev1beta1.LastOperationStateError, gardencorev1beta1.LastOperationStateFailed:
+			s.ReconcileFailed = lo.State == gardencorev1beta1.LastOperationStateFailed
+			s.ReconcileErrorAt = lo.LastUpdateTime.Time
 			s.ReconcileError = lo.Description
 			if le := n.Status.LastError; le != nil && le.Description != "" {
 				s.ReconcileError = le.Description

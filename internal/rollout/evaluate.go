@@ -33,8 +33,14 @@ type Shoot struct {
 	MovePhase string
 	// Reconciled is true when the Network's last operation succeeded for its current generation.
 	Reconciled bool
-	// ReconcileError is the Network's lastError description when its last operation failed.
+	// ReconcileError is the Network's lastError description when its last operation ended in Error
+	// (Gardener retries it) or Failed (it is not retried).
 	ReconcileError string
+	// ReconcileFailed is true when the last operation Failed: the extension gave up and only a
+	// change of the shoot can help.
+	ReconcileFailed bool
+	// ReconcileErrorAt is when the last operation got its error state (lastOperation.lastUpdateTime).
+	ReconcileErrorAt time.Time
 }
 
 // Observe reads a shoot's calico-node and Typha (through the shoot client); the controller passes
@@ -183,7 +189,11 @@ func judge(target calicoversion.Version, ws WaveSpec, w *WaveState, shoots map[s
 			m.State, m.Reason = MemberGone, "the shoot's Network is gone"
 			continue
 		}
-		if s.ReconcileError != "" {
+		// A reconcile that Failed (not retried) since the member joined its wave fails it at once. An
+		// Error is retried by Gardener: a transient one (a conflict, an unreachable shoot for a moment)
+		// must not halt a rollout, so it only fails the member if it lasts past the deadline. A shoot
+		// that was already broken before its wave opened is judged by the deadline too.
+		if s.ReconcileError != "" && s.ReconcileFailed && !s.ReconcileErrorAt.Before(m.Since.Time) {
 			m.State, m.Reason = MemberFailed, "reconcile failed: "+s.ReconcileError
 			continue
 		}
@@ -194,6 +204,8 @@ func judge(target calicoversion.Version, ws WaveSpec, w *WaveState, shoots map[s
 		why := ""
 		line := s.Line.OrDefaultLine()
 		switch {
+		case s.ReconcileError != "":
+			why = "its last reconcile ended in an error: " + s.ReconcileError
 		case line != target:
 			why = fmt.Sprintf("still on %s", line)
 			if !s.MoveStarted.IsZero() {

@@ -235,3 +235,57 @@ func TestWriteTable(t *testing.T) {
 		t.Errorf("no state: %q, %v", b.String(), err)
 	}
 }
+
+// TestReconcileErrorsAgainstTheBudget: a retried Error (Gardener reconciles again) does not fail a
+// member while the deadline holds, and fails it with its message after; a Failed operation since the
+// member joined fails it at once; a shoot that Failed before its wave opened gets its deadline.
+func TestReconcileErrorsAgainstTheBudget(t *testing.T) {
+	sp := spec(t, percentWave("all", 100))
+	shoots := fleet(3)
+	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	names := rollout.Order(shoots)
+	broken := shoots[names[2]]
+	broken.ReconcileError, broken.ReconcileFailed, broken.ReconcileErrorAt = "old trouble", true, now.Add(-time.Hour)
+	shoots[names[2]] = broken
+	st, _ := rollout.Evaluate(sp, rollout.State{}, shoots, allComplete, now)
+	if len(st.Assignments()) != 3 {
+		t.Fatalf("members %v, want all 3", st.Assignments())
+	}
+	transient := shoots[names[0]]
+	transient.ReconcileError, transient.ReconcileErrorAt = "conflict storing the ManagedResource", now.Add(time.Minute)
+	shoots[names[0]] = transient
+	failed := shoots[names[1]]
+	failed.ReconcileError, failed.ReconcileFailed, failed.ReconcileErrorAt = "invalid configuration for this shoot", true, now.Add(time.Minute)
+	shoots[names[1]] = failed
+
+	st, _ = rollout.Evaluate(sp, st, shoots, allComplete, now.Add(2*time.Minute))
+	states := map[string]string{}
+	for _, m := range st.Waves[0].Members {
+		states[m.Shoot] = string(m.State) + " " + m.Reason
+	}
+	if got := states[names[0]]; !strings.HasPrefix(got, string(rollout.MemberPending)) {
+		t.Errorf("a retried Error within the deadline: %q, want pending", got)
+	}
+	if got := states[names[1]]; got != string(rollout.MemberFailed)+" reconcile failed: invalid configuration for this shoot" {
+		t.Errorf("a Failed operation since the wave opened: %q, want failed at once", got)
+	}
+	if got := states[names[2]]; !strings.HasPrefix(got, string(rollout.MemberPending)) {
+		t.Errorf("Failed before the wave opened: %q, want pending until the deadline", got)
+	}
+	if st.Halted == nil {
+		t.Error("one failure over a budget of 0: want the rollout halted")
+	}
+
+	// Past the deadline the lasting Error fails its member, with the error as the reason.
+	only := map[string]rollout.Shoot{names[0]: transient}
+	st2, _ := rollout.Evaluate(sp, rollout.State{}, only, allComplete, now)
+	st2, _ = rollout.Evaluate(sp, st2, only, allComplete, now.Add(11*time.Minute))
+	if len(st2.Waves[0].Members) != 1 || st2.Halted == nil {
+		t.Errorf("a lasting Error past the deadline: members %+v, halted %v; want its one member failed and the rollout halted", st2.Waves[0].Members, st2.Halted)
+	}
+	for _, m := range st2.Waves[0].Members {
+		if m.Shoot == names[0] && (m.State != rollout.MemberFailed || !strings.Contains(m.Reason, "its last reconcile ended in an error: conflict storing the ManagedResource after 11m")) {
+			t.Errorf("a lasting Error past the deadline: %s %q", m.State, m.Reason)
+		}
+	}
+}
