@@ -385,6 +385,8 @@ func summarize(ctx context.Context, out io.Writer, c client.Client, shoot *garde
 		OverlayEnabled *bool    `json:"overlayEnabled"`
 		Backend        *string  `json:"backend"`
 		IPFamilies     []string `json:"ipFamilies"`
+		CalicoVersion  string   `json:"calicoVersion"`
+		CRDVersion     string   `json:"calicoCRDVersion"`
 	}
 	if n.Status.ProviderStatus != nil {
 		if err := json.Unmarshal(n.Status.ProviderStatus.Raw, &ps); err != nil {
@@ -393,8 +395,8 @@ func summarize(ctx context.Context, out io.Writer, c client.Client, shoot *garde
 	}
 	cfg := objectByName(objs, "ConfigMap", "calico-config")
 	data, _ := cfg["data"].(map[string]any)
-	fmt.Fprintf(out, "\nKey settings: backend %s, overlay %s, veth MTU %v, typha %s, calico-node image %s\n",
-		deref(ps.Backend), onOff(ps.OverlayEnabled), data["veth_mtu"], typha(data), nodeImage(objs))
+	fmt.Fprintf(out, "\nKey settings: Calico %s (CRDs of %s; providerStatus), backend %s, overlay %s, veth MTU %v, typha %s, calico-node image %s\n",
+		ps.CalicoVersion, ps.CRDVersion, deref(ps.Backend), onOff(ps.OverlayEnabled), data["veth_mtu"], typha(data), nodeImage(objs))
 	fmt.Fprintf(out, "Network status: ipFamilies %v, conditions %s\n", n.Status.IPFamilies, conditions(n))
 
 	if gns := objectByName(objs, "GlobalNetworkSet", "gardener-kube-apiserver"); gns != nil {
