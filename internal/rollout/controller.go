@@ -85,6 +85,9 @@ type Controller struct {
 	Now func() time.Time
 }
 
+// ShootReadTimeout bounds the reads of one shoot's calico-node and Typha in an evaluation.
+const ShootReadTimeout = 15 * time.Second
+
 // NeedLeaderElection makes the Controller run only in the leader: one writer of the State.
 func (c *Controller) NeedLeaderElection() bool { return true }
 
@@ -127,6 +130,11 @@ func (c *Controller) Sync(ctx context.Context) error {
 		return err
 	}
 	next, res := Evaluate(c.Spec, state, shoots, func(ns string) (Components, error) {
+		// One shoot whose API server does not answer must not hold up the whole evaluation: its
+		// read gives up, and the member stays pending with the error as its reason (failing only
+		// at its deadline).
+		ctx, cancel := context.WithTimeout(ctx, ShootReadTimeout)
+		defer cancel()
 		shoot, err := c.ShootClient(ctx, ns)
 		if err != nil {
 			return Components{}, err
