@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/calico-pilot/calico-pilot/api/projectcalico/crds"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/render"
@@ -78,6 +79,9 @@ func TestEveryScenarioAccepted(t *testing.T) {
 	}
 	c := newClient(t)
 	for _, sc := range scenarios {
+		if sc.Calico.OrDefault().CRDs != calicoversion.V3_31 {
+			continue // on the CRDs of its line: TestEveryScenarioAcceptedAtV3_32
+		}
 		t.Run(sc.Name, func(t *testing.T) {
 			objs, err := sc.Unstructured()
 			if err != nil {
@@ -89,6 +93,58 @@ func TestEveryScenarioAccepted(t *testing.T) {
 			dryRunApply(t, c, objs)
 		})
 	}
+}
+
+// TestEveryScenarioAcceptedAtV3_32 puts Calico v3.32's CRDs on the API server as a move up does
+// (updated in place, none deleted) and applies every scenario rendered with every component at v3.32,
+// plus the scenarios of the steps of a move (which carry the v3.32 CRDs), and the v3.32 CRDs
+// themselves in their stored form: v3.32's enums, limits and CEL rules accept what calico-pilot
+// renders for v3.32. The v3.31 CRDs are put back afterwards.
+func TestEveryScenarioAcceptedAtV3_32(t *testing.T) {
+	ctx := context.Background()
+	if err := controlPlane.InstallCalicoCRDs(ctx, calicoversion.V3_32); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := controlPlane.InstallCalicoCRDs(context.Background(), calicoversion.V3_31); err != nil {
+			t.Errorf("putting the v3.31 CRDs back: %v", err)
+		}
+	})
+	c := newClient(t)
+	ran := 0
+	for _, sc := range rendertest.Scenarios() {
+		if sc.Calico.IsZero() || sc.Calico.OrDefault() == calicoversion.Steady(calicoversion.V3_31) {
+			sc.Calico = calicoversion.Steady(calicoversion.V3_32)
+		}
+		t.Run(sc.Name, func(t *testing.T) {
+			objs, err := sc.Unstructured()
+			if err != nil {
+				t.Fatal(err)
+			}
+			dryRunApply(t, c, objs)
+		})
+		ran++
+	}
+	if ran < 40 {
+		t.Fatalf("applied %d scenarios at v3.32, want the ~45", ran)
+	}
+	defs, err := crds.CustomResourceDefinitionsFor(calicoversion.V3_32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crdObjs, err := render.CRDs(defs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	static, err := manifest.NewStatic(crdObjs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decoded := decodeStream(t, static.JSON())
+	if len(decoded) != 25 {
+		t.Fatalf("decoded %d v3.32 CRDs from the stored form, want 25", len(decoded))
+	}
+	dryRunApply(t, c, decoded)
 }
 
 // TestStoredFormAccepted applies the stored JSON form (what the ManagedResource secret holds),
