@@ -32,6 +32,8 @@ type AdmissionOptions struct {
 	Port int
 	// BindHost is the address the webhook server listens on; empty means all addresses.
 	BindHost string
+	// DrainPeriod is how long the webhook server keeps serving after the signal (webhook.DrainPeriod).
+	DrainPeriod time.Duration
 	// MetricsBindAddress serves Prometheus metrics; "0" switches them off.
 	MetricsBindAddress string
 	// HealthProbeBindAddress serves /healthz and /readyz; "0" switches them off.
@@ -61,6 +63,7 @@ func (o *AdmissionOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.CertDir, "cert-dir", o.CertDir, "directory with the serving certificate tls.crt and key tls.key (reloaded on change)")
 	fs.IntVar(&o.Port, "port", o.Port, "HTTPS port of the webhook server")
 	fs.StringVar(&o.BindHost, "bind-host", o.BindHost, "address the webhook server listens on (empty: all addresses)")
+	fs.DurationVar(&o.DrainPeriod, "drain-period", webhook.DrainPeriod, "how long the webhook server keeps serving after SIGTERM (answering with Connection: close) before it shuts down; keep it below the pod's termination grace period")
 	fs.StringVar(&o.MetricsBindAddress, "metrics-bind-address", o.MetricsBindAddress, `address of the Prometheus metrics endpoint ("0" disables it)`)
 	fs.StringVar(&o.HealthProbeBindAddress, "health-probe-bind-address", o.HealthProbeBindAddress, `address of /healthz and /readyz ("0" disables them)`)
 	o.Log.AddFlags(fs)
@@ -120,6 +123,9 @@ func (o *AdmissionOptions) validateFlags() error {
 	if o.Port < 1 || o.Port > 65535 {
 		errs = append(errs, fmt.Errorf("--port %d: must be between 1 and 65535", o.Port))
 	}
+	if o.DrainPeriod <= 0 || o.DrainPeriod > 25*time.Second {
+		errs = append(errs, fmt.Errorf("--drain-period %s: must be more than 0 and at most 25s (below the pod's default 30 s termination grace period)", o.DrainPeriod))
+	}
 	for _, a := range []struct{ flag, addr string }{
 		{"--metrics-bind-address", o.MetricsBindAddress},
 		{"--health-probe-bind-address", o.HealthProbeBindAddress},
@@ -168,7 +174,7 @@ func NewAdmissionCommand(streams IO) *cobra.Command {
 // fails. It returns nil after a clean shutdown.
 func RunAdmission(ctx context.Context, o *AdmissionOptions) error {
 	log := logr.FromContextOrDiscard(ctx)
-	server := webhook.NewServer(webhook.ServerOptions{Host: o.BindHost, Port: o.Port, CertDir: o.CertDir})
+	server := webhook.NewServer(webhook.ServerOptions{Host: o.BindHost, Port: o.Port, CertDir: o.CertDir, DrainPeriod: o.DrainPeriod})
 	handler := webhook.NewHandler(log.WithName("shoot-validator"))
 	server.Register(webhook.Path, handler)
 	server.Register(webhook.ReferencePath, handler)

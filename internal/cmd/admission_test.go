@@ -116,7 +116,7 @@ func TestAdmissionCommandServesAndStops(t *testing.T) {
 	done := make(chan int, 1)
 	go func() {
 		done <- Execute(ctx, []string{"admission", "--cert-dir", certDir, "--bind-host", "127.0.0.1", "--port", strconv.Itoa(port),
-			"--metrics-bind-address", "0", "--health-probe-bind-address", health}, strings.NewReader(""), &out, &errOut)
+			"--metrics-bind-address", "0", "--health-probe-bind-address", health, "--drain-period", "200ms"}, strings.NewReader(""), &out, &errOut)
 	}()
 
 	client := &http.Client{Timeout: time.Second}

@@ -39,6 +39,14 @@ const (
 	ReadHeaderTimeout = 10 * time.Second
 	// IdleTimeout closes a keep-alive connection that sends no request.
 	IdleTimeout = 30 * time.Second
+	// DrainPeriod is how long a stopping server keeps serving before it shuts down: the pod has
+	// been sent SIGTERM while the Service's endpoints still name it (their removal reaches every
+	// API server only after a moment), so it keeps accepting connections, and it answers every
+	// request with "Connection: close", so that each client's next request opens a new connection
+	// to a pod that is not stopping. Closing idle keep-alive connections at once instead races the
+	// API server's next request on them (a broken pipe is a failed admission call). It must stay
+	// below the pod's termination grace period (30 s by default).
+	DrainPeriod = 10 * time.Second
 )
 
 // ServerOptions configure a Server. Zero limits take the package's defaults; tests shorten them.
@@ -55,6 +63,7 @@ type ServerOptions struct {
 	ReadTimeout       time.Duration
 	ReadHeaderTimeout time.Duration
 	IdleTimeout       time.Duration
+	DrainPeriod       time.Duration
 }
 
 func (o *ServerOptions) defaults() {
@@ -74,6 +83,7 @@ func (o *ServerOptions) defaults() {
 	setDur(&o.ReadTimeout, ReadTimeout)
 	setDur(&o.ReadHeaderTimeout, ReadHeaderTimeout)
 	setDur(&o.IdleTimeout, IdleTimeout)
+	setDur(&o.DrainPeriod, DrainPeriod)
 }
 
 // Server serves the webhook over HTTPS (HTTP/1.1) with the limits above. It replaces
@@ -98,7 +108,10 @@ func (s *Server) Register(path string, h http.Handler) {
 	s.mux.Handle(path, instrumented(path, limitInFlight(h, s.opts.MaxInFlight, s.opts.QueueTimeout, s.opts.ReadTimeout)))
 }
 
-// Start serves until ctx is done, then shuts down (waiting up to a minute for requests in flight).
+// Start serves until ctx is done, then drains for DrainPeriod (still accepting, every answer with
+// "Connection: close"), then shuts down (waiting up to a minute for requests in flight). Requests
+// get a context that ends only when the server has shut down, not when ctx ends: a request served
+// while draining is decided like any other.
 func (s *Server) Start(ctx context.Context) error {
 	cw, err := certwatcher.New(filepath.Join(s.opts.CertDir, "tls.crt"), filepath.Join(s.opts.CertDir, "tls.key"))
 	if err != nil {
@@ -117,9 +130,18 @@ func (s *Server) Start(ctx context.Context) error {
 		NextProtos:     []string{"http/1.1"},
 		GetCertificate: cw.GetCertificate,
 	})
+	var draining atomic.Bool
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if draining.Load() {
+			w.Header().Set("Connection", "close")
+		}
+		s.mux.ServeHTTP(w, r)
+	})
+	base, cancelBase := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelBase()
 	srv := &http.Server{
-		Handler:           s.mux,
-		BaseContext:       func(net.Listener) context.Context { return ctx },
+		Handler:           handler,
+		BaseContext:       func(net.Listener) context.Context { return base },
 		ReadHeaderTimeout: s.opts.ReadHeaderTimeout,
 		IdleTimeout:       s.opts.IdleTimeout,
 		WriteTimeout:      s.opts.QueueTimeout + s.opts.ReadTimeout + 30*time.Second,
@@ -130,6 +152,8 @@ func (s *Server) Start(ctx context.Context) error {
 	go func() {
 		defer close(done)
 		<-ctx.Done()
+		draining.Store(true)
+		time.Sleep(s.opts.DrainPeriod)
 		shutdown, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		_ = srv.Shutdown(shutdown) //nolint:errcheck // shutting down anyway

@@ -21,6 +21,9 @@ import (
 func startServer(t *testing.T, opts ServerOptions) *Server {
 	t.Helper()
 	opts.Host, opts.CertDir = "127.0.0.1", testenv.WriteServingCert(t)
+	if opts.DrainPeriod == 0 {
+		opts.DrainPeriod = 50 * time.Millisecond // TestServerDrainsBeforeShutdown checks the drain
+	}
 	s := NewServer(opts)
 	s.Register(Path, NewHandler(logr.Discard()))
 	ctx, cancel := context.WithCancel(context.Background())
@@ -153,5 +156,69 @@ func TestServerLimitsConnections(t *testing.T) {
 	_ = c.SetDeadline(time.Now().Add(5 * time.Second))
 	if err := c.Handshake(); err != nil {
 		t.Fatalf("after a close: %v", err)
+	}
+}
+
+// TestServerDrainsBeforeShutdown: after the stop signal the server keeps serving for its drain
+// period, on kept-alive connections and on new ones (the Service's endpoints still name the pod for
+// a moment), and answers with "Connection: close" so that clients move to another pod; requests
+// decide as usual (their context is not the ended run context). Only then it stops listening.
+func TestServerDrainsBeforeShutdown(t *testing.T) {
+	s := NewServer(ServerOptions{Host: "127.0.0.1", CertDir: testenv.WriteServingCert(t), DrainPeriod: time.Second})
+	s.Register(Path, NewHandler(logr.Discard()))
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() { errc <- s.Start(ctx) }()
+	defer cancel()
+	for deadline := time.Now().Add(10 * time.Second); s.Addr() == ""; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the server did not listen")
+		}
+	}
+	review := `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1","kind":{"group":"core.gardener.cloud","version":"v1beta1","kind":"Shoot"},"operation":"DELETE","object":null}}`
+	newClient := func() *http.Client {
+		return &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // test server
+	}
+	post := func(c *http.Client) *http.Response {
+		t.Helper()
+		resp, err := c.Post("https://"+s.Addr()+Path, "application/json", strings.NewReader(review))
+		if err != nil {
+			t.Fatalf("request: %v", err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"allowed":true`) {
+			t.Fatalf("answer %d %s, want the review allowed", resp.StatusCode, body)
+		}
+		return resp
+	}
+	kept := newClient()
+	if resp := post(kept); resp.Close {
+		t.Fatal("before the stop the server closes the connection")
+	}
+	cancel()
+	time.Sleep(100 * time.Millisecond)
+	if resp := post(kept); !resp.Close {
+		t.Error("draining: a request on a kept-alive connection is not answered with Connection: close")
+	}
+	if resp := post(newClient()); !resp.Close {
+		t.Error("draining: a new connection is not answered with Connection: close")
+	}
+	select {
+	case err := <-errc:
+		t.Fatalf("the server stopped during its drain period: %v", err)
+	default:
+	}
+	select {
+	case err := <-errc:
+		if err != nil {
+			t.Fatalf("Start: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server did not stop after its drain period")
+	}
+	if c, err := net.DialTimeout("tcp", s.Addr(), time.Second); err == nil {
+		_ = c.Close()
+		t.Error("the server still accepts connections after shutting down")
 	}
 }

@@ -196,6 +196,7 @@ func TestAdmissionInTheGarden(t *testing.T) {
 		// ... plus where to listen and write the certificate, and a CA short-lived enough to rotate in the test.
 		"--webhook-config-server-host=127.0.0.1",
 		"--webhook-config-cert-dir=" + certDir,
+		"--drain-period=200ms",
 		"--webhook-config-sync-period=1s",
 		"--webhook-config-ca-validity=20s",
 	}
