@@ -42,6 +42,9 @@ type PlanOptions struct {
 	// rendered at it. Without --current, --kubeconfig is a seed's and every calico shoot of it is
 	// planned (a table).
 	TargetVersion string
+	// LiveShoots makes a seed plan read every shoot through its access secret in the seed, as the
+	// controller does, for the live checks of the move.
+	LiveShoots bool
 
 	live client.Client
 }
@@ -102,6 +105,7 @@ func (o *PlanOptions) AddFlags(f *pflag.FlagSet) {
 	f.BoolVar(&o.AllowDisruption, "allow-disruption", false, "exit 0 on disruptive changes that are not blocked")
 	// plan names the line it moves to --target-version; render's --calico-version is the same value.
 	_ = f.MarkHidden("calico-version")
+	f.BoolVar(&o.LiveShoots, "live-shoots", false, "with a seed plan: read every shoot through its access secret in the seed (gardener-internal, else gardener), as the controller does, and run the move's live checks there (read only; the shoots' API servers must be reachable from here)")
 	f.StringVar(&o.TargetVersion, "target-version", "", "Calico line to move to ("+strings.Join(calicoversion.SupportedNames(), ", ")+"): render the target at it and show the restarts in Calico's order and the facts of the move; without --current, --kubeconfig is a seed's and every calico shoot of it is planned")
 }
 
@@ -136,6 +140,9 @@ func (o *PlanOptions) Complete() error {
 func (o *PlanOptions) Validate() error {
 	if o.PlanOutput != "text" && o.PlanOutput != "json" {
 		return fmt.Errorf("--output %q: accepted are text and json", o.PlanOutput)
+	}
+	if o.LiveShoots && !o.seedMode() {
+		return errors.New("--live-shoots is for a seed plan (--kubeconfig SEED --target-version LINE, no --current); for one shoot give its kubeconfig with --kubeconfig")
 	}
 	if o.seedMode() {
 		if o.Shoot != "" || o.Network != "" || o.Cluster != "" || o.Target != "" {

@@ -9,12 +9,16 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
+	"time"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/calico-pilot/calico-pilot/internal/calicofacts"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
+	"github.com/calico-pilot/calico-pilot/internal/overlayswitch"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/plan"
 	"github.com/calico-pilot/calico-pilot/internal/seedstate"
@@ -27,8 +31,8 @@ type seedPlanRow struct {
 	Shoot     string `json:"shoot,omitempty"`
 	// Kubernetes is the shoot's Kubernetes version.
 	Kubernetes string `json:"kubernetes,omitempty"`
-	// Move is the Calico part: lines, restarts in order, facts (live checks not run: the seed's
-	// kubeconfig does not reach the shoot).
+	// Move is the Calico part: lines, restarts in order, facts (live checks run only with
+	// --live-shoots: the seed's kubeconfig does not reach the shoot by itself).
 	Move plan.Move `json:"calico"`
 	// Blockers refuse the move for this shoot.
 	Blockers []plan.Blocker `json:"blockers"`
@@ -62,7 +66,13 @@ func (o *PlanOptions) runSeed(ctx context.Context, streams IO) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		rows = append(rows, planSeedShoot(checker, resolver, s, target))
+		var gather liveGather
+		if o.LiveShoots {
+			gather = func(from, to calicoversion.Version) (calicofacts.Objects, error) {
+				return gatherShoot(ctx, c, s.Namespace, from, to)
+			}
+		}
+		rows = append(rows, planSeedShoot(checker, resolver, s, target, gather))
 	}
 	var b bytes.Buffer
 	if o.PlanOutput == "json" {
@@ -70,7 +80,7 @@ func (o *PlanOptions) runSeed(ctx context.Context, streams IO) error {
 		enc.SetIndent("", "  ")
 		err = enc.Encode(rows)
 	} else {
-		err = writeSeedPlan(&b, rows, target)
+		err = writeSeedPlan(&b, rows, target, o.LiveShoots)
 	}
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
@@ -123,7 +133,7 @@ func (o *PlanOptions) seedChecker() (*swapcheck.Checker, *imagevector.Resolver, 
 // planSeedShoot plans one shoot: current lines, render at the target as the controller would after the
 // move (CRDs never below what the shoot had), the diff against the deployed manifest, the restarts in
 // Calico's order and the blockers.
-func planSeedShoot(checker *swapcheck.Checker, resolver *imagevector.Resolver, s seedstate.Shoot, target calicoversion.Version) seedPlanRow {
+func planSeedShoot(checker *swapcheck.Checker, resolver *imagevector.Resolver, s seedstate.Shoot, target calicoversion.Version, gather liveGather) seedPlanRow {
 	row := seedPlanRow{Namespace: s.Namespace, Blockers: []plan.Blocker{}}
 	fail := func(msg string) seedPlanRow {
 		row.Errors = append(row.Errors, msg)
@@ -154,7 +164,14 @@ func planSeedShoot(checker *swapcheck.Checker, resolver *imagevector.Resolver, s
 	if d == nil {
 		d = &manifestdiff.Diff{}
 	}
-	row.Move = plan.NewMove(current, next, d, row.Kubernetes, nil)
+	var objects calicofacts.Objects
+	if gather != nil && current.Node != next.Node {
+		if objects, err = gather(current.Node, next.Node); err != nil {
+			// The operator asked for the live checks: a move planned without them is not clear.
+			row.Errors = append(row.Errors, fmt.Sprintf("live checks: %v", err))
+		}
+	}
+	row.Move = plan.NewMove(current, next, d, row.Kubernetes, objects)
 	row.Blockers = append(append(row.Blockers, plan.Blockers(d, nil)...), row.Move.Blockers()...)
 	return row
 }
@@ -186,7 +203,7 @@ func seedCurrent(p *manifestdiff.Parser, s seedstate.Shoot) (calicoversion.Deplo
 }
 
 // writeSeedPlan writes the table and, below it, each shoot's blockers and errors.
-func writeSeedPlan(w *bytes.Buffer, rows []seedPlanRow, target calicoversion.Version) error {
+func writeSeedPlan(w *bytes.Buffer, rows []seedPlanRow, target calicoversion.Version, live bool) error {
 	if len(rows) == 0 {
 		_, err := fmt.Fprintf(w, "no calico shoots found\n")
 		return err
@@ -217,19 +234,25 @@ func writeSeedPlan(w *bytes.Buffer, rows []seedPlanRow, target calicoversion.Ver
 		for _, b := range r.Blockers {
 			fmt.Fprintf(w, "\n%s: blocker: %s: %s", r.Namespace, b.Object, b.Message)
 		}
+		// What the live checks found in this shoot (the blockers among them are listed above).
+		for _, f := range r.Move.Facts {
+			if live && f.Status == calicofacts.StatusFound && f.Severity != calicofacts.Blocker {
+				fmt.Fprintf(w, "\n%s: %s: %s", r.Namespace, strings.ToLower(string(f.Severity)), f.Summary())
+			}
+		}
 	}
 	// The facts every moving shoot shares, once; live checks need each shoot.
 	shown := map[string]bool{}
 	var shared []string
 	for _, r := range rows {
 		for _, f := range r.Move.Facts {
-			if shown[f.ID] || f.Severity == calicofacts.Info || f.Status == calicofacts.StatusClear || f.Kubernetes {
+			if shown[f.ID] || f.Severity == calicofacts.Info || f.Status == calicofacts.StatusClear || f.Kubernetes || (live && f.Status == calicofacts.StatusFound) {
 				continue
 			}
 			shown[f.ID] = true
 			note := ""
 			if f.Status == calicofacts.StatusNotChecked {
-				note = " (live check: run plan --current ... --kubeconfig SHOOT per shoot)"
+				note = " (live check: add --live-shoots, or run plan --current ... --kubeconfig SHOOT per shoot)"
 			}
 			shared = append(shared, fmt.Sprintf("  %-7s %s%s", f.Severity, f.Summary(), note))
 		}
@@ -265,4 +288,31 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// liveGather reads a shoot's objects for the live checks of a move between two lines; nil: no
+// live checks (the seed's kubeconfig does not reach the shoots by itself).
+type liveGather func(from, to calicoversion.Version) (calicofacts.Objects, error)
+
+// liveShootTimeout bounds the live checks of one shoot in a seed plan.
+const liveShootTimeout = 30 * time.Second
+
+// gatherShoot reads, for the live checks of a move from one line to another, the objects of the
+// shoot of a control-plane namespace, reached through its access secret in the seed
+// (overlayswitch.ShootRESTConfig, as the controller reaches it). Read only; one shoot that does not
+// answer gives up after liveShootTimeout.
+func gatherShoot(ctx context.Context, seed client.Reader, namespace string, from, to calicoversion.Version) (calicofacts.Objects, error) {
+	ctx, cancel := context.WithTimeout(ctx, liveShootTimeout)
+	defer cancel()
+	cfg, err := overlayswitch.ShootRESTConfig(ctx, seed, namespace)
+	if err != nil {
+		return nil, err
+	}
+	cfg.UserAgent = "calico-pilot-plan"
+	cfg.Timeout = liveShootTimeout
+	shoot, err := client.New(cfg, client.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("building the shoot client: %w", err)
+	}
+	return calicofacts.Gather(ctx, shoot, calicofacts.For(from, to))
 }

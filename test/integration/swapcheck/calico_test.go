@@ -9,8 +9,12 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/calico-pilot/calico-pilot/internal/cmd"
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
 const statusV331 = `{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":"NetworkStatus","overlayEnabled":true,"backend":"bird","ipFamilies":["IPv4"],"compatibility":"Native","calicoVersion":"v3.31.6"}`
@@ -130,5 +134,87 @@ func BenchmarkPlanSeed(b *testing.B) {
 		if code := cmd.Execute(context.Background(), []string{"plan", "--kubeconfig", kubeconfig, "--target-version", "v3.32"}, strings.NewReader(""), &out, &errOut); code > 1 {
 			b.Fatalf("exit %d: %s", code, errOut.String())
 		}
+	}
+}
+
+// TestPlanSeedLiveShoots: with --live-shoots the seed plan reaches each shoot through its access
+// secret in the seed (gardener-internal, else gardener; here a real shoot API server) and runs the
+// move's live checks there: an AdminNetworkPolicy in the shoot blocks the move up (v3.32 does not
+// enforce it), and a shoot whose access secret is missing cannot be planned (the checks were asked
+// for, so its move is not called clear).
+func TestPlanSeedLiveShoots(t *testing.T) {
+	shootCP, err := testenv.Start(testenv.Options{CRDDirectoryPaths: testenv.CRDDirectories(testenv.CalicoCRDs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = shootCP.Stop() })
+	shootCl, err := shootCP.NewClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	anp := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "policy.networking.k8s.io/v1alpha1", "kind": "AdminNetworkPolicy",
+		"metadata": map[string]any{"name": "deny-from-tenants"},
+		"spec": map[string]any{"priority": int64(10), "subject": map[string]any{"namespaces": map[string]any{}},
+			"ingress": []any{map[string]any{"name": "deny", "action": "Deny", "from": []any{map[string]any{"namespaces": map[string]any{}}}}}},
+	}}
+	if err := shootCl.Create(context.Background(), anp); err != nil {
+		t.Fatal(err)
+	}
+	kubeconfig, err := shootCP.AdminKubeconfig("gardener")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	config := "overlay:\n  enabled: true\n"
+	nsReached := create(t, "live", seedShoot{config: config, deployed: pilotManifest(t, "live", config), providerStatus: statusV331, kubernetes: "1.34.1"})
+	nsNoAccess := create(t, "no-access", seedShoot{config: config, deployed: pilotManifest(t, "no-access", config), providerStatus: statusV331, kubernetes: "1.34.1"})
+	access := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: nsReached, Name: "gardener"}, Data: map[string][]byte{"kubeconfig": kubeconfig}}
+	if err := cl.Create(context.Background(), access); err != nil {
+		t.Fatal(err)
+	}
+
+	var out, errOut bytes.Buffer
+	code := cmd.Execute(context.Background(), []string{"plan", "--kubeconfig", kubeconfigFile(t), "--target-version", "v3.32", "--live-shoots", "-o", "json"}, strings.NewReader(""), &out, &errOut)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1; stderr %s\n%s", code, errOut.String(), out.String())
+	}
+	var rows []struct {
+		Namespace string
+		Calico    struct{ Facts []struct{ ID, Status string } }
+		Blockers  []struct{ Object, Message string }
+		Errors    []string
+	}
+	if err := json.Unmarshal(out.Bytes(), &rows); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out.String())
+	}
+	found := 0
+	for _, r := range rows {
+		switch r.Namespace {
+		case nsReached:
+			found++
+			statuses := map[string]string{}
+			for _, f := range r.Calico.Facts {
+				statuses[f.ID] = f.Status
+			}
+			if statuses["up.anp-banp-not-enforced"] != "Found" || statuses["up.policy-name-migration"] != "Clear" || len(r.Errors) != 0 {
+				t.Errorf("reached shoot: facts %v, errors %v; want the AdminNetworkPolicy found, no default. policy", statuses, r.Errors)
+			}
+			var blockers []string
+			for _, b := range r.Blockers {
+				blockers = append(blockers, b.Object+": "+b.Message)
+			}
+			if len(blockers) != 1 || !strings.HasPrefix(blockers[0], "Calico up.anp-banp-not-enforced: ") || !strings.Contains(blockers[0], "deny-from-tenants") {
+				t.Errorf("reached shoot: blockers %v, want the AdminNetworkPolicy named", blockers)
+			}
+		case nsNoAccess:
+			found++
+			if len(r.Errors) != 1 || !strings.Contains(r.Errors[0], "live checks: reading shoot access secret "+nsNoAccess+"/gardener-internal (or gardener)") {
+				t.Errorf("shoot without an access secret: errors %v, want one naming the secret", r.Errors)
+			}
+		}
+	}
+	if found != 2 {
+		t.Fatalf("rows for %d of the 2 shoots:\n%s", found, out.String())
 	}
 }
