@@ -128,23 +128,29 @@ func TestEveryScenarioAcceptedAtV3_32(t *testing.T) {
 	if ran < 40 {
 		t.Fatalf("applied %d scenarios at v3.32, want the ~45", ran)
 	}
-	defs, err := crds.CustomResourceDefinitionsFor(calicoversion.V3_32)
-	if err != nil {
-		t.Fatal(err)
-	}
-	crdObjs, err := render.CRDs(defs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	static, err := manifest.NewStatic(crdObjs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	decoded := decodeStream(t, static.JSON())
+	decoded := decodeStream(t, storedCRDs(t, calicoversion.V3_32).JSON())
 	if len(decoded) != 25 {
 		t.Fatalf("decoded %d v3.32 CRDs from the stored form, want 25", len(decoded))
 	}
 	dryRunApply(t, c, decoded)
+}
+
+// storedCRDs are the CRDs of a Calico line as the stored manifest carries them (encoded once).
+func storedCRDs(t *testing.T, line calicoversion.Version) *manifest.Static {
+	t.Helper()
+	defs, err := crds.CustomResourceDefinitionsFor(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, err := render.CRDs(defs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	static, err := manifest.NewStatic(objs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return static
 }
 
 // TestStoredFormAccepted applies the stored JSON form (what the ManagedResource secret holds),
@@ -155,19 +161,7 @@ func TestStoredFormAccepted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defs, err := crds.CustomResourceDefinitions()
-	if err != nil {
-		t.Fatal(err)
-	}
-	crdObjs, err := render.CRDs(defs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	static, err := manifest.NewStatic(crdObjs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := manifest.Build(static, objs)
+	m, err := manifest.Build(storedCRDs(t, calicoversion.V3_31), objs)
 	if err != nil {
 		t.Fatal(err)
 	}
