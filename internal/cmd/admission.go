@@ -51,6 +51,7 @@ func NewAdmissionOptions() *AdmissionOptions {
 	return &AdmissionOptions{
 		CertDir:                "/etc/calico-pilot/admission-tls",
 		Port:                   10250,
+		DrainPeriod:            webhook.DrainPeriod,
 		MetricsBindAddress:     ":8080",
 		HealthProbeBindAddress: ":8081",
 		Log:                    NewLogOptions(),
@@ -63,7 +64,7 @@ func (o *AdmissionOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.CertDir, "cert-dir", o.CertDir, "directory with the serving certificate tls.crt and key tls.key (reloaded on change)")
 	fs.IntVar(&o.Port, "port", o.Port, "HTTPS port of the webhook server")
 	fs.StringVar(&o.BindHost, "bind-host", o.BindHost, "address the webhook server listens on (empty: all addresses)")
-	fs.DurationVar(&o.DrainPeriod, "drain-period", webhook.DrainPeriod, "how long the webhook server keeps serving after SIGTERM (answering with Connection: close) before it shuts down; keep it below the pod's termination grace period")
+	fs.DurationVar(&o.DrainPeriod, "drain-period", o.DrainPeriod, "how long the webhook server keeps serving after SIGTERM (answering with Connection: close) before it shuts down; keep it below the pod's termination grace period")
 	fs.StringVar(&o.MetricsBindAddress, "metrics-bind-address", o.MetricsBindAddress, `address of the Prometheus metrics endpoint ("0" disables it)`)
 	fs.StringVar(&o.HealthProbeBindAddress, "health-probe-bind-address", o.HealthProbeBindAddress, `address of /healthz and /readyz ("0" disables them)`)
 	o.Log.AddFlags(fs)
