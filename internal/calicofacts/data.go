@@ -31,10 +31,11 @@ const v331, v332 = "v3.31", "v3.32"
 func upgradeFacts() []Fact {
 	return []Fact{
 		{
-			ID: "kubernetes-range", Direction: Both, Older: v331, Newer: v332, Severity: Blocker, Kubernetes: true,
-			Title:   "the target line must support the shoot's Kubernetes version (v3.31: 1.32-1.35, v3.32: 1.34-1.36)",
-			Happens: "Calico is tested with Kubernetes 1.32-1.34 (1.35 added later) on v3.31 and 1.34-1.36 on v3.32; outside that range nobody has run it.",
-			Action:  "move on Kubernetes 1.34 or 1.35, the versions both lines support; upgrade Kubernetes before Calico going up, Calico before Kubernetes going down",
+			// Every move between lines: the ranges are the catalogue's (internal/calicoversion).
+			ID: "kubernetes-range", Direction: Both, Severity: Blocker, Kubernetes: true,
+			Title:   "the target line must support the shoot's Kubernetes version (docs/calico-lines.md lists each line's range)",
+			Happens: "Calico supports each line on a range of Kubernetes minors; outside it nobody has run it.",
+			Action:  "move on a Kubernetes version both lines support; upgrade Kubernetes before Calico going up, Calico before Kubernetes going down",
 			Source:  "§0 row 10, §5 Kubernetes",
 		},
 		{

@@ -54,7 +54,7 @@ type Objects map[Kind][]map[string]any
 // Evaluate applies the facts of a move to one shoot: kubernetes is its Kubernetes version ("" when
 // unknown), objects its objects (nil when there is no access to the shoot). Findings keep the facts'
 // order; facts whose check ran and found nothing come back with StatusClear.
-func Evaluate(facts []Fact, to calicoversion.Version, kubernetes string, objects Objects) []Finding {
+func Evaluate(facts []Fact, to calicoversion.Release, kubernetes string, objects Objects) []Finding {
 	out := make([]Finding, 0, len(facts))
 	for _, f := range facts {
 		fd := Finding{Fact: f, Status: StatusAlways}
@@ -65,7 +65,7 @@ func Evaluate(facts []Fact, to calicoversion.Version, kubernetes string, objects
 			fd.Status = StatusClear
 		case f.Kubernetes:
 			fd.Status = StatusFound
-			fd.Detail = fmt.Sprintf("Calico %s supports Kubernetes %s to %s, the shoot runs %s", to.Minor, to.KubernetesMin, to.KubernetesMax, kubernetes)
+			fd.Detail = fmt.Sprintf("Calico %s supports Kubernetes %s, the shoot runs %s", to, to.Line().KubernetesRange(), kubernetes)
 		case f.Live != nil && objects == nil:
 			fd.Status = StatusNotChecked
 		case f.Live != nil:

@@ -39,7 +39,8 @@ type Fact struct {
 	ID string `json:"id"`
 	// Direction is up, down or both.
 	Direction Direction `json:"direction"`
-	// Older and Newer are the adjacent lines the fact is about ("v3.31", "v3.32").
+	// Older and Newer are the adjacent lines the fact is about ("v3.31", "v3.32"); both empty for a
+	// fact of every move between lines.
 	Older string `json:"older"`
 	Newer string `json:"newer"`
 	// Severity is what the fact means: for a live fact, when its check finds objects (nothing found
@@ -85,29 +86,39 @@ func (k Kind) String() string {
 	return k.Kind + "." + group
 }
 
-// Applies says whether the fact applies to a move from one line to another: its pair of lines lies
-// within the move (a move across several lines gets the facts of each step) in its direction.
-func (f *Fact) Applies(from, to calicoversion.Version) bool {
-	if from.IsZero() || to.IsZero() || from.Compare(to) == 0 {
+// Applies says whether the fact applies to a move from one release to another: a move between lines
+// whose pair of lines lies within the move, in its direction. A fact without lines (Older and Newer
+// empty) applies to every move between lines. A patch move (within a line) has no facts: nothing
+// stored changes, and Calico allows any mix of patch releases of a line.
+func (f *Fact) Applies(from, to calicoversion.Release) bool {
+	if from.IsZero() || to.IsZero() || from.SameLine(to) {
 		return false
 	}
-	dir, lo, hi := Up, from, to
+	dir, lo, hi := Up, lineOf(from.Version()), lineOf(to.Version())
 	if to.Compare(from) < 0 {
-		dir, lo, hi = Down, to, from
+		dir, lo, hi = Down, hi, lo
 	}
 	if f.Direction != Both && f.Direction != dir {
 		return false
 	}
-	older, err1 := calicoversion.Parse(f.Older)
-	newer, err2 := calicoversion.Parse(f.Newer)
+	if f.Older == "" && f.Newer == "" {
+		return true
+	}
+	older, err1 := calicoversion.ParseName(f.Older)
+	newer, err2 := calicoversion.ParseName(f.Newer)
 	if err1 != nil || err2 != nil {
 		return false
 	}
-	return older.Compare(lo) >= 0 && newer.Compare(hi) <= 0
+	return lineOf(older).Compare(lo) >= 0 && lineOf(newer).Compare(hi) <= 0
+}
+
+// lineOf is the line of a release name.
+func lineOf(n calicoversion.Name) calicoversion.Name {
+	return calicoversion.Name{Major: n.Major, Minor: n.Minor}
 }
 
 // For returns the facts of a move, in the order of All; none when from and to are the same line.
-func For(from, to calicoversion.Version) []Fact {
+func For(from, to calicoversion.Release) []Fact {
 	var out []Fact
 	for _, f := range All() {
 		if f.Applies(from, to) {
@@ -134,7 +145,7 @@ func Lookup(id string) (Fact, bool) {
 
 // Warnings are the admission warnings for a pin that moves a shoot from one line to another: Notes,
 // each after the field path.
-func Warnings(from, to calicoversion.Version, field string) []string {
+func Warnings(from, to calicoversion.Release, field string) []string {
 	notes := Notes(from, to)
 	for i, n := range notes {
 		notes[i] = field + ": " + n
@@ -146,7 +157,7 @@ func Warnings(from, to calicoversion.Version, field string) []string {
 // how to preview it with plan, then one per fact that is not handled by calico-pilot alone (its title
 // and ID); the Kubernetes range is left out, since the calicoVersion.kubernetes rule judges the pin
 // itself. None when there is no move.
-func Notes(from, to calicoversion.Version) []string {
+func Notes(from, to calicoversion.Release) []string {
 	facts := For(from, to)
 	if len(facts) == 0 {
 		return nil
@@ -156,7 +167,7 @@ func Notes(from, to calicoversion.Version) []string {
 		dir = "downgrade"
 	}
 	out := []string{fmt.Sprintf("%s -> %s is a Calico %s; what it does and what to check first: docs/calico-downgrade.md, "+
-		"calico-pilot plan --target-version %s --kubeconfig SHOOT (live checks)", from.Minor, to.Minor, dir, to.Minor)}
+		"calico-pilot plan --target-version %s --kubeconfig SHOOT (live checks)", from, to, dir, to)}
 	for _, f := range facts {
 		if f.Severity == Info || f.Kubernetes {
 			continue

@@ -65,11 +65,11 @@ func CheckStartup(t *Table, d *Deployment) ([]string, error) {
 // the table's Calico line (api/projectcalico/crds, held equal to Calico's by
 // TestGeneratedCRDsMatchFieldFacts and, for v3.32, TestV3_32FieldCountsMatchDelta).
 func felixConfigurationFields(t *Table) ([]string, error) {
-	line, err := calicoversion.Parse(t.CalicoVersion)
+	line, err := calicoversion.Default().Resolve(t.CalicoVersion)
 	if err != nil {
 		return nil, fmt.Errorf("the table's Calico version: %w", err)
 	}
-	defs, err := crds.CustomResourceDefinitionsFor(line)
+	defs, err := crds.CustomResourceDefinitionsFor(line.CRDSet())
 	if err != nil {
 		return nil, fmt.Errorf("loading the CRDs: %w", err)
 	}

@@ -1,98 +1,205 @@
 package calicoversion
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // Deployment says which release each Calico component runs. All are the same except while a shoot
-// moves between releases (Move).
+// moves between lines (Move).
 type Deployment struct {
 	// Node is calico-node's release (with its CNI init containers and the ensurer sidecar).
-	Node Version
+	Node Release
 	// Typha is calico-typha's release.
-	Typha Version
+	Typha Release
 	// KubeControllers is calico-kube-controllers' release.
-	KubeControllers Version
-	// CRDs is the release whose CRD schemas are applied: never older than any release the shoot has
-	// run, so that a field a newer release stored is not pruned by an older schema.
-	CRDs Version
+	KubeControllers Release
+	// CRDs is the release whose line's CRD schemas are applied: never older than any release the
+	// shoot has run, so that a field a newer release stored is not pruned by an older schema.
+	CRDs Release
 }
 
-// Steady is every component at v.
-func Steady(v Version) Deployment { return Deployment{Node: v, Typha: v, KubeControllers: v, CRDs: v} }
+// Steady is every component (and the CRDs) at r.
+func Steady(r Release) Deployment { return Deployment{Node: r, Typha: r, KubeControllers: r, CRDs: r} }
 
-// IsZero is true when no component version is set.
+// SteadyWithCRDs is every component at r, the CRDs at the newer of r and crds (the newest the shoot had).
+func SteadyWithCRDs(r, crds Release) Deployment {
+	d := Steady(r)
+	d.CRDs = Newer(r, crds)
+	return d
+}
+
+// IsZero is true when no component release is set.
 func (d Deployment) IsZero() bool { return d.Node.IsZero() }
 
-// OrDefault is d, or Steady(Default()) when d is zero: what a caller that does not choose gets.
-func (d Deployment) OrDefault() Deployment {
-	if d.IsZero() {
-		return Steady(Default())
+// Of is the release component c runs.
+func (d Deployment) Of(c Component) Release {
+	switch c {
+	case Node:
+		return d.Node
+	case Typha:
+		return d.Typha
+	case KubeControllers:
+		return d.KubeControllers
+	}
+	return Release{}
+}
+
+// set returns d with component c at r.
+func (d Deployment) set(c Component, r Release) Deployment {
+	switch c {
+	case Node:
+		d.Node = r
+	case Typha:
+		d.Typha = r
+	case KubeControllers:
+		d.KubeControllers = r
 	}
 	return d
 }
 
-// Components returns the distinct releases the components run, oldest first: RBAC is the union of
-// what each of them needs.
-func (d Deployment) Components() []Version {
-	var out []Version
-	for _, v := range []Version{d.Node, d.Typha, d.KubeControllers} {
-		i := 0
-		for i < len(out) && out[i].Compare(v) < 0 {
-			i++
+// Releases returns the distinct releases the components run, oldest first: RBAC is the union of what
+// each of them needs.
+func (d Deployment) Releases() []Release {
+	var out []Release
+	for _, c := range Components() {
+		if r := d.Of(c); !slices.Contains(out, r) {
+			out = append(out, r)
 		}
-		if i < len(out) && out[i].Compare(v) == 0 {
-			continue
-		}
-		out = append(out[:i], append([]Version{v}, out[i:]...)...)
 	}
+	slices.SortFunc(out, Release.Compare)
 	return out
 }
 
 // IsSteady is true when every component runs the same release.
-func (d Deployment) IsSteady() bool {
-	return d.Node == d.Typha && d.Typha == d.KubeControllers
-}
+func (d Deployment) IsSteady() bool { return d.Node == d.Typha && d.Typha == d.KubeControllers }
 
-// String describes d ("v3.32" or "calico-node v3.32, typha v3.31, kube-controllers v3.31, CRDs v3.32").
+// String describes d ("v3.32.1" or "calico-node v3.32.1, calico-typha v3.31.6, calico-kube-controllers
+// v3.31.6, CRDs v3.32.1").
 func (d Deployment) String() string {
 	if d.IsSteady() && d.CRDs == d.Node {
-		return d.Node.Minor
+		return d.Node.Name()
 	}
-	return fmt.Sprintf("calico-node %s, typha %s, kube-controllers %s, CRDs %s", d.Node, d.Typha, d.KubeControllers, d.CRDs)
+	var parts []string
+	for _, c := range Components() {
+		parts = append(parts, fmt.Sprintf("%s %s", c, d.Of(c)))
+	}
+	return strings.Join(append(parts, "CRDs "+d.CRDs.Name()), ", ")
 }
 
-// Phase is a step of a move between releases.
+// MoveKind is the kind of a move between two releases.
+type MoveKind string
+
+// The kinds of moves (catalogue.yaml, moves).
+const (
+	MoveUp    MoveKind = "up"
+	MoveDown  MoveKind = "down"
+	MovePatch MoveKind = "patch"
+)
+
+// Phase is the step of a move that is applied.
 type Phase string
 
 // The phases of a move.
 const (
-	// PhaseFirst is the first step: on the way up calico-node moves first (a newer Typha refuses
-	// older clients, an older Typha serves newer ones), on the way down Typha and kube-controllers
-	// move first. The CRDs of the newer release are applied in this step.
+	// PhaseFirst: the first step of a move of two steps (a line move) is applied: the components that
+	// move first run the target release, the others the release moved from.
 	PhaseFirst Phase = "First"
-	// PhaseComplete is every component at the target release (the CRDs stay at the newer schema).
+	// PhaseComplete: every component runs the target release (the CRDs stay at the newer schema). A
+	// patch move, one step, starts here.
 	PhaseComplete Phase = "Complete"
 )
 
-// Move returns the deployment for a step of moving from one release to another. crds is the newest
-// release whose CRDs the shoot ever had (zero: from). The CRDs never go back: they are the newest of
-// crds, from and to in every step.
-//
-// Calico's order (calico-v3.32-delta.md §0 row 3, §5 "order", §6 "order"): up, CRDs and RBAC, then
-// calico-node (and wait for its rollout), then Typha, then kube-controllers; down, Typha before
-// calico-node. kube-controllers talks to the API server only, so it moves with Typha.
-func Move(from, to, crds Version, phase Phase) Deployment {
-	schema := Newer(Newer(from, to), crds)
-	if crds.IsZero() {
-		schema = Newer(from, to)
+// Move is a move from one release to another.
+type Move struct {
+	From, To Release
+	Kind     MoveKind
+	// Steps are the components of each step, in order (one step for a patch move).
+	Steps [][]Component
+}
+
+// Plan returns the move from one release to another in Calico's order: a patch move within a line is
+// one step; a line move goes only to the adjacent line, in its direction's order. Moving across more
+// than one line is refused, naming the line to move to first. from == to is no move (zero Move).
+func (c *Catalogue) Plan(from, to Release) (Move, error) {
+	if from.IsZero() || to.IsZero() {
+		return Move{}, fmt.Errorf("a move needs two releases (from %q, to %q)", from, to)
 	}
-	d := Steady(to)
-	if phase == PhaseFirst && from != to {
-		if to.Compare(from) > 0 {
-			d.Typha, d.KubeControllers = from, from
-		} else {
-			d.Node = from
+	if from == to {
+		return Move{}, nil
+	}
+	m := Move{From: from, To: to}
+	fi, ti := c.lineIndex(from.Line()), c.lineIndex(to.Line())
+	switch {
+	case fi == ti:
+		m.Kind = MovePatch
+	case ti == fi+1:
+		m.Kind = MoveUp
+	case ti == fi-1:
+		m.Kind = MoveDown
+	default:
+		step := c.lines[fi+sign(ti-fi)].name.Line()
+		//lint:ignore ST1005 the message starts with the product's name
+		return Move{}, fmt.Errorf("Calico %s to %s skips line %s: a move goes one line at a time, in Calico's order; move to %s first", from, to, step, step)
+	}
+	m.Steps = cloneSteps(c.moves[m.Kind])
+	return m, nil
+}
+
+func (c *Catalogue) lineIndex(l Line) int {
+	for i, x := range c.lines {
+		if x == l.l {
+			return i
 		}
 	}
-	d.CRDs = schema
+	return -1
+}
+
+// IsZero is true for no move.
+func (m Move) IsZero() bool { return len(m.Steps) == 0 }
+
+// FirstPhase is the phase a move starts in: First for a move of several steps, Complete for one.
+func (m Move) FirstPhase() Phase {
+	if len(m.Steps) > 1 {
+		return PhaseFirst
+	}
+	return PhaseComplete
+}
+
+// applied returns the components that run the target release in phase.
+func (m Move) applied(phase Phase) []Component {
+	if phase == PhaseFirst && len(m.Steps) > 1 {
+		return m.Steps[0]
+	}
+	return Components()
+}
+
+// Deployment is what each component runs in phase of the move; crds is the newest release whose CRDs
+// the shoot ever had (zero: none recorded). The CRDs never go back: the newest of crds, From and To.
+func (m Move) Deployment(phase Phase, crds Release) Deployment {
+	d := Steady(m.From)
+	for _, c := range m.applied(phase) {
+		d = d.set(c, m.To)
+	}
+	d.CRDs = Newer(Newer(m.From, m.To), crds)
 	return d
+}
+
+// Changed are the components phase moves to the target: the ones whose rollout a move waits for in
+// that phase (Complete: every component, so the move ends with all of them rolled out).
+func (m Move) Changed(phase Phase) []Component { return slices.Clone(m.applied(phase)) }
+
+// Describe names the components that move in phase ("calico-node", "calico-typha and
+// calico-kube-controllers", "every component").
+func (m Move) Describe(phase Phase) string {
+	cs := m.applied(phase)
+	if len(cs) == len(Components()) {
+		return "every component"
+	}
+	var names []string
+	for _, c := range cs {
+		names = append(names, string(c))
+	}
+	return strings.Join(names, " and ")
 }

@@ -106,7 +106,7 @@ func (o *PlanOptions) AddFlags(f *pflag.FlagSet) {
 	// plan names the line it moves to --target-version; render's --calico-version is the same value.
 	_ = f.MarkHidden("calico-version")
 	f.BoolVar(&o.LiveShoots, "live-shoots", false, "with a seed plan: read every shoot through its access secret in the seed (gardener-internal, else gardener), as the controller does, and run the move's live checks there (read only; the shoots' API servers must be reachable from here)")
-	f.StringVar(&o.TargetVersion, "target-version", "", "Calico line to move to ("+strings.Join(calicoversion.SupportedNames(), ", ")+"): render the target at it and show the restarts in Calico's order and the facts of the move; without --current, --kubeconfig is a seed's and every calico shoot of it is planned")
+	f.StringVar(&o.TargetVersion, "target-version", "", "Calico release or line to move to ("+calicoversion.Default().Accepted()+"): render the target at it and show the restarts in Calico's order and the facts of the move; without --current, --kubeconfig is a seed's and every calico shoot of it is planned")
 }
 
 // Complete parses render's flags and reads --kubeconfig (and the files it names) into the live

@@ -45,7 +45,7 @@ type seedPlanRow struct {
 // workloads that restart in Calico's order and the blockers (the diff's, and the facts that can be
 // checked without the shoot: its Kubernetes version). Read only.
 func (o *PlanOptions) runSeed(ctx context.Context, streams IO) error {
-	target, err := calicoversion.Parse(o.TargetVersion)
+	target, err := calicoversion.Default().Resolve(o.TargetVersion)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("--target-version: %w", err)}
 	}
@@ -68,7 +68,7 @@ func (o *PlanOptions) runSeed(ctx context.Context, streams IO) error {
 		}
 		var gather liveGather
 		if o.LiveShoots {
-			gather = func(from, to calicoversion.Version) (calicofacts.Objects, error) {
+			gather = func(from, to calicoversion.Release) (calicofacts.Objects, error) {
 				return gatherShoot(ctx, c, s.Namespace, from, to)
 			}
 		}
@@ -95,7 +95,7 @@ func (o *PlanOptions) runSeed(ctx context.Context, streams IO) error {
 		}
 	}
 	if refused > 0 {
-		return &ExitError{Code: ExitFindings, Err: fmt.Errorf("%d of %d shoot(s) cannot move to %s as they are", refused, len(rows), target.Minor)}
+		return &ExitError{Code: ExitFindings, Err: fmt.Errorf("%d of %d shoot(s) cannot move to %s as they are", refused, len(rows), target.Name())}
 	}
 	return nil
 }
@@ -133,11 +133,11 @@ func (o *PlanOptions) seedChecker() (*swapcheck.Checker, *imagevector.Resolver, 
 // planSeedShoot plans one shoot: current lines, render at the target as the controller would after the
 // move (CRDs never below what the shoot had), the diff against the deployed manifest, the restarts in
 // Calico's order and the blockers.
-func planSeedShoot(checker *swapcheck.Checker, resolver *imagevector.Resolver, s seedstate.Shoot, target calicoversion.Version, gather liveGather) seedPlanRow {
+func planSeedShoot(checker *swapcheck.Checker, resolver *imagevector.Resolver, s seedstate.Shoot, target calicoversion.Release, gather liveGather) seedPlanRow {
 	row := seedPlanRow{Namespace: s.Namespace, Blockers: []plan.Blocker{}}
 	fail := func(msg string) seedPlanRow {
 		row.Errors = append(row.Errors, msg)
-		row.Move = plan.Move{Current: "unknown", Target: target.Minor, Direction: "none", Restarts: []plan.Restart{}, Facts: []calicofacts.Finding{}}
+		row.Move = plan.Move{Current: "unknown", Target: target.Name(), Direction: "none", Restarts: []plan.Restart{}, Facts: []calicofacts.Finding{}, KnownIssues: []plan.KnownIssue{}}
 		return row
 	}
 	if s.Shoot == nil {
@@ -149,7 +149,10 @@ func planSeedShoot(checker *swapcheck.Checker, resolver *imagevector.Resolver, s
 	if err != nil {
 		return fail(err.Error())
 	}
-	next := calicoversion.Move(current.Node, target, current.CRDs, calicoversion.PhaseComplete)
+	if _, err := calicoversion.Default().Plan(current.Node, target); err != nil {
+		return fail(err.Error())
+	}
+	next := calicoversion.SteadyWithCRDs(target, current.CRDs)
 	images, err := resolver.ForShoot(row.Kubernetes, next)
 	if err != nil {
 		return fail(err.Error())
@@ -176,8 +179,9 @@ func planSeedShoot(checker *swapcheck.Checker, resolver *imagevector.Resolver, s
 	return row
 }
 
-// seedCurrent is what a shoot of a seed runs: the deployed manifest's images, else the line its
-// Network records, else the default line (Networks deployed before lines were recorded). It returns
+// seedCurrent is what a shoot of a seed runs: the deployed manifest's images, else the release its
+// Network records, else the catalogue's unrecorded release (Networks deployed before releases were
+// recorded). It returns
 // the parsed deployed manifest too (nil when none), so that it is parsed once.
 func seedCurrent(p *manifestdiff.Parser, s seedstate.Shoot) (calicoversion.Deployment, *manifestdiff.Set, error) {
 	recorded, err := plan.RecordedCalico(s.Network)
@@ -199,11 +203,11 @@ func seedCurrent(p *manifestdiff.Parser, s seedstate.Shoot) (calicoversion.Deplo
 	if !recorded.IsZero() {
 		return recorded, set, nil
 	}
-	return calicoversion.Steady(calicoversion.Default()), set, nil
+	return calicoversion.Steady(calicoversion.Default().Unrecorded().Release), set, nil
 }
 
 // writeSeedPlan writes the table and, below it, each shoot's blockers and errors.
-func writeSeedPlan(w *bytes.Buffer, rows []seedPlanRow, target calicoversion.Version, live bool) error {
+func writeSeedPlan(w *bytes.Buffer, rows []seedPlanRow, target calicoversion.Release, live bool) error {
 	if len(rows) == 0 {
 		_, err := fmt.Fprintf(w, "no calico shoots found\n")
 		return err
@@ -258,7 +262,7 @@ func writeSeedPlan(w *bytes.Buffer, rows []seedPlanRow, target calicoversion.Ver
 		}
 	}
 	if len(shared) > 0 {
-		fmt.Fprintf(w, "\n\nfacts of moving to %s (docs/calico-downgrade.md):\n%s", target.Minor, strings.Join(shared, "\n"))
+		fmt.Fprintf(w, "\n\nfacts of moving to %s (docs/calico-downgrade.md):\n%s", target.Name(), strings.Join(shared, "\n"))
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
@@ -292,7 +296,7 @@ func orDash(s string) string {
 
 // liveGather reads a shoot's objects for the live checks of a move between two lines; nil: no
 // live checks (the seed's kubeconfig does not reach the shoots by itself).
-type liveGather func(from, to calicoversion.Version) (calicofacts.Objects, error)
+type liveGather func(from, to calicoversion.Release) (calicofacts.Objects, error)
 
 // liveShootTimeout bounds the live checks of one shoot in a seed plan.
 const liveShootTimeout = 30 * time.Second
@@ -301,7 +305,7 @@ const liveShootTimeout = 30 * time.Second
 // shoot of a control-plane namespace, reached through its access secret in the seed
 // (overlayswitch.ShootRESTConfig, as the controller reaches it). Read only; one shoot that does not
 // answer gives up after liveShootTimeout.
-func gatherShoot(ctx context.Context, seed client.Reader, namespace string, from, to calicoversion.Version) (calicofacts.Objects, error) {
+func gatherShoot(ctx context.Context, seed client.Reader, namespace string, from, to calicoversion.Release) (calicofacts.Objects, error) {
 	ctx, cancel := context.WithTimeout(ctx, liveShootTimeout)
 	defer cancel()
 	cfg, err := overlayswitch.ShootRESTConfig(ctx, seed, namespace)

@@ -63,7 +63,7 @@ type RenderOptions struct {
 	calico plan.Choice
 	// crdFloor is the oldest CRD schema to render (plan: the schema the current manifest deployed);
 	// CRDs never go back.
-	crdFloor   calicoversion.Version
+	crdFloor   calicoversion.Release
 	kubernetes string
 
 	gates     map[string]bool
@@ -114,7 +114,7 @@ func (o *RenderOptions) AddFlags(f *pflag.FlagSet) {
 	f.BoolVar(&o.CRDs, "crds", true, "include the static CRDs")
 	f.BoolVar(&o.Seed, "seed", false, "render the seed-side monitoring objects (dashboards, ScrapeConfigs) instead of the shoot's")
 	f.StringVar(&o.SeedNamespace, "seed-namespace", "", "control-plane namespace for --seed (default: shoot--<project>--<name> from the Shoot, the Network's namespace)")
-	f.StringVar(&o.CalicoVersion, "calico-version", "", "Calico line to render ("+strings.Join(calicoversion.SupportedNames(), ", ")+"); default: the shoot's pin, else the line the Network's status records, else ControllerConfiguration calico.defaultVersion, else "+calicoversion.Default().Minor)
+	f.StringVar(&o.CalicoVersion, "calico-version", "", "Calico release to render ("+calicoversion.Default().Accepted()+"); default: as the controller decides (the release the Network's status records, the shoot's pin, ControllerConfiguration calico.defaultVersion, else "+calicoversion.Default().DefaultRelease().Name()+" for a new shoot)")
 }
 
 // Complete parses the feature gates and addresses.
@@ -136,7 +136,7 @@ func (o *RenderOptions) Complete() error {
 		return fmt.Errorf("--feature-gates: %w (known gates: %s)", err, strings.Join(features.Names(), ", "))
 	}
 	if o.CalicoVersion != "" {
-		if _, err := calicoversion.Parse(o.CalicoVersion); err != nil {
+		if _, err := calicoversion.Default().Resolve(o.CalicoVersion); err != nil {
 			return fmt.Errorf("--calico-version: %w", err)
 		}
 	}
@@ -242,20 +242,20 @@ func (o *RenderOptions) build(streams IO) (*manifest.Manifest, error) {
 		fmt.Fprintf(streams.ErrOut, "warning: $%s: ignoring image %q: calico-pilot deploys no image of this name%s\n", imagevector.OverrideEnv, n.Name, hint)
 	}
 	// The Calico line: asked for, else as the controller decides for a shoot that is not moving.
-	choice, err := plan.ChooseCalico(o.CalicoVersion, in.config, ctrl, in.source.Network)
+	choice, err := plan.ChooseCalico(o.CalicoVersion, in.config, ctrl, in.source.Network, in.source.Shoot.Spec.Kubernetes.Version, false)
 	if err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
-	if !o.crdFloor.IsZero() && choice.Deployment.CRDs.Compare(o.crdFloor) < 0 {
+	if !o.crdFloor.IsZero() && choice.Deployment.CRDs.Line().Compare(o.crdFloor.Line()) < 0 {
 		choice.Deployment.CRDs = o.crdFloor
 	}
 	o.calico = choice
 	calico := choice.Deployment
 	k8s := in.source.Shoot.Spec.Kubernetes.Version
 	o.kubernetes = k8s
-	for _, v := range calico.Components() {
+	for _, v := range calico.Releases() {
 		if !v.SupportsKubernetes(k8s) {
-			fmt.Fprintf(streams.ErrOut, "warning: Calico %s supports Kubernetes %s to %s, the shoot runs %s\n", v.Minor, v.KubernetesMin, v.KubernetesMax, k8s)
+			fmt.Fprintf(streams.ErrOut, "warning: Calico %s supports Kubernetes %s, the shoot runs %s\n", v, v.Line().KubernetesRange(), k8s)
 		}
 	}
 	// As the controller: the images for the shoot's Kubernetes version and Calico line.

@@ -47,7 +47,7 @@ type ValidateOptions struct {
 	// move as warnings).
 	RunningVersion string
 
-	running       calicoversion.Version
+	running       calicoversion.Release
 	ipFamilies    []gardencorev1beta1.IPFamily
 	ipFamiliesSet bool
 	// flags are the bound flags (AddFlags), so Complete can tell a default from a given value.
@@ -96,14 +96,15 @@ func (o *ValidateOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&o.IPFamilies, "ip-families", []string{"IPv4"}, "IP families of the shoot a bare NetworkConfig is meant for: IPv4, IPv6 or IPv4,IPv6 (Shoots carry their own)")
 	fs.StringVarP(&o.Output, "output", "o", validateOutputText, "output format: text or json")
 	fs.BoolVar(&o.Strict, "strict", false, "judge as a new config (admission on create): rules beyond the reference extension are errors, not warnings")
-	fs.StringVar(&o.RunningVersion, "running-version", "", "Calico line the shoot runs now ("+strings.Join(calicoversion.SupportedNames(), ", ")+"): a calicoVersion pin to another line is judged as a move (refused down across a CRD storage change, else its facts as warnings)")
+	fs.StringVar(&o.RunningVersion, "running-version", "", "Calico release the shoot runs now (its Network's providerStatus calicoVersion; "+calicoversion.Default().Accepted()+"): a calicoVersion pin to another release is judged as a move (refused down across a CRD storage change, else its facts as warnings)")
 }
 
 // Complete parses the IP families.
 func (o *ValidateOptions) Complete() error {
-	o.running = calicoversion.Version{}
+	o.running = calicoversion.Release{}
 	if o.RunningVersion != "" {
-		v, err := calicoversion.Parse(o.RunningVersion)
+		rec, err := calicoversion.Default().Recorded(o.RunningVersion)
+		v := rec.Release
 		if err != nil {
 			return fmt.Errorf("--running-version: %w", err)
 		}

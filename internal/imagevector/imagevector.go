@@ -88,6 +88,30 @@ type Vector struct {
 
 	// ignored are the names of entries calico-pilot does not look up (Ignored).
 	ignored []IgnoredName
+	// catalogue is the Calico release catalogue the vector's Calico entries come from.
+	catalogue *calicoversion.Catalogue
+}
+
+// calicoSources are the entries of Calico's images, one per image and release of cat.
+func calicoSources(cat *calicoversion.Catalogue) []Source {
+	var out []Source
+	for _, r := range cat.Releases() {
+		for _, name := range calicoversion.ImageNames() {
+			repo, tag := r.ImageRepositoryTag(name)
+			out = append(out, Source{Name: name, Repository: &repo, Tag: &tag, Version: ptrTo(r.Name())})
+		}
+	}
+	return out
+}
+
+func ptrTo(s string) *string { return &s }
+
+// Catalogue is the Calico release catalogue of the vector's Calico entries.
+func (v *Vector) Catalogue() *calicoversion.Catalogue {
+	if v.catalogue == nil {
+		return calicoversion.Default()
+	}
+	return v.catalogue
 }
 
 // IgnoredName is the name of image vector entries calico-pilot does not use, with the image it
@@ -119,10 +143,10 @@ type FindOptions struct {
 	// OptionalTag is the tag of an entry that has none and gets none from TargetVersion (Gardener's
 	// WithOptionalTag). Images sets it to calico-pilot's own version for its own images (cni-plugins).
 	OptionalTag string
-	// Calico is the Calico release line a Calico image is looked up for; zero means the default line
-	// (calicoversion.Default). Entries of Calico's images carry their release in `version`; an entry
-	// of another line never matches, an entry without `version` matches every line.
-	Calico calicoversion.Version
+	// Calico is the Calico release a Calico image is looked up for; zero means the catalogue's default
+	// release. Entries of Calico's images carry their release in `version`: an entry matches when its
+	// `version` names the release or its line, or has no `version`.
+	Calico calicoversion.Release
 }
 
 // ShootOptions are the options for images deployed into a shoot of the given Kubernetes version.
@@ -159,14 +183,22 @@ func Load(override []byte) (Images, error) {
 	return v.Images(FindOptions{})
 }
 
-// LoadVector returns the embedded vector with override merged onto it by Gardener's rules: an override
-// entry whose key (name, runtimeVersion, targetVersion, architectures) equals an entry's replaces the fields
-// it sets; any other override entry is appended.
+// LoadVector returns the embedded vector (with the Calico images of the default catalogue) with
+// override merged onto it by Gardener's rules: an override entry whose key (name, runtimeVersion,
+// targetVersion, architectures; for Calico's images also the release of `version`) equals an entry's
+// replaces the fields it sets; any other override entry is appended.
 func LoadVector(override []byte) (*Vector, error) {
+	return LoadVectorFor(calicoversion.Default(), override)
+}
+
+// LoadVectorFor is LoadVector with the Calico images of catalogue cat.
+func LoadVectorFor(cat *calicoversion.Catalogue, override []byte) (*Vector, error) {
 	base, err := Parse(embedded, "embedded image vector")
 	if err != nil {
 		return nil, err
 	}
+	base.catalogue = cat
+	base.Sources = append(calicoSources(cat), base.Sources...)
 	if override == nil {
 		return base, nil
 	}
@@ -314,7 +346,7 @@ func validate(s Source) []error {
 
 // Merge returns v with override merged onto it (LoadVector). Neither input is changed.
 func (v *Vector) Merge(override *Vector) *Vector {
-	out := &Vector{Sources: make([]Source, len(v.Sources)), CABundle: v.CABundle}
+	out := &Vector{Sources: make([]Source, len(v.Sources)), CABundle: v.CABundle, catalogue: v.catalogue}
 	out.ignored = append(append([]IgnoredName(nil), v.ignored...), override.ignored...)
 	seen := map[string]bool{}
 	out.ignored = slices.DeleteFunc(out.ignored, func(n IgnoredName) bool {
@@ -336,8 +368,10 @@ func (v *Vector) Merge(override *Vector) *Vector {
 	return out
 }
 
-// mergeSource is cur with the fields o sets.
+// mergeSource is cur with the fields o sets. The `version` of a Calico image's entry stays the
+// release it was made for (an override naming a line applies to each release of it).
 func mergeSource(cur, o Source) Source {
+	calico := isCalicoImage(cur.Name) && cur.Version != nil
 	switch {
 	case o.Ref != nil:
 		cur.Ref, cur.Repository, cur.Tag = o.Ref, nil, nil
@@ -347,7 +381,7 @@ func mergeSource(cur, o Source) Source {
 	if o.Tag != nil {
 		cur.Tag = o.Tag
 	}
-	if o.Version != nil {
+	if o.Version != nil && !calico {
 		cur.Version = o.Version
 	}
 	return cur
@@ -355,9 +389,9 @@ func mergeSource(cur, o Source) Source {
 
 // indexes are the positions of the entries with the same key as s (name, runtimeVersion,
 // targetVersion, architectures): the first one, as in Gardener, except for Calico's images, whose key
-// also has the Calico line of `version`. An override of a Calico image without `version` applies to
-// the entries of every line (a mirror's repository is meant for all of them; checkCalicoTag refuses
-// a pinned tag deployed for another line).
+// also has the release of `version`. An override of a Calico image without `version` applies to the
+// entries of every release, one whose `version` names a line to every release of that line (a mirror's
+// repository is meant for all of them; checkCalicoTag refuses a pinned tag deployed for another release).
 func (v *Vector) indexes(s Source) []int {
 	var out []int
 	for i, e := range v.Sources {
@@ -368,7 +402,7 @@ func (v *Vector) indexes(s Source) []int {
 		if !isCalicoImage(s.Name) {
 			return []int{i}
 		}
-		if s.Version != nil && e.Version != nil && !sameVersionLine(*s.Version, *e.Version) {
+		if s.Version != nil && e.Version != nil && !versionCovers(*s.Version, *e.Version) {
 			continue
 		}
 		out = append(out, i)
@@ -376,14 +410,19 @@ func (v *Vector) indexes(s Source) []int {
 	return out
 }
 
-// sameVersionLine is true when two `version` values name releases of the same line.
-func sameVersionLine(a, b string) bool {
-	for _, l := range calicoversion.Supported() {
-		if sameLine(a, l) {
-			return sameLine(b, l)
-		}
+// versionCovers is true when an override's `version` (a release or a line) covers an entry's
+// `version` (a release): the same release, or the release's line. Values that are not Calico version
+// names must be equal.
+func versionCovers(override, entry string) bool {
+	o, err1 := calicoversion.ParseName(override)
+	e, err2 := calicoversion.ParseName(entry)
+	if err1 != nil || err2 != nil {
+		return strings.TrimSpace(override) == strings.TrimSpace(entry)
 	}
-	return strings.TrimSpace(a) == strings.TrimSpace(b)
+	if !o.HasPatch {
+		return o.Line() == e.Line()
+	}
+	return o == e
 }
 
 func equalPtr(a, b *string) bool {
@@ -441,7 +480,7 @@ func (o FindOptions) describe() string {
 }
 
 func (s Source) score(opts FindOptions) (int, bool, error) {
-	if isCalicoImage(s.Name) && s.Version != nil && !sameLine(*s.Version, opts.Calico.OrDefaultLine()) {
+	if isCalicoImage(s.Name) && s.Version != nil && !versionCovers(*s.Version, opts.Calico.Name()) {
 		return 0, false, nil
 	}
 	total := 0
@@ -520,18 +559,25 @@ func (s Source) reference(opts FindOptions) (string, error) {
 	}
 }
 
-// Images resolves every image calico-pilot deploys for opts, the Calico images of the default line.
+// Images resolves every image calico-pilot deploys for opts, the Calico images of opts.Calico (zero:
+// the catalogue's default release).
 func (v *Vector) Images(opts FindOptions) (Images, error) {
-	return v.ImagesFor(opts, calicoversion.Steady(opts.Calico.OrDefaultLine()))
+	r := opts.Calico
+	if r.IsZero() {
+		r = v.Catalogue().DefaultRelease()
+	}
+	return v.ImagesFor(opts, calicoversion.Steady(r))
 }
 
-// ImagesFor resolves every image calico-pilot deploys for opts, each Calico image of the line its
+// ImagesFor resolves every image calico-pilot deploys for opts, each Calico image of the release its
 // component runs in calico (opts.Calico is ignored): calico-node and its CNI init containers at
 // calico.Node, Typha and kube-controllers at theirs.
 func (v *Vector) ImagesFor(opts FindOptions, calico calicoversion.Deployment) (Images, error) {
-	calico = calico.OrDefault()
+	if calico.IsZero() {
+		return Images{}, errors.New("no Calico release to look images up for")
+	}
 	var errs []error
-	get := func(name string, line calicoversion.Version) string {
+	get := func(name string, line calicoversion.Release) string {
 		o := opts
 		o.Calico = line
 		ref, err := v.Find(name, o)
@@ -539,7 +585,7 @@ func (v *Vector) ImagesFor(opts FindOptions, calico calicoversion.Deployment) (I
 			errs = append(errs, err)
 			return ref
 		}
-		if err := checkCalicoTag(name, ref, line); err != nil {
+		if err := v.checkCalicoTag(name, ref, line); err != nil {
 			errs = append(errs, err)
 		}
 		return ref
@@ -549,10 +595,10 @@ func (v *Vector) ImagesFor(opts FindOptions, calico calicoversion.Deployment) (I
 		CalicoCNI:             get(NameCalicoCNI, calico.Node),
 		CalicoTypha:           get(NameCalicoTypha, calico.Typha),
 		CalicoKubeControllers: get(NameCalicoKubeControllers, calico.KubeControllers),
-		CPA:                   get(NameCPA, calicoversion.Version{}),
-		CPVA:                  get(NameCPVA, calicoversion.Version{}),
-		BirdExporter:          get(NameBirdExporter, calicoversion.Version{}),
-		Multus:                get(NameMultus, calicoversion.Version{}),
+		CPA:                   get(NameCPA, calicoversion.Release{}),
+		CPVA:                  get(NameCPVA, calicoversion.Release{}),
+		BirdExporter:          get(NameBirdExporter, calicoversion.Release{}),
+		Multus:                get(NameMultus, calicoversion.Release{}),
 		// calico-pilot's own image (Dockerfile target cni-plugins): looked up without the shoot's
 		// version and, without a tag in the vector, tagged with calico-pilot's version, as the
 		// reference finds and tags its cni-plugins image (gardener-integration.md §8).
@@ -585,11 +631,9 @@ func NewResolver(v *Vector) *Resolver {
 func (r *Resolver) Vector() *Vector { return r.vector }
 
 // ForShoot returns the images for a shoot of the given Kubernetes version ("" when unknown: every
-// version constraint then holds without scoring) whose Calico components run the releases of calico
-// (zero: the default line).
+// version constraint then holds without scoring) whose Calico components run the releases of calico.
 func (r *Resolver) ForShoot(kubernetesVersion string, calico calicoversion.Deployment) (Images, error) {
-	calico = calico.OrDefault()
-	key := kubernetesVersion + "|" + calico.Node.Minor + "|" + calico.Typha.Minor + "|" + calico.KubeControllers.Minor
+	key := kubernetesVersion + "|" + calico.Node.Name() + "|" + calico.Typha.Name() + "|" + calico.KubeControllers.Name()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if imgs, ok := r.byVer[key]; ok {
@@ -603,21 +647,20 @@ func (r *Resolver) ForShoot(kubernetesVersion string, calico calicoversion.Deplo
 	return imgs, nil
 }
 
-// calicoNames are the images whose entries carry the Calico release they belong to in `version`.
-var calicoNames = []string{NameCalicoNode, NameCalicoCNI, NameCalicoTypha, NameCalicoKubeControllers}
-
 // isCalicoImage is true for the images of Calico's components.
-func isCalicoImage(name string) bool { return slices.Contains(calicoNames, name) }
+func isCalicoImage(name string) bool { return slices.Contains(calicoversion.ImageNames(), name) }
 
-// releaseTagRE matches a tag that names a release ("v3.31.6", "v3.32.1-0.dev", "v3.31.6@sha256:...").
-var releaseTagRE = regexp.MustCompile(`^v?([0-9]+)\.([0-9]+)\.[0-9]+`)
+// releaseTagRE matches a tag that starts with a release name ("v3.31.6", "v3.32.1-0.dev",
+// "v3.31.6@sha256:...").
+var releaseTagRE = regexp.MustCompile(`^v?[0-9]+\.[0-9]+\.[0-9]+`)
 
-// checkCalicoTag refuses a Calico image whose tag names a release of another line than the one it is
-// deployed for: an override without `version` that pins a tag applies to every line, and deploying
-// v3.31 images with a v3.32 render must not happen silently. Digests and other tags are not judged,
-// nor is the default line: what an override pinned for it before lines existed keeps deploying.
-func checkCalicoTag(name, ref string, line calicoversion.Version) error {
-	if !isCalicoImage(name) || line.IsZero() || line == calicoversion.Default() {
+// checkCalicoTag refuses a Calico image whose tag names another release than the one it is deployed
+// for: an override without `version` that pins a tag applies to every release, and deploying v3.31.6
+// images with a v3.31.7 or v3.32.1 render must not happen silently. Digests and other tags are not
+// judged, nor is the release shoots without a record run (the catalogue's unrecorded release): what an
+// override pinned for it before releases were recorded keeps deploying.
+func (v *Vector) checkCalicoTag(name, ref string, release calicoversion.Release) error {
+	if !isCalicoImage(name) || release.IsZero() || release == v.Catalogue().Unrecorded().Release {
 		return nil
 	}
 	tag := ref
@@ -628,25 +671,14 @@ func checkCalicoTag(name, ref string, line calicoversion.Version) error {
 	if i < 0 || strings.Contains(tag[i:], "/") {
 		return nil
 	}
-	m := releaseTagRE.FindStringSubmatch(tag[i+1:])
-	if m == nil {
+	m := releaseTagRE.FindString(tag[i+1:])
+	if m == "" {
 		return nil
 	}
-	if got := "v" + m[1] + "." + m[2]; got != line.Minor {
-		return fmt.Errorf("image %s for Calico %s is %s, a %s release: an override entry without `version` pins its tag for every Calico line; add an entry with `version: %s` for this line", name, line, ref, got, line.Release)
+	got, err := calicoversion.ParseName(m)
+	if err != nil || got == release.Version() {
+		return nil
 	}
-	return nil
+	return fmt.Errorf("image %s for Calico %s is %s, of release %s: an override entry without `version` pins its tag for every Calico release; add an entry with `version: %s` for this release", name, release, ref, got, release)
 }
 
-// sameLine is true when a `version` value names a release of line (or the line itself).
-func sameLine(version string, line calicoversion.Version) bool {
-	v, err := calicoversion.Parse(version)
-	if err == nil {
-		return v == line
-	}
-	m := releaseTagRE.FindStringSubmatch(strings.TrimSpace(version))
-	if m == nil {
-		m = regexp.MustCompile(`^v?([0-9]+)\.([0-9]+)$`).FindStringSubmatch(strings.TrimSpace(version))
-	}
-	return m != nil && "v"+m[1]+"."+m[2] == line.Minor
-}

@@ -12,21 +12,28 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
-// Encoder serializes shoot manifests with what never changes encoded once: the CRDs of each Calico
-// line and each of render's constants (render.Constant: a constant group with the lines it serves).
+// Encoder serializes shoot manifests with what never changes encoded once: each CRD set of the Calico
+// catalogue's lines and each of render's constants (render.Constant: a constant group with the
+// releases it serves).
 // Build one per process; it is read-only afterwards and safe for concurrent use. Its manifests are
 // byte-identical to encoding everything render.Shoot returns (TestEncoderMatchesShoot in
 // internal/render).
 type Encoder struct {
-	crds      map[string]*manifest.Static // by line (calicoversion.Version.Minor)
+	crds      map[string]*manifest.Static // by CRD set (calicoversion.Release.CRDSet)
 	constants map[render.Constant]*manifest.Static
 }
 
-// NewEncoder loads and encodes the CRDs of every supported line and every constant.
-func NewEncoder() (*Encoder, error) {
+// NewEncoder loads and encodes the CRDs of every line of the default catalogue and every constant.
+func NewEncoder() (*Encoder, error) { return NewEncoderFor(calicoversion.Default()) }
+
+// NewEncoderFor is NewEncoder for the releases of catalogue cat.
+func NewEncoderFor(cat *calicoversion.Catalogue) (*Encoder, error) {
 	e := &Encoder{crds: map[string]*manifest.Static{}, constants: map[render.Constant]*manifest.Static{}}
-	for _, line := range calicoversion.Supported() {
-		defs, err := crds.CustomResourceDefinitionsFor(line)
+	for _, line := range cat.Lines() {
+		if e.crds[line.CRDSet()] != nil {
+			continue
+		}
+		defs, err := crds.CustomResourceDefinitionsFor(line.CRDSet())
 		if err != nil {
 			return nil, fmt.Errorf("loading the Calico %s CRDs: %w", line, err)
 		}
@@ -34,11 +41,11 @@ func NewEncoder() (*Encoder, error) {
 		if err != nil {
 			return nil, err
 		}
-		if e.crds[line.Minor], err = manifest.NewStatic(objs); err != nil {
+		if e.crds[line.CRDSet()], err = manifest.NewStatic(objs); err != nil {
 			return nil, fmt.Errorf("encoding the Calico %s CRDs: %w", line, err)
 		}
 	}
-	for _, c := range render.Constants() {
+	for _, c := range render.Constants(cat) {
 		s, err := manifest.NewStatic(c.Objects())
 		if err != nil {
 			return nil, fmt.Errorf("encoding constant shoot objects: %w", err)
@@ -48,11 +55,11 @@ func NewEncoder() (*Encoder, error) {
 	return e, nil
 }
 
-// CRDsJSONFor returns the encoded CRDs of Calico line v (the zero Version: the default line), the
-// static part of every stored manifest of a shoot whose CRDs are v's, in the stored format (one
-// compact JSON object per line). The slice is shared: do not modify it. nil for an unsupported line.
-func (e *Encoder) CRDsJSONFor(v calicoversion.Version) []byte {
-	s := e.crds[v.OrDefaultLine().Minor]
+// CRDsJSONFor returns the encoded CRDs of release r's line, the static part of every stored manifest
+// of a shoot whose CRDs are r's, in the stored format (one compact JSON object per line). The slice is
+// shared: do not modify it. nil for a line the encoder was not built for.
+func (e *Encoder) CRDsJSONFor(r calicoversion.Release) []byte {
+	s := e.crds[r.CRDSet()]
 	if s == nil {
 		return nil
 	}
@@ -81,7 +88,7 @@ func (e *Encoder) shoot(o *values.Options, withCRDs bool) (*manifest.Manifest, [
 	}
 	var static *manifest.Static
 	if withCRDs {
-		if static = e.crds[o.Calico.CRDs.OrDefaultLine().Minor]; static == nil {
+		if static = e.crds[o.Calico.CRDs.CRDSet()]; static == nil {
 			return nil, nil, fmt.Errorf("encoding shoot objects: no CRDs for Calico %s", o.Calico.CRDs)
 		}
 	}

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"fmt"
 	"net/netip"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -137,26 +136,4 @@ func AppliedStatus(o *values.Options) calicov1alpha1.NetworkStatus {
 	// Kept for the next reconciles: the reference's manifest is read only when it is taken over.
 	st.TakenOver = o.TakenOver
 	return st
-}
-
-// CalicoVersion is the Calico line a config gets when nothing is deployed yet (a new shoot, the
-// offline commands): the shoot's own pin (providerConfig calicoVersion), else the operator's default
-// (ControllerConfiguration calico.defaultVersion), else calicoversion.Default. Shoots that already run
-// a line keep it; the controller decides their moves (internal/rollout).
-func CalicoVersion(cfg *calicov1alpha1.NetworkConfig, operator *configv1alpha1.ControllerConfiguration) (calicoversion.Version, error) {
-	if cfg != nil && cfg.CalicoVersion != nil {
-		v, err := calicoversion.Parse(*cfg.CalicoVersion)
-		if err != nil {
-			return calicoversion.Version{}, fmt.Errorf("calicoVersion: %w", err)
-		}
-		return v, nil
-	}
-	if operator != nil && operator.Calico != nil && operator.Calico.DefaultVersion != nil {
-		v, err := calicoversion.Parse(*operator.Calico.DefaultVersion)
-		if err != nil {
-			return calicoversion.Version{}, fmt.Errorf("ControllerConfiguration calico.defaultVersion: %w", err)
-		}
-		return v, nil
-	}
-	return calicoversion.Default(), nil
 }

@@ -6,6 +6,7 @@ import (
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/pools"
 	"github.com/calico-pilot/calico-pilot/internal/render"
@@ -25,6 +26,19 @@ type Result struct {
 	// Pools are the IP pools in Manifest, typed and without the resource-manager annotations
 	// (pools.Desired): the controller creates and patches them through the shoot's API.
 	Pools []calicov1.IPPool
+}
+
+// Workloads are the Calico components the manifest runs, each with the image of its main container
+// (the container named as the component): what a move waits to see running in the shoot.
+func (r Result) Workloads() map[calicoversion.Component]string {
+	out := map[calicoversion.Component]string{calicoversion.Node: r.Options.Images.CalicoNode}
+	if r.Options.Typha {
+		out[calicoversion.Typha] = r.Options.Images.CalicoTypha
+	}
+	if r.Options.KubeControllers {
+		out[calicoversion.KubeControllers] = r.Options.Images.CalicoKubeControllers
+	}
+	return out
 }
 
 // Render resolves the options of a source and its decoded, validated config, and renders the

@@ -12,68 +12,56 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
 )
 
-// The Calico workloads whose image tells the release they run, by object name.
-const (
-	workloadNode            = "calico-node"
-	workloadTypha           = "calico-typha-deploy"
-	workloadKubeControllers = "calico-kube-controllers"
-)
-
-// calicoImages are the repositories of Calico's own images (the tag is the release).
-var calicoImages = []string{"calico/node", "calico/cni", "calico/typha", "calico/kube-controllers"}
-
 // Lines reads the release each Calico component runs in a manifest, from the image tags of the
-// calico-node DaemonSet and the calico-typha-deploy and calico-kube-controllers Deployments. A
-// component that is not deployed (no Typha) gets calico-node's line; a Deployment whose tags are of no
-// supported line leaves the whole result zero (it is not calico-pilot's or the reference's). CRDs is
-// the newest of them (a manifest does not say which schema its CRDs are).
+// components' workloads (calicoversion.Component.Workload). A component that is not deployed (no
+// Typha) gets calico-node's release; a workload whose tag is of no line of the catalogue leaves the
+// whole result zero (it is not calico-pilot's or the reference's); a release the catalogue no longer
+// carries counts as the newest of its line (Catalogue.Recorded). CRDs is the newest of them, or the
+// newest line whose CRD set the manifest carries.
 func Lines(set *manifestdiff.Set) calicoversion.Deployment {
-	found := map[string]calicoversion.Version{}
+	found := map[calicoversion.Component]calicoversion.Release{}
 	for _, o := range set.Objects() {
-		if o.ID.Kind != "DaemonSet" && o.ID.Kind != "Deployment" {
+		comp, ok := calicoversion.ComponentOfWorkload(o.ID.Kind, o.ID.Name)
+		if !ok {
 			continue
 		}
-		switch o.ID.Name {
-		case workloadNode, workloadTypha, workloadKubeControllers:
-		default:
-			continue
-		}
-		v, ok := imageLine(o.Content)
+		v, ok := imageRelease(o.Content)
 		if !ok {
 			return calicoversion.Deployment{}
 		}
-		found[o.ID.Name] = v
+		found[comp] = v
 	}
-	node, ok := found[workloadNode]
+	node, ok := found[calicoversion.Node]
 	if !ok {
 		return calicoversion.Deployment{}
 	}
-	d := calicoversion.Deployment{Node: node, Typha: node, KubeControllers: node}
-	if v, ok := found[workloadTypha]; ok {
+	d := calicoversion.Steady(node)
+	if v, ok := found[calicoversion.Typha]; ok {
 		d.Typha = v
 	}
-	if v, ok := found[workloadKubeControllers]; ok {
+	if v, ok := found[calicoversion.KubeControllers]; ok {
 		d.KubeControllers = v
 	}
 	d.CRDs = calicoversion.Newer(calicoversion.Newer(d.Node, d.Typha), d.KubeControllers)
-	if crds := CRDLine(set); crds.Compare(d.CRDs) > 0 {
+	if crds := CRDLine(set); crds.Line().Compare(d.CRDs.Line()) > 0 {
 		d.CRDs = crds
 	}
 	return d
 }
 
-// CRDLine is the newest Calico line whose whole CRD set the manifest carries (zero when it carries
-// none of the sets, e.g. a manifest without CRDs): the schema a move must not go below.
-func CRDLine(set *manifestdiff.Set) calicoversion.Version {
+// CRDLine is the newest release of the newest Calico line whose whole CRD set the manifest carries
+// (zero when it carries none of the sets, e.g. a manifest without CRDs): the schema a move must not go
+// below.
+func CRDLine(set *manifestdiff.Set) calicoversion.Release {
 	have := map[string]bool{}
 	for _, o := range set.Objects() {
 		if o.ID.Kind == "CustomResourceDefinition" {
 			have[o.ID.Name] = true
 		}
 	}
-	lines := calicoversion.Supported()
+	lines := calicoversion.Default().Lines()
 	for i := len(lines) - 1; i >= 0; i-- {
-		defs, err := crds.CustomResourceDefinitionsFor(lines[i])
+		defs, err := crds.CustomResourceDefinitionsFor(lines[i].CRDSet())
 		if err != nil {
 			continue
 		}
@@ -82,14 +70,15 @@ func CRDLine(set *manifestdiff.Set) calicoversion.Version {
 			all = all && have[d.Name]
 		}
 		if all {
-			return lines[i]
+			return lines[i].Newest()
 		}
 	}
-	return calicoversion.Version{}
+	return calicoversion.Release{}
 }
 
-// imageLine is the line of the first Calico image of a workload's containers.
-func imageLine(obj map[string]any) (calicoversion.Version, bool) {
+// imageRelease is the release of the first Calico image of a workload's containers (by image name's
+// repository: calico/node, calico/cni, calico/typha, calico/kube-controllers).
+func imageRelease(obj map[string]any) (calicoversion.Release, bool) {
 	spec, _ := lookup(obj, "spec", "template", "spec").(map[string]any)
 	for _, list := range []string{"containers", "initContainers"} {
 		items, _ := spec[list].([]any)
@@ -97,15 +86,28 @@ func imageLine(obj map[string]any) (calicoversion.Version, bool) {
 			m, _ := c.(map[string]any)
 			image, _ := m["image"].(string)
 			repo, tag, ok := strings.Cut(image, ":")
-			if !ok || !slices.ContainsFunc(calicoImages, func(s string) bool { return strings.HasSuffix(repo, s) }) {
+			if !ok || !isCalicoRepository(repo) {
 				continue
 			}
 			tag, _, _ = strings.Cut(tag, "@")
-			v, err := LineOfRelease(tag)
-			return v, err == nil
+			r, err := calicoversion.Default().Recorded(tag)
+			return r.Release, err == nil && !r.Release.IsZero()
 		}
 	}
-	return calicoversion.Version{}, false
+	return calicoversion.Release{}, false
+}
+
+// isCalicoRepository is true for a repository of Calico's images (its last two path elements are
+// those of a catalogue image: "calico/node", also under a mirror).
+func isCalicoRepository(repo string) bool {
+	for _, name := range calicoversion.ImageNames() {
+		r, _ := calicoversion.Default().DefaultRelease().ImageRepositoryTag(name)
+		parts := strings.Split(r, "/")
+		if len(parts) >= 2 && strings.HasSuffix(repo, "/"+strings.Join(parts[len(parts)-2:], "/")) {
+			return true
+		}
+	}
+	return false
 }
 
 // Restart is one workload whose pods a plan replaces, in the step Calico's order puts it.
@@ -120,10 +122,10 @@ type Restart struct {
 	Reasons []string `json:"reasons"`
 }
 
-// Restarts returns the workloads a classified diff restarts with their reasons, in Calico's order of
-// a move from one line to another (calicoversion.Move): going up calico-node first, going down
-// Typha and kube-controllers first; then by name.
-func Restarts(d *manifestdiff.Diff, from, to calicoversion.Version) []Restart {
+// Restarts returns the workloads a classified diff restarts with their reasons, in the order of the
+// move's steps (calicoversion.Catalogue.Plan: going up calico-node first, going down Typha and
+// kube-controllers first, a patch move all at once); then by name.
+func Restarts(d *manifestdiff.Diff, from, to calicoversion.Release) []Restart {
 	reasons := map[string][]string{}
 	add := func(impacts []manifestdiff.Impact) {
 		for _, im := range impacts {
@@ -143,17 +145,22 @@ func Restarts(d *manifestdiff.Diff, from, to calicoversion.Version) []Restart {
 			add(c.Impacts)
 		}
 	}
-	up, down := to.Compare(from) > 0 && !from.IsZero(), to.Compare(from) < 0 && !to.IsZero()
+	var move calicoversion.Move
+	if !from.IsZero() && !to.IsZero() {
+		move, _ = calicoversion.Default().Plan(from, to)
+	}
 	out := make([]Restart, 0, len(reasons))
 	for w, rs := range reasons {
 		sort.Strings(rs)
 		step := 1
-		_, name, _ := strings.Cut(w, "/")
-		switch {
-		case up && name != workloadNode && isCalicoWorkload(name):
-			step = 2
-		case down && name == workloadNode:
-			step = 2
+		kind, rest, _ := strings.Cut(w, " ")
+		_, name, _ := strings.Cut(rest, "/")
+		if comp, ok := calicoversion.ComponentOfWorkload(kind, name); ok {
+			for i, st := range move.Steps {
+				if slices.Contains(st, comp) {
+					step = i + 1
+				}
+			}
 		}
 		out = append(out, Restart{Workload: w, Step: step, Reasons: rs})
 	}
@@ -166,21 +173,54 @@ func Restarts(d *manifestdiff.Diff, from, to calicoversion.Version) []Restart {
 	return out
 }
 
-func isCalicoWorkload(name string) bool {
-	return name == workloadNode || name == workloadTypha || name == workloadKubeControllers
-}
-
 // Move is the Calico part of a plan: the lines, the restarts in order and the facts of the move.
 type Move struct {
 	// Current and Target say what each component runs now and after the change.
 	Current string `json:"current"`
 	Target  string `json:"target"`
-	// Direction is "up", "down" or "none".
+	// Direction is "up", "down" (between lines), "patch" (within a line) or "none".
 	Direction string `json:"direction"`
 	// Restarts are the workloads that roll, in Calico's order.
 	Restarts []Restart `json:"restarts"`
 	// Facts are the facts of the move as they apply to this shoot (docs/calico-downgrade.md).
 	Facts []calicofacts.Finding `json:"facts"`
+	// KnownIssues are the known issues of the target's releases that the current ones do not have
+	// (catalogue.yaml knownIssues, docs/calico-lines.md).
+	KnownIssues []KnownIssue `json:"knownIssues"`
+}
+
+// KnownIssue is a known issue of a release a plan moves to.
+type KnownIssue struct {
+	ID        string `json:"id"`
+	Release   string `json:"release"`
+	Component string `json:"component"`
+	Title     string `json:"title"`
+	Detail    string `json:"detail"`
+	Action    string `json:"action"`
+}
+
+// NewKnownIssues are the known issues of the releases of target that current does not have, each once.
+func NewKnownIssues(current, target calicoversion.Deployment) []KnownIssue {
+	had := map[string]bool{}
+	for _, r := range current.Releases() {
+		for _, k := range r.KnownIssues() {
+			had[k.ID] = true
+		}
+	}
+	out := []KnownIssue{}
+	if target.IsZero() {
+		return out
+	}
+	for _, r := range target.Releases() {
+		for _, k := range r.KnownIssues() {
+			if had[k.ID] {
+				continue
+			}
+			had[k.ID] = true
+			out = append(out, KnownIssue{ID: k.ID, Release: r.Name(), Component: string(k.Component), Title: k.Title, Detail: k.Detail, Action: k.Action})
+		}
+	}
+	return out
 }
 
 // NewMove assembles the Calico part of a plan: current and target deployments, the classified
@@ -189,12 +229,15 @@ func NewMove(current, target calicoversion.Deployment, d *manifestdiff.Diff, kub
 	from, to := current.Node, target.Node
 	m := Move{Current: DescribeLines(current), Target: DescribeLines(target), Direction: "none"}
 	switch c := to.Compare(from); {
-	case from.IsZero() || to.IsZero():
+	case from.IsZero() || to.IsZero() || c == 0:
+	case from.SameLine(to):
+		m.Direction = "patch"
 	case c > 0:
 		m.Direction = "up"
 	case c < 0:
 		m.Direction = "down"
 	}
+	m.KnownIssues = NewKnownIssues(current, target)
 	m.Restarts = Restarts(d, from, to)
 	m.Facts = calicofacts.Evaluate(calicofacts.For(from, to), to, kubernetes, objects)
 	if m.Facts == nil {
@@ -213,9 +256,11 @@ func DescribeLines(d calicoversion.Deployment) string {
 	case d.IsZero():
 		return "unknown"
 	case d.IsSteady() && (d.CRDs.IsZero() || d.CRDs == d.Node):
-		return fmt.Sprintf("%s (%s)", d.Node.Minor, d.Node.Release)
+		return fmt.Sprintf("%s (%s)", d.Node.Line(), d.Node)
+	case d.IsSteady() && d.CRDs.SameLine(d.Node):
+		return fmt.Sprintf("%s (%s)", d.Node.Line(), d.Node)
 	case d.IsSteady():
-		return fmt.Sprintf("%s (%s), CRDs %s", d.Node.Minor, d.Node.Release, d.CRDs.Minor)
+		return fmt.Sprintf("%s (%s), CRDs %s", d.Node.Line(), d.Node, d.CRDs.Line())
 	}
 	return d.String()
 }

@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -64,7 +65,7 @@ func cniConflist(o *values.Options) (string, error) {
 	}
 	return `{
   "name": "k8s-pod-network",
-  "cniVersion": "0.3.1",
+  "cniVersion": "` + cniVersion(o) + `",
   "plugins": [
     {
       "type": "calico",
@@ -90,4 +91,14 @@ func cniConflist(o *values.Options) (string, error) {
     }
   ]
 }`, nil
+}
+
+// cniVersion is the CNI spec version of the network configuration install-cni writes for calico-node's
+// release: 1.0.0 from the releases that have calicoversion.CNIVersion1 (it needs a container runtime
+// whose CNI library speaks CNI 1.0), else 0.3.1.
+func cniVersion(o *values.Options) string {
+	if o.Calico.Node.Has(calicoversion.CNIVersion1) {
+		return "1.0.0"
+	}
+	return "0.3.1"
 }

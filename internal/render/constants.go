@@ -32,23 +32,21 @@ const (
 	numConstantGroups
 )
 
-// Constant is a constant group as a shoot selects it: the group and the Calico lines its RBAC
-// serves. Lines that a group's objects do not depend on are zero, so every shoot that gets the
-// group with the same lines gets the same Constant (it is comparable: a map key).
+// Constant is a constant group as a shoot selects it: the group and the Calico releases its RBAC
+// serves. Releases that a group's objects do not depend on are zero, so every shoot that gets the
+// group with the same releases gets the same Constant (it is comparable: a map key).
 type Constant struct {
 	Group ConstantGroup
-	// Node and Typha are the lines of calico-node and typha (GroupAlways: calico-node's ClusterRole
-	// serves both, as upstream's typha runs as calico-node; the CNI plugin's serves calico-node's line).
+	// Node and Typha are the releases of calico-node and typha (GroupAlways: calico-node's ClusterRole
+	// serves both, as upstream's typha runs as calico-node; the CNI plugin's serves calico-node's).
 	// Without typha, Typha is Node.
-	Node, Typha calicoversion.Version
-	// KubeControllers is kube-controllers' line (GroupKubeControllers).
-	KubeControllers calicoversion.Version
+	Node, Typha calicoversion.Release
+	// KubeControllers is kube-controllers' release (GroupKubeControllers).
+	KubeControllers calicoversion.Release
 }
 
-// constantOf is group g as a shoot with options' Calico deployment d selects it (a zero line is the
-// default line, as for Options built by hand).
+// constantOf is group g as a shoot with options' Calico deployment d selects it.
 func constantOf(g ConstantGroup, d calicoversion.Deployment, withTypha bool) Constant {
-	d.Node, d.Typha, d.KubeControllers = d.Node.OrDefaultLine(), d.Typha.OrDefaultLine(), d.KubeControllers.OrDefaultLine()
 	switch g {
 	case GroupAlways:
 		c := Constant{Group: g, Node: d.Node, Typha: d.Typha}
@@ -62,10 +60,10 @@ func constantOf(g ConstantGroup, d calicoversion.Deployment, withTypha bool) Con
 	return Constant{Group: g}
 }
 
-// Constants lists every Constant a shoot can select, in group order: each group with every
-// combination of the supported lines it depends on.
-func Constants() []Constant {
-	lines := calicoversion.Supported()
+// Constants lists every Constant a shoot can select with the releases of catalogue cat, in group
+// order: each group with every combination of the releases it depends on.
+func Constants(cat *calicoversion.Catalogue) []Constant {
+	lines := cat.Releases()
 	var out []Constant
 	for g := range numConstantGroups {
 		switch g {

@@ -84,7 +84,7 @@ func kubeControllersDeployment(o *values.Options) *appsv1.Deployment {
 
 // kubeControllersConstants returns kube-controllers' PodDisruptionBudget, ServiceAccount and
 // RBAC, which do not depend on the options (see constants.go).
-func kubeControllersConstants(line calicoversion.Version) []client.Object {
+func kubeControllersConstants(release calicoversion.Release) []client.Object {
 	labels := systemComponent(map[string]string{"k8s-app": NameKubeControllers})
 	return append([]client.Object{
 		&policyv1.PodDisruptionBudget{
@@ -97,14 +97,13 @@ func kubeControllersConstants(line calicoversion.Version) []client.Object {
 			},
 		},
 		serviceAccount(NameKubeControllers),
-	}, kubeControllersRBAC(line)...)
+	}, kubeControllersRBAC(release)...)
 }
 
 // kubeControllersRBAC returns kube-controllers' RBAC (part of kubeControllersConstants): Calico
 // v3.31.6's rules for the node and loadbalancer controllers it runs (ENABLED_CONTROLLERS), minus what
-// its code never asks for (docs/calico-rbac.md), and for v3.32 the controllers that run outside
-// ENABLED_CONTROLLERS (rbac_lines.go).
-func kubeControllersRBAC(line calicoversion.Version) []client.Object {
+// its code never asks for (docs/calico-rbac.md), and the differences of later releases (rbac_lines.go).
+func kubeControllersRBAC(release calicoversion.Release) []client.Object {
 	crud := []string{"get", "list", "create", "update", "delete", "watch"}
 	return []client.Object{
 		clusterRole(NameKubeControllers, nil, append([]rbacv1.PolicyRule{
@@ -127,7 +126,7 @@ func kubeControllersRBAC(line calicoversion.Version) []client.Object {
 			rule(calico, []string{"hostendpoints"}, crud),
 			// EnsureInitialized keeps ClusterInformation; the controllers read, create and report on their configuration.
 			rule(calico, []string{"clusterinformations", "kubecontrollersconfigurations"}, []string{"get", "list", "create", "update", "watch"}),
-		}, servedLines(line, line).kubeControllersRules()...)...,
+		}, servedBy(release, release).kubeControllersRules()...)...,
 		),
 		clusterRoleBinding(NameKubeControllers, NameKubeControllers, nil, saSubject(NameKubeControllers)),
 	}

@@ -77,11 +77,11 @@ func nodeRoleBinding(o *values.Options) client.Object {
 // oracle row that shows it; TestRolesMatchCalicoFacts holds the two together, and the Calico oracle
 // (internal/calicooracle) replays every request Calico makes under these roles).
 //
-// The role serves the lines of calico-node and typha (both run as calico-node): the union of what
-// each needs (rbac_lines.go has the v3.32 differences, delta §3). The CNI plugin runs with
-// calico-node's line.
-func constantRBAC(node, typha calicoversion.Version) []client.Object {
-	served := servedLines(node, typha)
+// The role serves the releases of calico-node and typha (both run as calico-node): the union of what
+// each needs (rbac_lines.go has the differences of releases after v3.31.6). The CNI plugin runs with
+// calico-node's release.
+func constantRBAC(node, typha calicoversion.Release) []client.Object {
+	served := servedBy(node, typha)
 	return []client.Object{
 		clusterRole(NameCalicoNode, nil, append([]rbacv1.PolicyRule{
 			// calico-node mints the CNI plugin's short-lived tokens (-monitor-token).
@@ -140,7 +140,7 @@ func constantRBAC(node, typha calicoversion.Version) []client.Object {
 			// calico-ipam assigns and releases addresses; the plugin checks ClusterInformation's datastoreReady.
 			rule(calico, []string{"blockaffinities", "ipamblocks", "ipamhandles", "clusterinformations", "ippools", "ipreservations", "ipamconfigs"},
 				[]string{"get", "list", "create", "update", "delete"}),
-		}, servedLines(node, node).cniRules()...)...,
+		}, servedBy(node, node).cniRules()...)...,
 		),
 		clusterRoleBinding(NameCNIPlugin, NameCNIPlugin, nil, saSubject(NameCNIPlugin)),
 		serviceAccount(NameCNIPlugin),
@@ -441,9 +441,9 @@ func calicoNodeContainer(o *values.Options) corev1.Container {
 	}
 	if o.NFTables {
 		e = append(e, env("FELIX_NFTABLESMODE", "Enabled"))
-	} else if o.Calico.Node.Minor == calicoversion.V3_32.Minor {
-		// Felix v3.32 defaults to Auto (and its CRD stamps Auto on FelixConfiguration default), which
-		// switches a node to nftables when kube-proxy has an nftables table (delta §5). calico-pilot
+	} else if o.Calico.Node.Has(calicoversion.FelixNFTablesAuto) {
+		// From v3.32 Felix defaults to Auto (and its CRD stamps Auto on FelixConfiguration default), which
+		// switches a node to nftables when kube-proxy has an nftables table (docs/calico-lines.md). calico-pilot
 		// decides the data plane from the shoot's kube-proxy mode, as for v3.31: the environment
 		// outranks FelixConfiguration, so an upgrade keeps iptables.
 		e = append(e, env("FELIX_NFTABLESMODE", "Disabled"))
@@ -548,7 +548,7 @@ func nodeAddressEnv(o *values.Options) []corev1.EnvVar {
 
 // nodeMounts are calico-node's volume mounts.
 func nodeMounts(o *values.Options) []corev1.VolumeMount {
-	mounts := make([]corev1.VolumeMount, 0, 12) // every mount below, without reallocating
+	mounts := make([]corev1.VolumeMount, 0, 13) // every mount below, without reallocating
 	mounts = append(mounts,
 		corev1.VolumeMount{Name: "cni-net-dir", MountPath: "/host/etc/cni/net.d"},
 		corev1.VolumeMount{Name: "lib-modules", MountPath: "/lib/modules", ReadOnly: true},
@@ -567,12 +567,17 @@ func nodeMounts(o *values.Options) []corev1.VolumeMount {
 		mounts = append(mounts, corev1.VolumeMount{Name: "bpffs", MountPath: "/sys/fs/bpf"})
 	}
 	mounts = append(mounts, corev1.VolumeMount{Name: "cni-log-dir", MountPath: "/var/log/calico/cni", ReadOnly: true})
+	if o.Calico.Node.Has(calicoversion.FelixSecurityfsMount) {
+		// Felix reads the kernel's lockdown mode (/sys/kernel/security/lockdown) to choose BPF programs
+		// that work under lockdown=confidentiality (docs/calico-lines.md).
+		mounts = append(mounts, corev1.VolumeMount{Name: "sys-kernel-security", MountPath: "/sys/kernel/security", ReadOnly: true})
+	}
 	return mounts
 }
 
 func nodeVolumes(o *values.Options) []corev1.Volume {
 	dirOrCreate := ptr.To(corev1.HostPathDirectoryOrCreate)
-	vs := make([]corev1.Volume, 0, 12) // every volume below, without reallocating
+	vs := make([]corev1.Volume, 0, 13) // every volume below, without reallocating
 	vs = append(vs, hostPathVolume("lib-modules", "/lib/modules", nil))
 	if o.NonPrivileged {
 		vs = append(vs,
@@ -604,6 +609,11 @@ func nodeVolumes(o *values.Options) []corev1.Volume {
 		hostPathVolume("cni-log-dir", "/var/log/calico/cni", nil),
 		hostPathVolume("policysync", "/var/run/nodeagent", dirOrCreate),
 	)
+	if o.Calico.Node.Has(calicoversion.FelixSecurityfsMount) {
+		// No type, as Calico's manifest: a node without securityfs still starts (Felix then reads
+		// "not locked down").
+		vs = append(vs, hostPathVolume("sys-kernel-security", "/sys/kernel/security", nil))
+	}
 	return vs
 }
 

@@ -212,6 +212,8 @@ func ShootOf(n *extensionsv1alpha1.Network, shoot *gardencorev1beta1.Shoot) Shoo
 	s := Shoot{
 		Namespace: n.Namespace, Labels: shoot.Labels, KubernetesVersion: shoot.Spec.Kubernetes.Version,
 		Hibernated: shoot.Spec.Hibernation != nil && shoot.Spec.Hibernation.Enabled != nil && *shoot.Spec.Hibernation.Enabled,
+		// A Network that records no release runs the catalogue's unrecorded one.
+		Release: calicoversion.Default().Unrecorded().Release,
 	}
 	if pc := n.Spec.ProviderConfig; pc != nil && len(pc.Raw) > 0 {
 		var cfg struct {
@@ -224,8 +226,8 @@ func ShootOf(n *extensionsv1alpha1.Network, shoot *gardencorev1beta1.Shoot) Shoo
 	if ps := n.Status.ProviderStatus; ps != nil && len(ps.Raw) > 0 {
 		var st calicov1alpha1.NetworkStatus
 		if json.Unmarshal(ps.Raw, &st) == nil {
-			if v, err := calicoversion.Parse(st.CalicoVersion); err == nil {
-				s.Line = v
+			if v, err := calicoversion.Default().Recorded(st.CalicoVersion); err == nil && !v.Release.IsZero() {
+				s.Release = v.Release
 			}
 			if m := st.CalicoMove; m != nil {
 				s.MoveStarted, s.MovePhase = m.Started.Time, m.Phase

@@ -25,8 +25,9 @@ type Shoot struct {
 	Hibernated bool
 	// Pin is the owner's providerConfig calicoVersion ("" when unset).
 	Pin string
-	// Line is the line the Network's providerStatus records (zero: v3.31, recorded before lines were).
-	Line calicoversion.Version
+	// Release is the release the Network's providerStatus records, as the catalogue carries it (a
+	// retired one is the newest of its line; unrecorded: the catalogue's unrecorded release).
+	Release calicoversion.Release
 	// MoveStarted is when the recorded move started; zero when the shoot is not moving.
 	MoveStarted time.Time
 	// MovePhase is the recorded move's phase.
@@ -67,8 +68,8 @@ func Evaluate(spec *Spec, state State, shoots map[string]Shoot, observe Observe,
 	}
 	// The caller's State is left as it was (it compares the two to tell whether to write).
 	state = state.DeepCopy()
-	if state.Rollout != spec.Name || state.Target != spec.Target.Minor || len(state.Waves) != len(spec.Waves) {
-		state = State{Rollout: spec.Name, Target: spec.Target.Minor}
+	if state.Rollout != spec.Name || state.Target != spec.Target.Name() || len(state.Waves) != len(spec.Waves) {
+		state = State{Rollout: spec.Name, Target: spec.Target.Name()}
 		for _, w := range spec.Waves {
 			state.Waves = append(state.Waves, WaveState{Name: w.Name})
 		}
@@ -165,20 +166,25 @@ func Order(shoots map[string]Shoot) []string {
 }
 
 // skipReason says why a selected shoot is not moved ("" when it is).
-func skipReason(target calicoversion.Version, s Shoot) string {
+func skipReason(target calicoversion.Release, s Shoot) string {
 	switch {
 	case s.Pin != "":
 		return fmt.Sprintf("pinned by its owner to calicoVersion %q (a pin wins over every rollout)", s.Pin)
 	case s.Hibernated:
 		return "hibernated (no shoot is moved while hibernated; start another rollout after wake-up)"
 	case !target.SupportsKubernetes(s.KubernetesVersion):
-		return fmt.Sprintf("Kubernetes %s is not supported by Calico %s (supports %s-%s)", s.KubernetesVersion, target, target.KubernetesMin, target.KubernetesMax)
+		return fmt.Sprintf("Kubernetes %s is not supported by Calico %s (supports %s)", s.KubernetesVersion, target, target.Line().KubernetesRange())
+	}
+	if !s.Release.IsZero() {
+		if _, err := calicoversion.Default().Plan(s.Release, target); err != nil {
+			return err.Error()
+		}
 	}
 	return ""
 }
 
 // judge decides the pending members of an open wave.
-func judge(target calicoversion.Version, ws WaveSpec, w *WaveState, shoots map[string]Shoot, observe Observe, now time.Time) {
+func judge(target calicoversion.Release, ws WaveSpec, w *WaveState, shoots map[string]Shoot, observe Observe, now time.Time) {
 	for j := range w.Members {
 		m := &w.Members[j]
 		if m.State != MemberPending {
@@ -202,7 +208,7 @@ func judge(target calicoversion.Version, ws WaveSpec, w *WaveState, shoots map[s
 			start = s.MoveStarted
 		}
 		why := ""
-		line := s.Line.OrDefaultLine()
+		line := s.Release
 		switch {
 		case s.ReconcileError != "":
 			why = "its last reconcile ended in an error: " + s.ReconcileError

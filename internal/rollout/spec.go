@@ -22,8 +22,8 @@ const (
 type Spec struct {
 	// Name identifies the rollout: a new name starts from the first wave.
 	Name string
-	// Target is the line the shoots move to.
-	Target calicoversion.Version
+	// Target is the release the shoots move to (a target naming a line is its newest release).
+	Target calicoversion.Release
 	// Waves in the order they open.
 	Waves []WaveSpec
 }
@@ -53,7 +53,7 @@ func ParseSpec(r *configv1alpha1.Rollout) (*Spec, field.ErrorList) {
 	if r.Name == "" {
 		errs = append(errs, field.Required(root.Child("name"), "a rollout needs a name: its progress is kept under it"))
 	}
-	target, err := calicoversion.Parse(r.TargetVersion)
+	target, err := calicoversion.Default().Resolve(r.TargetVersion)
 	if err != nil {
 		errs = append(errs, field.Invalid(root.Child("targetVersion"), r.TargetVersion, err.Error()))
 	}

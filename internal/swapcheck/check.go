@@ -85,7 +85,7 @@ type Checker struct {
 // would give it, with that line's images.
 func (c *Checker) calico(r *Report, settings *pipeline.Settings, cfg *calicov1alpha1.NetworkConfig, network *extensionsv1alpha1.Network, kubernetes string) error {
 	if settings.Calico.IsZero() {
-		choice, err := plan.ChooseCalico("", cfg, settings.ControllerConfig, network)
+		choice, err := plan.ChooseCalico("", cfg, settings.ControllerConfig, network, kubernetes, true)
 		if err != nil {
 			return err
 		}

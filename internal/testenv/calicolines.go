@@ -18,10 +18,10 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/render"
 )
 
-// RenderedCalicoCRDsFor is RenderedCalicoCRDs for Calico line v: the CRDs calico-pilot renders into
-// a shoot whose CRDs are v's.
-func RenderedCalicoCRDsFor(v calicoversion.Version) ([]*apiextensionsv1.CustomResourceDefinition, error) {
-	defs, err := crds.CustomResourceDefinitionsFor(v)
+// RenderedCalicoCRDsFor is RenderedCalicoCRDs for Calico release v: the CRDs calico-pilot renders
+// into a shoot whose CRDs are v's (its line's set).
+func RenderedCalicoCRDsFor(v calicoversion.Release) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	defs, err := crds.CustomResourceDefinitionsFor(v.CRDSet())
 	if err != nil {
 		return nil, fmt.Errorf("loading Calico %s CRDs: %w", v, err)
 	}
@@ -40,11 +40,11 @@ func RenderedCalicoCRDsFor(v calicoversion.Version) ([]*apiextensionsv1.CustomRe
 	return out, nil
 }
 
-// InstallCalicoCRDs puts the CRDs of Calico line v on the control plane as the resource manager
+// InstallCalicoCRDs puts the CRDs of Calico release v (its line's set) on the control plane as the resource manager
 // does when a shoot's CRDs change line: each one created, or updated in place (objects stored under
 // the previous schema stay), none deleted. It waits until every CRD is established and the API
 // server's discovery shows each one's status subresource as v's schema has it.
-func (c *ControlPlane) InstallCalicoCRDs(ctx context.Context, v calicoversion.Version) error {
+func (c *ControlPlane) InstallCalicoCRDs(ctx context.Context, v calicoversion.Release) error {
 	want, err := RenderedCalicoCRDsFor(v)
 	if err != nil {
 		return err

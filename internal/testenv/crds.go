@@ -36,5 +36,5 @@ func CRDDirectories(sets ...CRDSet) []string {
 // RenderedCalicoCRDs returns the 24 Calico CRDs exactly as calico-pilot renders them into every shoot
 // (labels and all), for Options.CRDs of suites that check what Calico's components do with them.
 func RenderedCalicoCRDs() ([]*apiextensionsv1.CustomResourceDefinition, error) {
-	return RenderedCalicoCRDsFor(calicoversion.Default())
+	return RenderedCalicoCRDsFor(calicoversion.Default().Unrecorded().Release)
 }

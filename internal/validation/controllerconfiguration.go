@@ -46,11 +46,11 @@ func ValidateControllerConfiguration(cfg *configv1alpha1.ControllerConfiguration
 		}
 	}
 	if c := cfg.Calico; c != nil {
-		// The Calico lines (docs/upgrades.md): the default must be a supported line, the rollout a
+		// The Calico releases (docs/upgrades.md): the default must name a release or line of the catalogue, the rollout a
 		// valid one (internal/rollout owns its rules). Every command that reads a ControllerConfiguration
 		// refuses the same values the controller refuses.
 		if c.DefaultVersion != nil {
-			if _, err := calicoversion.Parse(*c.DefaultVersion); err != nil {
+			if _, err := calicoversion.Default().Resolve(*c.DefaultVersion); err != nil {
 				allErrs = append(allErrs, field.Invalid(field.NewPath("calico", "defaultVersion"), *c.DefaultVersion, err.Error()))
 			}
 		}

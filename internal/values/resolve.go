@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/rules"
 )
 
@@ -52,7 +53,11 @@ type resolver struct {
 
 func (r *resolver) resolve() {
 	r.out.Images = r.in.Images
-	r.out.Calico = r.in.Calico.OrDefault()
+	r.out.Calico = r.in.Calico
+	if r.out.Calico.IsZero() {
+		// Inputs built without a Calico choice (tests, tools); the pipeline always chooses.
+		r.out.Calico = calicoversion.Steady(calicoversion.Default().DefaultRelease())
+	}
 	r.out.SeedNamespace = r.in.Cluster.SeedNamespace
 	fam := r.families()
 	r.cidrs()

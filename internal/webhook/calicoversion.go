@@ -29,13 +29,12 @@ func pinChange(oldCfg, cfg *calicov1alpha1.NetworkConfig, path *field.Path) (fie
 	switch {
 	case !from.IsZero() && to.IsZero() && newPin == "":
 		return nil, []string{fmt.Sprintf("%s: removing the pin to %s hands the shoot's Calico line to the operator (calico.defaultVersion, calico.rollout); "+
-			"if that line is older than %s the shoot moves down: see docs/calico-downgrade.md, and preview it with calico-pilot plan --target-version", p, from.Minor, from.Minor)}
+			"if that line is older than %s the shoot moves down: see docs/calico-downgrade.md, and preview it with calico-pilot plan --target-version", p, from, from.Line())}
 	case from.IsZero() && !to.IsZero():
-		supported := calicoversion.Supported()
-		newest := supported[len(supported)-1]
-		if to.Compare(newest) < 0 {
+		releases := calicoversion.Default().Releases()
+		if newest := releases[len(releases)-1]; !to.SameLine(newest) {
 			return nil, []string{fmt.Sprintf("%s: pinning %s; if the shoot runs a newer line (its Network's providerStatus calicoVersion), this is a downgrade: "+
-				"see docs/calico-downgrade.md, and preview it with calico-pilot plan --target-version %s", p, to.Minor, to.Minor)}
+				"see docs/calico-downgrade.md, and preview it with calico-pilot plan --target-version %s", p, to, to)}
 		}
 		return nil, nil
 	}

@@ -9,8 +9,6 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
-
-	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 )
 
 //go:embed *.yaml v3.32/*.yaml
@@ -46,16 +44,23 @@ var loadV3_32 = sync.OnceValues(func() (parsed, error) {
 	return parse(sub)
 })
 
-// loadFor returns the parsed set of line v.
-func loadFor(v calicoversion.Version) (parsed, error) {
-	switch v.OrDefaultLine().Minor {
-	case calicoversion.V3_31.Minor:
+// BaseSet is the name of the CRD set generated from the Go types (Calico v3.31's); the other sets are
+// derived from it (hack/crdline). A line of the Calico catalogue names its set (internal/calicoversion).
+const BaseSet = "v3.31"
+
+// loadFor returns the parsed CRD set of that name.
+func loadFor(set string) (parsed, error) {
+	switch set {
+	case BaseSet:
 		return load()
-	case calicoversion.V3_32.Minor:
+	case dirV3_32:
 		return loadV3_32()
 	}
-	return parsed{}, fmt.Errorf("no CRDs for Calico %s", v)
+	return parsed{}, fmt.Errorf("no Calico CRD set %q (sets: %s, %s)", set, BaseSet, dirV3_32)
 }
+
+// Sets are the names of the embedded CRD sets.
+func Sets() []string { return []string{BaseSet, dirV3_32} }
 
 // parse decodes every *.yaml of fsys strictly into a CRD and sorts them by name.
 func parse(fsys fs.FS) (parsed, error) {
@@ -93,16 +98,16 @@ func parse(fsys fs.FS) (parsed, error) {
 // manifests are parsed once per process; every call returns fresh deep copies, so callers may modify
 // them.
 func CustomResourceDefinitions() ([]*apiextensionsv1.CustomResourceDefinition, error) {
-	return CustomResourceDefinitionsFor(calicoversion.V3_31)
+	return CustomResourceDefinitionsFor(BaseSet)
 }
 
-// CustomResourceDefinitionsFor returns the CRDs of Calico line v (the zero Version is the default
-// line), sorted by name: v3.31's 24, and v3.32's 25 (its 22 crd.projectcalico.org CRDs with the v3.32
+// CustomResourceDefinitionsFor returns the CRD set of that name (a Calico line's, Release.CRDSet),
+// sorted by name: v3.31's 24, and v3.32's 25 (its 22 crd.projectcalico.org CRDs with the v3.32
 // schemas, ClusterNetworkPolicy, and the AdminNetworkPolicy and BaselineAdminNetworkPolicy CRDs
 // Calico v3.32 no longer ships, kept because CRDs are never deleted: docs/calico-crds.md). Fresh deep
 // copies on every call.
-func CustomResourceDefinitionsFor(v calicoversion.Version) ([]*apiextensionsv1.CustomResourceDefinition, error) {
-	p, err := loadFor(v)
+func CustomResourceDefinitionsFor(set string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	p, err := loadFor(set)
 	if err != nil {
 		return nil, err
 	}
@@ -115,11 +120,11 @@ func CustomResourceDefinitionsFor(v calicoversion.Version) ([]*apiextensionsv1.C
 
 // Files returns the raw embedded manifests of Calico v3.31, sorted by CRD name (the same order as
 // CustomResourceDefinitions). The byte slices are copies.
-func Files() ([]File, error) { return FilesFor(calicoversion.V3_31) }
+func Files() ([]File, error) { return FilesFor(BaseSet) }
 
-// FilesFor is Files for Calico line v.
-func FilesFor(v calicoversion.Version) ([]File, error) {
-	p, err := loadFor(v)
+// FilesFor is Files for the CRD set of that name.
+func FilesFor(set string) ([]File, error) {
+	p, err := loadFor(set)
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,7 @@ import (
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/apiserverendpoints"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	extensionsnetwork "github.com/calico-pilot/calico-pilot/internal/extensions/network"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/managedresource"
@@ -45,8 +46,10 @@ type Actuator struct {
 	TTLRequeueMin, TTLRequeueMax time.Duration
 	// RouteRecheckInterval is how soon a Network waiting for node routes is retried.
 	RouteRecheckInterval time.Duration
-	// MoveRecheckInterval is how soon a Network moving between Calico lines is reconciled again.
+	// MoveRecheckInterval is how soon a Network moving between Calico releases is reconciled again.
 	MoveRecheckInterval time.Duration
+	// Catalogue is the Calico release catalogue (nil: calicoversion.Default; tests add releases).
+	Catalogue *calicoversion.Catalogue
 	// DeleteTimeout bounds how long Delete waits for the ManagedResource to disappear.
 	DeleteTimeout time.Duration
 	// DeletePollInterval is how often Delete checks.
@@ -115,11 +118,14 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 		return nil, 0, err
 	}
 
-	line := decideLine(lineInputs{
-		Recorded: previous, Deployed: previous != nil || deployed.ByOther, Config: cfg, Operator: a.Config,
-		Assignment: a.assignment(namespace), KubernetesVersion: cluster.Shoot.Spec.Kubernetes.Version,
-		Hibernated: values.HibernationWanted(cluster.Shoot), Now: a.now(),
-	})
+	line, err := a.catalogue().Decide(withNow(releaseFacts(previous, previous != nil || deployed.ByOther, cfg, a.Config,
+		a.assignment(namespace), cluster.Shoot.Spec.Kubernetes.Version, values.HibernationWanted(cluster.Shoot)), a.now()))
+	if err != nil {
+		// A release of a line this calico-pilot does not carry: rendering anything would move the
+		// shoot across lines, so nothing is changed until a calico-pilot that carries it runs.
+		conds.set(ConditionCalicoVersion, gardencorev1beta1.ConditionFalse, "ReleaseNotCarried", err.Error())
+		return nil, 0, extensionsnetwork.ConfigurationError(fmt.Errorf("the Calico release the shoot runs: %w", err))
+	}
 	in := Inputs{
 		Network:                network,
 		Shoot:                  cluster.Shoot,
@@ -133,18 +139,18 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 	}
 	rendered, err := a.Renderer.Render(ctx, in)
 	var moveRequeue time.Duration
-	if err == nil && line.Move != nil && !line.Started {
+	if err == nil && line.Moving() && !line.StartedNow {
 		// A move in progress: step it once the applied step rolled out in the shoot.
 		var next bool
-		if line, next, err = a.stepMove(ctx, log, namespace, line, rendered.Data[ManagedResourceDataKey]); err == nil && next {
+		if line, next = a.stepMove(ctx, log, namespace, line, rendered.Workloads); next {
 			in.Calico = line.Deployment()
 			rendered, err = a.Renderer.Render(ctx, in)
 		}
 	}
-	if line.Move != nil {
+	if line.Moving() {
 		moveRequeue = a.MoveRecheckInterval
 	}
-	conds.set(ConditionCalicoVersion, line.Status, line.Reason, line.Message)
+	conds.set(ConditionCalicoVersion, conditionStatus(line.Status), line.Reason, line.Message)
 	if err != nil {
 		if extensionsnetwork.IsConfigurationError(err) {
 			// The providerConfig is valid on its own but not for this shoot (e.g. vpa mode on a

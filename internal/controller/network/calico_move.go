@@ -1,15 +1,17 @@
 package network
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/go-logr/logr"
+	appsv1 "k8s.io/api/apps/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
-	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/rollout"
 )
@@ -22,133 +24,119 @@ const (
 	moveWait moveStep = iota
 	// moveNext: the First step rolled out; apply Complete.
 	moveNext
-	// moveDone: Complete rolled out; the shoot is on the target line.
+	// moveDone: Complete rolled out; the shoot is on the target release.
 	moveDone
 )
 
-// checkMove reads, through the shoot client, the components the applied step of a move changed and
-// says whether that step rolled out: the workload runs the images rendered for the step (the
-// shoot's resource manager applied it) and reports every pod updated and available. First waits
-// for the component that moves first (up: calico-node; down: Typha, or calico-node when Typha is
-// off); Complete for calico-node and Typha. Three requests (the access secret, two GETs), sent
-// only while the shoot moves.
-func (a *Actuator) checkMove(ctx context.Context, namespace string, d lineDecision, manifest []byte) (moveStep, rollout.Components, error) {
-	want, err := renderedImages(manifest)
-	if err != nil {
-		return moveWait, rollout.Components{}, err
+// readWorkload reads a component's workload through the shoot client (one GET); a missing one is
+// reported as not found, not as an error.
+func readWorkload(ctx context.Context, shoot client.Reader, c calicoversion.Component) (rollout.Component, error) {
+	w := c.Workload()
+	key := client.ObjectKey{Namespace: w.Namespace, Name: w.Name}
+	if w.Kind == "DaemonSet" {
+		ds := &appsv1.DaemonSet{}
+		switch err := shoot.Get(ctx, key, ds); {
+		case apierrors.IsNotFound(err):
+			return rollout.Component{Name: w.Name}, nil
+		case err != nil:
+			return rollout.Component{}, fmt.Errorf("reading the shoot's %s %s: %w", w.Kind, w.Name, err)
+		}
+		return rollout.FromDaemonSet(ds), nil
 	}
+	d := &appsv1.Deployment{}
+	switch err := shoot.Get(ctx, key, d); {
+	case apierrors.IsNotFound(err):
+		return rollout.Component{Name: w.Name}, nil
+	case err != nil:
+		return rollout.Component{}, fmt.Errorf("reading the shoot's %s %s: %w", w.Kind, w.Name, err)
+	}
+	return rollout.FromDeployment(d), nil
+}
+
+// checkMove reads, through the shoot client, every workload the applied step of a move changed
+// (calicoversion.Move.Changed, of the components the manifest runs: workloads, component -> the image
+// of its main container) and says whether that step rolled out: each workload runs the image rendered
+// for the step (the shoot's resource manager applied it) and reports every pod updated and available.
+// It returns what holds the move ("" when nothing does). One request for the access secret and one GET
+// per workload, sent only while the shoot moves.
+func (a *Actuator) checkMove(ctx context.Context, namespace string, d calicoversion.Decision, workloads map[calicoversion.Component]string) (moveStep, string, error) {
 	shoot, err := a.ShootClient(ctx, namespace)
 	if err != nil {
-		return moveWait, rollout.Components{}, fmt.Errorf("reading the shoot's Calico rollout: %w", err)
+		return moveWait, "", fmt.Errorf("reading the shoot's Calico rollout: %w", err)
 	}
-	comps, err := rollout.ReadComponents(ctx, shoot)
-	if err != nil {
-		return moveWait, comps, err
-	}
-	done := func(c rollout.Component) bool { return c.Complete() && c.RunsImages(want[c.Name]) }
-	_, typha := want[rollout.TyphaDeployment]
-	if calicoversion.Phase(d.Move.Phase) == calicoversion.PhaseFirst {
-		first := comps.Node
-		if calicoversion.MustParse(d.Move.To).Compare(d.Current) < 0 && typha {
-			first = comps.Typha
-		}
-		if done(first) {
-			return moveNext, comps, nil
-		}
-		return moveWait, comps, nil
-	}
-	if done(comps.Node) && (!typha || done(comps.Typha)) {
-		return moveDone, comps, nil
-	}
-	return moveWait, comps, nil
-}
-
-// renderedImages returns the images (container name -> image) of calico-node and Typha in a
-// rendered manifest stream, by workload name; Typha is absent when it is off.
-func renderedImages(manifest []byte) (map[string]map[string]string, error) {
-	type container struct {
-		Name  string `json:"name"`
-		Image string `json:"image"`
-	}
-	var obj struct {
-		Kind     string `json:"kind"`
-		Metadata struct {
-			Name string `json:"name"`
-		} `json:"metadata"`
-		Spec struct {
-			Template struct {
-				Spec struct {
-					InitContainers []container `json:"initContainers"`
-					Containers     []container `json:"containers"`
-				} `json:"spec"`
-			} `json:"template"`
-		} `json:"spec"`
-	}
-	out := map[string]map[string]string{}
-	for _, line := range bytes.Split(manifest, []byte("\n")) {
-		if !bytes.Contains(line, []byte(`"kind":"DaemonSet"`)) && !bytes.Contains(line, []byte(`"kind":"Deployment"`)) {
+	var holding []string
+	for _, c := range d.Move.Changed(d.Phase) {
+		image, rendered := workloads[c]
+		if !rendered {
 			continue
 		}
-		obj.Spec.Template.Spec.InitContainers, obj.Spec.Template.Spec.Containers = nil, nil
-		if err := json.Unmarshal(line, &obj); err != nil {
-			return nil, fmt.Errorf("reading the rendered workloads: %w", err)
+		w, err := readWorkload(ctx, shoot, c)
+		if err != nil {
+			return moveWait, "", err
 		}
-		if !(obj.Kind == "DaemonSet" && obj.Metadata.Name == rollout.NodeDaemonSet) && !(obj.Kind == "Deployment" && obj.Metadata.Name == rollout.TyphaDeployment) {
-			continue
+		switch {
+		case !w.Complete():
+			holding = append(holding, w.String())
+		case !w.RunsImages(map[string]string{string(c): image}):
+			holding = append(holding, fmt.Sprintf("%s does not run %s yet", w.Name, image))
 		}
-		images := map[string]string{}
-		for _, c := range append(obj.Spec.Template.Spec.InitContainers, obj.Spec.Template.Spec.Containers...) {
-			images[c.Name] = c.Image
-		}
-		out[obj.Metadata.Name] = images
 	}
-	return out, nil
+	switch {
+	case len(holding) > 0:
+		return moveWait, strings.Join(holding, "; "), nil
+	case d.Phase == calicoversion.PhaseFirst && len(d.Move.Steps) > 1:
+		return moveNext, "", nil
+	}
+	return moveDone, "", nil
 }
 
-// recordLine writes the decision into the provider status: the line moved from (or run), the
+// recordLine writes the decision into the provider status: the release moved from (or run), the
 // newest CRDs applied, the move in progress.
-func recordLine(st *calicov1alpha1.NetworkStatus, d lineDecision) {
-	st.CalicoVersion = d.Current.Release
-	st.CalicoCRDVersion = d.Deployment().CRDs.Release
-	st.CalicoMove = d.Move
+func recordLine(st *calicov1alpha1.NetworkStatus, d calicoversion.Decision) {
+	st.CalicoVersion = d.Current.Name()
+	st.CalicoCRDVersion = d.Deployment().CRDs.Name()
+	st.CalicoMove = nil
+	if d.Moving() {
+		st.CalicoMove = &calicov1alpha1.CalicoMove{From: d.Current.Name(), To: d.Move.To.Name(), Phase: string(d.Phase),
+			Started: metav1.NewTime(d.Started), Rollout: d.Rollout}
+	}
 }
 
 // advanceMove advances a move whose applied step rolled out. It returns the decision to render next
-// (changed: render again) and logs the step.
-func advanceMove(log logr.Logger, d lineDecision, step moveStep, comps rollout.Components) (lineDecision, bool) {
-	to := calicoversion.MustParse(d.Move.To)
+// (changed: render again) and logs the step; holding says what the move waits for.
+func advanceMove(log logr.Logger, d calicoversion.Decision, step moveStep, holding string) (calicoversion.Decision, bool) {
+	to := d.Move.To
 	switch step {
 	case moveNext:
-		d.Move = d.Move.DeepCopy()
-		d.Move.Phase = string(calicoversion.PhaseComplete)
-		d.Message = fmt.Sprintf("Moving from Calico %s to %s (phase Complete): %s rolled out, the other components follow.", d.Current.Release, to.Release, firstMover(d.Current, to))
-		log.Info("Calico move: first step rolled out", "from", d.Current.Release, "to", to.Release)
+		first := d.Move.Describe(calicoversion.PhaseFirst)
+		d.Phase = calicoversion.PhaseComplete
+		d.Message = fmt.Sprintf("Moving from Calico %s to %s (phase Complete): %s rolled out, the other components follow.", d.Current, to, first)
+		log.Info("Calico move: first step rolled out", "from", d.Current.Name(), "to", to.Name())
 		return d, true
 	case moveDone:
-		log.Info("Calico move completed", "from", d.Current.Release, "to", to.Release)
-		d.Current, d.Move = to, nil
-		d.Status, d.Reason = gardencorev1beta1.ConditionTrue, "Deployed"
-		d.Message = fmt.Sprintf("Calico %s runs on every component.", to.Release)
+		log.Info("Calico move completed", "from", d.Current.Name(), "to", to.Name())
+		d.Current, d.Move, d.Phase, d.Rollout = to, calicoversion.Move{}, "", ""
+		d.Status, d.Reason = calicoversion.ConditionTrue, "Deployed"
+		d.Message = fmt.Sprintf("Calico %s runs on every component.", to)
 		return d, false
 	}
-	if s := comps.String(); s != "" {
-		d.Message += " Waiting for " + s + "."
+	if holding != "" {
+		d.Message += " Waiting for " + holding + "."
 	}
 	return d, false
 }
 
 // stepMove checks the shoot and advances the move; next is true when the step changed what is
 // rendered (First -> Complete).
-func (a *Actuator) stepMove(ctx context.Context, log logr.Logger, namespace string, d lineDecision, manifest []byte) (lineDecision, bool, error) {
-	step, comps, err := a.checkMove(ctx, namespace, d, manifest)
+func (a *Actuator) stepMove(ctx context.Context, log logr.Logger, namespace string, d calicoversion.Decision, workloads map[calicoversion.Component]string) (calicoversion.Decision, bool) {
+	step, holding, err := a.checkMove(ctx, namespace, d, workloads)
 	if err != nil {
 		// The shoot cannot be read: the step applied stays, and the move is retried.
 		log.Info("Cannot read the shoot's Calico rollout; the move waits", "error", err.Error())
 		d.Message += " Waiting: " + err.Error()
-		return d, false, nil
+		return d, false
 	}
-	d, next := advanceMove(log, d, step, comps)
-	return d, next, nil
+	return advanceMove(log, d, step, holding)
 }
 
 // assignment asks the rollout view about the shoot of namespace.

@@ -60,6 +60,9 @@ type Rendered struct {
 	// Pools are the IP pools of Data. The resource manager leaves them alone (mode Ignore); the
 	// controller creates them once and patches only their encapsulation (internal/pools).
 	Pools []calicov1.IPPool
+	// Workloads are the Calico components Data runs, each with its main container's image
+	// (pipeline.Result.Workloads): what a move waits to see rolled out in the shoot.
+	Workloads map[calicoversion.Component]string
 }
 
 // Renderer is the decide + render step: values derivation, rendering and serialization.

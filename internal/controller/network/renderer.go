@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	extensionsnetwork "github.com/calico-pilot/calico-pilot/internal/extensions/network"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/mrdata"
@@ -17,8 +16,8 @@ import (
 type calicoRenderer struct {
 	images  *imagevector.Resolver
 	encoder *pipeline.Encoder
-	// crds are the CRD streams of each Calico line (by calicoversion.Version.Minor), Brotli-compressed
-	// once: the content secret's mrdata.CRDsKey.
+	// crds are the CRD streams of each CRD set of the catalogue's lines (by
+	// calicoversion.Release.CRDSet), Brotli-compressed once: the content secret's mrdata.CRDsKey.
 	crds map[string][]byte
 }
 
@@ -32,13 +31,13 @@ func NewRenderer(vector *imagevector.Vector) (Renderer, error) {
 			return nil, err
 		}
 	}
-	enc, err := pipeline.NewEncoder()
+	enc, err := pipeline.NewEncoderFor(vector.Catalogue())
 	if err != nil {
 		return nil, err
 	}
 	crds := map[string][]byte{}
-	for _, line := range calicoversion.Supported() {
-		if crds[line.Minor], err = mrdata.Compress(enc.CRDsJSONFor(line)); err != nil {
+	for _, line := range vector.Catalogue().Lines() {
+		if crds[line.CRDSet()], err = mrdata.Compress(enc.CRDsJSONFor(line.Newest())); err != nil {
 			return nil, fmt.Errorf("compressing the Calico %s CRDs: %w", line, err)
 		}
 	}
@@ -69,12 +68,13 @@ func (r *calicoRenderer) Render(_ context.Context, in Inputs) (Rendered, error) 
 	if err != nil {
 		return Rendered{}, err
 	}
-	crds := r.crds[res.Options.Calico.CRDs.OrDefaultLine().Minor]
+	crds := r.crds[res.Options.Calico.CRDs.CRDSet()]
 	if crds == nil {
 		return Rendered{}, fmt.Errorf("no CRDs for Calico %s", res.Options.Calico.CRDs)
 	}
 	return Rendered{
-		Pools: res.Pools,
+		Pools:     res.Pools,
+		Workloads: res.Workloads(),
 		// The CRDs (the same for every shoot, ~90 % of the bytes) compressed once, the rest as a
 		// plain stream: no copy of the whole manifest per render, a ~37 KB secret.
 		Data:        map[string][]byte{ManagedResourceDataKey: res.Manifest.DynamicJSON(), mrdata.CRDsKey: crds},

@@ -143,15 +143,15 @@ func Scenarios() []Scenario {
 		{Name: "policy-validation-warn", ProviderConfig: "policyValidation: {mode: Warn}"},
 		// Calico v3.32 (issue 23): the same shoots with every component at v3.32, and the first step of an
 		// upgrade (calico-node at v3.32, typha and kube-controllers still at v3.31, the v3.32 CRDs).
-		{Name: "v3.32-default", Golden: true, Calico: calicoversion.Steady(calicoversion.V3_32)},
-		{Name: "v3.32-ebpf-kube-proxy-off", Golden: true, ProviderConfig: "ebpfDataplane: {enabled: true}\noverlay: {enabled: false}", Shoot: KubeProxyOff, Calico: calicoversion.Steady(calicoversion.V3_32)},
-		{Name: "v3.32-typha-disabled", Golden: true, ProviderConfig: "typha: {enabled: false}", Calico: calicoversion.Steady(calicoversion.V3_32)},
-		{Name: "v3.32-dual-stack", Golden: true, Shoot: DualStack, Calico: calicoversion.Steady(calicoversion.V3_32)},
-		{Name: "v3.32-upgrade-node-first", Golden: true, Calico: calicoversion.Move(calicoversion.V3_31, calicoversion.V3_32, calicoversion.Version{}, calicoversion.PhaseFirst)},
+		{Name: "v3.32-default", Golden: true, Calico: calicoversion.Steady(MustRelease("v3.32.1"))},
+		{Name: "v3.32-ebpf-kube-proxy-off", Golden: true, ProviderConfig: "ebpfDataplane: {enabled: true}\noverlay: {enabled: false}", Shoot: KubeProxyOff, Calico: calicoversion.Steady(MustRelease("v3.32.1"))},
+		{Name: "v3.32-typha-disabled", Golden: true, ProviderConfig: "typha: {enabled: false}", Calico: calicoversion.Steady(MustRelease("v3.32.1"))},
+		{Name: "v3.32-dual-stack", Golden: true, Shoot: DualStack, Calico: calicoversion.Steady(MustRelease("v3.32.1"))},
+		{Name: "v3.32-upgrade-node-first", Golden: true, Calico: MustMove("v3.31.6", "v3.32.1", "", calicoversion.PhaseFirst)},
 		{Name: "v3.32-kube-proxy-nftables", Shoot: func(s *gardencorev1beta1.Shoot) {
 			s.Spec.Kubernetes.KubeProxy.Mode = ptr.To(gardencorev1beta1.ProxyModeNFTables)
-		}, Calico: calicoversion.Steady(calicoversion.V3_32)},
-		{Name: "v3.32-downgrade-typha-first", Calico: calicoversion.Move(calicoversion.V3_32, calicoversion.V3_31, calicoversion.V3_32, calicoversion.PhaseFirst)},
+		}, Calico: calicoversion.Steady(MustRelease("v3.32.1"))},
+		{Name: "v3.32-downgrade-typha-first", Calico: MustMove("v3.32.1", "v3.31.6", "v3.32.1", calicoversion.PhaseFirst)},
 		{
 			// Everything at once: the largest output (benchmark "largest").
 			Name: "largest",
@@ -162,6 +162,34 @@ func Scenarios() []Scenario {
 			Addresses: []string{"192.0.2.34", "2001:db8::10"},
 		},
 	}
+}
+
+// Base is the release the scenarios render at unless they name another: the release shoots without a
+// record run (the catalogue's unrecorded release, v3.31.6), so the full goldens also show that such
+// shoots render byte-identical across calico-pilot versions.
+func Base() calicoversion.Release { return calicoversion.Default().Unrecorded().Release }
+
+// MustRelease is the release of the default catalogue named exactly.
+func MustRelease(name string) calicoversion.Release {
+	r, ok := calicoversion.Default().Release(name)
+	if !ok {
+		panic("no Calico release " + name)
+	}
+	return r
+}
+
+// MustMove is the deployment of a phase of the move from one release to another, with the CRDs of
+// crds ("" none recorded).
+func MustMove(from, to, crds string, phase calicoversion.Phase) calicoversion.Deployment {
+	var c calicoversion.Release
+	if crds != "" {
+		c = MustRelease(crds)
+	}
+	m, err := calicoversion.Default().Plan(MustRelease(from), MustRelease(to))
+	if err != nil {
+		panic(err)
+	}
+	return m.Deployment(phase, c)
 }
 
 // BaseShoot is the shoot every scenario starts from.
@@ -208,8 +236,8 @@ func Resolve(s *gardencorev1beta1.Shoot, nonPrivileged bool, addresses []string)
 	return ResolveCalico(s, nonPrivileged, addresses, calicoversion.Deployment{})
 }
 
-// ResolveCalico is Resolve with the Calico release of each component (zero: the default line), as
-// the controller decides it.
+// ResolveCalico is Resolve with the Calico release of each component (zero: Base), as the controller
+// decides it.
 func ResolveCalico(s *gardencorev1beta1.Shoot, nonPrivileged bool, addresses []string, calico calicoversion.Deployment) (opts values.Options, validErrs, resolveErrs field.ErrorList) {
 	cfg, errs := pipeline.ShootConfig(s)
 	if len(errs) > 0 {
@@ -219,7 +247,10 @@ func ResolveCalico(s *gardencorev1beta1.Shoot, nonPrivileged bool, addresses []s
 	if err != nil {
 		panic(err)
 	}
-	imgs, err := vector.ImagesFor(imagevector.FindOptions{}, calico.OrDefault())
+	if calico.IsZero() {
+		calico = calicoversion.Steady(Base())
+	}
+	imgs, err := vector.ImagesFor(imagevector.FindOptions{}, calico)
 	if err != nil {
 		panic(err)
 	}

@@ -1,0 +1,274 @@
+package calicoversion
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Facts are what the choice of a shoot's Calico release is made from: what its Network records, what
+// its owner and the operator ask, and the shoot's state. The controller, render, plan and swap-check
+// all decide through Decide, so they agree.
+type Facts struct {
+	// Recorded is providerStatus.calicoVersion ("" when none); RecordedCRDs is calicoCRDVersion.
+	Recorded, RecordedCRDs string
+	// Moving is providerStatus.calicoMove (nil when none).
+	Moving *MoveRecord
+	// Deployed is true when the shoot already runs a Calico (a record, or a ManagedResource of the
+	// reference's or of calico-pilot before releases were recorded).
+	Deployed bool
+	// Pin is the owner's providerConfig calicoVersion (nil: none).
+	Pin *string
+	// OperatorDefault is ControllerConfiguration calico.defaultVersion (nil: none).
+	OperatorDefault *string
+	// RolloutTarget and Rollout are the open wave's target and rollout name ("" when not in one).
+	RolloutTarget, Rollout string
+	// Kubernetes is the shoot's Kubernetes version ("" when unknown: not judged).
+	Kubernetes string
+	// Hibernated is true when hibernation is wanted: no move starts.
+	Hibernated bool
+	// Now stamps a move that starts.
+	Now time.Time
+}
+
+// MoveRecord is a move as recorded in a Network's status.
+type MoveRecord struct {
+	From, To, Phase string
+	Started         time.Time
+	Rollout         string
+}
+
+// Condition says how the decision stands, for the Network's CalicoVersion condition.
+type Condition string
+
+// Condition values.
+const (
+	ConditionTrue        Condition = "True"
+	ConditionFalse       Condition = "False"
+	ConditionProgressing Condition = "Progressing"
+)
+
+// Decision is what a shoot runs after a reconcile decides.
+type Decision struct {
+	// Current is the release every component ran when the decision was made (the move's From while
+	// moving); a retired recorded release is already the newest of its line here.
+	Current Release
+	// Retired is set when the recorded release is not carried (Current is its line's newest).
+	Retired *Recorded
+	// Move is the move in progress after this decision (zero when steady on Current); Phase its
+	// applied step; Started when it began; Rollout the rollout that asked for it ("" for a pin).
+	Move    Move
+	Phase   Phase
+	Started time.Time
+	Rollout string
+	// StartedNow is true when this decision starts Move.
+	StartedNow bool
+	// CRDs is the newest release whose line's CRDs the shoot ever had (never lowered).
+	CRDs Release
+	// Status, Reason and Message are the CalicoVersion condition.
+	Status  Condition
+	Reason  string
+	Message string
+}
+
+// Deployment is what each component runs for the decision.
+func (d Decision) Deployment() Deployment {
+	if d.Move.IsZero() {
+		return SteadyWithCRDs(d.Current, d.CRDs)
+	}
+	return d.Move.Deployment(d.Phase, d.CRDs)
+}
+
+// Moving is true while a move is in progress.
+func (d Decision) Moving() bool { return !d.Move.IsZero() }
+
+// Decide chooses the release of one shoot (docs/upgrades.md "Which release a shoot runs"):
+//   - the current release is the recorded one (a retired one: the newest of its line, never another
+//     line); a deployed shoot without a record runs the catalogue's unrecorded release; a new shoot
+//     starts on its pin, else its open wave's target, else the operator's default, else the
+//     catalogue's default, the first of these whose line supports its Kubernetes version;
+//   - a move in progress always completes;
+//   - otherwise the owner's pin wins (a line pin is satisfied by any release of that line), then the
+//     rollout's open wave; a release whose line does not support the shoot's Kubernetes version, a
+//     pin that is not carried, a move that skips a line and a hibernated shoot keep the current
+//     release, and the condition says why.
+//
+// A recorded release of a line the catalogue does not carry is an error: rendering it would move the
+// shoot across lines; nothing is changed until a calico-pilot that carries the line runs.
+func (c *Catalogue) Decide(f Facts) (Decision, error) {
+	rec, err := c.Recorded(f.Recorded)
+	if err != nil {
+		return Decision{}, fmt.Errorf("status.providerStatus.calicoVersion: %w", err)
+	}
+	crds, err := c.Recorded(f.RecordedCRDs)
+	if err != nil {
+		return Decision{}, fmt.Errorf("status.providerStatus.calicoCRDVersion: %w", err)
+	}
+	if rec.Release.IsZero() && !f.Deployed {
+		return c.decideNew(f), nil
+	}
+	if rec.Release.IsZero() {
+		rec = c.Unrecorded()
+	}
+	d := Decision{Current: rec.Release, CRDs: Newer(rec.Release, crds.Release), Status: ConditionTrue, Reason: "Deployed"}
+	d.Message = fmt.Sprintf("Calico %s runs on every component.", d.Current)
+	if rec.Retired {
+		r := rec
+		d.Retired = &r
+		d.Message = rec.Message() + "."
+	}
+	if m := f.Moving; m != nil {
+		to, err := c.Recorded(m.To)
+		if err != nil {
+			return Decision{}, fmt.Errorf("status.providerStatus.calicoMove.to: %w", err)
+		}
+		if to.Release != d.Current {
+			move, err := c.Plan(d.Current, to.Release)
+			if err != nil {
+				return Decision{}, fmt.Errorf("status.providerStatus.calicoMove: %w", err)
+			}
+			phase := Phase(m.Phase)
+			if phase != PhaseFirst || len(move.Steps) == 1 {
+				phase = PhaseComplete
+			}
+			d.Move, d.Phase, d.Started, d.Rollout = move, phase, m.Started, m.Rollout
+			d.CRDs = Newer(Newer(d.Current, to.Release), crds.Release)
+			d.Status, d.Reason = ConditionProgressing, "Moving"
+			d.Message = fmt.Sprintf("Moving from Calico %s to %s (phase %s, started %s).", d.Current, to.Release, phase, m.Started.UTC().Format(time.RFC3339))
+			return d, nil
+		}
+	}
+	want, source, rollout := d.Current, "", ""
+	if f.Pin != nil {
+		r, err := c.Resolve(*f.Pin)
+		if err != nil {
+			// Ratchet: a pin accepted once keeps reconciling; the shoot stays where it is.
+			d.Status, d.Reason = ConditionFalse, "PinUnsupported"
+			d.Message = fmt.Sprintf("providerConfig calicoVersion: %v; the shoot stays on Calico %s.", err, d.Current)
+			return d, nil
+		}
+		if n, _ := ParseName(*f.Pin); !n.HasPatch && r.Line() == d.Current.Line() {
+			// A line pin is satisfied by the release of that line the shoot runs: a calico-pilot that
+			// adds a release to the line moves nothing.
+			r = d.Current
+		}
+		want, source = r, "its owner's pin (providerConfig calicoVersion)"
+	} else if f.RolloutTarget != "" {
+		if r, err := c.Resolve(f.RolloutTarget); err == nil {
+			want, source, rollout = r, fmt.Sprintf("rollout %q", f.Rollout), f.Rollout
+		}
+	}
+	if want == d.Current {
+		if !d.Current.SupportsKubernetes(f.Kubernetes) {
+			d.Status, d.Reason = ConditionFalse, "KubernetesUnsupported"
+			d.Message = fmt.Sprintf("Calico %s supports Kubernetes %s, the shoot runs %s; move it to a line that does (%s).",
+				d.Current, d.Current.Line().KubernetesRange(), f.Kubernetes, c.linesFor(f.Kubernetes))
+		}
+		return d, nil
+	}
+	if !want.SupportsKubernetes(f.Kubernetes) {
+		d.Status, d.Reason = ConditionFalse, "KubernetesUnsupported"
+		d.Message = fmt.Sprintf("%s asks for Calico %s, which does not support Kubernetes %s (supports %s); the shoot stays on Calico %s.",
+			source, want, f.Kubernetes, want.Line().KubernetesRange(), d.Current)
+		return d, nil
+	}
+	move, err := c.Plan(d.Current, want)
+	if err != nil {
+		d.Status, d.Reason = ConditionFalse, "MoveSkipsLine"
+		d.Message = fmt.Sprintf("%s asks for %v; the shoot stays on Calico %s.", source, err, d.Current)
+		return d, nil
+	}
+	if f.Hibernated {
+		d.Message = fmt.Sprintf("Calico %s runs on every component; the move to %s asked by %s starts after wake-up.", d.Current, want, source)
+		return d, nil
+	}
+	d.Move, d.Phase, d.Started, d.Rollout, d.StartedNow = move, move.FirstPhase(), f.Now, rollout, true
+	d.CRDs = Newer(d.CRDs, want)
+	d.Status, d.Reason = ConditionProgressing, "Moving"
+	d.Message = fmt.Sprintf("Moving from Calico %s to %s, asked by %s: %s first.", d.Current, want, source, move.Describe(d.Phase))
+	if len(move.Steps) == 1 {
+		d.Message = fmt.Sprintf("Moving from Calico %s to %s, asked by %s: every component at once (a patch release).", d.Current, want, source)
+	}
+	return d, nil
+}
+
+// decideNew is the release of a shoot that runs no Calico yet.
+func (c *Catalogue) decideNew(f Facts) Decision {
+	d := Decision{Status: ConditionTrue, Reason: "Deployed"}
+	type candidate struct {
+		release Release
+		source  string
+	}
+	var cands []candidate
+	var notes []string
+	if f.Pin != nil {
+		if r, err := c.Resolve(*f.Pin); err != nil {
+			d.Status, d.Reason = ConditionFalse, "PinUnsupported"
+			notes = append(notes, fmt.Sprintf("providerConfig calicoVersion: %v", err))
+		} else {
+			cands = append(cands, candidate{r, "its owner's pin"})
+		}
+	}
+	if f.Pin == nil && f.RolloutTarget != "" {
+		// Created while its wave is open: it starts where the wave goes, nothing to move.
+		if r, err := c.Resolve(f.RolloutTarget); err == nil {
+			cands = append(cands, candidate{r, fmt.Sprintf("rollout %q", f.Rollout)})
+		}
+	}
+	if f.OperatorDefault != nil {
+		if r, err := c.Resolve(*f.OperatorDefault); err == nil {
+			cands = append(cands, candidate{r, "the operator's default (calico.defaultVersion)"})
+		}
+	}
+	cands = append(cands, candidate{c.DefaultRelease(), "calico-pilot's default"})
+	for _, l := range slicesReverse(c.Lines()) {
+		cands = append(cands, candidate{l.Newest(), "the newest release that supports the shoot's Kubernetes version"})
+	}
+	chosen, seen, fellBack := cands[0], map[Release]bool{}, false
+	for _, cand := range cands {
+		if cand.release.SupportsKubernetes(f.Kubernetes) {
+			chosen = cand
+			break
+		}
+		if !seen[cand.release] {
+			seen[cand.release] = true
+			fellBack = true
+			notes = append(notes, fmt.Sprintf("%s asks for Calico %s, which does not support Kubernetes %s (supports %s)",
+				cand.source, cand.release, f.Kubernetes, cand.release.Line().KubernetesRange()))
+		}
+	}
+	d.Current, d.CRDs = chosen.release, chosen.release
+	if !chosen.release.SupportsKubernetes(f.Kubernetes) {
+		notes = append(notes, fmt.Sprintf("no release this calico-pilot deploys supports Kubernetes %s", f.Kubernetes))
+	}
+	if fellBack {
+		d.Status, d.Reason = ConditionFalse, "KubernetesUnsupported"
+	}
+	d.Message = fmt.Sprintf("Calico %s runs on every component.", d.Current)
+	if len(notes) > 0 {
+		d.Message = strings.Join(notes, "; ") + fmt.Sprintf("; the shoot gets Calico %s (%s).", d.Current, chosen.source)
+	}
+	return d
+}
+
+// linesFor names the lines that support a Kubernetes version ("none" when no line does).
+func (c *Catalogue) linesFor(k8s string) string {
+	var out []string
+	for _, l := range c.Lines() {
+		if l.SupportsKubernetes(k8s) {
+			out = append(out, l.Name())
+		}
+	}
+	if len(out) == 0 {
+		return "none does"
+	}
+	return strings.Join(out, ", ")
+}
+
+func slicesReverse[T any](s []T) []T {
+	out := make([]T, len(s))
+	for i, v := range s {
+		out[len(s)-1-i] = v
+	}
+	return out
+}
