@@ -9,7 +9,10 @@ import (
 
 	"github.com/calico-pilot/calico-pilot/internal/calicofacts"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion/calicoversiontest"
 )
+
+func rel(t *testing.T, name string) calicoversion.Release { return calicoversiontest.Default(t, name) }
 
 func ids(facts []calicofacts.Fact) []string {
 	var out []string
@@ -20,7 +23,7 @@ func ids(facts []calicofacts.Fact) []string {
 }
 
 func TestFor(t *testing.T) {
-	v31, v32 := calicoversion.V3_31, calicoversion.V3_32
+	v31, v32 := rel(t, "v3.31.6"), rel(t, "v3.32.1")
 	up, down := calicofacts.For(v31, v32), calicofacts.For(v32, v31)
 	for _, f := range up {
 		if f.Direction == calicofacts.Down {
@@ -41,19 +44,24 @@ func TestFor(t *testing.T) {
 	if got := calicofacts.For(v32, v32); len(got) != 0 {
 		t.Errorf("a steady shoot has facts %v", ids(got))
 	}
-	if got := calicofacts.For(calicoversion.Version{}, v32); len(got) != 0 {
+	if got := calicofacts.For(calicoversion.Release{}, v32); len(got) != 0 {
 		t.Errorf("an unknown line has facts %v", ids(got))
 	}
-	// A move across several lines gets the facts of each step; a step that lies outside gets none.
-	v33, err := calicoversion.Define("v3.33", "v3.33.0", "1.35", "1.37", "crd.projectcalico.org/v1")
-	if err != nil {
-		t.Fatal(err)
+	// A patch move has no facts (nothing stored changes).
+	if got := calicofacts.For(v31, rel(t, "v3.31.7")); len(got) != 0 {
+		t.Errorf("a patch move has facts %v", ids(got))
 	}
+	// A span across several lines gets the facts of each step; a step that lies outside gets none.
+	cat := calicoversiontest.WithLines(t, calicoversiontest.V3_33)
+	v33 := calicoversiontest.Release(t, cat, "v3.33.0")
+	v31, v32 = calicoversiontest.Release(t, cat, "v3.31.6"), calicoversiontest.Release(t, cat, "v3.32.1")
 	if diff := cmp.Diff(ids(down), ids(calicofacts.For(v33, v31))); diff != "" {
 		t.Errorf("v3.33 -> v3.31 lacks the v3.32 -> v3.31 facts (-want +got):\n%s", diff)
 	}
-	if got := calicofacts.For(v33, v32); len(got) != 0 {
-		t.Errorf("v3.33 -> v3.32 has the v3.32 -> v3.31 facts %v", ids(got))
+	// Only the fact of every move between lines (the Kubernetes range, judged with the catalogue's
+	// ranges) applies to a pair of lines the facts do not cover.
+	if got := ids(calicofacts.For(v33, v32)); len(got) != 1 || got[0] != "kubernetes-range" {
+		t.Errorf("v3.33 -> v3.32 has the v3.32 -> v3.31 facts %v", got)
 	}
 }
 
@@ -138,7 +146,7 @@ func TestEvaluate(t *testing.T) {
 		},
 	}
 	got := map[string]calicofacts.Finding{}
-	for _, f := range calicofacts.Evaluate(calicofacts.For(calicoversion.V3_32, calicoversion.V3_31), calicoversion.V3_31, "1.36.1", objects) {
+	for _, f := range calicofacts.Evaluate(calicofacts.For(rel(t, "v3.32.1"), rel(t, "v3.31.6")), rel(t, "v3.31.6"), "1.36.1", objects) {
 		got[f.ID] = f
 	}
 	for id, want := range map[string]struct {
@@ -171,11 +179,11 @@ func TestEvaluate(t *testing.T) {
 			t.Errorf("%s: Blocks %t", id, f.Blocks())
 		}
 	}
-	if d := got["kubernetes-range"].Detail; d != "Calico v3.31 supports Kubernetes 1.32 to 1.35, the shoot runs 1.36.1" {
+	if d := got["kubernetes-range"].Detail; d != "Calico v3.31.6 supports Kubernetes 1.32-1.35, the shoot runs 1.36.1" {
 		t.Errorf("kubernetes detail %q", d)
 	}
 	// Without the shoot, the live checks are not run and block nothing.
-	for _, f := range calicofacts.Evaluate(calicofacts.For(calicoversion.V3_31, calicoversion.V3_32), calicoversion.V3_32, "", nil) {
+	for _, f := range calicofacts.Evaluate(calicofacts.For(rel(t, "v3.31.6"), rel(t, "v3.32.1")), rel(t, "v3.32.1"), "", nil) {
 		if f.Blocks() {
 			t.Errorf("%s blocks without a check", f.ID)
 		}
@@ -191,7 +199,7 @@ func TestObjectsCapped(t *testing.T) {
 	for _, n := range []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"} {
 		items = append(items, obj(anp.APIVersion, anp.Kind, "", n, nil))
 	}
-	for _, f := range calicofacts.Evaluate(calicofacts.For(calicoversion.V3_31, calicoversion.V3_32), calicoversion.V3_32, "1.34.0", calicofacts.Objects{anp: items}) {
+	for _, f := range calicofacts.Evaluate(calicofacts.For(rel(t, "v3.31.6"), rel(t, "v3.32.1")), rel(t, "v3.32.1"), "1.34.0", calicofacts.Objects{anp: items}) {
 		if f.ID != "up.anp-banp-not-enforced" {
 			continue
 		}
@@ -204,9 +212,9 @@ func TestObjectsCapped(t *testing.T) {
 }
 
 func TestWarnings(t *testing.T) {
-	w := calicofacts.Warnings(calicoversion.V3_32, calicoversion.V3_31, "spec.networking.providerConfig.calicoVersion")
-	if len(w) < 2 || w[0] != "spec.networking.providerConfig.calicoVersion: v3.32 -> v3.31 is a Calico downgrade; what it does and what to check first: "+
-		"docs/calico-downgrade.md, calico-pilot plan --target-version v3.31 --kubeconfig SHOOT (live checks)" {
+	w := calicofacts.Warnings(rel(t, "v3.32.1"), rel(t, "v3.31.6"), "spec.networking.providerConfig.calicoVersion")
+	if len(w) < 2 || w[0] != "spec.networking.providerConfig.calicoVersion: v3.32.1 -> v3.31.6 is a Calico downgrade; what it does and what to check first: "+
+		"docs/calico-downgrade.md, calico-pilot plan --target-version v3.31.6 --kubeconfig SHOOT (live checks)" {
 		t.Fatalf("warnings %q", w)
 	}
 	joined := strings.Join(w, "\n")
@@ -221,7 +229,7 @@ func TestWarnings(t *testing.T) {
 	if strings.Contains(joined, "[kubernetes-range]") {
 		t.Error("the Kubernetes range, which the pin's own rule judges, is warned about")
 	}
-	if calicofacts.Warnings(calicoversion.V3_31, calicoversion.V3_31, "x") != nil {
+	if calicofacts.Warnings(rel(t, "v3.31.6"), rel(t, "v3.31.6"), "x") != nil {
 		t.Error("warnings without a move")
 	}
 }

@@ -9,20 +9,23 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion/calicoversiontest"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/version"
 )
 
+// TestDefault: without a release, the Calico images are the catalogue's default release's (the newest of
+// its default line).
 func TestDefault(t *testing.T) {
 	got, err := imagevector.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := imagevector.Images{
-		CalicoNode:            "quay.io/calico/node:v3.31.6",
-		CalicoCNI:             "quay.io/calico/cni:v3.31.6",
-		CalicoTypha:           "quay.io/calico/typha:v3.31.6",
-		CalicoKubeControllers: "quay.io/calico/kube-controllers:v3.31.6",
+		CalicoNode:            "quay.io/calico/node:v3.31.7",
+		CalicoCNI:             "quay.io/calico/cni:v3.31.7",
+		CalicoTypha:           "quay.io/calico/typha:v3.31.7",
+		CalicoKubeControllers: "quay.io/calico/kube-controllers:v3.31.7",
 		CPA:                   "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.10.3",
 		CPVA:                  "registry.k8s.io/cpa/cpvpa:v0.8.10",
 		BirdExporter:          "ghcr.io/czerwonk/bird_exporter:v1.5.0",
@@ -86,7 +89,10 @@ func TestOverrideGardenerFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := v.Images(imagevector.ShootOptions("1.33.4"))
+	// The landscape's override pins v3.31.6 tags without `version`: looked up for that release.
+	opts := imagevector.ShootOptions("1.33.4")
+	opts.Calico = calicoversiontest.Default(t, "v3.31.6")
+	got, err := v.Images(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +280,7 @@ func TestFromEnv(t *testing.T) {
 		t.Errorf("override from env: %q, %v", got.CalicoNode, err)
 	}
 	got, err = imagevector.FromEnv(env(""), read)
-	if err != nil || got.CalicoNode != "quay.io/calico/node:v3.31.6" {
+	if err != nil || got.CalicoNode != "quay.io/calico/node:v3.31.7" {
 		t.Errorf("no override: %q, %v", got.CalicoNode, err)
 	}
 	_, err = imagevector.FromEnv(env("/missing.yaml"), read)
@@ -292,7 +298,9 @@ func TestCNIPluginsTaggedWithOwnVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	imgs, err := v.Images(imagevector.ShootOptions("1.33.2"))
+	opts := imagevector.ShootOptions("1.33.2")
+	opts.Calico = calicoversiontest.Default(t, "v3.31.6")
+	imgs, err := v.Images(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,11 +351,19 @@ func TestUnknownNamesIgnored(t *testing.T) {
 	if diff := cmp.Diff(want, v.Ignored()); diff != "" {
 		t.Errorf("ignored names (-want +got):\n%s", diff)
 	}
-	imgs, err := v.Images(imagevector.ShootOptions("1.33.2"))
+	// The override pins a v3.31.6 tag without `version`: looked up for that release.
+	v316 := calicoversiontest.Default(t, "v3.31.6")
+	opts := imagevector.ShootOptions("1.33.2")
+	opts.Calico = v316
+	imgs, err := v.Images(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	def, err := imagevector.Default()
+	base, err := imagevector.LoadVector(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, err := base.Images(imagevector.FindOptions{Calico: v316})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,9 +371,6 @@ func TestUnknownNamesIgnored(t *testing.T) {
 	wantImgs.CalicoTypha = "mirror.example/calico/typha:v3.31.6"
 	if diff := cmp.Diff(wantImgs, imgs); diff != "" {
 		t.Errorf("images (-want +got):\n%s", diff)
-	}
-	if _, err := imagevector.Load([]byte(override)); err != nil {
-		t.Errorf("Load: %v", err)
 	}
 }
 
@@ -397,7 +410,7 @@ func TestPerShootVersion(t *testing.T) {
 		{"", "quay.io/calico/node:v3.31.6", "quay.io/calico/typha:v3.31.6"},
 	}
 	for _, tt := range tests {
-		imgs, err := r.ForShoot(tt.version, calicoversion.Deployment{})
+		imgs, err := r.ForShoot(tt.version, calicoversion.Steady(calicoversiontest.Default(t, "v3.31.6")))
 		if err != nil {
 			t.Fatalf("%s: %v", tt.version, err)
 		}
@@ -405,22 +418,38 @@ func TestPerShootVersion(t *testing.T) {
 			t.Errorf("Kubernetes %q: calico-node %q, typha %q; want %q, %q", tt.version, imgs.CalicoNode, imgs.CalicoTypha, tt.node, tt.typha)
 		}
 	}
-	if _, err := r.ForShoot("not-a-version", calicoversion.Deployment{}); err == nil || !strings.Contains(err.Error(), `image vector for Kubernetes "not-a-version"`) {
+	if _, err := r.ForShoot("not-a-version", calicoversion.Steady(calicoversiontest.Default(t, "v3.31.6"))); err == nil || !strings.Contains(err.Error(), `image vector for Kubernetes "not-a-version"`) {
 		t.Errorf("bad version: error %v", err)
 	}
 }
 
-// TestCalicoLines: each Calico image is looked up for the line its component runs; an override
-// without `version` (a mirror) applies to every line, one with `version` only to its line, and a tag
-// pinned by a version-less override is refused for a line it does not belong to.
-func TestCalicoLines(t *testing.T) {
-	v32 := calicoversion.V3_32
+// TestCalicoReleases: each Calico image is looked up for the release its component runs; an override
+// without `version` (a mirror) applies to every release, one with `version` only to that release (or,
+// naming a line, to every release of the line), and a tag pinned by a version-less override is refused
+// for a release it does not belong to, except the release unrecorded shoots run (what an operator
+// pinned before releases were recorded keeps deploying).
+func TestCalicoReleases(t *testing.T) {
+	v316, v317, v321 := calicoversiontest.Default(t, "v3.31.6"), calicoversiontest.Default(t, "v3.31.7"), calicoversiontest.Default(t, "v3.32.1")
 	v, err := imagevector.LoadVector(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	moving := calicoversion.Move(calicoversion.V3_31, v32, calicoversion.Version{}, calicoversion.PhaseFirst)
-	imgs, err := imagevector.NewResolver(v).ForShoot("1.34.2", moving)
+	// Every release of the catalogue has its own four images.
+	for _, r := range calicoversion.Default().Releases() {
+		imgs, err := imagevector.NewResolver(v).ForShoot("1.34.2", calicoversion.Steady(r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := [4]string{"quay.io/calico/node:" + r.Name(), "quay.io/calico/cni:" + r.Name(), "quay.io/calico/typha:" + r.Name(), "quay.io/calico/kube-controllers:" + r.Name()}
+		if got := [4]string{imgs.CalicoNode, imgs.CalicoCNI, imgs.CalicoTypha, imgs.CalicoKubeControllers}; got != want {
+			t.Errorf("%s: %v, want %v", r, got, want)
+		}
+	}
+	move, err := calicoversion.Default().Plan(v316, v321)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imgs, err := imagevector.NewResolver(v).ForShoot("1.34.2", move.Deployment(calicoversion.PhaseFirst, calicoversion.Release{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -436,24 +465,28 @@ func TestCalicoLines(t *testing.T) {
   repository: mirror.example/calico/typha
   tag: v3.32.1-fix
   version: v3.32.1
+- name: calico-kube-controllers
+  repository: mirror.example/calico/kube-controllers
+  version: v3.31
 `
 	v, err = imagevector.LoadVector([]byte(mirror))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
-		line        calicoversion.Version
-		node, typha string
+		release         calicoversion.Release
+		node, typha, kc string
 	}{
-		{calicoversion.V3_31, "mirror.example/calico/node:v3.31.6", "quay.io/calico/typha:v3.31.6"},
-		{v32, "mirror.example/calico/node:v3.32.1", "mirror.example/calico/typha:v3.32.1-fix"},
+		{v316, "mirror.example/calico/node:v3.31.6", "quay.io/calico/typha:v3.31.6", "mirror.example/calico/kube-controllers:v3.31.6"},
+		{v317, "mirror.example/calico/node:v3.31.7", "quay.io/calico/typha:v3.31.7", "mirror.example/calico/kube-controllers:v3.31.7"},
+		{v321, "mirror.example/calico/node:v3.32.1", "mirror.example/calico/typha:v3.32.1-fix", "quay.io/calico/kube-controllers:v3.32.1"},
 	} {
-		imgs, err := imagevector.NewResolver(v).ForShoot("1.34.2", calicoversion.Steady(tt.line))
+		imgs, err := imagevector.NewResolver(v).ForShoot("1.34.2", calicoversion.Steady(tt.release))
 		if err != nil {
-			t.Fatalf("%s: %v", tt.line, err)
+			t.Fatalf("%s: %v", tt.release, err)
 		}
-		if imgs.CalicoNode != tt.node || imgs.CalicoTypha != tt.typha {
-			t.Errorf("%s: calico-node %q, typha %q; want %q, %q", tt.line, imgs.CalicoNode, imgs.CalicoTypha, tt.node, tt.typha)
+		if imgs.CalicoNode != tt.node || imgs.CalicoTypha != tt.typha || imgs.CalicoKubeControllers != tt.kc {
+			t.Errorf("%s: calico-node %q, typha %q, kube-controllers %q; want %q, %q, %q", tt.release, imgs.CalicoNode, imgs.CalicoTypha, imgs.CalicoKubeControllers, tt.node, tt.typha, tt.kc)
 		}
 	}
 
@@ -466,12 +499,28 @@ func TestCalicoLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if imgs, err := imagevector.NewResolver(v).ForShoot("1.33.1", calicoversion.Deployment{}); err != nil || imgs.CalicoNode != "mirror.example/calico/node:v3.31.6" {
-		t.Errorf("default line with a version-less pin: %q, %v; want the pin, as before lines existed", imgs.CalicoNode, err)
+	if imgs, err := imagevector.NewResolver(v).ForShoot("1.33.1", calicoversion.Steady(v316)); err != nil || imgs.CalicoNode != "mirror.example/calico/node:v3.31.6" {
+		t.Errorf("the unrecorded release with a version-less pin: %q, %v; want the pin, as before releases were recorded", imgs.CalicoNode, err)
 	}
-	_, err = imagevector.NewResolver(v).ForShoot("1.34.2", calicoversion.Steady(v32))
-	if err == nil || !strings.Contains(err.Error(), "calico-node for Calico v3.32 is mirror.example/calico/node:v3.31.6, a v3.31 release") ||
-		!strings.Contains(err.Error(), "version: v3.32.1") {
-		t.Errorf("v3.32 with a v3.31 pin: error %v, want a refusal naming the entry to add", err)
+	for _, r := range []calicoversion.Release{v317, v321} {
+		_, err = imagevector.NewResolver(v).ForShoot("1.34.2", calicoversion.Steady(r))
+		if err == nil || !strings.Contains(err.Error(), "calico-node for Calico "+r.Name()+" is mirror.example/calico/node:v3.31.6, of release v3.31.6") ||
+			!strings.Contains(err.Error(), "version: "+r.Name()) {
+			t.Errorf("%s with a v3.31.6 pin: error %v, want a refusal naming the entry to add", r, err)
+		}
+	}
+}
+
+// TestSyntheticReleaseImages: a release added to the catalogue gets its images in the vector through
+// the catalogue alone.
+func TestSyntheticReleaseImages(t *testing.T) {
+	cat := calicoversiontest.WithLines(t, calicoversiontest.V3_33)
+	v, err := imagevector.LoadVectorFor(cat, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imgs, err := imagevector.NewResolver(v).ForShoot("1.36.0", calicoversion.Steady(calicoversiontest.Release(t, cat, "v3.33.0")))
+	if err != nil || imgs.CalicoTypha != "quay.io/calico/typha:v3.33.0" {
+		t.Errorf("v3.33.0: typha %q, %v", imgs.CalicoTypha, err)
 	}
 }
