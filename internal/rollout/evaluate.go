@@ -43,7 +43,7 @@ type Shoot struct {
 	ReconcileErrorAt time.Time
 }
 
-// Observe reads a shoot's calico-node and Typha (through the shoot client); the controller passes
+// Observe reads a shoot's calico-node, Typha and kube-controllers (through the shoot client); the controller passes
 // one that reads the shoot, tests pass their own.
 type Observe func(namespace string) (Components, error)
 

@@ -289,3 +289,30 @@ func TestReconcileErrorsAgainstTheBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestKubeControllersHoldsAWaveMember: a member whose calico-node and Typha rolled out but whose
+// kube-controllers cannot start does not succeed; past the deadline it fails, naming kube-controllers.
+func TestKubeControllersHoldsAWaveMember(t *testing.T) {
+	sp := spec(t, percentWave("all", 100))
+	shoots := fleet(1)
+	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	st, _ := rollout.Evaluate(sp, rollout.State{}, shoots, allComplete, now)
+	move(shoots, st)
+	observe := func(string) (rollout.Components, error) {
+		c := complete
+		c.KubeControllers = rollout.Component{Name: "calico-kube-controllers", Found: true, Desired: 1, Updated: 1, Unavailable: 1}
+		return c, nil
+	}
+	st, _ = rollout.Evaluate(sp, st, shoots, observe, now.Add(time.Minute))
+	if m := st.Waves[0].Members[0]; m.State != rollout.MemberPending {
+		t.Fatalf("member with kube-controllers 0/1 available: %s %q, want Pending", m.State, m.Reason)
+	}
+	st, _ = rollout.Evaluate(sp, st, shoots, observe, now.Add(11*time.Minute))
+	m := st.Waves[0].Members[0]
+	if want := "calico-kube-controllers 1/1 updated, 0/1 available, 1 unavailable after 11m0s"; m.State != rollout.MemberFailed || m.Reason != want {
+		t.Errorf("member: %s %q, want Failed %q", m.State, m.Reason, want)
+	}
+	if st.Halted == nil {
+		t.Error("want the rollout halted")
+	}
+}

@@ -22,8 +22,8 @@ type MemberState string
 const (
 	// MemberPending: moving, or waiting for its move to start.
 	MemberPending MemberState = "Pending"
-	// MemberSucceeded: on the target line, no move, last operation succeeded, calico-node and
-	// Typha rolled out.
+	// MemberSucceeded: on the target line, no move, last operation succeeded, calico-node, Typha and
+	// kube-controllers rolled out (Typha and kube-controllers when present).
 	MemberSucceeded MemberState = "Succeeded"
 	// MemberFailed: not succeeded within the wave's deadline, or its Network's reconcile failed.
 	MemberFailed MemberState = "Failed"
