@@ -56,10 +56,12 @@ type Result struct {
 	Halted bool
 }
 
-// Evaluate advances state one step at now: it replaces a State of another rollout, then (unless
-// halted) judges the pending members of the open wave, halts the rollout when the wave's failure
-// budget is exceeded, closes the wave after its soak and opens the next one, choosing its members.
-// observe is called only for members whose Network says they reached the target without a move.
+// Evaluate advances state one step at now: it replaces a State of another rollout name or target,
+// aligns the recorded waves with the spec's (Waves), then (unless halted) judges the pending members
+// of the open wave, halts the rollout when the wave's failure budget is exceeded, closes the wave
+// after its soak and opens the next one, choosing its members. An edit of the waves never lifts a
+// halt: only Resume or a new name or target does. observe is called only for members whose Network
+// says they reached the target without a move.
 func Evaluate(spec *Spec, state State, shoots map[string]Shoot, observe Observe, now time.Time) (State, Result) {
 	var res Result
 	if spec == nil {
@@ -67,30 +69,41 @@ func Evaluate(spec *Spec, state State, shoots map[string]Shoot, observe Observe,
 	}
 	// The caller's State is left as it was (it compares the two to tell whether to write).
 	state = state.DeepCopy()
-	if state.Rollout != spec.Name || state.Target != spec.Target.Minor || len(state.Waves) != len(spec.Waves) {
+	if state.Rollout != spec.Name || state.Target != spec.Target.Minor {
 		state = State{Rollout: spec.Name, Target: spec.Target.Minor}
-		for _, w := range spec.Waves {
-			state.Waves = append(state.Waves, WaveState{Name: w.Name})
-		}
 	}
-	if state.Halted != nil || state.Completed != nil {
+	state.Waves = alignWaves(spec, state.Waves)
+	if state.Halted != nil {
 		return state, res
 	}
-	for i := range spec.Waves {
-		ws, w := spec.Waves[i], &state.Waves[i]
+	if state.Completed != nil && !slices.ContainsFunc(state.Waves, func(w WaveState) bool { return w.Done == nil }) {
+		return state, res
+	}
+	// A wave added to a completed rollout opens like any other.
+	state.Completed = nil
+	for i := range state.Waves {
+		w := &state.Waves[i]
 		if w.Done != nil {
 			continue
 		}
+		ws, ok := spec.wave(w.Name)
+		if !ok {
+			// Only an opened wave is kept without its spec (alignWaves): its members would go on moving
+			// under no deadline and no budget.
+			state.Halted = &Halt{Wave: w.Name, At: metav1.NewTime(now), Reason: fmt.Sprintf(
+				"wave %s opened and is no longer in calico.rollout.waves: put it back (its members keep their place) or start a rollout of a new name", w.Name)}
+			res.Halted = true
+			return state, res
+		}
 		if w.Opened == nil {
-			open(spec, &state, i, shoots, now)
+			open(spec.Target, ws, &state, i, shoots, now)
 			for _, m := range w.Members {
 				res.Opened = append(res.Opened, m.Shoot)
 			}
 		}
 		judge(spec.Target, ws, w, shoots, observe, now)
 		if failed := failures(w); len(failed) > ws.MaxFailures {
-			state.Halted = &Halt{Wave: w.Name, At: metav1.NewTime(now), Reason: fmt.Sprintf(
-				"wave %s: %d of %d shoots failed, budget %d: %s", w.Name, len(failed), len(w.Members), ws.MaxFailures, strings.Join(failed, "; "))}
+			state.Halted = &Halt{Wave: w.Name, At: metav1.NewTime(now), Reason: haltReason(w, failed, ws.MaxFailures)}
 			res.Halted = true
 			return state, res
 		}
@@ -109,8 +122,29 @@ func Evaluate(spec *Spec, state State, shoots map[string]Shoot, observe Observe,
 	return state, res
 }
 
-// open chooses the members of wave i among the shoots no earlier wave took.
-func open(spec *Spec, state *State, i int, shoots map[string]Shoot, now time.Time) {
+// alignWaves returns the waves of the State for spec: every wave that opened, as recorded and in the
+// order it opened (its members are frozen; a wave the spec no longer names is kept, and Evaluate
+// halts on it unless it is done), then the spec's waves that have not opened, in the spec's order.
+// So adding, removing, renaming or reordering waves changes only what has not happened yet.
+func alignWaves(spec *Spec, recorded []WaveState) []WaveState {
+	var out []WaveState
+	opened := map[string]bool{}
+	for _, w := range recorded {
+		if w.Opened != nil {
+			out = append(out, w)
+			opened[w.Name] = true
+		}
+	}
+	for _, ws := range spec.Waves {
+		if !opened[ws.Name] {
+			out = append(out, WaveState{Name: ws.Name})
+		}
+	}
+	return out
+}
+
+// open chooses the members of wave i (spec ws) among the shoots no earlier wave took.
+func open(target calicoversion.Version, ws WaveSpec, state *State, i int, shoots map[string]Shoot, now time.Time) {
 	taken := map[string]bool{}
 	for _, w := range state.Waves[:i] {
 		for _, m := range w.Members {
@@ -120,13 +154,13 @@ func open(spec *Spec, state *State, i int, shoots map[string]Shoot, now time.Tim
 			taken[s.Shoot] = true
 		}
 	}
-	ws, w := spec.Waves[i], &state.Waves[i]
+	w := &state.Waves[i]
 	w.Opened = ptrTime(now)
 	for _, ns := range selectShoots(ws, shoots) {
 		if taken[ns] {
 			continue
 		}
-		if reason := skipReason(spec.Target, shoots[ns]); reason != "" {
+		if reason := skipReason(target, shoots[ns]); reason != "" {
 			w.Skipped = append(w.Skipped, Skip{Shoot: ns, Reason: reason})
 			continue
 		}
@@ -237,6 +271,11 @@ func judge(target calicoversion.Version, ws WaveSpec, w *WaveState, shoots map[s
 			m.State, m.Reason = MemberFailed, fmt.Sprintf("%s after %s", why, since(elapsed))
 		}
 	}
+}
+
+// haltReason says why a wave halts the rollout (failed: "shoot: reason" of each failed member).
+func haltReason(w *WaveState, failed []string, budget int) string {
+	return fmt.Sprintf("wave %s: %d of %d shoots failed, budget %d: %s", w.Name, len(failed), len(w.Members), budget, strings.Join(failed, "; "))
 }
 
 func failures(w *WaveState) []string {

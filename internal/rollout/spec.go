@@ -116,3 +116,13 @@ func ParseSpec(r *configv1alpha1.Rollout) (*Spec, field.ErrorList) {
 	}
 	return spec, nil
 }
+
+// wave returns the wave of that name.
+func (s *Spec) wave(name string) (WaveSpec, bool) {
+	for _, w := range s.Waves {
+		if w.Name == name {
+			return w, true
+		}
+	}
+	return WaveSpec{}, false
+}
