@@ -1,6 +1,7 @@
 package rollout
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"fmt"
 	"slices"
@@ -202,17 +203,31 @@ func Order(shoots map[string]Shoot) []string {
 func skipReason(target calicoversion.Version, s Shoot) string {
 	switch {
 	case s.Pin != "":
-		return fmt.Sprintf("pinned by its owner to calicoVersion %q (a pin wins over every rollout)", s.Pin)
+		return capText(fmt.Sprintf("pinned by its owner to calicoVersion %q (a pin wins over every rollout)", capText(s.Pin, 64)), MaxReasonLength)
 	case s.Hibernated:
 		return "hibernated (no shoot is moved while hibernated; start another rollout after wake-up)"
 	case !target.SupportsKubernetes(s.KubernetesVersion):
-		return fmt.Sprintf("Kubernetes %s is not supported by Calico %s (supports %s-%s)", s.KubernetesVersion, target, target.KubernetesMin, target.KubernetesMax)
+		return capText(fmt.Sprintf("Kubernetes %s is not supported by Calico %s (supports %s-%s)", capText(s.KubernetesVersion, 64), target, target.KubernetesMin, target.KubernetesMax), MaxReasonLength)
 	}
 	return ""
 }
 
-// judge decides the pending members of an open wave.
+// judge decides the pending members of an open wave. Reasons are capped (MaxReasonLength,
+// MaxErrorExcerpt of a lastError), and only MaxReasonsPerWave failed members keep theirs.
 func judge(target calicoversion.Version, ws WaveSpec, w *WaveState, shoots map[string]Shoot, observe Observe, now time.Time) {
+	kept := 0
+	for _, m := range w.Members {
+		if m.State == MemberFailed && m.Reason != "" {
+			kept++
+		}
+	}
+	fail := func(m *Member, reason string) {
+		m.State, m.Reason = MemberFailed, ""
+		if kept < MaxReasonsPerWave {
+			m.Reason = capText(reason, MaxReasonLength)
+			kept++
+		}
+	}
 	for j := range w.Members {
 		m := &w.Members[j]
 		if m.State != MemberPending {
@@ -228,7 +243,7 @@ func judge(target calicoversion.Version, ws WaveSpec, w *WaveState, shoots map[s
 		// must not halt a rollout, so it only fails the member if it lasts past the deadline. A shoot
 		// that was already broken before its wave opened is judged by the deadline too.
 		if s.ReconcileError != "" && s.ReconcileFailed && !s.ReconcileErrorAt.Before(m.Since.Time) {
-			m.State, m.Reason = MemberFailed, "reconcile failed: "+s.ReconcileError
+			fail(m, "reconcile failed: "+capText(s.ReconcileError, MaxErrorExcerpt))
 			continue
 		}
 		start := m.Since.Time
@@ -239,7 +254,7 @@ func judge(target calicoversion.Version, ws WaveSpec, w *WaveState, shoots map[s
 		line := s.Line.OrDefaultLine()
 		switch {
 		case s.ReconcileError != "":
-			why = "its last reconcile ended in an error: " + s.ReconcileError
+			why = "its last reconcile ended in an error: " + capText(s.ReconcileError, MaxErrorExcerpt)
 		case line != target:
 			why = fmt.Sprintf("still on %s", line)
 			if !s.MoveStarted.IsZero() {
@@ -253,7 +268,7 @@ func judge(target calicoversion.Version, ws WaveSpec, w *WaveState, shoots map[s
 			c, err := observe(m.Shoot)
 			switch {
 			case err != nil:
-				why = err.Error()
+				why = capText(err.Error(), MaxErrorExcerpt)
 			case c.Complete():
 				m.State, m.Reason = MemberSucceeded, ""
 				continue
@@ -268,21 +283,29 @@ func judge(target calicoversion.Version, ws WaveSpec, w *WaveState, shoots map[s
 					why = c.String() + "; " + why
 				}
 			}
-			m.State, m.Reason = MemberFailed, fmt.Sprintf("%s after %s", why, since(elapsed))
+			// The elapsed time ends the reason: cut the cause, never it.
+			suffix := " after " + since(elapsed)
+			fail(m, capText(why, MaxReasonLength-len(suffix))+suffix)
 		}
 	}
 }
 
-// haltReason says why a wave halts the rollout (failed: "shoot: reason" of each failed member).
+// haltReason says why a wave halts the rollout: the counts and the first MaxHaltNamed failed
+// members with their reasons (failed: "shoot: reason" of each failed member), then how many more.
 func haltReason(w *WaveState, failed []string, budget int) string {
-	return fmt.Sprintf("wave %s: %d of %d shoots failed, budget %d: %s", w.Name, len(failed), len(w.Members), budget, strings.Join(failed, "; "))
+	named := failed[:min(len(failed), MaxHaltNamed)]
+	s := fmt.Sprintf("wave %s: %d of %d shoots failed, budget %d: %s", w.Name, len(failed), len(w.Members), budget, strings.Join(named, "; "))
+	if more := len(failed) - len(named); more > 0 {
+		s += fmt.Sprintf("; and %d more (calico-pilot rollout status lists them)", more)
+	}
+	return s
 }
 
 func failures(w *WaveState) []string {
 	var out []string
 	for _, m := range w.Members {
 		if m.State == MemberFailed {
-			out = append(out, m.Shoot+": "+m.Reason)
+			out = append(out, m.Shoot+": "+cmp.Or(m.Reason, ReasonNotKept))
 		}
 	}
 	return out

@@ -1,11 +1,15 @@
 package rollout
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"text/tabwriter"
 	"time"
 )
+
+// ReasonNotKept stands for the reason of a failed member beyond a wave's MaxReasonsPerWave.
+const ReasonNotKept = "reason not kept (more members of this wave failed than the state keeps reasons for; the shoot's Network status says why)"
 
 // WaveStatus is the state of one wave as `calico-pilot rollout status` shows it.
 func WaveStatus(s State, w WaveState) string {
@@ -48,7 +52,7 @@ func WriteTable(out io.Writer, s State, found bool) error {
 		for _, m := range w.Members {
 			counts[m.State]++
 			if m.State == MemberFailed || m.State == MemberGone {
-				reasons = append(reasons, fmt.Sprintf("  %s\t%s\t%s: %s", w.Name, m.Shoot, m.State, m.Reason))
+				reasons = append(reasons, fmt.Sprintf("  %s\t%s\t%s: %s", w.Name, m.Shoot, m.State, cmp.Or(m.Reason, ReasonNotKept)))
 			}
 		}
 		for _, sk := range w.Skipped {
