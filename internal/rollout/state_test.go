@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
@@ -38,7 +39,7 @@ func bigSeed(n int) map[string]rollout.Shoot {
 // error can be.
 func longError(ns string) string {
 	return "storing the ManagedResource of " + ns + ": admission webhook \"validation.example.io\" denied the request: " +
-		strings.Repeat("field spec.template.spec.containers[0].env[42].value is not valid UTF-8 (byte 0xff); ", 60)
+		strings.Repeat("field spec.template.spec.containers[0].env[42].value is not valid UTF-8 (byte 0xff, «ÿ»); ", 60)
 }
 
 // configMapSize is the size of the State's ConfigMap as the API server stores it (JSON).
@@ -106,15 +107,22 @@ func TestStateOf5000FailedShootsFitsAConfigMap(t *testing.T) {
 		if m.State != rollout.MemberFailed {
 			t.Fatalf("member %s is %s, want Failed", m.Shoot, m.State)
 		}
-		if len(m.Reason) > rollout.MaxReasonLength {
-			t.Fatalf("member reason of %d bytes, over %d: %q", len(m.Reason), rollout.MaxReasonLength, m.Reason)
+		if len(m.Reason) > 256 || !utf8.ValidString(m.Reason) {
+			t.Fatalf("member reason of %d bytes, over 256 or not UTF-8: %q", len(m.Reason), m.Reason)
 		}
 		if m.Reason != "" {
 			kept++
 		}
 	}
-	if kept != rollout.MaxReasonsPerWave {
-		t.Errorf("%d failed members keep their reason, want %d", kept, rollout.MaxReasonsPerWave)
+	if kept != 250 {
+		t.Errorf("%d failed members keep their reason, want 250", kept)
+	}
+	var table strings.Builder
+	if err := rollout.WriteTable(&table, st, true); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(table.String(), "Failed: reason not kept (more members of this wave failed than the state keeps reasons for; the shoot's Network status says why)"); got != n-250 {
+		t.Errorf("rollout status shows %d members without their reason, want %d", got, n-250)
 	}
 	// Decoded, the State is the one written (so the controller writes it once).
 	data, err := st.Encode()
