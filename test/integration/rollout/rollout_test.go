@@ -49,7 +49,7 @@ func TestRolloutHaltsAndResumes(t *testing.T) {
 	f.setBroken(broken, true)
 
 	moving := time.Now()
-	f.startController(&configv1alpha1.Rollout{Name: "to-v3.32", TargetVersion: "v3.32",
+	_, stopRollout := f.startController(&configv1alpha1.Rollout{Name: "to-v3.32", TargetVersion: "v3.32",
 		Waves: []configv1alpha1.Wave{wave("canary", 10), wave("half", 50), wave("all", 100)}})
 	f.waitFor("the rollout to halt", func() bool { return f.state().Halted != nil })
 	t.Logf("halted after %s", time.Since(moving).Round(time.Millisecond))
@@ -101,6 +101,17 @@ func TestRolloutHaltsAndResumes(t *testing.T) {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("rollout status: exit %d, stderr %q, output lacks %q:\n%s", code, errOut, want, out)
 		}
+	}
+
+	// The operator edits the waves (one more): the controller restarts with them and the halt stays.
+	stopRollout()
+	halt := st.Halted
+	f.startController(&configv1alpha1.Rollout{Name: "to-v3.32", TargetVersion: "v3.32",
+		Waves: []configv1alpha1.Wave{wave("canary", 10), wave("half", 50), wave("all", 100), wave("stragglers", 100)}})
+	f.waitFor("the edited waves in the state", func() bool { return len(f.state().Waves) == 4 })
+	time.Sleep(time.Second)
+	if st := f.state(); st.Halted == nil || st.Halted.Reason != halt.Reason || st.Waves[2].Opened != nil {
+		t.Fatalf("after adding a wave: halt %+v, third wave opened %v; want the halt kept and nothing opened", st.Halted, st.Waves[2].Opened)
 	}
 
 	// The shoot recovers; the operator resumes.
