@@ -50,7 +50,7 @@ func TestControllerCommandRejectsBadInput(t *testing.T) {
 			name:     "invalid rollout",
 			args:     []string{"--config-file", write("rollout.yaml", header+"calico:\n  rollout:\n    name: r\n    targetVersion: v3.33\n    waves:\n    - {name: a, percent: 50, selector: {matchLabels: {app: canary}}}\n")},
 			wantCode: ExitUsage,
-			wantErr: []string{`calico.rollout.targetVersion: Invalid value: "v3.33": Calico "v3.33" is not supported, supported: v3.31, v3.32`,
+			wantErr: []string{`calico.rollout.targetVersion: Invalid value: "v3.33": Calico "v3.33" is not supported; accepted: a line (v3.31, v3.32: its newest release) or a release (v3.31.6, v3.31.7, v3.32.1)`,
 				"calico.rollout.waves[0]: Invalid value: \"a\": exactly one of percent and selector must be set"},
 		},
 		{

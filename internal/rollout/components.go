@@ -3,6 +3,7 @@ package rollout
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -11,7 +12,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// Names of the shoot workloads whose rollout decides a move (internal/render names them so).
+// Names of the shoot workloads whose rollout decides a move and a wave member (internal/render names
+// them so).
 const (
 	// ShootNamespace is where Calico's workloads run in a shoot.
 	ShootNamespace = "kube-system"
@@ -19,6 +21,9 @@ const (
 	NodeDaemonSet = "calico-node"
 	// TyphaDeployment is Typha; absent when Typha is off.
 	TyphaDeployment = "calico-typha-deploy"
+	// KubeControllersDeployment is calico-kube-controllers (node, IPAM garbage collection and
+	// policy controllers). A shoot without it is read as not found, like Typha when it is off.
+	KubeControllersDeployment = "calico-kube-controllers"
 )
 
 // Component is how one workload's rollout stands, as its controller reports it in status.
@@ -104,33 +109,65 @@ func podImages(lists ...[]corev1.Container) map[string]string {
 	return out
 }
 
-// Components are calico-node and Typha of one shoot.
+// Components are the Calico workloads of one shoot that a move changes: calico-node, Typha and
+// kube-controllers.
 type Components struct {
-	Node, Typha Component
+	Node, Typha, KubeControllers Component
 }
 
-// Complete says whether calico-node completed its rollout and Typha did too or does not exist.
-func (c Components) Complete() bool {
-	return c.Node.Complete() && (!c.Typha.Found || c.Typha.Complete())
+// workloads lists the components in Calico's order of reporting, each with whether it must exist:
+// calico-node must; Typha (off on small shoots) and kube-controllers may be absent.
+func (c Components) workloads() []struct {
+	Component
+	required bool
+} {
+	return []struct {
+		Component
+		required bool
+	}{{c.Node, true}, {c.Typha, false}, {c.KubeControllers, false}}
 }
 
-// String describes the components that are not complete ("" when all are).
-func (c Components) String() string {
-	var s string
-	if !c.Node.Complete() {
-		s = c.Node.String()
-	}
-	if c.Typha.Found && !c.Typha.Complete() {
-		if s != "" {
-			s += "; "
+// holding returns the components that hold the shoot up: calico-node when it is missing or not
+// complete, Typha and kube-controllers when present and not complete.
+func (c Components) holding() []Component {
+	var out []Component
+	for _, w := range c.workloads() {
+		if (w.required || w.Found) && !w.Complete() {
+			out = append(out, w.Component)
 		}
-		s += c.Typha.String()
 	}
-	return s
+	return out
 }
 
-// ReadComponents reads calico-node and Typha through the shoot client: two GETs. A missing Typha
-// is reported as not found, not as an error.
+// Complete says whether calico-node completed its rollout, and Typha and kube-controllers did too or
+// do not exist.
+func (c Components) Complete() bool { return len(c.holding()) == 0 }
+
+// Holding names the workloads that are not complete, comma-separated in the order calico-node,
+// Typha, kube-controllers ("calico-node, calico-kube-controllers"); "" when all are complete.
+func (c Components) Holding() string {
+	var names []string
+	for _, w := range c.holding() {
+		names = append(names, w.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// String describes the components that are not complete, "; "-separated ("" when all are).
+func (c Components) String() string {
+	var parts []string
+	for _, w := range c.holding() {
+		parts = append(parts, w.String())
+	}
+	return strings.Join(parts, "; ")
+}
+
+// ReadComponents reads calico-node, Typha and kube-controllers through the shoot client: three GETs
+// by name, no list, no watch, no cache. Each GET is one round trip to the shoot's API server that
+// answers with the whole live object: the rendered spec (v3.32 default shoot: calico-node's
+// DaemonSet 6.9 KB of JSON, Typha's Deployment 2.4 KB, kube-controllers' 1.6 KB) plus its status
+// and managedFields. A missing Typha or kube-controllers is reported as not found, not as an error;
+// a missing calico-node too, and Complete says it is not complete.
 func ReadComponents(ctx context.Context, shoot client.Reader) (Components, error) {
 	var out Components
 	ds := &appsv1.DaemonSet{}
@@ -142,14 +179,19 @@ func ReadComponents(ctx context.Context, shoot client.Reader) (Components, error
 	default:
 		return out, fmt.Errorf("reading the shoot's %s DaemonSet: %w", NodeDaemonSet, err)
 	}
-	d := &appsv1.Deployment{}
-	switch err := shoot.Get(ctx, client.ObjectKey{Namespace: ShootNamespace, Name: TyphaDeployment}, d); {
-	case err == nil:
-		out.Typha = FromDeployment(d)
-	case apierrors.IsNotFound(err):
-		out.Typha = Component{Name: TyphaDeployment}
-	default:
-		return out, fmt.Errorf("reading the shoot's %s Deployment: %w", TyphaDeployment, err)
+	for _, d := range []struct {
+		name string
+		into *Component
+	}{{TyphaDeployment, &out.Typha}, {KubeControllersDeployment, &out.KubeControllers}} {
+		dep := &appsv1.Deployment{}
+		switch err := shoot.Get(ctx, client.ObjectKey{Namespace: ShootNamespace, Name: d.name}, dep); {
+		case err == nil:
+			*d.into = FromDeployment(dep)
+		case apierrors.IsNotFound(err):
+			*d.into = Component{Name: d.name}
+		default:
+			return out, fmt.Errorf("reading the shoot's %s Deployment: %w", d.name, err)
+		}
 	}
 	return out, nil
 }

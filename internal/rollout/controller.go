@@ -56,9 +56,10 @@ func (v *View) set(m map[string]Assignment) []string {
 }
 
 // Controller evaluates the rollout periodically: it reads the State ConfigMap, the Networks and
-// Clusters (from the manager's cache) and, for members that reached the target, their calico-node
-// and Typha (through the shoot client), writes the next State and publishes the View. It runs as a
-// leader-elected manager Runnable with one goroutine: the single writer of the State.
+// Clusters (from the manager's cache) and, for members that reached the target, their calico-node,
+// Typha and kube-controllers (through the shoot client), writes the next State and publishes the
+// View. It runs as a leader-elected manager Runnable with one goroutine: the single writer of the
+// State.
 type Controller struct {
 	// Spec is the operator's rollout (nil: none; the View stays empty).
 	Spec *Spec
@@ -85,7 +86,7 @@ type Controller struct {
 	Now func() time.Time
 }
 
-// ShootReadTimeout bounds the reads of one shoot's calico-node and Typha in an evaluation.
+// ShootReadTimeout bounds the reads of one shoot's calico-node, Typha and kube-controllers in an evaluation.
 const ShootReadTimeout = 15 * time.Second
 
 // NeedLeaderElection makes the Controller run only in the leader: one writer of the State.

@@ -4,6 +4,6 @@
 // operator's Rollout, the recorded State and what is observed of each shoot, and returns the next
 // State. Controller runs it periodically in the leader-elected manager (one worker, the only writer
 // of the State ConfigMap) and publishes the open waves to the Network actuator through a View.
-// Components reads how a shoot's calico-node DaemonSet and Typha Deployment rolled out; the
-// actuator uses it too, to step a move in Calico's order.
+// Components reads how a shoot's calico-node DaemonSet, Typha and kube-controllers Deployments rolled
+// out and names the one that holds; the actuator uses it too, to step a move in Calico's order.
 package rollout

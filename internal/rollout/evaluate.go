@@ -1,6 +1,7 @@
 package rollout
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"fmt"
 	"slices"
@@ -44,7 +45,7 @@ type Shoot struct {
 	ReconcileErrorAt time.Time
 }
 
-// Observe reads a shoot's calico-node and Typha (through the shoot client); the controller passes
+// Observe reads a shoot's calico-node, Typha and kube-controllers (through the shoot client); the controller passes
 // one that reads the shoot, tests pass their own.
 type Observe func(namespace string) (Components, error)
 
@@ -57,10 +58,12 @@ type Result struct {
 	Halted bool
 }
 
-// Evaluate advances state one step at now: it replaces a State of another rollout, then (unless
-// halted) judges the pending members of the open wave, halts the rollout when the wave's failure
-// budget is exceeded, closes the wave after its soak and opens the next one, choosing its members.
-// observe is called only for members whose Network says they reached the target without a move.
+// Evaluate advances state one step at now: it replaces a State of another rollout name or target,
+// aligns the recorded waves with the spec's (Waves), then (unless halted) judges the pending members
+// of the open wave, halts the rollout when the wave's failure budget is exceeded, closes the wave
+// after its soak and opens the next one, choosing its members. An edit of the waves never lifts a
+// halt: only Resume or a new name or target does. observe is called only for members whose Network
+// says they reached the target without a move.
 func Evaluate(spec *Spec, state State, shoots map[string]Shoot, observe Observe, now time.Time) (State, Result) {
 	var res Result
 	if spec == nil {
@@ -68,30 +71,53 @@ func Evaluate(spec *Spec, state State, shoots map[string]Shoot, observe Observe,
 	}
 	// The caller's State is left as it was (it compares the two to tell whether to write).
 	state = state.DeepCopy()
-	if state.Rollout != spec.Name || state.Target != spec.Target.Name() || len(state.Waves) != len(spec.Waves) {
-		state = State{Rollout: spec.Name, Target: spec.Target.Name()}
-		for _, w := range spec.Waves {
-			state.Waves = append(state.Waves, WaveState{Name: w.Name})
-		}
+	if state.Rollout != spec.Name || !state.sameTarget(spec) {
+		state = State{Rollout: spec.Name, Target: spec.TargetName, TargetRelease: spec.Target.Name()}
 	}
-	if state.Halted != nil || state.Completed != nil {
+	// The release the rollout moves to is fixed when it starts: a calico-pilot that adds a release to
+	// a target line does not move the rollout's shoots again (a State of the previous version, which
+	// recorded only the line, gets the release it moved to).
+	if state.TargetRelease == "" {
+		state.TargetRelease = spec.Target.Name()
+	}
+	target := spec.Target
+	if r, err := calicoversion.Default().Recorded(state.TargetRelease); err == nil && !r.Release.IsZero() {
+		// A target release this calico-pilot no longer carries goes to the newest of its line.
+		target = r.Release
+		state.TargetRelease = target.Name()
+	}
+	state.Waves = alignWaves(spec, state.Waves)
+	if state.Halted != nil {
 		return state, res
 	}
-	for i := range spec.Waves {
-		ws, w := spec.Waves[i], &state.Waves[i]
+	if state.Completed != nil && !slices.ContainsFunc(state.Waves, func(w WaveState) bool { return w.Done == nil }) {
+		return state, res
+	}
+	// A wave added to a completed rollout opens like any other.
+	state.Completed = nil
+	for i := range state.Waves {
+		w := &state.Waves[i]
 		if w.Done != nil {
 			continue
 		}
+		ws, ok := spec.wave(w.Name)
+		if !ok {
+			// Only an opened wave is kept without its spec (alignWaves): its members would go on moving
+			// under no deadline and no budget.
+			state.Halted = &Halt{Wave: w.Name, At: metav1.NewTime(now), Reason: fmt.Sprintf(
+				"wave %s opened and is no longer in calico.rollout.waves: put it back (its members keep their place) or start a rollout of a new name", w.Name)}
+			res.Halted = true
+			return state, res
+		}
 		if w.Opened == nil {
-			open(spec, &state, i, shoots, now)
+			open(target, ws, &state, i, shoots, now)
 			for _, m := range w.Members {
 				res.Opened = append(res.Opened, m.Shoot)
 			}
 		}
-		judge(spec.Target, ws, w, shoots, observe, now)
+		judge(target, ws, w, shoots, observe, now)
 		if failed := failures(w); len(failed) > ws.MaxFailures {
-			state.Halted = &Halt{Wave: w.Name, At: metav1.NewTime(now), Reason: fmt.Sprintf(
-				"wave %s: %d of %d shoots failed, budget %d: %s", w.Name, len(failed), len(w.Members), ws.MaxFailures, strings.Join(failed, "; "))}
+			state.Halted = &Halt{Wave: w.Name, At: metav1.NewTime(now), Reason: haltReason(w, failed, ws.MaxFailures)}
 			res.Halted = true
 			return state, res
 		}
@@ -110,8 +136,29 @@ func Evaluate(spec *Spec, state State, shoots map[string]Shoot, observe Observe,
 	return state, res
 }
 
-// open chooses the members of wave i among the shoots no earlier wave took.
-func open(spec *Spec, state *State, i int, shoots map[string]Shoot, now time.Time) {
+// alignWaves returns the waves of the State for spec: every wave that opened, as recorded and in the
+// order it opened (its members are frozen; a wave the spec no longer names is kept, and Evaluate
+// halts on it unless it is done), then the spec's waves that have not opened, in the spec's order.
+// So adding, removing, renaming or reordering waves changes only what has not happened yet.
+func alignWaves(spec *Spec, recorded []WaveState) []WaveState {
+	var out []WaveState
+	opened := map[string]bool{}
+	for _, w := range recorded {
+		if w.Opened != nil {
+			out = append(out, w)
+			opened[w.Name] = true
+		}
+	}
+	for _, ws := range spec.Waves {
+		if !opened[ws.Name] {
+			out = append(out, WaveState{Name: ws.Name})
+		}
+	}
+	return out
+}
+
+// open chooses the members of wave i (spec ws) among the shoots no earlier wave took.
+func open(target calicoversion.Release, ws WaveSpec, state *State, i int, shoots map[string]Shoot, now time.Time) {
 	taken := map[string]bool{}
 	for _, w := range state.Waves[:i] {
 		for _, m := range w.Members {
@@ -121,13 +168,13 @@ func open(spec *Spec, state *State, i int, shoots map[string]Shoot, now time.Tim
 			taken[s.Shoot] = true
 		}
 	}
-	ws, w := spec.Waves[i], &state.Waves[i]
+	w := &state.Waves[i]
 	w.Opened = ptrTime(now)
 	for _, ns := range selectShoots(ws, shoots) {
 		if taken[ns] {
 			continue
 		}
-		if reason := skipReason(spec.Target, shoots[ns]); reason != "" {
+		if reason := skipReason(target, shoots[ns]); reason != "" {
 			w.Skipped = append(w.Skipped, Skip{Shoot: ns, Reason: reason})
 			continue
 		}
@@ -169,22 +216,36 @@ func Order(shoots map[string]Shoot) []string {
 func skipReason(target calicoversion.Release, s Shoot) string {
 	switch {
 	case s.Pin != "":
-		return fmt.Sprintf("pinned by its owner to calicoVersion %q (a pin wins over every rollout)", s.Pin)
+		return capText(fmt.Sprintf("pinned by its owner to calicoVersion %q (a pin wins over every rollout)", capText(s.Pin, 64)), MaxReasonLength)
 	case s.Hibernated:
 		return "hibernated (no shoot is moved while hibernated; start another rollout after wake-up)"
 	case !target.SupportsKubernetes(s.KubernetesVersion):
-		return fmt.Sprintf("Kubernetes %s is not supported by Calico %s (supports %s)", s.KubernetesVersion, target, target.Line().KubernetesRange())
+		return capText(fmt.Sprintf("Kubernetes %s is not supported by Calico %s (supports %s)", capText(s.KubernetesVersion, 64), target, target.Line().KubernetesRange()), MaxReasonLength)
 	}
 	if !s.Release.IsZero() {
 		if _, err := calicoversion.Default().Plan(s.Release, target); err != nil {
-			return err.Error()
+			return capText(err.Error(), MaxReasonLength)
 		}
 	}
 	return ""
 }
 
-// judge decides the pending members of an open wave.
+// judge decides the pending members of an open wave. Reasons are capped (MaxReasonLength,
+// MaxErrorExcerpt of a lastError), and only MaxReasonsPerWave failed members keep theirs.
 func judge(target calicoversion.Release, ws WaveSpec, w *WaveState, shoots map[string]Shoot, observe Observe, now time.Time) {
+	kept := 0
+	for _, m := range w.Members {
+		if m.State == MemberFailed && m.Reason != "" {
+			kept++
+		}
+	}
+	fail := func(m *Member, reason string) {
+		m.State, m.Reason = MemberFailed, ""
+		if kept < MaxReasonsPerWave {
+			m.Reason = capText(reason, MaxReasonLength)
+			kept++
+		}
+	}
 	for j := range w.Members {
 		m := &w.Members[j]
 		if m.State != MemberPending {
@@ -200,7 +261,7 @@ func judge(target calicoversion.Release, ws WaveSpec, w *WaveState, shoots map[s
 		// must not halt a rollout, so it only fails the member if it lasts past the deadline. A shoot
 		// that was already broken before its wave opened is judged by the deadline too.
 		if s.ReconcileError != "" && s.ReconcileFailed && !s.ReconcileErrorAt.Before(m.Since.Time) {
-			m.State, m.Reason = MemberFailed, "reconcile failed: "+s.ReconcileError
+			fail(m, "reconcile failed: "+capText(s.ReconcileError, MaxErrorExcerpt))
 			continue
 		}
 		start := m.Since.Time
@@ -211,7 +272,7 @@ func judge(target calicoversion.Release, ws WaveSpec, w *WaveState, shoots map[s
 		line := s.Release
 		switch {
 		case s.ReconcileError != "":
-			why = "its last reconcile ended in an error: " + s.ReconcileError
+			why = "its last reconcile ended in an error: " + capText(s.ReconcileError, MaxErrorExcerpt)
 		case line != target:
 			why = fmt.Sprintf("still on %s", line)
 			if !s.MoveStarted.IsZero() {
@@ -225,7 +286,7 @@ func judge(target calicoversion.Release, ws WaveSpec, w *WaveState, shoots map[s
 			c, err := observe(m.Shoot)
 			switch {
 			case err != nil:
-				why = err.Error()
+				why = capText(err.Error(), MaxErrorExcerpt)
 			case c.Complete():
 				m.State, m.Reason = MemberSucceeded, ""
 				continue
@@ -240,16 +301,29 @@ func judge(target calicoversion.Release, ws WaveSpec, w *WaveState, shoots map[s
 					why = c.String() + "; " + why
 				}
 			}
-			m.State, m.Reason = MemberFailed, fmt.Sprintf("%s after %s", why, since(elapsed))
+			// The elapsed time ends the reason: cut the cause, never it.
+			suffix := " after " + since(elapsed)
+			fail(m, capText(why, MaxReasonLength-len(suffix))+suffix)
 		}
 	}
+}
+
+// haltReason says why a wave halts the rollout: the counts and the first MaxHaltNamed failed
+// members with their reasons (failed: "shoot: reason" of each failed member), then how many more.
+func haltReason(w *WaveState, failed []string, budget int) string {
+	named := failed[:min(len(failed), MaxHaltNamed)]
+	s := fmt.Sprintf("wave %s: %d of %d shoots failed, budget %d: %s", w.Name, len(failed), len(w.Members), budget, strings.Join(named, "; "))
+	if more := len(failed) - len(named); more > 0 {
+		s += fmt.Sprintf("; and %d more (calico-pilot rollout status lists them)", more)
+	}
+	return s
 }
 
 func failures(w *WaveState) []string {
 	var out []string
 	for _, m := range w.Members {
 		if m.State == MemberFailed {
-			out = append(out, m.Shoot+": "+m.Reason)
+			out = append(out, m.Shoot+": "+cmp.Or(m.Reason, ReasonNotKept))
 		}
 	}
 	return out

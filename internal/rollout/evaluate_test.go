@@ -28,11 +28,14 @@ func percentWave(name string, p int32) configv1alpha1.Wave {
 		RolloutDeadline: &metav1.Duration{Duration: 10 * time.Minute}}
 }
 
+func v316() calicoversion.Release { r, _ := calicoversion.Default().Release("v3.31.6"); return r }
+func v321() calicoversion.Release { r, _ := calicoversion.Default().Release("v3.32.1"); return r }
+
 func fleet(n int) map[string]rollout.Shoot {
 	out := map[string]rollout.Shoot{}
 	for i := range n {
 		ns := fmt.Sprintf("shoot--p--s%02d", i)
-		out[ns] = rollout.Shoot{Namespace: ns, KubernetesVersion: "1.34.1", Line: calicoversion.V3_31, Reconciled: true}
+		out[ns] = rollout.Shoot{Namespace: ns, KubernetesVersion: "1.34.1", Release: v316(), Reconciled: true}
 	}
 	return out
 }
@@ -48,7 +51,7 @@ func allComplete(string) (rollout.Components, error) { return complete, nil }
 func move(shoots map[string]rollout.Shoot, st rollout.State) {
 	for ns := range st.Assignments() {
 		s := shoots[ns]
-		s.Line = calicoversion.V3_32
+		s.Release = v321()
 		shoots[ns] = s
 	}
 }
@@ -153,7 +156,7 @@ func TestSkipsAndSelectors(t *testing.T) {
 	if len(res.Opened) != 1 || res.Opened[0] != order[0] {
 		t.Fatalf("dev opened %v, want [%s]", res.Opened, order[0])
 	}
-	if len(st.Waves[0].Skipped) != 1 || !strings.Contains(st.Waves[0].Skipped[0].Reason, "Kubernetes 1.33.2 is not supported by Calico v3.32 (supports 1.34-1.36)") {
+	if len(st.Waves[0].Skipped) != 1 || !strings.Contains(st.Waves[0].Skipped[0].Reason, "Kubernetes 1.33.2 is not supported by Calico v3.32.1 (supports 1.34-1.36)") {
 		t.Errorf("skipped %+v", st.Waves[0].Skipped)
 	}
 	sp.Waves[0].MinSoak = 0
@@ -174,7 +177,7 @@ func TestParseSpecErrors(t *testing.T) {
 	}
 	for _, want := range []string{
 		"calico.rollout.name: a rollout needs a name",
-		"calico.rollout.targetVersion: Calico \"v3.30\" is not supported, supported: v3.31, v3.32",
+		"calico.rollout.targetVersion: Calico \"v3.30\" is not supported; accepted: a line (v3.31, v3.32: its newest release) or a release (v3.31.6, v3.31.7, v3.32.1)",
 		"calico.rollout.waves[1].name: ",
 		"calico.rollout.waves[1].percent: percentages are cumulative and must not decrease (the wave before has 50)",
 		"calico.rollout.waves[2]: exactly one of percent and selector must be set",
@@ -205,6 +208,16 @@ func TestEvaluateDoesNotChangeItsInput(t *testing.T) {
 	}
 }
 
+// knownIssueAction is what the catalogue says to do about v3.32.1's known issue.
+func knownIssueAction(t *testing.T) string {
+	t.Helper()
+	issues := v321().KnownIssues()
+	if len(issues) != 1 {
+		t.Fatalf("v3.32.1 known issues %v", issues)
+	}
+	return issues[0].Action
+}
+
 func TestWriteTable(t *testing.T) {
 	sp := spec(t, percentWave("canary", 50), percentWave("all", 100))
 	shoots := fleet(2)
@@ -219,14 +232,18 @@ func TestWriteTable(t *testing.T) {
 	if err := rollout.WriteTable(&b, st, true); err != nil {
 		t.Fatal(err)
 	}
-	want := "Rollout to-32 to Calico v3.32: HALTED in wave canary at 2026-12-03T12:11:00Z: wave canary: 1 of 1 shoots failed, budget 0: " + order[0] + ": still on v3.31 after 11m0s\n" +
+	want := "Rollout to-32 to Calico v3.32 (v3.32.1): HALTED in wave canary at 2026-12-03T12:11:00Z: wave canary: 1 of 1 shoots failed, budget 0: " + order[0] + ": still on v3.31.6 after 11m0s\n" +
+		"\n" +
+		// The target's known issue, with what to do, where it matters.
+		"known issue of Calico v3.32.1: calico-kube-controllers: kube-controllers does nothing while any calico-node pod is unavailable (known issue kube-controllers-stalls-while-calico-node-unavailable)\n" +
+		"  what to do: " + knownIssueAction(t) + "\n" +
 		"\n" +
 		"WAVE    STATE    MOVED  SUCCEEDED  FAILED  PENDING  SKIPPED  OPENED\n" +
 		"canary  Halted   1      0          1       0        0        2026-12-03T12:00:00Z\n" +
 		"all     Waiting  0      0          0       0        0        -\n" +
 		"\n" +
 		"Shoots that failed, are gone or were skipped:\n" +
-		"  canary  " + order[0] + "  Failed: still on v3.31 after 11m0s\n"
+		"  canary  " + order[0] + "  Failed: still on v3.31.6 after 11m0s\n"
 	if b.String() != want {
 		t.Errorf("table:\n%s\nwant:\n%s", b.String(), want)
 	}
@@ -286,6 +303,73 @@ func TestReconcileErrorsAgainstTheBudget(t *testing.T) {
 	for _, m := range st2.Waves[0].Members {
 		if m.Shoot == names[0] && (m.State != rollout.MemberFailed || !strings.Contains(m.Reason, "its last reconcile ended in an error: conflict storing the ManagedResource after 11m")) {
 			t.Errorf("a lasting Error past the deadline: %s %q", m.State, m.Reason)
+		}
+	}
+}
+
+// TestKubeControllersHoldsAWaveMember: a member whose calico-node and Typha rolled out but whose
+// kube-controllers cannot start does not succeed; past the deadline it fails, naming kube-controllers.
+func TestKubeControllersHoldsAWaveMember(t *testing.T) {
+	sp := spec(t, percentWave("all", 100))
+	shoots := fleet(1)
+	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	st, _ := rollout.Evaluate(sp, rollout.State{}, shoots, allComplete, now)
+	move(shoots, st)
+	observe := func(string) (rollout.Components, error) {
+		c := complete
+		c.KubeControllers = rollout.Component{Name: "calico-kube-controllers", Found: true, Desired: 1, Updated: 1, Unavailable: 1}
+		return c, nil
+	}
+	st, _ = rollout.Evaluate(sp, st, shoots, observe, now.Add(time.Minute))
+	if m := st.Waves[0].Members[0]; m.State != rollout.MemberPending {
+		t.Fatalf("member with kube-controllers 0/1 available: %s %q, want Pending", m.State, m.Reason)
+	}
+	st, _ = rollout.Evaluate(sp, st, shoots, observe, now.Add(11*time.Minute))
+	m := st.Waves[0].Members[0]
+	if want := "calico-kube-controllers 1/1 updated, 0/1 available, 1 unavailable after 11m0s"; m.State != rollout.MemberFailed || m.Reason != want {
+		t.Errorf("member: %s %q, want Failed %q", m.State, m.Reason, want)
+	}
+	if st.Halted == nil {
+		t.Error("want the rollout halted")
+	}
+}
+
+// TestTargetReleaseIsFixed: the release a rollout moves to is fixed when it starts and recorded; a
+// State written before releases (the line only) keeps its progress and halt under the same target,
+// whether the spec names the line or the release; a recorded target release the catalogue no longer
+// carries goes to the newest of its line.
+func TestTargetReleaseIsFixed(t *testing.T) {
+	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	halt := &rollout.Halt{Wave: "canary", At: metav1.NewTime(now), Reason: "r"}
+	for _, tt := range []struct {
+		name, written string
+		old           rollout.State
+		wantRelease   string
+	}{
+		{"state of the previous version, target as a line", "v3.32", rollout.State{Rollout: "to-32", Target: "v3.32", Halted: halt}, "v3.32.1"},
+		{"state of the previous version, spec names the release", "v3.32.1", rollout.State{Rollout: "to-32", Target: "v3.32", Halted: halt}, "v3.32.1"},
+		{"recorded release retired", "v3.32", rollout.State{Rollout: "to-32", Target: "v3.32", TargetRelease: "v3.32.0", Halted: halt}, "v3.32.1"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sp, errs := rollout.ParseSpec(&configv1alpha1.Rollout{Name: "to-32", TargetVersion: tt.written, Waves: []configv1alpha1.Wave{percentWave("canary", 100)}})
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			tt.old.Waves = []rollout.WaveState{{Name: "canary", Opened: &metav1.Time{Time: now}}}
+			st, _ := rollout.Evaluate(sp, tt.old, fleet(2), allComplete, now.Add(time.Minute))
+			if st.Halted == nil || st.TargetRelease != tt.wantRelease {
+				t.Errorf("halted %v, target release %q; want the halt kept and %s", st.Halted, st.TargetRelease, tt.wantRelease)
+			}
+		})
+	}
+	sp, _ := rollout.ParseSpec(&configv1alpha1.Rollout{Name: "to-31", TargetVersion: "v3.31", Waves: []configv1alpha1.Wave{percentWave("canary", 100)}})
+	st, _ := rollout.Evaluate(sp, rollout.State{}, fleet(2), allComplete, now)
+	if st.Target != "v3.31" || st.TargetRelease != "v3.31.7" {
+		t.Errorf("a new rollout to a line records %q / %q, want v3.31 / v3.31.7 (its newest release when it starts)", st.Target, st.TargetRelease)
+	}
+	for ns, a := range st.Assignments() {
+		if a.Target != "v3.31.7" {
+			t.Errorf("%s is assigned %q, want the release v3.31.7", ns, a.Target)
 		}
 	}
 }

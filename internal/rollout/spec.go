@@ -2,6 +2,7 @@ package rollout
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -22,8 +23,10 @@ const (
 type Spec struct {
 	// Name identifies the rollout: a new name starts from the first wave.
 	Name string
-	// Target is the release the shoots move to (a target naming a line is its newest release).
-	Target calicoversion.Release
+	// Target is the release the shoots move to (a target naming a line is its newest release when the
+	// rollout starts); TargetName is the target as written ("v3.32", "v3.31.7").
+	Target     calicoversion.Release
+	TargetName string
 	// Waves in the order they open.
 	Waves []WaveSpec
 }
@@ -60,7 +63,7 @@ func ParseSpec(r *configv1alpha1.Rollout) (*Spec, field.ErrorList) {
 	if len(r.Waves) == 0 {
 		errs = append(errs, field.Required(root.Child("waves"), "at least one wave"))
 	}
-	spec := &Spec{Name: r.Name, Target: target}
+	spec := &Spec{Name: r.Name, Target: target, TargetName: strings.TrimSpace(r.TargetVersion)}
 	names := map[string]bool{}
 	lastPercent := 0
 	for i, w := range r.Waves {
@@ -115,4 +118,14 @@ func ParseSpec(r *configv1alpha1.Rollout) (*Spec, field.ErrorList) {
 		return nil, errs
 	}
 	return spec, nil
+}
+
+// wave returns the wave of that name.
+func (s *Spec) wave(name string) (WaveSpec, bool) {
+	for _, w := range s.Waves {
+		if w.Name == name {
+			return w, true
+		}
+	}
+	return WaveSpec{}, false
 }

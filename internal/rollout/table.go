@@ -1,11 +1,17 @@
 package rollout
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"text/tabwriter"
 	"time"
+
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 )
+
+// ReasonNotKept stands for the reason of a failed member beyond a wave's MaxReasonsPerWave.
+const ReasonNotKept = "reason not kept (more members of this wave failed than the state keeps reasons for; the shoot's Network status says why)"
 
 // WaveStatus is the state of one wave as `calico-pilot rollout status` shows it.
 func WaveStatus(s State, w WaveState) string {
@@ -37,8 +43,30 @@ func WriteTable(out io.Writer, s State, found bool) error {
 	case s.Completed != nil:
 		head = "completed at " + s.Completed.UTC().Format(time.RFC3339)
 	}
-	if _, err := fmt.Fprintf(out, "Rollout %s to Calico %s: %s\n\n", s.Rollout, s.Target, head); err != nil {
+	target := s.Target
+	if r := s.release(); r != s.Target {
+		target += " (" + r + ")"
+	}
+	if _, err := fmt.Fprintf(out, "Rollout %s to Calico %s: %s\n\n", s.Rollout, target, head); err != nil {
 		return err
+	}
+	// The target's known issues, where they matter: before and while its shoots move.
+	if r, err := calicoversion.Default().Recorded(s.release()); err == nil && !r.Release.IsZero() {
+		if r.Retired {
+			if _, err := fmt.Fprintf(out, "note: %s\n\n", r.Message()); err != nil {
+				return err
+			}
+		}
+		if issues := r.Release.KnownIssues(); len(issues) > 0 {
+			for _, k := range issues {
+				if _, err := fmt.Fprintf(out, "known issue of Calico %s: %s\n  what to do: %s\n", r.Release, k, k.Action); err != nil {
+					return err
+				}
+			}
+			if _, err := fmt.Fprintln(out); err != nil {
+				return err
+			}
+		}
 	}
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "WAVE\tSTATE\tMOVED\tSUCCEEDED\tFAILED\tPENDING\tSKIPPED\tOPENED")
@@ -48,7 +76,7 @@ func WriteTable(out io.Writer, s State, found bool) error {
 		for _, m := range w.Members {
 			counts[m.State]++
 			if m.State == MemberFailed || m.State == MemberGone {
-				reasons = append(reasons, fmt.Sprintf("  %s\t%s\t%s: %s", w.Name, m.Shoot, m.State, m.Reason))
+				reasons = append(reasons, fmt.Sprintf("  %s\t%s\t%s: %s", w.Name, m.Shoot, m.State, cmp.Or(m.Reason, ReasonNotKept)))
 			}
 		}
 		for _, sk := range w.Skipped {

@@ -61,6 +61,8 @@ type fleet struct {
 	broken map[int]bool
 	// held shoots' resource managers apply nothing (a slow resource manager).
 	held map[int]bool
+	// kubeControllersBroken shoots never get their changed kube-controllers available.
+	kubeControllersBroken map[int]bool
 }
 
 func newScheme(t testing.TB) *runtime.Scheme {
@@ -81,7 +83,7 @@ func newFleet(t *testing.T, n int, k8s string, pc string) *fleet {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fleet{t: t, seed: seed, index: map[string]int{}, broken: map[int]bool{}, held: map[int]bool{}}
+	f := &fleet{t: t, seed: seed, index: map[string]int{}, broken: map[int]bool{}, held: map[int]bool{}, kubeControllersBroken: map[int]bool{}}
 	f.ctrlNS = testenv.NewNamespace(t, seed, "garden-calico-pilot-", nil)
 	for i := range n {
 		sc, err := client.New(shoots.Configs[i], client.Options{Scheme: newScheme(t)})
@@ -137,13 +139,15 @@ func newFleet(t *testing.T, n int, k8s string, pc string) *fleet {
 	return f
 }
 
-// clearShoot removes calico-node, Typha and the IP pools an earlier test left in a shoot.
+// clearShoot removes calico-node, Typha, kube-controllers and the IP pools an earlier test left in a
+// shoot.
 func clearShoot(t *testing.T, c client.Client) {
 	t.Helper()
 	ctx := context.Background()
 	for _, obj := range []client.Object{
 		&appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Namespace: rollout.ShootNamespace, Name: rollout.NodeDaemonSet}},
 		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: rollout.ShootNamespace, Name: rollout.TyphaDeployment}},
+		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "kube-system", Name: "calico-kube-controllers"}},
 	} {
 		if err := c.Delete(ctx, obj); err != nil && !apierrors.IsNotFound(err) {
 			t.Fatal(err)
@@ -166,6 +170,18 @@ func (f *fleet) isBroken(i int) bool {
 	return f.broken[i]
 }
 
+func (f *fleet) setKubeControllersBroken(i int, broken bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.kubeControllersBroken[i] = broken
+}
+
+func (f *fleet) isKubeControllersBroken(i int) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.kubeControllersBroken[i]
+}
+
 func (f *fleet) setHeld(i int, held bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -178,14 +194,15 @@ func (f *fleet) isHeld(i int) bool {
 	return f.held[i]
 }
 
-// playKubelet applies, for every shoot, the calico-node DaemonSet and Typha Deployment of the stored
-// ManagedResource (as the shoot's resource manager would) and reports their rollout in status (as
-// the DaemonSet and Deployment controllers would, from the kubelets' pods): 3 nodes, 2 Typha
-// replicas, all updated and available; a broken shoot's calico-node, once its template changed,
-// stays at 2 of 3 updated with 1 unavailable.
+// playKubelet applies, for every shoot, the calico-node DaemonSet and the Typha and kube-controllers
+// Deployments of the stored ManagedResource (as the shoot's resource manager would) and reports their
+// rollout in status (as the DaemonSet and Deployment controllers would, from the kubelets' pods): 3
+// nodes, 2 Typha replicas, 1 kube-controllers, all updated and available; a broken shoot's
+// calico-node, once its template changed, stays at 2 of 3 updated with 1 unavailable; a shoot whose
+// kube-controllers is broken has its changed kube-controllers pod updated and never available.
 func (f *fleet) playKubelet(ctx context.Context) {
 	applied := make([]string, len(f.ns))
-	brokenSeen := make([]bool, len(f.ns))
+	brokenSeen := make([]brokenness, len(f.ns))
 	for ctx.Err() == nil {
 		for i, ns := range f.ns {
 			mr := &resourcesv1alpha1.ManagedResource{}
@@ -193,7 +210,7 @@ func (f *fleet) playKubelet(ctx context.Context) {
 				continue
 			}
 			secret := mr.Spec.SecretRefs[0].Name
-			broken := f.isBroken(i)
+			broken := brokenness{node: f.isBroken(i), kubeControllers: f.isKubeControllersBroken(i)}
 			if f.isHeld(i) || (applied[i] == secret && brokenSeen[i] == broken) {
 				continue
 			}
@@ -212,7 +229,10 @@ func (f *fleet) playKubelet(ctx context.Context) {
 	}
 }
 
-func (f *fleet) apply(ctx context.Context, i int, ns, secretName string, broken bool) error {
+// brokenness says which workloads of a shoot never roll out a changed template.
+type brokenness struct{ node, kubeControllers bool }
+
+func (f *fleet) apply(ctx context.Context, i int, ns, secretName string, broken brokenness) error {
 	s := &corev1.Secret{}
 	if err := f.seed.Get(ctx, client.ObjectKey{Namespace: ns, Name: secretName}, s); err != nil {
 		return err
@@ -238,7 +258,7 @@ func (f *fleet) apply(ctx context.Context, i int, ns, secretName string, broken 
 			}
 			live.Status = appsv1.DaemonSetStatus{ObservedGeneration: live.Generation, DesiredNumberScheduled: 3, CurrentNumberScheduled: 3,
 				UpdatedNumberScheduled: 3, NumberReady: 3, NumberAvailable: 3}
-			if broken && live.Generation > 1 {
+			if broken.node && live.Generation > 1 {
 				live.Status.UpdatedNumberScheduled, live.Status.NumberReady, live.Status.NumberAvailable, live.Status.NumberUnavailable = 2, 2, 2, 1
 			}
 			if err := c.Status().Update(ctx, live); err != nil {
@@ -249,7 +269,7 @@ func (f *fleet) apply(ctx context.Context, i int, ns, secretName string, broken 
 			if err := json.Unmarshal(line, d); err != nil {
 				return err
 			}
-			if d.Name != rollout.TyphaDeployment {
+			if d.Name != rollout.TyphaDeployment && d.Name != "calico-kube-controllers" {
 				continue
 			}
 			live := &appsv1.Deployment{}
@@ -258,6 +278,9 @@ func (f *fleet) apply(ctx context.Context, i int, ns, secretName string, broken 
 			}
 			r := ptr.Deref(live.Spec.Replicas, 1)
 			live.Status = appsv1.DeploymentStatus{ObservedGeneration: live.Generation, Replicas: r, UpdatedReplicas: r, ReadyReplicas: r, AvailableReplicas: r}
+			if d.Name == "calico-kube-controllers" && broken.kubeControllers && live.Generation > 1 {
+				live.Status.ReadyReplicas, live.Status.AvailableReplicas, live.Status.UnavailableReplicas = 0, 0, r
+			}
 			if err := c.Status().Update(ctx, live); err != nil {
 				return err
 			}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
@@ -48,7 +49,7 @@ func TestRolloutHaltsAndResumes(t *testing.T) {
 	f.setBroken(broken, true)
 
 	moving := time.Now()
-	f.startController(&configv1alpha1.Rollout{Name: "to-v3.32", TargetVersion: "v3.32",
+	_, stopRollout := f.startController(&configv1alpha1.Rollout{Name: "to-v3.32", TargetVersion: "v3.32",
 		Waves: []configv1alpha1.Wave{wave("canary", 10), wave("half", 50), wave("all", 100)}})
 	f.waitFor("the rollout to halt", func() bool { return f.state().Halted != nil })
 	t.Logf("halted after %s", time.Since(moving).Round(time.Millisecond))
@@ -100,6 +101,17 @@ func TestRolloutHaltsAndResumes(t *testing.T) {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("rollout status: exit %d, stderr %q, output lacks %q:\n%s", code, errOut, want, out)
 		}
+	}
+
+	// The operator edits the waves (one more): the controller restarts with them and the halt stays.
+	stopRollout()
+	halt := st.Halted
+	f.startController(&configv1alpha1.Rollout{Name: "to-v3.32", TargetVersion: "v3.32",
+		Waves: []configv1alpha1.Wave{wave("canary", 10), wave("half", 50), wave("all", 100), wave("stragglers", 100)}})
+	f.waitFor("the edited waves in the state", func() bool { return len(f.state().Waves) == 4 })
+	time.Sleep(time.Second)
+	if st := f.state(); st.Halted == nil || st.Halted.Reason != halt.Reason || st.Waves[2].Opened != nil {
+		t.Fatalf("after adding a wave: halt %+v, third wave opened %v; want the halt kept and nothing opened", st.Halted, st.Waves[2].Opened)
 	}
 
 	// The shoot recovers; the operator resumes.
@@ -217,4 +229,49 @@ func calicoPilot(args ...string) (int, string, string) {
 	var out, errOut bytes.Buffer
 	code := cmd.Execute(context.Background(), args, strings.NewReader(""), &out, &errOut)
 	return code, out.String(), errOut.String()
+}
+
+// TestKubeControllersThatCannotStartHaltTheRollout: two shoots move to v3.32; on one of them the new
+// kube-controllers pod never becomes available (calico-node and Typha roll out fine). That member does
+// not succeed: at its deadline it fails naming kube-controllers, and the rollout halts. What the
+// rollout reads of a shoot (rollout.ReadComponents) comes from the shoot's API server: the three
+// workloads, and kube-controllers reported as not found, not as an error, once it is gone.
+func TestKubeControllersThatCannotStartHaltTheRollout(t *testing.T) {
+	f := newFleet(t, 2, "1.34.2", "")
+	_, stop := f.startController(nil)
+	f.deployedOn("v3.31.6", 0, 1)
+	stop()
+	f.setKubeControllersBroken(1, true)
+
+	w := wave("all", 100)
+	f.startController(&configv1alpha1.Rollout{Name: "to-v3.32-kcm", TargetVersion: "v3.32", Waves: []configv1alpha1.Wave{w}})
+	f.waitFor("the rollout to halt", func() bool { return f.state().Halted != nil })
+	st := f.state()
+	want := f.ns[1] + ": calico-kube-controllers 1/1 updated, 0/1 available, 1 unavailable after "
+	if !strings.Contains(st.Halted.Reason, want) {
+		t.Errorf("halt reason %q does not say %q", st.Halted.Reason, want)
+	}
+	states := map[string]rollout.MemberState{}
+	for _, m := range st.Waves[0].Members {
+		states[m.Shoot] = m.State
+	}
+	if states[f.ns[0]] != rollout.MemberSucceeded || states[f.ns[1]] != rollout.MemberFailed {
+		t.Errorf("members %v; want %s succeeded and %s failed", states, f.ns[0], f.ns[1])
+	}
+
+	ctx := context.Background()
+	comps, err := rollout.ReadComponents(ctx, f.shoot[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !comps.Node.Complete() || !comps.Typha.Complete() || !comps.KubeControllers.Found || comps.Complete() || comps.Holding() != "calico-kube-controllers" {
+		t.Errorf("the broken shoot's components: %+v, holding %q; want calico-node and Typha complete, kube-controllers found and holding", comps, comps.Holding())
+	}
+	if err := f.shoot[0].Delete(ctx, &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "kube-system", Name: "calico-kube-controllers"}}); err != nil {
+		t.Fatal(err)
+	}
+	comps, err = rollout.ReadComponents(ctx, f.shoot[0])
+	if err != nil || comps.KubeControllers.Found || comps.KubeControllers.Name != "calico-kube-controllers" || !comps.Complete() {
+		t.Errorf("without kube-controllers: %+v, %v; want it not found, no error, the rest complete", comps, err)
+	}
 }
