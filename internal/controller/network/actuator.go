@@ -17,7 +17,6 @@ import (
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/apiserverendpoints"
-	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	extensionsnetwork "github.com/calico-pilot/calico-pilot/internal/extensions/network"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/managedresource"
@@ -48,8 +47,6 @@ type Actuator struct {
 	RouteRecheckInterval time.Duration
 	// MoveRecheckInterval is how soon a Network moving between Calico releases is reconciled again.
 	MoveRecheckInterval time.Duration
-	// Catalogue is the Calico release catalogue (nil: calicoversion.Default; tests add releases).
-	Catalogue *calicoversion.Catalogue
 	// DeleteTimeout bounds how long Delete waits for the ManagedResource to disappear.
 	DeleteTimeout time.Duration
 	// DeletePollInterval is how often Delete checks.

@@ -22,6 +22,7 @@ import (
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/apiserverendpoints"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	extensionsnetwork "github.com/calico-pilot/calico-pilot/internal/extensions/network"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/managedresource"
@@ -102,6 +103,9 @@ func NewManager(s Setup) (manager.Manager, error) {
 		return nil, err
 	}
 	deps := Deps{Decoder: NewConfigDecoder(), Renderer: renderer, FeatureGates: s.FeatureGates, Config: s.Config}
+	if s.ImageVector != nil {
+		deps.Catalogue = s.ImageVector.Catalogue()
+	}
 	if deps.Config == nil {
 		deps.Config = &configv1alpha1.ControllerConfiguration{}
 	}
@@ -140,6 +144,9 @@ type Deps struct {
 	Rollout RolloutView
 	// RolloutTrigger enqueues the Networks the rollout sends (a wave opened); nil: none.
 	RolloutTrigger <-chan event.GenericEvent
+	// Catalogue is the Calico release catalogue the Networks' releases are decided in: the image
+	// vector's (nil: calicoversion.Default).
+	Catalogue *calicoversion.Catalogue
 }
 
 // Options tune the controller.

@@ -34,7 +34,9 @@ import (
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
+	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/mrdata"
 	"github.com/calico-pilot/calico-pilot/internal/rollout"
 	"github.com/calico-pilot/calico-pilot/internal/testenv"
@@ -55,6 +57,11 @@ type fleet struct {
 	shoot  []client.Client
 	// index finds a shoot by its control-plane namespace.
 	index map[string]int
+
+	// operatorDefault is ControllerConfiguration calico.defaultVersion ("" none); catalogue the Calico
+	// release catalogue the controller carries (nil: the default one).
+	operatorDefault string
+	catalogue       *calicoversion.Catalogue
 
 	mu sync.Mutex
 	// broken shoots never get their changed calico-node ready.
@@ -329,6 +336,16 @@ func (f *fleet) startController(r *configv1alpha1.Rollout) (*testenv.WriteCounte
 		KubeAPIServerGlobalNetworkSet: &configv1alpha1.KubeAPIServerGlobalNetworkSet{Enabled: ptr.To(false)},
 		Calico:                        &configv1alpha1.CalicoVersions{Rollout: r},
 	}
+	if f.operatorDefault != "" {
+		operator.Calico.DefaultVersion = ptr.To(f.operatorDefault)
+	}
+	var vector *imagevector.Vector
+	if f.catalogue != nil {
+		var err error
+		if vector, err = imagevector.LoadVectorFor(f.catalogue, nil); err != nil {
+			f.t.Fatal(err)
+		}
+	}
 	mgr, err := network.NewManager(network.Setup{
 		RestConfig: cfg,
 		Manager: ctrl.Options{
@@ -337,9 +354,10 @@ func (f *fleet) startController(r *configv1alpha1.Rollout) (*testenv.WriteCounte
 			Cache:      cache.Options{DefaultNamespaces: namespaces},
 			Controller: config.Controller{SkipNameValidation: ptr.To(true)},
 		},
-		Config:    operator,
-		Options:   opts,
-		Namespace: f.ctrlNS,
+		Config:      operator,
+		ImageVector: vector,
+		Options:     opts,
+		Namespace:   f.ctrlNS,
 	})
 	if err != nil {
 		f.t.Fatalf("creating manager: %v", err)

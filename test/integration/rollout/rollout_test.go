@@ -34,6 +34,8 @@ func wave(name string, percent int32) configv1alpha1.Wave {
 func TestRolloutHaltsAndResumes(t *testing.T) {
 	began := time.Now()
 	f := newFleet(t, fleetSize, "1.34.2", "")
+	// Deployed at v3.31.6, as by the previous calico-pilot (the operator's default for new shoots).
+	f.operatorDefault = "v3.31.6"
 	_, stop := f.startController(nil)
 	f.deployedOn("v3.31.6", all(fleetSize)...)
 	stop()
@@ -57,7 +59,7 @@ func TestRolloutHaltsAndResumes(t *testing.T) {
 	if st.Halted.Wave != "half" {
 		t.Errorf("halted in wave %q, want half", st.Halted.Wave)
 	}
-	want := f.ns[broken] + ": calico-node 2/3 updated, 2/3 available, 1 unavailable; still moving from v3.31 to v3.32 (phase First) after "
+	want := f.ns[broken] + ": calico-node 2/3 updated, 2/3 available, 1 unavailable; still moving from v3.31.6 to v3.32.1 (phase First) after "
 	if !strings.Contains(st.Halted.Reason, want) {
 		t.Errorf("halt reason %q does not say %q", st.Halted.Reason, want)
 	}
@@ -93,7 +95,7 @@ func TestRolloutHaltsAndResumes(t *testing.T) {
 	kubeconfig := seedKubeconfig(t)
 	code, out, errOut := calicoPilot("rollout", "status", "--kubeconfig", kubeconfig, "--namespace", f.ctrlNS)
 	for _, want := range []string{
-		"Rollout to-v3.32 to Calico v3.32: HALTED in wave half at ",
+		"Rollout to-v3.32 to Calico v3.32 (v3.32.1): HALTED in wave half at ",
 		"\ncanary  Done     2      2          0       0        0        ",
 		"\nall     Waiting  0      0          0       0        0        -\n",
 		"  half  " + f.ns[broken] + "  Failed: calico-node 2/3 updated, 2/3 available, 1 unavailable; still moving",
@@ -150,24 +152,24 @@ func TestPinnedDowngradeMovesTyphaFirstAndKeepsNewerCRDs(t *testing.T) {
 	}
 	f.waitFor("the first step down", func() bool {
 		m := f.status(0).CalicoMove
-		return m != nil && m.Phase == "First" && m.To == "v3.31.6"
+		return m != nil && m.Phase == "First" && m.To == "v3.31.7"
 	})
 	img, ps := f.images(0), f.status(0)
-	if tag(img["calico-node"]) != "v3.32.1" || tag(img["calico-typha-deploy"]) != "v3.31.6" || tag(img["calico-kube-controllers"]) != "v3.31.6" {
-		t.Errorf("first step down deploys %v; want Typha and kube-controllers v3.31.6 first, calico-node still v3.32.1", img)
+	if tag(img["calico-node"]) != "v3.32.1" || tag(img["calico-typha-deploy"]) != "v3.31.7" || tag(img["calico-kube-controllers"]) != "v3.31.7" {
+		t.Errorf("first step down deploys %v; want Typha and kube-controllers v3.31.7 (the newest of the pinned line) first, calico-node still v3.32.1", img)
 	}
 	if ps.CalicoMove.Rollout != "" || ps.CalicoCRDVersion != "v3.32.1" {
 		t.Errorf("move %+v, CRDs %q; want the owner's move (no rollout) and the v3.32.1 CRDs", ps.CalicoMove, ps.CalicoCRDVersion)
 	}
 	// The resource manager applies it; Typha rolls out; calico-node follows.
 	f.setHeld(0, false)
-	f.deployedOn("v3.31.6", 0)
+	f.deployedOn("v3.31.7", 0)
 	// Measured, not asserted (the number of rechecks depends on the stand-in's pace): the seed requests
 	// of the whole move, about one shoot access secret read per recheck plus the two stored steps.
 	t.Logf("seed requests of the whole move down: %v", log.RequestsSince(before))
 	img, ps = f.images(0), f.status(0)
-	if tag(img["calico-node"]) != "v3.31.6" || tag(img["calico-typha-deploy"]) != "v3.31.6" {
-		t.Errorf("after the move down: %v, want v3.31.6", img)
+	if tag(img["calico-node"]) != "v3.31.7" || tag(img["calico-typha-deploy"]) != "v3.31.7" {
+		t.Errorf("after the move down: %v, want v3.31.7", img)
 	}
 	if ps.CalicoCRDVersion != "v3.32.1" {
 		t.Errorf("calicoCRDVersion %q after the downgrade, want v3.32.1 (never lowered)", ps.CalicoCRDVersion)
@@ -238,6 +240,7 @@ func calicoPilot(args ...string) (int, string, string) {
 // workloads, and kube-controllers reported as not found, not as an error, once it is gone.
 func TestKubeControllersThatCannotStartHaltTheRollout(t *testing.T) {
 	f := newFleet(t, 2, "1.34.2", "")
+	f.operatorDefault = "v3.31.6"
 	_, stop := f.startController(nil)
 	f.deployedOn("v3.31.6", 0, 1)
 	stop()
@@ -247,9 +250,15 @@ func TestKubeControllersThatCannotStartHaltTheRollout(t *testing.T) {
 	f.startController(&configv1alpha1.Rollout{Name: "to-v3.32-kcm", TargetVersion: "v3.32", Waves: []configv1alpha1.Wave{w}})
 	f.waitFor("the rollout to halt", func() bool { return f.state().Halted != nil })
 	st := f.state()
-	want := f.ns[1] + ": calico-kube-controllers 1/1 updated, 0/1 available, 1 unavailable after "
+	// The shoot's own move holds on kube-controllers too (the move's last step waits for every
+	// workload it changed), so the member is still moving when its deadline passes.
+	want := f.ns[1] + ": calico-kube-controllers 1/1 updated, 0/1 available, 1 unavailable; still moving from v3.31.6 to v3.32.1 (phase Complete) after "
 	if !strings.Contains(st.Halted.Reason, want) {
 		t.Errorf("halt reason %q does not say %q", st.Halted.Reason, want)
+	}
+	if cond := condition(f.network(1), "CalicoVersion"); cond == nil || cond.Status != "Progressing" ||
+		!strings.Contains(cond.Message, "Waiting for calico-kube-controllers 1/1 updated, 0/1 available, 1 unavailable.") {
+		t.Errorf("CalicoVersion condition %+v, want the move waiting for kube-controllers", cond)
 	}
 	states := map[string]rollout.MemberState{}
 	for _, m := range st.Waves[0].Members {
