@@ -279,3 +279,16 @@ func TestNewRefusesBadData(t *testing.T) {
 		t.Errorf("strict decoding: %v", err)
 	}
 }
+
+func TestReleaseOfTag(t *testing.T) {
+	for tag, want := range map[string]string{"v3.31.6": "v3.31.6", "3.32.1": "v3.32.1", "v3.32.1-0.dev": "v3.32.1", "v3.31.6-fix": "v3.31.6"} {
+		if n, ok := calicoversion.ReleaseOfTag(tag); !ok || n.String() != want {
+			t.Errorf("ReleaseOfTag(%q) = %v, %t; want %s", tag, n, ok, want)
+		}
+	}
+	for _, tag := range []string{"latest", "v3.31", "sha256:abc", "v3.31.6.1", ""} {
+		if n, ok := calicoversion.ReleaseOfTag(tag); ok {
+			t.Errorf("ReleaseOfTag(%q) = %v, want none", tag, n)
+		}
+	}
+}

@@ -37,6 +37,22 @@ func ParseName(s string) (Name, error) {
 	return n, nil
 }
 
+// ReleaseOfTag is the release an image tag names ("v3.31.6", "v3.32.1-0.dev", "v3.31.6-fix": the
+// release its leading "vX.Y.Z" names); false for a tag that does not start with one ("latest", a
+// digest).
+func ReleaseOfTag(tag string) (Name, bool) {
+	t := strings.TrimPrefix(strings.TrimSpace(tag), "v")
+	end := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	if end >= 0 {
+		t = t[:end]
+	}
+	n, err := ParseName(t)
+	if err != nil || !n.HasPatch {
+		return Name{}, false
+	}
+	return n, true
+}
+
 // String is "vX.Y.Z" (or "vX.Y" for a line).
 func (n Name) String() string {
 	if !n.HasPatch {

@@ -650,10 +650,6 @@ func (r *Resolver) ForShoot(kubernetesVersion string, calico calicoversion.Deplo
 // isCalicoImage is true for the images of Calico's components.
 func isCalicoImage(name string) bool { return slices.Contains(calicoversion.ImageNames(), name) }
 
-// releaseTagRE matches a tag that starts with a release name ("v3.31.6", "v3.32.1-0.dev",
-// "v3.31.6@sha256:...").
-var releaseTagRE = regexp.MustCompile(`^v?[0-9]+\.[0-9]+\.[0-9]+`)
-
 // checkCalicoTag refuses a Calico image whose tag names another release than the one it is deployed
 // for: an override without `version` that pins a tag applies to every release, and deploying v3.31.6
 // images with a v3.31.7 or v3.32.1 render must not happen silently. Digests and other tags are not
@@ -671,14 +667,9 @@ func (v *Vector) checkCalicoTag(name, ref string, release calicoversion.Release)
 	if i < 0 || strings.Contains(tag[i:], "/") {
 		return nil
 	}
-	m := releaseTagRE.FindString(tag[i+1:])
-	if m == "" {
-		return nil
-	}
-	got, err := calicoversion.ParseName(m)
-	if err != nil || got == release.Version() {
+	got, ok := calicoversion.ReleaseOfTag(tag[i+1:])
+	if !ok || got == release.Version() {
 		return nil
 	}
 	return fmt.Errorf("image %s for Calico %s is %s, of release %s: an override entry without `version` pins its tag for every Calico release; add an entry with `version: %s` for this release", name, release, ref, got, release)
 }
-

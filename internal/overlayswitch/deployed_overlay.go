@@ -14,11 +14,12 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/mrdata"
 )
 
 // calicoNodeDaemonSet is the name of the DaemonSet whose env tells whether the overlay is on.
-const calicoNodeDaemonSet = "calico-node"
+const calicoNodeDaemonSet = calicoversion.NodeDaemonSet
 
 // OverlayFromManifests finds out whether a deployed manifest has the overlay on, by reading the
 // calico-node DaemonSet's env: FELIX_IPINIPENABLED or FELIX_VXLANENABLED set to "true" (what the

@@ -1,17 +1,21 @@
 package render
 
-// Namespace is where every namespaced shoot object goes.
-const Namespace = "kube-system"
+import "github.com/calico-pilot/calico-pilot/internal/calicoversion"
+
+// Namespace is where every namespaced shoot object goes: the namespace of Calico's workloads
+// (calicoversion.Namespace), where v3.32's kube-controllers looks for the calico-node DaemonSet.
+const Namespace = calicoversion.Namespace
 
 // Object and container names. They match the reference extension's, so a shoot moves to
 // calico-pilot in place (objects are updated, never deleted and re-created).
 const (
-	NameCalicoNode      = "calico-node"
+	// The workloads' names are the catalogue's (calicoversion): a move and a rollout watch them.
+	NameCalicoNode      = calicoversion.NodeDaemonSet
 	NameCalicoConfig    = "calico-config"
 	NameCNIPlugin       = "calico-cni-plugin"
 	NameTierGetter      = "calico-tier-getter"
 	NameTypha           = "calico-typha"
-	NameTyphaDeployment = "calico-typha-deploy"
+	NameTyphaDeployment = calicoversion.TyphaDeployment
 	NameTyphaCPA        = "calico-typha-horizontal-autoscaler"
 	NameTyphaCPVA       = "calico-typha-vertical-autoscaler"
 	NameNodeCPVA        = "calico-node-vertical-autoscaler"
@@ -21,7 +25,7 @@ const (
 	NameTyphaCPARBAC           = "typha-cpha"
 	NameTyphaCPVARBAC          = "typha-cpva"
 	NameNodeCPVARBAC           = "calico-node-cpva"
-	NameKubeControllers        = "calico-kube-controllers"
+	NameKubeControllers        = calicoversion.KubeControllersDeployment
 	NameFelixMonitoring        = "calico-felix-monitoring"
 	NameTyphaMonitoring        = "calico-typha-monitoring"
 	NameBirdMonitoring         = "calico-bird-monitoring"

@@ -10,20 +10,21 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 )
 
 // Names of the shoot workloads whose rollout decides a move and a wave member (internal/render names
 // them so).
 const (
 	// ShootNamespace is where Calico's workloads run in a shoot.
-	ShootNamespace = "kube-system"
+	ShootNamespace = calicoversion.Namespace
 	// NodeDaemonSet is calico-node (Felix, BIRD, confd).
-	NodeDaemonSet = "calico-node"
+	NodeDaemonSet = calicoversion.NodeDaemonSet
 	// TyphaDeployment is Typha; absent when Typha is off.
-	TyphaDeployment = "calico-typha-deploy"
-	// KubeControllersDeployment is calico-kube-controllers (node, IPAM garbage collection and
-	// policy controllers). A shoot without it is read as not found, like Typha when it is off.
-	KubeControllersDeployment = "calico-kube-controllers"
+	TyphaDeployment = calicoversion.TyphaDeployment
+	// KubeControllersDeployment is kube-controllers; absent where it is not rendered.
+	KubeControllersDeployment = calicoversion.KubeControllersDeployment
 )
 
 // Component is how one workload's rollout stands, as its controller reports it in status.

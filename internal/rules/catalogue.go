@@ -115,10 +115,10 @@ var catalogue = []Rule{
 	// calico-pilot's own field: no config the reference deployed has it, so there is nothing to ratchet.
 	{RulePolicyValidationMode, true, "policyValidation.mode", `"Deny" or "Warn"`},
 	{RuleKubeProxyEBPF, true, "spec.kubernetes.kubeProxy.enabled", "false only with ebpfDataplane.enabled: true"},
-	// calico-pilot's own field, ratcheted all the same: a line a later calico-pilot no longer deploys
-	// must not stop a shoot that pinned it from reconciling.
-	{RuleCalicoVersionSupported, false, "calicoVersion", "a Calico line calico-pilot deploys (v3.31, v3.32) or its exact release"},
-	{RuleCalicoVersionKubernetes, false, "calicoVersion", "a line that supports the shoot's Kubernetes version (spec.kubernetes.version)"},
+	// calico-pilot's own field, ratcheted all the same: a release a later calico-pilot no longer
+	// carries must not stop a shoot that pinned it from reconciling.
+	{RuleCalicoVersionSupported, false, "calicoVersion", "a release of the Calico catalogue, or a line (its newest release) (docs/calico-lines.md)"},
+	{RuleCalicoVersionKubernetes, false, "calicoVersion", "a release whose line supports the shoot's Kubernetes version (spec.kubernetes.version)"},
 }
 
 // Catalogue returns every rule, in the order of docs/validation.md.

@@ -217,7 +217,7 @@ func TestRequestBudgetOutsideAMovingWave(t *testing.T) {
 	if err := json.Unmarshal(e.network().Status.ProviderStatus.Raw, &st); err != nil {
 		t.Fatal(err)
 	}
-	if st["calicoVersion"] != "v3.31.6" || st["calicoMove"] != nil {
-		t.Errorf("a shoot outside the open wave: calicoVersion %v, move %v; want v3.31.6 and none", st["calicoVersion"], st["calicoMove"])
+	if st["calicoVersion"] != "v3.31.7" || st["calicoMove"] != nil {
+		t.Errorf("a shoot outside the open wave: calicoVersion %v, move %v; want v3.31.7 (where it was created) and none", st["calicoVersion"], st["calicoMove"])
 	}
 }

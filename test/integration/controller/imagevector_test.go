@@ -1,6 +1,8 @@
 package controller
 
 import (
+	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
+	"k8s.io/utils/ptr"
 	"testing"
 
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
@@ -32,7 +34,10 @@ func TestImageVectorPerShoot(t *testing.T) {
 	}
 	old := newTestEnv(t, func(s *gardencorev1beta1.Shoot) { s.Spec.Kubernetes.Version = "1.32.7" })
 	cur := newTestEnv(t, func(s *gardencorev1beta1.Shoot) { s.Spec.Kubernetes.Version = "1.33.2" })
-	log := startController(t, old.ns, controllerSetup{images: vector}, cur.ns)
+	// The override pins v3.31.6 tags without `version`, as written before releases were recorded: the
+	// landscape's new shoots get v3.31.6 (calico.defaultVersion), which the pins belong to.
+	operator := &configv1alpha1.ControllerConfiguration{Calico: &configv1alpha1.CalicoVersions{DefaultVersion: ptr.To("v3.31.6")}}
+	log := startController(t, old.ns, controllerSetup{images: vector, operator: operator}, cur.ns)
 	for _, e := range []*testEnv{old, cur} {
 		e.createNetwork(providerConfig("overlay:\n  enabled: true\n"))
 		e.waitForOperation(log, map[string]int{}, "Create", "Succeeded")

@@ -157,7 +157,7 @@ func TestIPPoolsBelongToTheOwner(t *testing.T) {
 	// ManagedResource generation.
 	firstSecret := e.managedResource().Spec.SecretRefs[0].Name
 	stopV1()
-	images, err := imagevector.LoadVector([]byte("images:\n- name: calico-node\n  repository: quay.io/calico/node\n  tag: v3.32.1\n"))
+	images, err := imagevector.LoadVector([]byte("images:\n- name: calico-node\n  repository: mirror.example/calico/node\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

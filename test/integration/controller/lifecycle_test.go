@@ -56,8 +56,9 @@ func TestCreate(t *testing.T) {
 	wantPS := map[string]any{
 		"apiVersion": "calico.networking.extensions.gardener.cloud/v1alpha1", "kind": "NetworkStatus",
 		"overlayEnabled": true, "backend": "bird", "ipFamilies": []any{"IPv4"}, "compatibility": "Native",
-		// A new shoot without pin or operator default runs v3.31 (docs/upgrades.md).
-		"calicoVersion": "v3.31.6", "calicoCRDVersion": "v3.31.6",
+		// A new shoot without pin or operator default runs the newest release of the catalogue's
+		// default line (docs/upgrades.md).
+		"calicoVersion": "v3.31.7", "calicoCRDVersion": "v3.31.7",
 	}
 	if diff := cmp.Diff(wantPS, ps); diff != "" {
 		t.Errorf("providerStatus (-want +got):\n%s", diff)

@@ -16,6 +16,7 @@ import (
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
 	"github.com/calico-pilot/calico-pilot/internal/mrdata"
 )
@@ -47,7 +48,9 @@ func TestTakeOverKeepsReferenceTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rendered, err := r.Render(ctx, network.Inputs{Network: n, Shoot: baseShoot(), Config: cfg, Compatibility: calicov1alpha1.CompatibilityReference})
+	// A shoot taken over from the reference runs the release unrecorded shoots run (v3.31.6).
+	rendered, err := r.Render(ctx, network.Inputs{Network: n, Shoot: baseShoot(), Config: cfg, Compatibility: calicov1alpha1.CompatibilityReference,
+		Calico: calicoversion.Steady(calicoversion.Default().Unrecorded().Release)})
 	if err != nil {
 		t.Fatal(err)
 	}
