@@ -40,8 +40,8 @@ func TestValidateControllerConfiguration(t *testing.T) {
 			Rollout:        &configv1alpha1.Rollout{Name: "x", TargetVersion: "v3.33", Waves: []configv1alpha1.Wave{{Name: "all", Percent: ptr.To[int32](100)}}},
 		}},
 			want: field.ErrorList{
-				field.Invalid(field.NewPath("calico", "defaultVersion"), "v3.30", `Calico "v3.30" is not supported, supported: v3.31, v3.32`),
-				field.Invalid(field.NewPath("calico", "rollout", "targetVersion"), "v3.33", `Calico "v3.33" is not supported, supported: v3.31, v3.32`),
+				field.Invalid(field.NewPath("calico", "defaultVersion"), "v3.30", `Calico "v3.30" is not supported; accepted: a line (v3.31, v3.32: its newest release) or a release (v3.31.6, v3.31.7, v3.32.1)`),
+				field.Invalid(field.NewPath("calico", "rollout", "targetVersion"), "v3.33", `Calico "v3.33" is not supported; accepted: a line (v3.31, v3.32: its newest release) or a release (v3.31.6, v3.31.7, v3.32.1)`),
 			}},
 	}
 	for _, tt := range tests {

@@ -4,19 +4,20 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
 )
 
-//go:embed *.yaml v3.32/*.yaml
+// The base set (v3.31's, generated from the Go types) is at the top; every other set is a folder named
+// after it (v3.32: derived from the base set by hack/crdline, hack/generate.sh).
+//
+//go:embed *.yaml v*/*.yaml
 var files embed.FS
-
-// dirV3_32 holds v3.32's CRD set, derived from the generated v3.31 set at the top by hack/crdline
-// (hack/generate.sh).
-const dirV3_32 = "v3.32"
 
 // File is one embedded CRD manifest.
 type File struct {
@@ -35,14 +36,8 @@ type parsed struct {
 // The embedded files never change at run time, so caching them is not mutable global state.
 var load = sync.OnceValues(func() (parsed, error) { return parse(files) })
 
-// loadV3_32 is load for v3.32's set.
-var loadV3_32 = sync.OnceValues(func() (parsed, error) {
-	sub, err := fs.Sub(files, dirV3_32)
-	if err != nil {
-		return parsed{}, fmt.Errorf("opening the v3.32 CRD manifests: %w", err)
-	}
-	return parse(sub)
-})
+// sets caches the parsed folder sets by name, each parsed once (the embedded files never change).
+var sets sync.Map // string -> func() (parsed, error)
 
 // BaseSet is the name of the CRD set generated from the Go types (Calico v3.31's); the other sets are
 // derived from it (hack/crdline). A line of the Calico catalogue names its set (internal/calicoversion).
@@ -50,17 +45,33 @@ const BaseSet = "v3.31"
 
 // loadFor returns the parsed CRD set of that name.
 func loadFor(set string) (parsed, error) {
-	switch set {
-	case BaseSet:
+	if set == BaseSet {
 		return load()
-	case dirV3_32:
-		return loadV3_32()
 	}
-	return parsed{}, fmt.Errorf("no Calico CRD set %q (sets: %s, %s)", set, BaseSet, dirV3_32)
+	if !slices.Contains(Sets(), set) {
+		return parsed{}, fmt.Errorf("no Calico CRD set %q (sets: %s)", set, strings.Join(Sets(), ", "))
+	}
+	f, _ := sets.LoadOrStore(set, sync.OnceValues(func() (parsed, error) {
+		sub, err := fs.Sub(files, set)
+		if err != nil {
+			return parsed{}, fmt.Errorf("opening the %s CRD manifests: %w", set, err)
+		}
+		return parse(sub)
+	}))
+	return f.(func() (parsed, error))()
 }
 
-// Sets are the names of the embedded CRD sets.
-func Sets() []string { return []string{BaseSet, dirV3_32} }
+// Sets are the names of the embedded CRD sets: the base set and every folder.
+func Sets() []string {
+	out := []string{BaseSet}
+	entries, _ := fs.ReadDir(files, ".")
+	for _, e := range entries {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
 
 // parse decodes every *.yaml of fsys strictly into a CRD and sorts them by name.
 func parse(fsys fs.FS) (parsed, error) {
