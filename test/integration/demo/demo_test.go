@@ -23,7 +23,7 @@ func TestDemoSummary(t *testing.T) {
 		regexp.MustCompile(`(?m)^DaemonSet +1$`),
 		regexp.MustCompile(`(?m)^CustomResourceDefinition +24$`),
 		regexp.MustCompile(`(?m)^GlobalNetworkSet +1$`),
-		regexp.MustCompile(`(?m)^Key settings: Calico v3.31.6 \(CRDs of v3.31.6; providerStatus\), backend bird, overlay on, veth MTU 1440, typha off, `),
+		regexp.MustCompile(`(?m)^Key settings: Calico v3.31.7 \(CRDs of v3.31.7; providerStatus\), backend bird, overlay on, veth MTU 1440, typha off, `),
 		regexp.MustCompile(`(?m)^GlobalNetworkSet gardener-kube-apiserver: nets \[192\.0\.2\.34/32 198\.51\.100\.7/32\], labels map\[networking\.gardener\.cloud/endpoint:kube-apiserver\]$`),
 		regexp.MustCompile(`(?m)^Seed ManagedResource extension-networking-calico-monitoring \(class seed, for the seed's resource manager\): ConfigMap calico-dashboards, ScrapeConfig shoot-calico-bird, ScrapeConfig shoot-calico-felix, ScrapeConfig shoot-calico-typha$`),
 		regexp.MustCompile(`(?m)^Reconciled again unchanged \(gardener\.cloud/operation=reconcile\): writes networks 1, networks/status 1; no Secret, no ManagedResource$`),
