@@ -10,6 +10,9 @@ type scenario = rendertest.Scenario
 
 var (
 	scenarios = rendertest.Scenarios()
+	// everyRelease is every scenario at every release of the catalogue (rendertest.AtEveryRelease):
+	// the properties every render must have loop over it.
+	everyRelease = rendertest.AtEveryRelease()
 	shootOf   = rendertest.ShootOf
 	resolve   = rendertest.Resolve
 
