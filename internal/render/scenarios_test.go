@@ -13,8 +13,8 @@ var (
 	// everyRelease is every scenario at every release of the catalogue (rendertest.AtEveryRelease):
 	// the properties every render must have loop over it.
 	everyRelease = rendertest.AtEveryRelease()
-	shootOf   = rendertest.ShootOf
-	resolve   = rendertest.Resolve
+	shootOf      = rendertest.ShootOf
+	resolve      = rendertest.Resolve
 
 	ipv6Only     = rendertest.IPv6Only
 	kubeProxyOff = rendertest.KubeProxyOff
