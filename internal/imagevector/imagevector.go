@@ -681,3 +681,4 @@ func (v *Vector) checkCalicoTag(name, ref string, release calicoversion.Release)
 	}
 	return fmt.Errorf("image %s for Calico %s is %s, of release %s: an override entry without `version` pins its tag for every Calico release; add an entry with `version: %s` for this release", name, release, ref, got, release)
 }
+
