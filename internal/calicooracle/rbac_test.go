@@ -120,10 +120,10 @@ func list(cell string) []string {
 }
 
 // renderedRules returns the ClusterRoles calico-pilot renders for Calico's components when every
-// component runs line v.
-func renderedRules(v calicoversion.Version) map[string][]rbacv1.PolicyRule {
+// component runs release v.
+func renderedRules(v calicoversion.Release) map[string][]rbacv1.PolicyRule {
 	roles := map[string][]rbacv1.PolicyRule{}
-	for _, g := range render.Constants() {
+	for _, g := range render.Constants(calicoversion.Default()) {
 		if (g.Group == render.GroupAlways && (g.Node != v || g.Typha != v)) || (g.Group == render.GroupKubeControllers && g.KubeControllers != v) {
 			continue
 		}
@@ -212,21 +212,33 @@ func readDocumentedRBAC(t *testing.T, heading string) (notGranted, added, mirror
 	return notGranted, added, mirrored
 }
 
-// TestRolesMatchCalicoFacts holds the ClusterRoles calico-pilot renders for Calico's components
-// against the rules Calico v3.31.6's own manifests grant (component facts §1): every upstream
-// permission is granted, or listed as "not granted" in docs/calico-rbac.md with the oracle row that
-// shows Calico never needs it; every permission beyond upstream is listed as "added". Stale rows fail.
+// upstreamFacts are, per line of the catalogue, the permissions Calico's own manifests grant (read
+// from the facts) and the section of docs/calico-rbac.md that lists calico-pilot's differences from
+// them. A patch release changes no RBAC unless its facts say so (Calico v3.31.7: none), so every
+// release of a line is held against its line's facts; a line without facts here fails.
+var upstreamFacts = map[string]struct {
+	upstream func(t *testing.T, base map[string]bool) map[string]bool
+	heading  string
+}{
+	"v3.31": {func(_ *testing.T, base map[string]bool) map[string]bool { return base }, "## Differences from Calico's manifests"},
+	"v3.32": {upstreamV3_32, "## Differences from Calico v3.32.1's manifests"},
+}
+
+// TestRolesMatchCalicoFacts holds the ClusterRoles calico-pilot renders for Calico's components at
+// every release of the catalogue against the rules Calico's own manifests grant for its line
+// (component facts §1 for v3.31; the v3.32 delta's §3 on top for v3.32): every upstream permission is
+// granted, or listed as "not granted" in docs/calico-rbac.md with the oracle row that shows Calico
+// never needs it; every permission beyond upstream is listed as "added". Stale rows fail.
 func TestRolesMatchCalicoFacts(t *testing.T) {
 	base := readUpstreamRules(t)
-	for _, tt := range []struct {
-		line     calicoversion.Version
-		upstream map[string]bool
-		heading  string
-	}{
-		{calicoversion.V3_31, base, "## Differences from Calico's manifests"},
-		{calicoversion.V3_32, upstreamV3_32(t, base), "## Differences from Calico v3.32.1's manifests"},
-	} {
-		t.Run(tt.line.Minor, func(t *testing.T) { compareRoles(t, tt.upstream, renderedRules(tt.line), tt.heading) })
+	for _, r := range calicoversion.Default().Releases() {
+		t.Run(r.Name(), func(t *testing.T) {
+			facts, ok := upstreamFacts[r.Line().Name()]
+			if !ok {
+				t.Fatalf("no RBAC facts for line %s: add its upstream rules and its section of docs/calico-rbac.md", r.Line())
+			}
+			compareRoles(t, facts.upstream(t, base), renderedRules(r), facts.heading)
+		})
 	}
 }
 

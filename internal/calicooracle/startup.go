@@ -65,9 +65,10 @@ func CheckStartup(t *Table, d *Deployment) ([]string, error) {
 // the table's Calico line (api/projectcalico/crds, held equal to Calico's by
 // TestGeneratedCRDsMatchFieldFacts and, for v3.32, TestV3_32FieldCountsMatchDelta).
 func felixConfigurationFields(t *Table) ([]string, error) {
-	line, err := calicoversion.Default().Resolve(t.CalicoVersion)
-	if err != nil {
-		return nil, fmt.Errorf("the table's Calico version: %w", err)
+	// The table's line (its release may be one the catalogue no longer carries).
+	line, ok := calicoversion.Default().Line(t.CalicoVersion)
+	if !ok {
+		return nil, fmt.Errorf("the table's Calico version %q: not a release of a line of the catalogue (%s)", t.CalicoVersion, strings.Join(calicoversion.Default().LineNames(), ", "))
 	}
 	defs, err := crds.CustomResourceDefinitionsFor(line.CRDSet())
 	if err != nil {

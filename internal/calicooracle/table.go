@@ -10,6 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
+
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 )
 
 //go:embed calico-*.yaml
@@ -188,6 +190,41 @@ func Load(version string) (*Table, error) {
 		return nil, fmt.Errorf("no oracle table for Calico %s (have %s): %w", version, strings.Join(Versions(), ", "), err)
 	}
 	return parse(raw)
+}
+
+// LoadFor returns the table that holds for Calico release r: the newest table of r's line that is
+// not newer than r. A patch release that changes no request (Calico v3.31.7 changes no RBAC, no
+// start-up step: docs/calico-oracle.md) is judged by the table of the release it was made from; a
+// release older than every table of its line, or of a line without a table, has none (an error).
+func LoadFor(r calicoversion.Release) (*Table, error) {
+	if r.IsZero() {
+		return nil, fmt.Errorf("no Calico release to load an oracle table for")
+	}
+	var best calicoversion.Name
+	found := false
+	for _, v := range Versions() {
+		n, err := calicoversion.ParseName(v)
+		if err != nil || !n.HasPatch {
+			return nil, fmt.Errorf("oracle table %q: the file is not named after a Calico release", v)
+		}
+		if n.Line() != r.Version().Line() || n.Compare(r.Version()) > 0 {
+			continue
+		}
+		if !found || n.Compare(best) > 0 {
+			best, found = n, true
+		}
+	}
+	if !found {
+		return nil, fmt.Errorf("no oracle table for Calico %s: none of line %s at or before it (have %s)", r, r.Line(), strings.Join(Versions(), ", "))
+	}
+	t, err := Load(best.String())
+	if err != nil {
+		return nil, err
+	}
+	if t.CalicoVersion != best.String() {
+		return nil, fmt.Errorf("oracle table calico-%s.yaml says calicoVersion %s", best, t.CalicoVersion)
+	}
+	return t, nil
 }
 
 func parse(raw []byte) (*Table, error) {

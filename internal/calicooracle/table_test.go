@@ -29,18 +29,94 @@ func TestLoad(t *testing.T) {
 	if len(tb.Requests) < 60 {
 		t.Errorf("%d rows, want the ~70 of the table", len(tb.Requests))
 	}
-	if got := Versions(); len(got) != 2 || got[0] != "v3.31.6" || got[1] != "v3.32.1" {
-		t.Errorf("Versions() = %v, want one table per supported release", got)
+	// One table per line at least, each named after a release of a line of the catalogue.
+	lines := map[string]bool{}
+	for _, v := range Versions() {
+		tv, err := Load(v)
+		if err != nil || tv.CalicoVersion != v {
+			t.Errorf("Load(%s): %v, %v", v, tv, err)
+			continue
+		}
+		l, ok := calicoversion.Default().Line(v)
+		if !ok {
+			t.Errorf("table %s: not of a line of the catalogue (%v)", v, calicoversion.Default().LineNames())
+		}
+		lines[l.Name()] = true
 	}
-	for _, line := range calicoversion.Supported() {
-		tl, err := Load(line.Release)
-		if err != nil || tl.CalicoVersion != line.Release {
-			t.Errorf("Load(%s): %v, %v", line.Release, tl, err)
+	for _, l := range calicoversion.Default().Lines() {
+		if !lines[l.Name()] {
+			t.Errorf("line %s has no oracle table", l)
 		}
 	}
-	if _, err := Load("v9.9.9"); err == nil || !strings.Contains(err.Error(), "no oracle table for Calico v9.9.9 (have v3.31.6, v3.32.1)") {
+	if _, err := Load("v9.9.9"); err == nil || !strings.Contains(err.Error(), "no oracle table for Calico v9.9.9 (have "+strings.Join(Versions(), ", ")+")") {
 		t.Errorf("Load(v9.9.9) error %v", err)
 	}
+}
+
+// TestLoadFor: every release of the catalogue has a table, the newest of its line not newer than
+// it; and the choice among tables is by line and release, checked on a catalogue with releases
+// around the tables' (v3.31.5 is older than every v3.31 table, v3.33.0's line has none).
+func TestLoadFor(t *testing.T) {
+	for _, r := range calicoversion.Default().Releases() {
+		tb, err := LoadFor(r)
+		if err != nil {
+			t.Errorf("LoadFor(%s): %v", r, err)
+			continue
+		}
+		n, err := calicoversion.ParseName(tb.CalicoVersion)
+		if err != nil || n.Line() != r.Version().Line() || n.Compare(r.Version()) > 0 {
+			t.Errorf("LoadFor(%s) = the table of %s, want one of its line not newer than it", r, tb.CalicoVersion)
+		}
+		for _, v := range Versions() {
+			if o, _ := calicoversion.ParseName(v); o.Line() == n.Line() && o.Compare(n) > 0 && o.Compare(r.Version()) <= 0 {
+				t.Errorf("LoadFor(%s) = %s, but %s is newer and not newer than the release", r, tb.CalicoVersion, v)
+			}
+		}
+	}
+	d := calicoversion.Default().Data()
+	d.Releases = append(d.Releases,
+		calicoversion.ReleaseData{Name: "v3.31.5", Line: "v3.31", Images: images("v3.31.5")},
+		calicoversion.ReleaseData{Name: "v3.31.9", Line: "v3.31", Follows: "v3.31.7", Images: images("v3.31.9")},
+		calicoversion.ReleaseData{Name: "v3.33.0", Line: "v3.33", Follows: "v3.32.1", Images: images("v3.33.0")},
+	)
+	last := d.Lines[len(d.Lines)-1]
+	last.Name, last.CRDs = "v3.33", "v3.33"
+	d.Lines = append(d.Lines, last)
+	cat, err := calicoversion.New(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ release, table, err string }{
+		{release: "v3.31.9", table: "v3.31.6"},
+		{release: "v3.31.6", table: "v3.31.6"},
+		{release: "v3.32.1", table: "v3.32.1"},
+		{release: "v3.31.5", err: "no oracle table for Calico v3.31.5: none of line v3.31 at or before it (have v3.31.6, v3.32.1)"},
+		{release: "v3.33.0", err: "no oracle table for Calico v3.33.0: none of line v3.33 at or before it (have v3.31.6, v3.32.1)"},
+	}
+	for _, tt := range tests {
+		r, ok := cat.Release(tt.release)
+		if !ok {
+			t.Fatalf("no release %s in the test catalogue", tt.release)
+		}
+		tb, err := LoadFor(r)
+		switch {
+		case tt.err != "":
+			if err == nil || err.Error() != tt.err {
+				t.Errorf("LoadFor(%s): error %v, want %q", tt.release, err, tt.err)
+			}
+		case err != nil || tb.CalicoVersion != tt.table:
+			t.Errorf("LoadFor(%s) = %v, %v; want the table of %s", tt.release, tb, err, tt.table)
+		}
+	}
+}
+
+// images are the four images of a release.
+func images(release string) map[string]string {
+	out := map[string]string{}
+	for _, name := range calicoversion.ImageNames() {
+		out[name] = "quay.io/calico/" + strings.TrimPrefix(name, "calico-") + ":" + release
+	}
+	return out
 }
 
 // TestParseRejects: a row the replay could not carry out as written is an error naming the row.
@@ -90,42 +166,33 @@ func checkStartup(t *testing.T, tb *Table, d *Deployment) []string {
 	return f
 }
 
-// TestEveryScenarioStartsUp checks every render scenario's calico-node pod against the start-up
-// facts of calico-node's line: NetworkUnavailable is cleared by a flag that clears it, no pool
-// variable terminates start-up, and every FELIX_ variable is one Felix reads. Every scenario of the
-// default line is rendered at v3.32 as well (only a few keep whole golden files).
+// TestEveryScenarioStartsUp checks every render scenario's calico-node pod, at every release of the
+// catalogue, against the start-up facts of the table of calico-node's release (LoadFor):
+// NetworkUnavailable is cleared by a flag that clears it, no pool variable terminates start-up, and
+// every FELIX_ variable is one Felix reads.
 func TestEveryScenarioStartsUp(t *testing.T) {
-	scenarios := rendertest.Scenarios()
-	if len(scenarios) < 40 {
-		t.Fatalf("found %d render scenarios, want the ~45", len(scenarios))
+	scenarios := rendertest.AtEveryRelease()
+	if want := 40 * len(calicoversion.Default().Releases()); len(scenarios) < want {
+		t.Fatalf("found %d render scenarios over every release, want at least %d", len(scenarios), want)
 	}
 	for _, sc := range scenarios {
-		variants := []rendertest.Scenario{sc}
-		if sc.Calico.IsZero() {
-			at32 := sc
-			at32.Calico = calicoversion.Steady(calicoversion.V3_32)
-			variants = append(variants, at32)
-		}
-		for _, v := range variants {
-			line := v.Calico.OrDefault().Node
-			t.Run(sc.Name+"@"+line.Minor, func(t *testing.T) {
-				tb, err := Load(line.Release)
-				if err != nil {
-					t.Fatal(err)
-				}
-				objs, err := v.Unstructured()
-				if err != nil {
-					t.Fatal(err)
-				}
-				d, err := Inspect(tb, objs)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, f := range checkStartup(t, tb, d) {
-					t.Error(f)
-				}
-			})
-		}
+		t.Run(sc.Name, func(t *testing.T) {
+			tb, err := LoadFor(sc.Deployment().Node)
+			if err != nil {
+				t.Fatal(err)
+			}
+			objs, err := sc.Unstructured()
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := Inspect(tb, objs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range checkStartup(t, tb, d) {
+				t.Error(f)
+			}
+		})
 	}
 }
 

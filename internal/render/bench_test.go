@@ -14,6 +14,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/render"
+	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -213,18 +214,23 @@ func BenchmarkValidateAndResolve(b *testing.B) {
 	})
 }
 
-// BenchmarkEncoderLines measures the stored manifest through the pipeline's Encoder (each line's CRDs
-// and the constants encoded once) for one shoot per Calico deployment: v3.31, v3.32 and the first step
-// of the upgrade (calico-node's role serving both lines); and building the Encoder itself, which now
-// encodes two CRD sets and every constant per line combination.
-func BenchmarkEncoderLines(b *testing.B) {
+// BenchmarkEncoderReleases measures the stored manifest through the pipeline's Encoder (each line's
+// CRDs and the constants encoded once) for scenario default at every release of the catalogue and in
+// every move step (rendertest.MoveScenarios: calico-node's role serving two releases); and building
+// the Encoder itself, which encodes every line's CRD set and every constant per release combination.
+func BenchmarkEncoderReleases(b *testing.B) {
 	enc, err := pipeline.NewEncoder()
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, name := range []string{"default", "v3.32-default", "v3.32-upgrade-node-first"} {
-		opts := benchScenario(b, name)
-		b.Run(name, func(b *testing.B) {
+	var benched []scenario
+	for _, r := range calicoversion.Default().Releases() {
+		benched = append(benched, scenarioByName(b, "default").At(r))
+	}
+	benched = append(benched, rendertest.MoveScenarios()...)
+	for _, sc := range benched {
+		opts := scenarioOptions(b, sc)
+		b.Run(sc.Name, func(b *testing.B) {
 			measure(b, func() int {
 				m, err := enc.Shoot(&opts, true)
 				if err != nil {
@@ -240,7 +246,11 @@ func BenchmarkEncoderLines(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			return len(e.CRDsJSONFor(calicoversion.V3_31)) + len(e.CRDsJSONFor(calicoversion.V3_32))
+			n := 0
+			for _, line := range calicoversion.Default().Lines() {
+				n += len(e.CRDsJSONFor(line.Newest()))
+			}
+			return n
 		})
 	})
 }

@@ -21,10 +21,10 @@ import (
 func TestEachConstantGroupHasOneComponent(t *testing.T) {
 	owners := map[render.ConstantGroup]map[string]bool{}
 	selectable := map[render.Constant]bool{}
-	for _, c := range render.Constants() {
+	for _, c := range render.Constants(calicoversion.Default()) {
 		selectable[c] = true
 	}
-	for _, sc := range scenarios {
+	for _, sc := range everyRelease {
 		opts, v, r := sc.Resolve()
 		if len(v)+len(r) > 0 {
 			t.Fatalf("%s: invalid scenario: %v %v", sc.Name, v, r)
@@ -57,7 +57,7 @@ func TestEachConstantGroupHasOneComponent(t *testing.T) {
 // repeats, and that the scenarios cover both values of every option that selects a group.
 func TestShootPartsMatchShoot(t *testing.T) {
 	seen := map[string]map[bool]bool{"KubeControllers": {}, "Typha": {}, "TyphaCPA": {}, "TyphaCPVA": {}, "NodeCPVA": {}}
-	for _, sc := range scenarios {
+	for _, sc := range everyRelease {
 		t.Run(sc.Name, func(t *testing.T) {
 			opts, v, r := sc.Resolve()
 			if len(v)+len(r) > 0 {
@@ -103,9 +103,9 @@ func TestShootPartsMatchShoot(t *testing.T) {
 // constant groups encoded once) gives exactly the bytes of encoding everything Shoot renders, as
 // the stored stream, as its dynamic part and without CRDs, with the same documents.
 func TestEncoderMatchesShoot(t *testing.T) {
-	statics := map[string]*manifest.Static{}
-	for _, line := range calicoversion.Supported() {
-		defs, err := crds.CustomResourceDefinitionsFor(line)
+	statics := map[string]*manifest.Static{} // by CRD set
+	for _, line := range calicoversion.Default().Lines() {
+		defs, err := crds.CustomResourceDefinitionsFor(line.CRDSet())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,7 +113,7 @@ func TestEncoderMatchesShoot(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if statics[line.Minor], err = manifest.NewStatic(crdObjs); err != nil {
+		if statics[line.CRDSet()], err = manifest.NewStatic(crdObjs); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -121,7 +121,7 @@ func TestEncoderMatchesShoot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, sc := range scenarios {
+	for _, sc := range everyRelease {
 		t.Run(sc.Name, func(t *testing.T) {
 			opts, v, r := sc.Resolve()
 			if len(v)+len(r) > 0 {
@@ -131,7 +131,7 @@ func TestEncoderMatchesShoot(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := manifest.Build(statics[opts.Calico.CRDs.Minor], all)
+			want, err := manifest.Build(statics[opts.Calico.CRDs.CRDSet()], all)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -136,7 +136,9 @@ func listNames(list []any) []string {
 
 // delta lists what scenario objects s change compared with base: objects added (with every
 // value), objects removed, and per changed object the values removed (-) and added (+), paths in
-// order.
+// order. A multi-line string value that changed (a script, the CNI configuration) is shown line by
+// line, "path | text" for each line removed or added (lineDiff), so a one-line change in it reads
+// as one line.
 func delta(base, s []flatObject) []string {
 	var lines []string
 	inBase := map[string]flatObject{}
@@ -160,6 +162,14 @@ func delta(base, s []flatObject) []string {
 			nw, hasNew := o.paths[p]
 			if hadOld && hasNew && old == nw {
 				continue
+			}
+			if hadOld && hasNew {
+				a, okA := stringLines(old)
+				b, okB := stringLines(nw)
+				if okA && okB {
+					changes = append(changes, lineDiff(p, a, b)...)
+					continue
+				}
 			}
 			if hadOld {
 				changes = append(changes, "  - "+p+" = "+old)
@@ -206,7 +216,7 @@ const deltaHeader = "# what this scenario's decisions change in the render compa
 func deltaFile(name, base string, lines []string) []byte {
 	var b bytes.Buffer
 	b.WriteString(deltaHeader + base + "\n")
-	b.WriteString("# (+ object added, - object removed, ~ object changed: - value removed, + value added)\n")
+	b.WriteString("# (+ object added, - object removed, ~ object changed: - value removed, + value added; \"path | text\": a line of a multi-line string)\n")
 	for _, l := range lines {
 		b.WriteString(l + "\n")
 	}

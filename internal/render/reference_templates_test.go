@@ -15,11 +15,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/render"
+	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 	"github.com/calico-pilot/calico-pilot/internal/takeover"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
@@ -448,7 +450,13 @@ func renderReference(t *testing.T, sc scenario, taken *calicov1alpha1.TakenOverT
 	if len(errs) > 0 {
 		t.Fatal(errs.ToAggregate())
 	}
-	imgs, err := imagevector.Default()
+	// A shoot the reference deployed records no release: it runs the catalogue's unrecorded one.
+	calico := calicoversion.Steady(rendertest.Base())
+	vector, err := imagevector.LoadVector(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imgs, err := vector.ImagesFor(imagevector.FindOptions{}, calico)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -457,7 +465,7 @@ func renderReference(t *testing.T, sc scenario, taken *calicov1alpha1.TakenOverT
 		t.Fatal(err)
 	}
 	o, errs := pipeline.Options(pipeline.Source{Shoot: s, SeedNamespace: "shoot--dev--test"}, cfg, pipeline.Settings{
-		FeatureGates: gates, Images: imgs, Ratchet: true, Compatibility: mode, TakenOver: taken,
+		FeatureGates: gates, Images: imgs, Calico: calico, Ratchet: true, Compatibility: mode, TakenOver: taken,
 	})
 	if len(errs) > 0 {
 		t.Fatal(errs.ToAggregate())

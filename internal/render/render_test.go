@@ -18,7 +18,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
-func scenarioByName(t *testing.T, name string) scenario {
+func scenarioByName(t testing.TB, name string) scenario {
 	t.Helper()
 	for _, sc := range scenarios {
 		if sc.Name == name {
@@ -241,7 +241,7 @@ func TestEBPFVariant(t *testing.T) {
 
 // TestUsageReportingOff: Calico's usage reporting is off in every scenario.
 func TestUsageReportingOff(t *testing.T) {
-	for _, sc := range scenarios {
+	for _, sc := range everyRelease {
 		node := container(t, calicoNode(t, renderScenario(t, sc)).Spec.Template.Spec.Containers, "calico-node")
 		if got, _ := envValue(node, "FELIX_USAGEREPORTINGENABLED"); got != "false" {
 			t.Errorf("%s: FELIX_USAGEREPORTINGENABLED = %q, want false", sc.Name, got)

@@ -125,7 +125,7 @@ var skipLabels = []string{
 var cpvaTarget = regexp.MustCompile(`^--target=(deployment|daemonset)/(.+)$`)
 
 func TestShootObjectsUnderResourceManager(t *testing.T) {
-	for _, sc := range scenarios {
+	for _, sc := range everyRelease {
 		t.Run(sc.Name, func(t *testing.T) {
 			objs := renderScenario(t, sc)
 			sas := serviceAccounts(objs)

@@ -10,8 +10,11 @@ type scenario = rendertest.Scenario
 
 var (
 	scenarios = rendertest.Scenarios()
-	shootOf   = rendertest.ShootOf
-	resolve   = rendertest.Resolve
+	// everyRelease is every scenario at every release of the catalogue (rendertest.AtEveryRelease):
+	// the properties every render must have loop over it.
+	everyRelease = rendertest.AtEveryRelease()
+	shootOf      = rendertest.ShootOf
+	resolve      = rendertest.Resolve
 
 	ipv6Only     = rendertest.IPv6Only
 	kubeProxyOff = rendertest.KubeProxyOff

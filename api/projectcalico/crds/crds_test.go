@@ -2,6 +2,7 @@ package crds_test
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -9,6 +10,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/calico-pilot/calico-pilot/api/projectcalico/crds"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 )
 
 func TestCustomResourceDefinitionsAreSortedAndComplete(t *testing.T) {
@@ -133,4 +135,30 @@ func TestIPAMBlockAllocationsAcceptNull(t *testing.T) {
 		return
 	}
 	t.Fatal("no ipamblocks CRD")
+}
+
+// TestEveryLineHasItsSet: the CRD set each line of the Calico catalogue names loads, and every
+// embedded set is some line's (a set no line names is dead weight; a line without its set cannot be
+// rendered).
+func TestEveryLineHasItsSet(t *testing.T) {
+	used := map[string]bool{}
+	for _, line := range calicoversion.Default().Lines() {
+		defs, err := crds.CustomResourceDefinitionsFor(line.CRDSet())
+		if err != nil || len(defs) == 0 {
+			t.Errorf("line %s: CRD set %q: %d CRDs, %v", line, line.CRDSet(), len(defs), err)
+		}
+		files, err := crds.FilesFor(line.CRDSet())
+		if err != nil || len(files) != len(defs) {
+			t.Errorf("line %s: %d files for %d CRDs, %v", line, len(files), len(defs), err)
+		}
+		used[line.CRDSet()] = true
+	}
+	for _, set := range crds.Sets() {
+		if !used[set] {
+			t.Errorf("CRD set %s is no line's", set)
+		}
+	}
+	if !slices.Contains(crds.Sets(), crds.BaseSet) {
+		t.Errorf("Sets() = %v lacks the base set %s", crds.Sets(), crds.BaseSet)
+	}
 }

@@ -3,6 +3,8 @@ package rendertest
 import (
 	"fmt"
 	"net/netip"
+	"slices"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -28,13 +30,80 @@ type Scenario struct {
 	NonPrivileged bool
 	// Addresses are the kube-apiserver addresses.
 	Addresses []string
-	// Golden: the scenario's whole render is kept in internal/render/testdata/shoot/<Name>/ (a
-	// handful of scenarios: the ones the Calico oracle replays); every other scenario is pinned
-	// by what its decisions change compared with the closest golden one
-	// (internal/render/testdata/delta/<Name>.txt).
+	// Golden: the scenario's whole render at the base release is kept in
+	// internal/render/testdata/shoot/<Name>/ (a handful of scenarios, one per kind of shoot); every
+	// other scenario is pinned by what its decisions change compared with the closest golden one
+	// (internal/render/testdata/delta/<Name>.txt), and what every other release changes in each
+	// scenario by internal/render/testdata/releases/<release>.txt.
 	Golden bool
-	// Calico is the release each Calico component runs (zero: the default line, v3.31).
+	// Calico is the release each Calico component runs (zero: Base, every component and the CRDs).
 	Calico calicoversion.Deployment
+}
+
+// Deployment is the release each component of the scenario runs: Calico, or every component at
+// Base when Calico is zero.
+func (sc Scenario) Deployment() calicoversion.Deployment {
+	if sc.Calico.IsZero() {
+		return calicoversion.Steady(Base())
+	}
+	return sc.Calico
+}
+
+// At is the scenario with every component and the CRDs at release r, named "<name>@<release>".
+func (sc Scenario) At(r calicoversion.Release) Scenario {
+	sc.Name += "@" + r.Name()
+	sc.Calico = calicoversion.Steady(r)
+	return sc
+}
+
+// AtEveryRelease is every scenario at every release of the catalogue: the scenarios as Scenarios
+// lists them (the base scenarios at Base, named plainly, and the move scenarios), then each base
+// scenario at every other release (At: "<name>@<release>"), releases oldest first. Tests that must
+// hold for every release a shoot can run loop over it.
+func AtEveryRelease() []Scenario {
+	all := Scenarios()
+	base := slices.DeleteFunc(Scenarios(), func(sc Scenario) bool { return !sc.Calico.IsZero() })
+	for _, r := range calicoversion.Default().Releases() {
+		if r == Base() {
+			continue
+		}
+		for _, sc := range base {
+			all = append(all, sc.At(r))
+		}
+	}
+	return all
+}
+
+// MoveScenarios are the shoot of scenario "default" in every step of a move between releases of the
+// catalogue that is not every component at one release on its own line's CRDs (a line move's first
+// step; a move down's last step, every component at the older line with the newer line's CRDs), each
+// deployment once: calicoversion.Plan for every ordered pair of releases, every phase. Any other
+// step is a release's render (AtEveryRelease). Named
+// "move-<from>-<to>-<phase>" after the first move (oldest from, then oldest to) that has the step.
+func MoveScenarios() []Scenario {
+	cat := calicoversion.Default()
+	var out []Scenario
+	seen := map[calicoversion.Deployment]bool{}
+	for _, from := range cat.Releases() {
+		for _, to := range cat.Releases() {
+			m, err := cat.Plan(from, to)
+			if err != nil || m.IsZero() {
+				continue // the same release, or a move that skips a line (refused)
+			}
+			for _, phase := range []calicoversion.Phase{calicoversion.PhaseFirst, calicoversion.PhaseComplete} {
+				if phase == calicoversion.PhaseFirst && m.FirstPhase() != calicoversion.PhaseFirst {
+					continue // a one-step move
+				}
+				d := m.Deployment(phase, calicoversion.Release{})
+				if (d.IsSteady() && d.CRDs.CRDSet() == d.Node.CRDSet()) || seen[d] {
+					continue
+				}
+				seen[d] = true
+				out = append(out, Scenario{Name: "move-" + from.Name() + "-" + to.Name() + "-" + strings.ToLower(string(phase)), Calico: d})
+			}
+		}
+	}
+	return out
 }
 
 // DualStack makes the shoot dual-stack (IPv4 first).
@@ -67,10 +136,11 @@ func KubeProxyOff(s *gardencorev1beta1.Shoot) {
 func NoVPA(s *gardencorev1beta1.Shoot) { s.Spec.Kubernetes.VerticalPodAutoscaler = nil }
 
 // Scenarios are the render scenarios: the reference's matrix (2.10) plus IPv6, dual-stack,
-// the GlobalNetworkSet, non-privileged mode and the seed's example shoot. Each call returns a
-// fresh list.
+// the GlobalNetworkSet, non-privileged mode and the seed's example shoot, all at the base release
+// (Base), followed by the move scenarios (MoveScenarios). Every release of the catalogue renders
+// the base scenarios too (AtEveryRelease). Each call returns a fresh list.
 func Scenarios() []Scenario {
-	return []Scenario{
+	return append([]Scenario{
 		{Name: "default", Golden: true},
 		{Name: "empty-config", ProviderConfig: "{}"},
 		{Name: "overlay-enabled", Golden: true, ProviderConfig: "overlay: {enabled: true}"},
@@ -79,7 +149,7 @@ func Scenarios() []Scenario {
 		{Name: "overlay-disabled-create-pod-routes", ProviderConfig: "overlay: {enabled: false, createPodRoutes: true}"},
 		{Name: "overlay-vxlan", ProviderConfig: "overlay: {enabled: true}\nvxlan: {enabled: true}"},
 		{Name: "vxlan-without-overlay-field", ProviderConfig: "vxlan: {enabled: true}"},
-		{Name: "typha-disabled", Golden: true, ProviderConfig: "typha: {enabled: false}"},
+		{Name: "typha-disabled", ProviderConfig: "typha: {enabled: false}"},
 		{Name: "vpa-with-resources", ProviderConfig: "autoScaling:\n  mode: vpa\n  resources:\n    node: {cpu: 100m, memory: 300Mi}\n    typha: {cpu: 50m, memory: 64Mi}"},
 		{Name: "vpa-without-resources", ProviderConfig: "autoScaling: {mode: vpa}"},
 		{Name: "static-with-resources", ProviderConfig: "autoScaling:\n  mode: static\n  resources:\n    node: {cpu: 100m, memory: 300Mi}\n    typha: {cpu: 50m, memory: 64Mi}"},
@@ -98,13 +168,13 @@ func Scenarios() []Scenario {
 		{Name: "bird-exporter", ProviderConfig: "birdExporter: {enabled: true}"},
 		{Name: "multus", Golden: true, ProviderConfig: "multus: {enabled: true}"},
 		{Name: "multus-install-cni-plugins", ProviderConfig: "multus: {enabled: true, installCNIPlugins: true}"},
-		{Name: "wireguard", Golden: true, ProviderConfig: "wireguardEncryption: true"},
+		{Name: "wireguard", ProviderConfig: "wireguardEncryption: true"},
 		{Name: "kube-proxy-nftables", Shoot: func(s *gardencorev1beta1.Shoot) {
 			s.Spec.Kubernetes.KubeProxy.Mode = ptr.To(gardencorev1beta1.ProxyModeNFTables)
 		}},
-		{Name: "calico-ipam", Golden: true, ProviderConfig: "ipam: {type: calico-ipam}"},
+		{Name: "calico-ipam", ProviderConfig: "ipam: {type: calico-ipam}"},
 		{Name: "service-loop-prevention-mtu", ProviderConfig: "serviceLoopPrevention: Drop\nvethMTU: \"1400\""},
-		{Name: "backend-none", Golden: true, ProviderConfig: "backend: none"},
+		{Name: "backend-none", ProviderConfig: "backend: none"},
 		{Name: "ipv4-mode-cross-subnet", ProviderConfig: "ipv4: {mode: CrossSubnet}"},
 		{Name: "overlay-ipv4-cross-subnet", ProviderConfig: "overlay: {enabled: true}\nipv4: {mode: CrossSubnet}"},
 		{Name: "deprecated-ipip-autodetection", ProviderConfig: "ipip: CrossSubnet\nipAutodetectionMethod: interface=eth0"},
@@ -134,24 +204,12 @@ func Scenarios() []Scenario {
 		{
 			// The example Shoot of seed 004_8de25198a0e0197a.txt.
 			Name:           "seed-004-example",
-			Golden:         true,
 			ProviderConfig: "ipam: {type: host-local}\nvethMTU: \"1440\"\noverlay: {enabled: true}\ntypha: {enabled: false}\nkubeAPIServerGlobalNetworkSet: {enabled: true}",
 			Addresses:      []string{"192.0.2.34"},
 		},
 		// Opt-in admission checks of Calico policies in the shoot (issue 14): Deny and Warn.
 		{Name: "policy-validation-deny", ProviderConfig: "policyValidation: {mode: Deny}"},
 		{Name: "policy-validation-warn", ProviderConfig: "policyValidation: {mode: Warn}"},
-		// Calico v3.32 (issue 23): the same shoots with every component at v3.32, and the first step of an
-		// upgrade (calico-node at v3.32, typha and kube-controllers still at v3.31, the v3.32 CRDs).
-		{Name: "v3.32-default", Golden: true, Calico: calicoversion.Steady(MustRelease("v3.32.1"))},
-		{Name: "v3.32-ebpf-kube-proxy-off", Golden: true, ProviderConfig: "ebpfDataplane: {enabled: true}\noverlay: {enabled: false}", Shoot: KubeProxyOff, Calico: calicoversion.Steady(MustRelease("v3.32.1"))},
-		{Name: "v3.32-typha-disabled", Golden: true, ProviderConfig: "typha: {enabled: false}", Calico: calicoversion.Steady(MustRelease("v3.32.1"))},
-		{Name: "v3.32-dual-stack", Golden: true, Shoot: DualStack, Calico: calicoversion.Steady(MustRelease("v3.32.1"))},
-		{Name: "v3.32-upgrade-node-first", Golden: true, Calico: MustMove("v3.31.6", "v3.32.1", "", calicoversion.PhaseFirst)},
-		{Name: "v3.32-kube-proxy-nftables", Shoot: func(s *gardencorev1beta1.Shoot) {
-			s.Spec.Kubernetes.KubeProxy.Mode = ptr.To(gardencorev1beta1.ProxyModeNFTables)
-		}, Calico: calicoversion.Steady(MustRelease("v3.32.1"))},
-		{Name: "v3.32-downgrade-typha-first", Calico: MustMove("v3.32.1", "v3.31.6", "v3.32.1", calicoversion.PhaseFirst)},
 		{
 			// Everything at once: the largest output (benchmark "largest").
 			Name: "largest",
@@ -161,7 +219,7 @@ func Scenarios() []Scenario {
 			Shoot:     DualStack,
 			Addresses: []string{"192.0.2.34", "2001:db8::10"},
 		},
-	}
+	}, MoveScenarios()...)
 }
 
 // Base is the release the scenarios render at unless they name another: the release shoots without a

@@ -55,16 +55,28 @@ func refusedWith(t *testing.T, what, msg string, write func() error) {
 	}
 }
 
+// release is the catalogue's newest release of a line.
+func release(t *testing.T, line string) calicoversion.Release {
+	t.Helper()
+	l, ok := calicoversion.Default().Line(line)
+	if !ok {
+		t.Fatalf("the catalogue has no line %s", line)
+	}
+	return l.Newest()
+}
+
 // TestV3_32CRDs installs the v3.32 CRDs over the v3.31 ones, as an upgrade does (objects stored under
 // v3.31 stay), and checks what the delta facts say about them: stored objects stay readable and get the
 // new defaults on read (§2.4), the new CEL rules refuse what they should (§2.3), the
 // KubeControllersConfiguration status goes through /status (§0 row 4), ratcheting lets an old value
-// through an unrelated update (§2.4), and every Calico object calico-pilot renders at v3.32 is accepted.
-// The v3.31 CRDs are put back afterwards (the other tests of the suite check them).
+// through an unrelated update (§2.4), and every Calico object calico-pilot renders at every release of
+// the v3.32 line is accepted. The v3.31 CRDs are put back afterwards (the other tests of the suite
+// check them).
 func TestV3_32CRDs(t *testing.T) {
 	ctx := context.Background()
+	v331, v332 := release(t, "v3.31"), release(t, "v3.32")
 	t.Cleanup(func() {
-		if err := controlPlane.InstallCalicoCRDs(context.Background(), calicoversion.V3_31); err != nil {
+		if err := controlPlane.InstallCalicoCRDs(context.Background(), v331); err != nil {
 			t.Errorf("putting the v3.31 CRDs back: %v", err)
 		}
 	})
@@ -86,7 +98,7 @@ func TestV3_32CRDs(t *testing.T) {
 		t.Fatalf("writing KubeControllersConfiguration status under v3.31: %v", err)
 	}
 
-	if err := controlPlane.InstallCalicoCRDs(ctx, calicoversion.V3_32); err != nil {
+	if err := controlPlane.InstallCalicoCRDs(ctx, v332); err != nil {
 		t.Fatal(err)
 	}
 
@@ -168,10 +180,13 @@ func TestV3_32CRDs(t *testing.T) {
 		t.Errorf("status written through /status reads %v", gotK.Object["status"])
 	}
 
-	// Every Calico object calico-pilot renders at v3.32 is accepted.
+	// Every Calico object calico-pilot renders at a release of the v3.32 line, or in a move step on
+	// the v3.32 CRDs, is accepted.
 	accepted := 0
-	for _, sc := range rendertest.Scenarios() {
-		sc.Calico = calicoversion.Steady(calicoversion.V3_32)
+	for _, sc := range rendertest.AtEveryRelease() {
+		if sc.Deployment().CRDs.Line() != v332.Line() {
+			continue
+		}
 		objs, err := sc.Unstructured()
 		if err != nil {
 			t.Fatal(err)
@@ -183,7 +198,7 @@ func TestV3_32CRDs(t *testing.T) {
 			}
 			o.SetResourceVersion("")
 			if err := cl.Create(ctx, o, client.DryRunAll); err != nil && !apierrors.IsAlreadyExists(err) {
-				t.Errorf("scenario %s at v3.32: %s %s refused: %v", sc.Name, o.GetKind(), o.GetName(), err)
+				t.Errorf("scenario %s: %s %s refused: %v", sc.Name, o.GetKind(), o.GetName(), err)
 			}
 			accepted++
 		}

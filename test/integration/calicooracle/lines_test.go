@@ -15,23 +15,34 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 )
 
-// useCRDs puts the CRDs of line v on the control plane for the rest of the test (as an upgrade does:
-// updated in place, none deleted) and v3.31's back afterwards, which the suite's other tests use.
-func useCRDs(t *testing.T, v calicoversion.Version) {
+// useCRDs puts the CRDs of release r's line on the control plane for the rest of the test (as an
+// upgrade does: updated in place, none deleted) and the base release's back afterwards, which the
+// suite's other tests use.
+func useCRDs(t *testing.T, r calicoversion.Release) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := controlPlane.InstallCalicoCRDs(ctx, v); err != nil {
+	if err := controlPlane.InstallCalicoCRDs(ctx, r); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if err := controlPlane.InstallCalicoCRDs(context.Background(), calicoversion.V3_31); err != nil {
-			t.Errorf("putting the v3.31 CRDs back: %v", err)
+		if err := controlPlane.InstallCalicoCRDs(context.Background(), rendertest.Base()); err != nil {
+			t.Errorf("putting the base release's CRDs back: %v", err)
 		}
 	})
 }
 
-// renderAt renders a scenario with every component at line v.
+// newest is the newest release of a line of the catalogue.
+func newest(t *testing.T, line string) calicoversion.Release {
+	t.Helper()
+	l, ok := calicoversion.Default().Line(line)
+	if !ok {
+		t.Fatalf("the catalogue has no line %s", line)
+	}
+	return l.Newest()
+}
+
+// renderAt renders a scenario with each component at the release calico says.
 func renderAt(t *testing.T, name string, calico calicoversion.Deployment) []*unstructured.Unstructured {
 	t.Helper()
 	for _, sc := range rendertest.Scenarios() {
@@ -48,19 +59,6 @@ func renderAt(t *testing.T, name string, calico calicoversion.Deployment) []*uns
 	return nil
 }
 
-func replayerFor(t *testing.T, v calicoversion.Version) (*calicooracle.Table, *calicooracle.Replayer) {
-	t.Helper()
-	table, err := calicooracle.Load(v.Release)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := calicooracle.NewReplayer(controlPlane.Config, table)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return table, r
-}
-
 // only is d with just the named components.
 func only(d *calicooracle.Deployment, components ...string) *calicooracle.Deployment {
 	cp := *d
@@ -69,81 +67,102 @@ func only(d *calicooracle.Deployment, components ...string) *calicooracle.Deploy
 	return &cp
 }
 
-// TestCalicoV3_32AcceptsRender replays Calico v3.32.1's table for every scenario family rendered with
-// every component at v3.32, on the v3.32 CRDs: no request Calico needs answered is refused, every write
-// is stored as written, and calico-node's start-up facts hold.
-func TestCalicoV3_32AcceptsRender(t *testing.T) {
-	useCRDs(t, calicoversion.V3_32)
-	table, r := replayerFor(t, calicoversion.V3_32)
-	replayFamilies(t, newCluster(t), r, table, " at v3.32", func(t *testing.T, scenario string) []*unstructured.Unstructured {
-		return renderAt(t, scenario, calicoversion.Steady(calicoversion.V3_32))
-	})
+// componentRelease is the release a component of the oracle's tables runs in deployment d (the CNI
+// plugin runs with calico-node).
+func componentRelease(d calicoversion.Deployment, component string) calicoversion.Release {
+	switch component {
+	case "typha":
+		return d.Typha
+	case "kube-controllers":
+		return d.KubeControllers
+	}
+	return d.Node
 }
 
-// TestCalicoMixedPhaseAcceptsRender replays the first step of an upgrade (calico-node at v3.32, typha
-// and kube-controllers at v3.31, the v3.32 CRDs: calicoversion.Move) with each component's own line:
-// calico-node and the CNI plugin make v3.32.1's requests, typha and kube-controllers v3.31.6's, all
-// under the roles rendered for that step. The one problem the facts predict is kube-controllers
-// v3.31 writing its status with the object while the v3.32 CRD has the status subresource: the
-// status is not stored, and kube-controllers still runs (delta §6 "KubeControllersConfiguration").
-func TestCalicoMixedPhaseAcceptsRender(t *testing.T) {
-	useCRDs(t, calicoversion.V3_32)
-	t32, r32 := replayerFor(t, calicoversion.V3_32)
-	t31, r31 := replayerFor(t, calicoversion.V3_31)
-	move := calicoversion.Move(calicoversion.V3_31, calicoversion.V3_32, calicoversion.Version{}, calicoversion.PhaseFirst)
-	for _, name := range []string{"default", "calico-ipam", "typha-disabled"} {
-		t.Run(name, func(t *testing.T) {
-			objs := renderAt(t, name, move)
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			d, err := calicooracle.Inspect(t32, objs)
-			if err != nil {
-				t.Fatal(err)
+// TestCalicoMoveStepsAcceptRender replays every move step that runs components at different
+// releases, or components on a newer line's CRDs (rendertest.MoveScenarios: a line move's first step,
+// a move down's last), on its CRDs, for the families default, calico-ipam and typha-disabled: each
+// component makes the requests of the table of the release it runs (calicooracle.LoadFor), in
+// Calico's order, under the roles rendered for that step. The one problem the facts predict is a
+// kube-controllers without the status subresource (v3.31) on CRDs that have it (v3.32): its status
+// written with the object is not stored, and kube-controllers still runs (v3.32 delta §6
+// "KubeControllersConfiguration").
+func TestCalicoMoveStepsAcceptRender(t *testing.T) {
+	moves := rendertest.MoveScenarios()
+	if len(moves) == 0 {
+		t.Fatal("the catalogue has no move step that mixes releases or CRDs")
+	}
+	for _, mv := range moves {
+		d := mv.Deployment()
+		t.Run(mv.Name, func(t *testing.T) {
+			useCRDs(t, d.CRDs)
+			tables := map[calicoversion.Release]*calicooracle.Table{}
+			replayers := map[calicoversion.Release]*calicooracle.Replayer{}
+			for _, r := range d.Releases() {
+				tables[r], replayers[r] = replayerFor(t, r)
 			}
-			for _, r := range []*calicooracle.Replayer{r32, r31} {
-				if err := r.Reset(ctx); err != nil {
-					t.Fatal(err)
-				}
-			}
-			newCluster(t).apply(t, objs)
-			// Calico's order: calico-node first (delta §5 "order").
-			node, err := r32.Replay(ctx, only(d, "calico-node", "cni-plugin"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			rest, err := r31.Replay(ctx, only(d, "typha", "kube-controllers"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, tb := range []*calicooracle.Table{t32, t31} {
-				findings, err := calicooracle.CheckStartup(tb, d)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if tb == t32 {
+			for _, name := range []string{"default", "calico-ipam", "typha-disabled"} {
+				t.Run(name, func(t *testing.T) {
+					objs := renderAt(t, name, d)
+					ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+					defer cancel()
+					dep, err := calicooracle.Inspect(tables[d.Node], objs)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, r := range replayers {
+						if err := r.Reset(ctx); err != nil {
+							t.Fatal(err)
+						}
+					}
+					newCluster(t).apply(t, objs)
+					// Calico's order: the move's steps, each component with its own release's table.
+					var results []calicooracle.Result
+					for _, step := range [][]string{{"calico-node", "cni-plugin"}, {"typha", "kube-controllers"}} {
+						for _, r := range d.Releases() {
+							var components []string
+							for _, c := range step {
+								if componentRelease(d, c) == r {
+									components = append(components, c)
+								}
+							}
+							if len(components) == 0 {
+								continue
+							}
+							res, err := replayers[r].Replay(ctx, only(dep, components...))
+							if err != nil {
+								t.Fatal(err)
+							}
+							results = append(results, res...)
+						}
+					}
+					findings, err := calicooracle.CheckStartup(tables[d.Node], dep)
+					if err != nil {
+						t.Fatal(err)
+					}
 					for _, f := range findings {
-						t.Errorf("start-up (calico-node v3.32): %s", f)
+						t.Errorf("start-up (calico-node %s): %s", d.Node, f)
 					}
-				}
-			}
-			var problems []string
-			for _, res := range append(node, rest...) {
-				if res.Problem != "" {
-					problems = append(problems, res.Row+" "+res.Component)
-					if res.Row != "kc-config-status" || !strings.Contains(res.Problem, "status") {
-						t.Errorf("%s", res)
+					var problems []string
+					for _, res := range results {
+						if res.Problem != "" {
+							problems = append(problems, res.Row+" "+res.Component)
+							if res.Row != "kc-config-status" || !strings.Contains(res.Problem, "status") {
+								t.Errorf("%s", res)
+							}
+						}
 					}
-				}
+					_, kc := dep.Components["kube-controllers"]
+					want := []string(nil)
+					if kc && !d.KubeControllers.Has(calicoversion.KubeControllersStatusSubresource) && d.CRDs.Has(calicoversion.KubeControllersStatusSubresource) {
+						want = []string{"kc-config-status kube-controllers"}
+					}
+					if !slices.Equal(problems, want) {
+						t.Errorf("problems %v, want %v (the stale status of delta §6)", problems, want)
+					}
+					t.Logf("%d requests replayed (%s)", len(results), d)
+				})
 			}
-			_, kc := d.Components["kube-controllers"]
-			want := []string(nil)
-			if kc {
-				want = []string{"kc-config-status kube-controllers"}
-			}
-			if !slices.Equal(problems, want) {
-				t.Errorf("problems %v, want %v (the stale status of delta §6)", problems, want)
-			}
-			t.Logf("%d requests replayed (calico-node and the CNI plugin at v3.32, typha and kube-controllers at v3.31)", len(node)+len(rest))
 		})
 	}
 }
@@ -153,10 +172,11 @@ func TestCalicoMixedPhaseAcceptsRender(t *testing.T) {
 // write, the policy-name migrator, the CRD watch, KubeVirt; Felix's and typha's ClusterNetworkPolicy
 // and VMIM watches).
 func TestOracleV3_32CatchesV3_31Roles(t *testing.T) {
-	useCRDs(t, calicoversion.V3_32)
-	table, r := replayerFor(t, calicoversion.V3_32)
-	v31 := renderAt(t, "calico-ipam", calicoversion.Steady(calicoversion.V3_31))
-	v32 := renderAt(t, "calico-ipam", calicoversion.Steady(calicoversion.V3_32))
+	old, cur := newest(t, "v3.31"), newest(t, "v3.32")
+	useCRDs(t, cur)
+	table, r := replayerFor(t, cur)
+	v31 := renderAt(t, "calico-ipam", calicoversion.Steady(old))
+	v32 := renderAt(t, "calico-ipam", calicoversion.Steady(cur))
 	// The v3.32 render with v3.31's roles.
 	roles := map[string]*unstructured.Unstructured{}
 	for _, u := range v31 {

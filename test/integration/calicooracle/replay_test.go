@@ -2,8 +2,6 @@ package calicooracle
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -15,18 +13,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/calico-pilot/calico-pilot/internal/calicooracle"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
+	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 )
 
-// goldenDir holds internal/render's reviewed renders, one directory per scenario
-// (TestComponentsAreTheShoot keeps them equal to what render.Shoot returns).
-var goldenDir = func() string {
-	if d := os.Getenv("ORACLE_GOLDEN_DIR"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "..", "internal", "render", "testdata", "shoot")
-}()
-
-// family is a scenario family of the issue, the golden scenario that stands for it, and what the
+// family is a scenario family of the issue, the render scenario that stands for it, and what the
 // render must show for the scenario to be that family.
 type family struct {
 	scenario string
@@ -52,15 +43,6 @@ var families = []family{
 	{scenario: "non-privileged-overlay", typha: true, kubeControllers: true},
 	{scenario: "seed-004-example", kubeControllers: true},
 	{scenario: "backend-none", typha: true},
-}
-
-func readGolden(t *testing.T, scenario string) []*unstructured.Unstructured {
-	t.Helper()
-	objs, err := calicooracle.ReadRender(filepath.Join(goldenDir, scenario))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return objs
 }
 
 func key(u *unstructured.Unstructured) string {
@@ -104,17 +86,19 @@ func newCluster(t *testing.T) *cluster {
 	return &cluster{c: c}
 }
 
-func newReplayer(t *testing.T) (*calicooracle.Table, *calicooracle.Replayer) {
+// replayerFor returns the oracle table of release r (calicooracle.LoadFor: the newest of its line
+// not newer than r) and a replayer of it.
+func replayerFor(t *testing.T, r calicoversion.Release) (*calicooracle.Table, *calicooracle.Replayer) {
 	t.Helper()
-	table, err := calicooracle.Load("v3.31.6")
+	table, err := calicooracle.LoadFor(r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := calicooracle.NewReplayer(controlPlane.Config, table)
+	p, err := calicooracle.NewReplayer(controlPlane.Config, table)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return table, r
+	return table, p
 }
 
 // replay resets the cluster's Calico state, applies objs and replays the table.
@@ -137,19 +121,38 @@ func replay(t *testing.T, cl *cluster, r *calicooracle.Replayer, table *calicoor
 	return results, d
 }
 
-// TestCalicoAcceptsRender replays every row of Calico v3.31.6's table for every scenario family:
-// no request Calico needs answered is refused, every write is stored as Calico wrote it, and the
-// start-up facts hold for the calico-node pod.
+// TestCalicoAcceptsRender replays, for every release of the catalogue on the CRDs of its line (lines
+// oldest first, each line's CRDs installed as a move up does), every row of the release's oracle
+// table (calicooracle.LoadFor) for every scenario family rendered at that release: no request
+// Calico needs answered is refused, every write is stored as Calico wrote it, and the start-up facts
+// hold for the calico-node pod. The base release's CRDs are put back afterwards.
 func TestCalicoAcceptsRender(t *testing.T) {
-	table, r := newReplayer(t)
-	replayFamilies(t, newCluster(t), r, table, "", func(t *testing.T, scenario string) []*unstructured.Unstructured {
-		return readGolden(t, scenario)
+	t.Cleanup(func() {
+		if err := controlPlane.InstallCalicoCRDs(context.Background(), rendertest.Base()); err != nil {
+			t.Errorf("putting the base release's CRDs back: %v", err)
+		}
 	})
+	cl := newCluster(t)
+	for _, line := range calicoversion.Default().Lines() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		err := controlPlane.InstallCalicoCRDs(ctx, line.Newest())
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range line.Releases() {
+			t.Run(r.Name(), func(t *testing.T) {
+				table, p := replayerFor(t, r)
+				replayFamilies(t, cl, p, table, " at "+r.Name(), func(t *testing.T, scenario string) []*unstructured.Unstructured {
+					return renderAt(t, scenario, calicoversion.Steady(r))
+				})
+			})
+		}
+	}
 }
 
 // replayFamilies replays table for every scenario family, objs giving each family's objects (at the
-// line of table, named in the messages by at, "" for the default): the family's components run as it
-// says, calico-node's start-up facts hold, no replayed request has a problem, and every row of the
+// release named in the messages by at): the family's components run as it says, calico-node's start-up facts hold, no replayed request has a problem, and every row of the
 // table is replayed by some family.
 func replayFamilies(t *testing.T, cl *cluster, r *calicooracle.Replayer, table *calicooracle.Table, at string, objs func(*testing.T, string) []*unstructured.Unstructured) {
 	t.Helper()
@@ -193,13 +196,13 @@ func replayFamilies(t *testing.T, cl *cluster, r *calicooracle.Replayer, table *
 	t.Logf("%d requests over %d scenario families%s", total, len(families), at)
 }
 
-// TestOracleCatchesMissingRules replays the default scenario with the rules issue 19 found missing
-// taken out again: the oracle must report exactly the failures Calico v3.31.6's binaries showed
-// (calico-node's start-up stops on globalfelixconfigs, kube-controllers' loadbalancer controller
-// on namespaces and ipamconfigs, no component creates tiers).
+// TestOracleCatchesMissingRules replays the calico-ipam scenario at the base release with the rules
+// issue 19 found missing taken out again: the oracle must report exactly the failures Calico
+// v3.31.6's binaries showed (calico-node's start-up stops on globalfelixconfigs, kube-controllers'
+// loadbalancer controller on namespaces and ipamconfigs, no component creates tiers).
 func TestOracleCatchesMissingRules(t *testing.T) {
-	table, r := newReplayer(t)
-	objs := readGolden(t, "calico-ipam")
+	table, r := replayerFor(t, rendertest.Base())
+	objs := renderAt(t, "calico-ipam", calicoversion.Steady(rendertest.Base()))
 	// calico-node loses its globalfelixconfigs rule and tiers create (its tier reads stay);
 	// kube-controllers loses namespaces, ipamconfigs and tiers from every rule.
 	wholeRules := map[string][]string{"calico-node": {"globalfelixconfigs", "tiers"}}

@@ -70,75 +70,60 @@ func dryRunApply(t *testing.T, c client.Client, objs []*unstructured.Unstructure
 	}
 }
 
-// TestEveryScenarioAccepted applies every render scenario's objects (what a golden scenario's
-// component files hold together; most scenarios keep no whole golden files, so they are rendered).
-func TestEveryScenarioAccepted(t *testing.T) {
-	scenarios := rendertest.Scenarios()
-	if len(scenarios) < 40 {
-		t.Fatalf("found %d render scenarios, want the ~45", len(scenarios))
-	}
-	c := newClient(t)
-	for _, sc := range scenarios {
-		if sc.Calico.OrDefault().CRDs != calicoversion.V3_31 {
-			continue // on the CRDs of its line: TestEveryScenarioAcceptedAtV3_32
-		}
-		t.Run(sc.Name, func(t *testing.T) {
-			objs, err := sc.Unstructured()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(objs) < 20 {
-				t.Fatalf("only %d objects rendered for %s", len(objs), sc.Name)
-			}
-			dryRunApply(t, c, objs)
-		})
-	}
-}
-
-// TestEveryScenarioAcceptedAtV3_32 puts Calico v3.32's CRDs on the API server as a move up does
-// (updated in place, none deleted) and applies every scenario rendered with every component at v3.32,
-// plus the scenarios of the steps of a move (which carry the v3.32 CRDs), and the v3.32 CRDs
-// themselves in their stored form: v3.32's enums, limits and CEL rules accept what calico-pilot
-// renders for v3.32. The v3.31 CRDs are put back afterwards.
-func TestEveryScenarioAcceptedAtV3_32(t *testing.T) {
-	ctx := context.Background()
-	if err := controlPlane.InstallCalicoCRDs(ctx, calicoversion.V3_32); err != nil {
-		t.Fatal(err)
+// TestEveryReleaseAccepted applies, for every line of the catalogue (oldest first), that line's CRDs
+// as a move up does (updated in place, none deleted), then every scenario rendered at every release
+// of the line (rendertest.AtEveryRelease), the move scenarios whose CRDs are the line's, and the
+// line's CRDs themselves in their stored form: the schemas of a release's line (enums, limits, CEL
+// rules) accept what calico-pilot renders for that release. The base release's CRDs are put back
+// afterwards, which the suite's other tests use.
+func TestEveryReleaseAccepted(t *testing.T) {
+	cat := calicoversion.Default()
+	all := rendertest.AtEveryRelease()
+	if want := 40 * len(cat.Releases()); len(all) < want {
+		t.Fatalf("found %d render scenarios over every release, want at least %d", len(all), want)
 	}
 	t.Cleanup(func() {
-		if err := controlPlane.InstallCalicoCRDs(context.Background(), calicoversion.V3_31); err != nil {
-			t.Errorf("putting the v3.31 CRDs back: %v", err)
+		if err := controlPlane.InstallCalicoCRDs(context.Background(), rendertest.Base()); err != nil {
+			t.Errorf("putting the base release's CRDs back: %v", err)
 		}
 	})
 	c := newClient(t)
-	ran := 0
-	for _, sc := range rendertest.Scenarios() {
-		if sc.Calico.IsZero() || sc.Calico.OrDefault() == calicoversion.Steady(calicoversion.V3_31) {
-			sc.Calico = calicoversion.Steady(calicoversion.V3_32)
-		}
-		t.Run(sc.Name, func(t *testing.T) {
-			objs, err := sc.Unstructured()
-			if err != nil {
+	applied := map[string]int{}
+	for _, line := range cat.Lines() {
+		t.Run(line.Name(), func(t *testing.T) {
+			if err := controlPlane.InstallCalicoCRDs(context.Background(), line.Newest()); err != nil {
 				t.Fatal(err)
 			}
-			dryRunApply(t, c, objs)
+			for _, sc := range all {
+				if sc.Deployment().CRDs.Line() != line {
+					continue
+				}
+				t.Run(sc.Name, func(t *testing.T) {
+					objs, err := sc.Unstructured()
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(objs) < 20 {
+						t.Fatalf("only %d objects rendered for %s", len(objs), sc.Name)
+					}
+					dryRunApply(t, c, objs)
+				})
+				applied[sc.Deployment().Node.Name()]++
+			}
+			dryRunApply(t, c, decodeStream(t, storedCRDs(t, line.Newest()).JSON()))
 		})
-		ran++
 	}
-	if ran < 40 {
-		t.Fatalf("applied %d scenarios at v3.32, want the ~45", ran)
+	for _, r := range cat.Releases() {
+		if applied[r.Name()] < 40 {
+			t.Errorf("release %s: %d scenarios applied, want every scenario", r, applied[r.Name()])
+		}
 	}
-	decoded := decodeStream(t, storedCRDs(t, calicoversion.V3_32).JSON())
-	if len(decoded) != 25 {
-		t.Fatalf("decoded %d v3.32 CRDs from the stored form, want 25", len(decoded))
-	}
-	dryRunApply(t, c, decoded)
 }
 
-// storedCRDs are the CRDs of a Calico line as the stored manifest carries them (encoded once).
-func storedCRDs(t *testing.T, line calicoversion.Version) *manifest.Static {
+// storedCRDs are the CRDs of a Calico release's line as the stored manifest carries them (encoded once).
+func storedCRDs(t *testing.T, r calicoversion.Release) *manifest.Static {
 	t.Helper()
-	defs, err := crds.CustomResourceDefinitionsFor(line)
+	defs, err := crds.CustomResourceDefinitionsFor(r.CRDSet())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +146,7 @@ func TestStoredFormAccepted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := manifest.Build(storedCRDs(t, calicoversion.V3_31), objs)
+	m, err := manifest.Build(storedCRDs(t, o.Calico.CRDs), objs)
 	if err != nil {
 		t.Fatal(err)
 	}
