@@ -191,7 +191,7 @@ func TestCompareCalicoObjects(t *testing.T) {
 			name: "defaults written out equal defaults left to the API server",
 			old: []string{replace(t, replace(t, typha, "image: quay.io/calico/typha:v3.31.6", "image: quay.io/calico/typha:v3.31.6\n        imagePullPolicy: IfNotPresent\n        terminationMessagePath: /dev/termination-log"),
 				"ports: [{name: calico-typha, containerPort: 5473, protocol: TCP}]", "ports: [{name: calico-typha, containerPort: 5473, protocol: TCP}]\n        env: [{name: NODENAME, valueFrom: {fieldRef: {apiVersion: v1, fieldPath: spec.nodeName}}}]\n      dnsPolicy: ClusterFirst\n      terminationGracePeriodSeconds: 30\n  revisionHistoryLimit: 10")},
-			new: []string{replace(t, typha, "ports: [{name: calico-typha, containerPort: 5473, protocol: TCP}]", "ports: [{name: calico-typha, containerPort: 5473}]\n        env: [{name: NODENAME, valueFrom: {fieldRef: {fieldPath: spec.nodeName}}}]")},
+			new:  []string{replace(t, typha, "ports: [{name: calico-typha, containerPort: 5473, protocol: TCP}]", "ports: [{name: calico-typha, containerPort: 5473}]\n        env: [{name: NODENAME, valueFrom: {fieldRef: {fieldPath: spec.nodeName}}}]")},
 			want: nil,
 		},
 		{
