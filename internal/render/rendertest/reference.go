@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
@@ -389,14 +390,24 @@ type Rendered struct {
 	Config *corev1.ConfigMap
 }
 
-// RenderCompat renders a scenario in a compatibility mode with what was taken over (nil: nothing).
+// ReferenceRelease is the Calico release the reference extension deploys.
+const ReferenceRelease = "v3.31.6"
+
+// RenderCompat renders a scenario at the reference's Calico release in a compatibility mode with what was taken over (nil: nothing).
 func RenderCompat(sc Scenario, taken *calicov1alpha1.TakenOverTemplate, mode calicov1alpha1.CompatibilityMode) (Rendered, error) {
 	s := ShootOf(sc)
 	cfg, errs := pipeline.ShootConfig(s)
 	if len(errs) > 0 {
 		return Rendered{}, errs.ToAggregate()
 	}
-	imgs, err := imagevector.Default()
+	// The release the reference deploys (networking-calico-reference.md §2.1), which a taken-over
+	// shoot keeps.
+	calico := calicoversion.Steady(MustRelease(ReferenceRelease))
+	vector, err := imagevector.LoadVector(nil)
+	if err != nil {
+		return Rendered{}, err
+	}
+	imgs, err := vector.ImagesFor(imagevector.FindOptions{}, calico)
 	if err != nil {
 		return Rendered{}, err
 	}
@@ -405,7 +416,7 @@ func RenderCompat(sc Scenario, taken *calicov1alpha1.TakenOverTemplate, mode cal
 		return Rendered{}, err
 	}
 	o, errs := pipeline.Options(pipeline.Source{Shoot: s, SeedNamespace: "shoot--dev--test"}, cfg, pipeline.Settings{
-		FeatureGates: gates, Images: imgs, Ratchet: true, Compatibility: mode, TakenOver: taken,
+		FeatureGates: gates, Images: imgs, Calico: calico, Ratchet: true, Compatibility: mode, TakenOver: taken,
 	})
 	if len(errs) > 0 {
 		return Rendered{}, errs.ToAggregate()

@@ -33,6 +33,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/mrdata"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
+	"github.com/calico-pilot/calico-pilot/internal/plan"
 	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 	"github.com/calico-pilot/calico-pilot/internal/takeover"
 	"github.com/calico-pilot/calico-pilot/internal/testenv"
@@ -51,8 +52,8 @@ import (
 // facts do not state the pull policy); calico-pilot leaves it to the API server.
 //
 // The controller's result is its decide and render step (network.Renderer, with the compatibility
-// mode and takeover the actuator derives from the same seed objects: pipeline.Compatibility and
-// takeover.FromDeployed). A shoot stand-in (a namespace of the same API server) holds the
+// mode, takeover and Calico release the actuator derives from the same seed objects:
+// pipeline.Compatibility, takeover.FromDeployed and the release decision). A shoot stand-in (a namespace of the same API server) holds the
 // reference's calico-node and typha as the resource manager created them; the controller's objects
 // are applied over them as the resource manager updates (gardener-integration.md §2.3: the desired
 // spec, the live metadata with labels and annotations merged, the live cpu and memory of each
@@ -187,13 +188,19 @@ func controllerManifest(t *testing.T, s takeoverShoot) map[string][]byte {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The release the controller gives the shoot: its one decision (calicoversion.Decide), for a shoot
+	// that runs the reference's Calico and records none.
+	choice, err := plan.ChooseCalico("", cfg, nil, s.network, s.shoot.Spec.Kubernetes.Version, true)
+	if err != nil {
+		t.Fatal(err)
+	}
 	r, err := network.NewRenderer(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rendered, err := r.Render(context.Background(), network.Inputs{
 		Network: s.network, Shoot: s.shoot, Config: cfg, FeatureGates: gates,
-		Compatibility: mode, TakenOver: taken,
+		Compatibility: mode, TakenOver: taken, Calico: choice.Deployment,
 	})
 	if err != nil {
 		t.Fatal(err)
