@@ -84,7 +84,7 @@ func TestClassifyRules(t *testing.T) {
 			want: []string{
 				"changed " + ds,
 				`  changed spec.template.spec.containers[name=calico-node].image "quay.io/calico/node:v3.31.6" -> "quay.io/calico/node:v3.32.0" => deferred(DaemonSet kube-system/calico-node) by pod-template`,
-				`  removed spec.updateStrategy.rollingUpdate {"maxUnavailable":2} => safe by default`,
+				`  removed spec.updateStrategy.rollingUpdate {"maxSurge":0,"maxUnavailable":2} => safe by default`,
 				`  changed spec.updateStrategy.type "RollingUpdate" -> "OnDelete" => safe by default`,
 			},
 		},

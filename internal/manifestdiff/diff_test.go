@@ -186,12 +186,31 @@ func TestCompareCalicoObjects(t *testing.T) {
 			},
 		},
 		{
+			// Issue 30: the reference writes imagePullPolicy and fieldRef.apiVersion, calico-pilot
+			// leaves them to the API server, which stores the same values: no restart.
+			name: "defaults written out equal defaults left to the API server",
+			old: []string{replace(t, replace(t, typha, "image: quay.io/calico/typha:v3.31.6", "image: quay.io/calico/typha:v3.31.6\n        imagePullPolicy: IfNotPresent\n        terminationMessagePath: /dev/termination-log"),
+				"ports: [{name: calico-typha, containerPort: 5473, protocol: TCP}]", "ports: [{name: calico-typha, containerPort: 5473, protocol: TCP}]\n        env: [{name: NODENAME, valueFrom: {fieldRef: {apiVersion: v1, fieldPath: spec.nodeName}}}]\n      dnsPolicy: ClusterFirst\n      terminationGracePeriodSeconds: 30\n  revisionHistoryLimit: 10")},
+			new:  []string{replace(t, typha, "ports: [{name: calico-typha, containerPort: 5473, protocol: TCP}]", "ports: [{name: calico-typha, containerPort: 5473}]\n        env: [{name: NODENAME, valueFrom: {fieldRef: {fieldPath: spec.nodeName}}}]")},
+			want: nil,
+		},
+		{
+			// A :latest image is pulled Always by default: IfNotPresent written out is a change.
+			name: "pull policy of a latest image",
+			old:  []string{replace(t, typha, "image: quay.io/calico/typha:v3.31.6", "image: quay.io/calico/typha:latest\n        imagePullPolicy: IfNotPresent")},
+			new:  []string{replace(t, typha, "image: quay.io/calico/typha:v3.31.6", "image: quay.io/calico/typha:latest")},
+			want: []string{
+				"changed Deployment.apps kube-system/calico-typha-deploy",
+				`  changed spec.template.spec.containers[name=calico-typha].imagePullPolicy "IfNotPresent" -> "Always" => restart(Deployment kube-system/calico-typha-deploy) by pod-template`,
+			},
+		},
+		{
 			name: "container added",
 			old:  []string{typha},
 			new:  []string{typha + "      - {name: sidecar, image: busybox}\n"},
 			want: []string{
 				"changed Deployment.apps kube-system/calico-typha-deploy",
-				`  added spec.template.spec.containers[name=sidecar] {"image":"busybox","name":"sidecar","resources":{}} => restart(Deployment kube-system/calico-typha-deploy) by pod-template`,
+				`  added spec.template.spec.containers[name=sidecar] {"image":"busybox","imagePullPolicy":"Always","name":"sidecar","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"} => restart(Deployment kube-system/calico-typha-deploy) by pod-template`,
 			},
 		},
 		{

@@ -25,7 +25,9 @@ import (
 // would store identically compare equal, whichever tool wrote them:
 //
 //   - built-in kinds are converted to their Go type and back (so "0.25" and "250m" CPU are equal, and
-//     `resources: {}` equals no resources), as the API server does when it decodes them;
+//     `resources: {}` equals no resources), as the API server does when it decodes them, and
+//     workloads get the defaults the API server fills in before storing them (defaults.go: a field
+//     left to its default equals the default written out), unless AsStored is set;
 //   - null values are removed (null means unset);
 //   - Secret stringData is merged into data (the API server does the same on write);
 //   - status and the metadata the API server or the resource manager own are removed (see
@@ -45,6 +47,9 @@ type Parser struct {
 	// comparing live objects with manifests.
 	IgnoredLabels      map[string]bool
 	IgnoredAnnotations map[string]bool
+	// AsStored skips the API server's defaults (defaults.go): for objects read back from an API
+	// server, which carries them already, or to compare manifests exactly as written.
+	AsStored bool
 }
 
 // NewParser returns a Parser that knows the Go types of the Kubernetes built-in kinds.
@@ -288,11 +293,17 @@ func (p *Parser) normalize(d rawDoc, scopes map[string]bool) (*Object, string) {
 		if typed, err := p.scheme.New(gvk); err == nil {
 			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(m, typed); err != nil {
 				problem = fmt.Sprintf("does not match the %s type (%v); compared as written", gvk.Kind, err)
-			} else if back, err := runtime.DefaultUnstructuredConverter.ToUnstructured(typed); err != nil {
-				problem = fmt.Sprintf("cannot be converted back from the %s type (%v); compared as written", gvk.Kind, err)
 			} else {
-				back["apiVersion"], back["kind"] = apiVersion, kind
-				m = back
+				if !p.AsStored {
+					// What the API server stores: its defaults filled in (defaults.go).
+					applyDefaults(typed)
+				}
+				if back, err := runtime.DefaultUnstructuredConverter.ToUnstructured(typed); err != nil {
+					problem = fmt.Sprintf("cannot be converted back from the %s type (%v); compared as written", gvk.Kind, err)
+				} else {
+					back["apiVersion"], back["kind"] = apiVersion, kind
+					m = back
+				}
 			}
 		}
 	}

@@ -248,13 +248,20 @@ func nodeInitContainers(o *values.Options) []corev1.Container {
 			SecurityContext: privileged(),
 		})
 	}
-	cs = append(cs, corev1.Container{
+	logMTU := corev1.Container{
 		Name:            ContainerLogMTUIssues,
 		Image:           o.Images.CalicoNode,
 		Command:         takenOverCommand(o, ContainerLogMTUIssues, "/bin/sh", "-c", logMTUIssuesScript),
 		SecurityContext: privileged(),
-		VolumeMounts:    []corev1.VolumeMount{{Name: "xtables-lock", MountPath: "/run/xtables.lock"}},
-	})
+	}
+	if !o.ReferenceTemplates {
+		// The host's iptables lock, so the rule inserts wait for kube-proxy's and Felix's writes
+		// (legacy iptables). The reference's init container runs without it
+		// (docs/compatibility.md, section 2): Reference mode keeps its template, as a roll of
+		// every taken-over calico-node for two idempotent rule inserts at start is no fix a shoot needs.
+		logMTU.VolumeMounts = []corev1.VolumeMount{{Name: "xtables-lock", MountPath: "/run/xtables.lock"}}
+	}
+	cs = append(cs, logMTU)
 	cs = append(cs, corev1.Container{
 		Name:    ContainerInstallCNI,
 		Image:   o.Images.CalicoCNI,
@@ -428,6 +435,12 @@ func calicoNodeContainer(o *values.Options) corev1.Container {
 		e = append(e, env("FELIX_BPFDATAIFACEPATTERN", o.BPFDataIfacePattern))
 	}
 	if o.EBPF && o.KubeProxyEnabled {
+		if o.ReferenceTemplates {
+			// The reference's misspelt name beside the correct one. Felix ignores it, so it is
+			// harmless, and dropping it would roll calico-node on every taken-over eBPF shoot
+			// with kube-proxy for nothing (docs/compatibility.md, section 2).
+			e = append(e, env("FELIX_BPFKUBEPROXYHEALTZPORT", "10257"))
+		}
 		// kube-proxy owns 10256; move Felix's kube-proxy health port out of its way.
 		e = append(e, env("FELIX_BPFKUBEPROXYHEALTHZPORT", "10257"))
 	}

@@ -23,11 +23,6 @@ var ReferenceTemplateDifferences = []TemplateDifference{
 		Why:   "issue 19: Calico v3.31 clears the node's NetworkUnavailable condition only in -complete-startup (run with DATASTORE_TYPE and FELIX_HEALTHENABLED, without -startup's IP and pool env); the reference's `calico-node -startup` leaves it set",
 	},
 	{
-		ID:    "bpf-kube-proxy-healtz-port",
-		Where: "calico-node, eBPF with kube-proxy on: env FELIX_BPFKUBEPROXYHEALTZPORT removed (FELIX_BPFKUBEPROXYHEALTHZPORT stays)",
-		Why:   "issue 19: Felix ignores the misspelt name; only the correct one moves its health port off kube-proxy's",
-	},
-	{
 		ID:    "bpf-data-iface-pattern",
 		Where: "calico-node, eBPF on Azure: env FELIX_BPFDATAIFACEPATTERN",
 		Why:   "seed 004: without it Felix attaches to Azure's accelerated-networking interfaces and breaks the node's traffic",
@@ -46,8 +41,6 @@ func ApplicableTemplateDifferences(o *values.Options) []TemplateDifference {
 		switch d.ID {
 		case "ensurer-command":
 			applies = o.NetworkUnavailableEnsurer
-		case "bpf-kube-proxy-healtz-port":
-			applies = o.EBPF && o.KubeProxyEnabled
 		case "bpf-data-iface-pattern":
 			applies = o.BPFDataIfacePattern != ""
 		}

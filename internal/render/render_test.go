@@ -12,9 +12,11 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"github.com/calico-pilot/calico-pilot/internal/render"
+	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -236,6 +238,47 @@ func TestEBPFVariant(t *testing.T) {
 	// Felix reads only the correctly spelt name (FelixConfiguration bpfKubeProxyHealthzPort).
 	if got, ok := envValue(onNode, "FELIX_BPFKUBEPROXYHEALTZPORT"); ok {
 		t.Errorf("FELIX_BPFKUBEPROXYHEALTZPORT = %q rendered; Felix ignores the misspelt name", got)
+	}
+	// Reference mode keeps the reference's misspelt name beside the correct one (issue 30 item 3):
+	// harmless, and dropping it would roll calico-node at takeover.
+	sc, err := rendertest.ScenarioNamed("ebpf-kube-proxy-on")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := rendertest.RenderCompat(sc, nil, calicov1alpha1.CompatibilityReference)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refNode := container(t, ref.Node.Spec.Template.Spec.Containers, "calico-node")
+	for _, name := range []string{"FELIX_BPFKUBEPROXYHEALTZPORT", "FELIX_BPFKUBEPROXYHEALTHZPORT"} {
+		if got, _ := envValue(refNode, name); got != "10257" {
+			t.Errorf("Reference mode: %s = %q, want 10257 (as the reference)", name, got)
+		}
+	}
+}
+
+// TestLogMTUIssuesXTablesLock: in Native mode log-mtu-issues mounts the host's iptables lock; in
+// Reference mode it is the reference's init container, without mounts (issue 30 item 2).
+func TestLogMTUIssuesXTablesLock(t *testing.T) {
+	sc, err := rendertest.ScenarioNamed("default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for mode, want := range map[calicov1alpha1.CompatibilityMode][]corev1.VolumeMount{
+		calicov1alpha1.CompatibilityNative:    {{Name: "xtables-lock", MountPath: "/run/xtables.lock"}},
+		calicov1alpha1.CompatibilityReference: nil,
+	} {
+		r, err := rendertest.RenderCompat(sc, nil, mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := container(t, r.Node.Spec.Template.Spec.InitContainers, "log-mtu-issues")
+		if c == nil {
+			t.Fatalf("%s: no log-mtu-issues init container", mode)
+		}
+		if diff := cmp.Diff(want, c.VolumeMounts); diff != "" {
+			t.Errorf("%s: log-mtu-issues volumeMounts (-want +got):\n%s", mode, diff)
+		}
 	}
 }
 

@@ -14,25 +14,26 @@
 {{- end -}}
 {{- end -}}
 
+{{/*
+The labels of every object and pod: the reference admission's, exactly (docs/deployment.md, "Swapping
+the admission"), the selector's two labels and nothing else.
+*/}}
 {{- define "admission.labels" -}}
 {{ include "admission.selector" . }}
-app.kubernetes.io/instance: {{ .Release.Name }}
-app.kubernetes.io/component: admission
-app.kubernetes.io/managed-by: {{ .Release.Service }}
-app.kubernetes.io/part-of: calico-pilot
-helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- end -}}
 
 {{/*
-The selector of the Deployment, Service and PDB: the reference admission's
-(gardener-extension-admission-calico), never to be changed. gardener-operator replaces the reference's
-objects with these in the same ManagedResource; a Deployment's selector is immutable (a different one
-fails the update after the Service was already switched to it: no endpoints, every calico Shoot write
-denied), and with the same one the Service keeps selecting the reference's pods until the rolling
-update has replaced them with ready calico-pilot pods (docs/deployment.md, "Swapping the admission").
+The selector of the Deployment, Service and PDB: the reference admission's, never to be changed: its
+name (gardener-extension-admission-calico) and the release's (the Extension's name, e.g.
+networking-calico, under gardener-operator). gardener-operator replaces the reference's objects with
+these in the same ManagedResource; a Deployment's selector is immutable (a different one fails the
+update after the Service was already switched to it: no endpoints, every calico Shoot write denied),
+and with the same one the Service keeps selecting the reference's pods until the rolling update has
+replaced them with ready calico-pilot pods (docs/deployment.md, "Swapping the admission").
 */}}
 {{- define "admission.selector" -}}
 app.kubernetes.io/name: {{ include "admission.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end -}}
 
 {{/* replicas: the reference's replicaCount wins when set. */}}

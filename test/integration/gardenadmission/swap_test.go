@@ -52,20 +52,26 @@ import (
 // §2.2 step 4): ServiceAccount, Role, RoleBinding, Service, Deployment, ..., unknown kinds (the VPA)
 // last. The webhook (failurePolicy Fail) must answer throughout.
 
-// referenceApp is the reference admission's name (and its selector's value).
+// referenceApp is the reference admission's name (and its selector's name label).
 const referenceApp = "gardener-extension-admission-calico"
+
+// referenceRelease is the Helm release of the reference's admission chart: the Extension's name
+// (gardener-integration.md §4.2), the selector's instance label.
+const referenceRelease = "networking-calico"
 
 // referenceAdmissionObjects are the reference admission's objects in the runtime cluster, from
 // gardener-integration.md §4.3: Service 443 -> 10250 with the webhook-targets annotation, a Deployment
 // labelled high-availability-config type server whose pods carry to-dns, to-runtime-apiserver and
 // to-virtual-garden-kube-apiserver-tcp-443 and run the admission with the listed flags, a PDB (1,
-// AlwaysAllow) and a VPA. Their name label app.kubernetes.io/name=gardener-extension-admission-calico is
-// the selector (issue 20; Gardener's extension admission charts select on it). The container port has
-// no name: the Service's target port is a number.
+// AlwaysAllow) and a VPA. Every object and the pod template carry the chart's two labels,
+// app.kubernetes.io/name=gardener-extension-admission-calico and app.kubernetes.io/instance=<release>
+// (the release is the Extension's name, networking-calico), and the Deployment, Service and PDB select
+// on exactly those two (§4.3). The container port has no name: the Service's target port is a number.
 func referenceAdmissionObjects(ns string) []client.Object {
-	sel := map[string]string{"app.kubernetes.io/name": referenceApp}
+	sel := map[string]string{"app.kubernetes.io/name": referenceApp, "app.kubernetes.io/instance": referenceRelease}
 	podLabels := map[string]string{
 		"app.kubernetes.io/name":                                                       referenceApp,
+		"app.kubernetes.io/instance":                                                   referenceRelease,
 		"networking.gardener.cloud/to-dns":                                             "allowed",
 		"networking.gardener.cloud/to-runtime-apiserver":                               "allowed",
 		"networking.resources.gardener.cloud/to-virtual-garden-kube-apiserver-tcp-443": "allowed",
@@ -85,7 +91,7 @@ func referenceAdmissionObjects(ns string) []client.Object {
 			},
 		},
 		&appsv1.Deployment{
-			ObjectMeta: meta(map[string]string{"app.kubernetes.io/name": referenceApp, "high-availability-config.resources.gardener.cloud/type": "server"}),
+			ObjectMeta: meta(map[string]string{"app.kubernetes.io/name": referenceApp, "app.kubernetes.io/instance": referenceRelease, "high-availability-config.resources.gardener.cloud/type": "server"}),
 			Spec: appsv1.DeploymentSpec{
 				Replicas: ptr.To[int32](2),
 				Selector: &metav1.LabelSelector{MatchLabels: sel},
@@ -209,7 +215,7 @@ func renderAdmissionRuntime(t *testing.T, ns string) []*unstructured.Unstructure
 		"runtimeCluster": map[string]any{"priorityClassName": "gardener-garden-system-400"},
 		"virtualCluster": map[string]any{"enabled": true, "namespace": "extension-networking-calico"},
 	}}
-	rv, err := util.ToRenderValuesWithSchemaValidation(chrt, values, common.ReleaseOptions{Name: "networking-calico", Namespace: ns, IsInstall: true}, nil, false)
+	rv, err := util.ToRenderValuesWithSchemaValidation(chrt, values, common.ReleaseOptions{Name: referenceRelease, Namespace: ns, IsInstall: true}, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,274 @@
+package manifestdiff
+
+import (
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+)
+
+// The API server fills in defaults before it stores a workload, and the workload controllers hash the
+// pod template as stored. Two manifests that differ only in a field one of them leaves to its default
+// (imagePullPolicy of a tagged image, a probe's periodSeconds, fieldRef.apiVersion) are therefore
+// stored identically and roll nothing. k8s.io/api carries no defaulting functions (they live in
+// k8s.io/kubernetes, which calico-pilot does not depend on), so the defaults are reproduced here: the
+// ones Kubernetes applies to a pod template and to the apps/v1 workloads' update settings.
+// test/integration/manifestdiff holds them equal to a real kube-apiserver's (server-side dry-run of
+// workloads that leave every one of them unset, and set each to a non-default value).
+//
+// A pod template gets fewer defaults than a pod: no host ports for a host-network pod's container
+// ports and no enableServiceLinks (the API server sets those on pods only; test/integration/manifestdiff found both).
+//
+// Not reproduced (compared as written): the defaults of volume sources calico-pilot and the reference
+// never use (iSCSI, RBD, Azure disk, ScaleIO, ephemeral claim templates), and spec.replicas of a
+// Deployment or StatefulSet, which the resource manager keeps from the live object when a manifest
+// omits it (the preserve-replicas gate).
+
+// applyDefaults applies the API server's defaults to the typed object obj, if it is a workload kind
+// with a pod template.
+func applyDefaults(obj runtime.Object) {
+	switch o := obj.(type) {
+	case *appsv1.DaemonSet:
+		defaultDaemonSetSpec(&o.Spec)
+		defaultPodTemplate(&o.Spec.Template)
+	case *appsv1.Deployment:
+		defaultDeploymentSpec(&o.Spec)
+		defaultPodTemplate(&o.Spec.Template)
+	case *appsv1.StatefulSet:
+		defaultPodTemplate(&o.Spec.Template)
+	case *appsv1.ReplicaSet:
+		defaultPodTemplate(&o.Spec.Template)
+	case *batchv1.Job:
+		defaultPodTemplate(&o.Spec.Template)
+	case *batchv1.CronJob:
+		defaultPodTemplate(&o.Spec.JobTemplate.Spec.Template)
+	case *corev1.PodTemplate:
+		defaultPodTemplate(&o.Template)
+	case *corev1.ReplicationController:
+		if o.Spec.Template != nil {
+			defaultPodTemplate(o.Spec.Template)
+		}
+	}
+}
+
+// defaultDaemonSetSpec: a rolling update replacing one pod at a time without surge, ten old
+// revisions kept.
+func defaultDaemonSetSpec(s *appsv1.DaemonSetSpec) {
+	if s.UpdateStrategy.Type == "" {
+		s.UpdateStrategy.Type = appsv1.RollingUpdateDaemonSetStrategyType
+	}
+	if s.UpdateStrategy.Type == appsv1.RollingUpdateDaemonSetStrategyType {
+		if s.UpdateStrategy.RollingUpdate == nil {
+			s.UpdateStrategy.RollingUpdate = &appsv1.RollingUpdateDaemonSet{}
+		}
+		if s.UpdateStrategy.RollingUpdate.MaxUnavailable == nil {
+			s.UpdateStrategy.RollingUpdate.MaxUnavailable = ptr.To(intstr.FromInt32(1))
+		}
+		if s.UpdateStrategy.RollingUpdate.MaxSurge == nil {
+			s.UpdateStrategy.RollingUpdate.MaxSurge = ptr.To(intstr.FromInt32(0))
+		}
+	}
+	if s.RevisionHistoryLimit == nil {
+		s.RevisionHistoryLimit = ptr.To[int32](10)
+	}
+}
+
+// defaultDeploymentSpec: a rolling update with 25% unavailable and 25% surge, ten old revisions, a
+// progress deadline of ten minutes. spec.replicas is left alone (see above).
+func defaultDeploymentSpec(s *appsv1.DeploymentSpec) {
+	if s.Strategy.Type == "" {
+		s.Strategy.Type = appsv1.RollingUpdateDeploymentStrategyType
+	}
+	if s.Strategy.Type == appsv1.RollingUpdateDeploymentStrategyType {
+		if s.Strategy.RollingUpdate == nil {
+			s.Strategy.RollingUpdate = &appsv1.RollingUpdateDeployment{}
+		}
+		if s.Strategy.RollingUpdate.MaxUnavailable == nil {
+			s.Strategy.RollingUpdate.MaxUnavailable = ptr.To(intstr.FromString("25%"))
+		}
+		if s.Strategy.RollingUpdate.MaxSurge == nil {
+			s.Strategy.RollingUpdate.MaxSurge = ptr.To(intstr.FromString("25%"))
+		}
+	}
+	if s.RevisionHistoryLimit == nil {
+		s.RevisionHistoryLimit = ptr.To[int32](10)
+	}
+	if s.ProgressDeadlineSeconds == nil {
+		s.ProgressDeadlineSeconds = ptr.To[int32](600)
+	}
+}
+
+// defaultPodTemplate applies the pod spec's, its containers' and its volumes' defaults.
+func defaultPodTemplate(t *corev1.PodTemplateSpec) {
+	s := &t.Spec
+	if s.DNSPolicy == "" {
+		s.DNSPolicy = corev1.DNSClusterFirst
+	}
+	if s.RestartPolicy == "" {
+		s.RestartPolicy = corev1.RestartPolicyAlways
+	}
+	if s.SecurityContext == nil {
+		s.SecurityContext = &corev1.PodSecurityContext{}
+	}
+	if s.TerminationGracePeriodSeconds == nil {
+		s.TerminationGracePeriodSeconds = ptr.To[int64](corev1.DefaultTerminationGracePeriodSeconds)
+	}
+	if s.SchedulerName == "" {
+		s.SchedulerName = corev1.DefaultSchedulerName
+	}
+	// The deprecated serviceAccount field and serviceAccountName are one field to the API server:
+	// either names the account, and it returns both.
+	if s.ServiceAccountName == "" {
+		s.ServiceAccountName = s.DeprecatedServiceAccount
+	}
+	s.DeprecatedServiceAccount = s.ServiceAccountName
+	for i := range s.InitContainers {
+		defaultContainer(&s.InitContainers[i])
+	}
+	for i := range s.Containers {
+		defaultContainer(&s.Containers[i])
+	}
+	for i := range s.Volumes {
+		defaultVolume(&s.Volumes[i])
+	}
+}
+
+func defaultContainer(c *corev1.Container) {
+	if c.ImagePullPolicy == "" {
+		c.ImagePullPolicy = corev1.PullIfNotPresent
+		if imageTag(c.Image) == "latest" {
+			c.ImagePullPolicy = corev1.PullAlways
+		}
+	}
+	if c.TerminationMessagePath == "" {
+		c.TerminationMessagePath = corev1.TerminationMessagePathDefault
+	}
+	if c.TerminationMessagePolicy == "" {
+		c.TerminationMessagePolicy = corev1.TerminationMessageReadFile
+	}
+	for i := range c.Ports {
+		p := &c.Ports[i]
+		if p.Protocol == "" {
+			p.Protocol = corev1.ProtocolTCP
+		}
+	}
+	for i := range c.Env {
+		if vf := c.Env[i].ValueFrom; vf != nil && vf.FieldRef != nil {
+			defaultFieldRef(vf.FieldRef)
+		}
+	}
+	for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
+		if p == nil {
+			continue
+		}
+		if p.TimeoutSeconds == 0 {
+			p.TimeoutSeconds = 1
+		}
+		if p.PeriodSeconds == 0 {
+			p.PeriodSeconds = 10
+		}
+		if p.SuccessThreshold == 0 {
+			p.SuccessThreshold = 1
+		}
+		if p.FailureThreshold == 0 {
+			p.FailureThreshold = 3
+		}
+		defaultHTTPGet(p.HTTPGet)
+		if p.GRPC != nil && p.GRPC.Service == nil {
+			p.GRPC.Service = ptr.To("")
+		}
+	}
+	if l := c.Lifecycle; l != nil {
+		for _, h := range []*corev1.LifecycleHandler{l.PostStart, l.PreStop} {
+			if h != nil {
+				defaultHTTPGet(h.HTTPGet)
+			}
+		}
+	}
+}
+
+func defaultHTTPGet(h *corev1.HTTPGetAction) {
+	if h == nil {
+		return
+	}
+	if h.Path == "" {
+		h.Path = "/"
+	}
+	if h.Scheme == "" {
+		h.Scheme = corev1.URISchemeHTTP
+	}
+}
+
+func defaultFieldRef(f *corev1.ObjectFieldSelector) {
+	if f.APIVersion == "" {
+		f.APIVersion = "v1"
+	}
+}
+
+// defaultMode is the file mode of secret, configMap, downwardAPI and projected volumes (0644).
+const defaultMode int32 = 0o644
+
+func defaultVolume(v *corev1.Volume) {
+	vs := &v.VolumeSource
+	if *vs == (corev1.VolumeSource{}) {
+		vs.EmptyDir = &corev1.EmptyDirVolumeSource{}
+	}
+	switch {
+	case vs.HostPath != nil:
+		if vs.HostPath.Type == nil {
+			vs.HostPath.Type = ptr.To(corev1.HostPathUnset)
+		}
+	case vs.Secret != nil:
+		if vs.Secret.DefaultMode == nil {
+			vs.Secret.DefaultMode = ptr.To(defaultMode)
+		}
+	case vs.ConfigMap != nil:
+		if vs.ConfigMap.DefaultMode == nil {
+			vs.ConfigMap.DefaultMode = ptr.To(defaultMode)
+		}
+	case vs.DownwardAPI != nil:
+		if vs.DownwardAPI.DefaultMode == nil {
+			vs.DownwardAPI.DefaultMode = ptr.To(defaultMode)
+		}
+		for i := range vs.DownwardAPI.Items {
+			if f := vs.DownwardAPI.Items[i].FieldRef; f != nil {
+				defaultFieldRef(f)
+			}
+		}
+	case vs.Projected != nil:
+		if vs.Projected.DefaultMode == nil {
+			vs.Projected.DefaultMode = ptr.To(defaultMode)
+		}
+		for _, src := range vs.Projected.Sources {
+			if t := src.ServiceAccountToken; t != nil && t.ExpirationSeconds == nil {
+				t.ExpirationSeconds = ptr.To[int64](3600)
+			}
+			if src.DownwardAPI == nil {
+				continue
+			}
+			for i := range src.DownwardAPI.Items {
+				if f := src.DownwardAPI.Items[i].FieldRef; f != nil {
+					defaultFieldRef(f)
+				}
+			}
+		}
+	}
+}
+
+// imageTag is the tag of an image reference as Kubernetes reads it for the pull policy: "latest" when
+// the reference has neither a tag nor a digest, "" when it has only a digest.
+func imageTag(image string) string {
+	name, _, hasDigest := strings.Cut(image, "@")
+	slash := strings.LastIndex(name, "/")
+	if colon := strings.LastIndex(name, ":"); colon > slash {
+		return name[colon+1:]
+	}
+	if hasDigest {
+		return ""
+	}
+	return "latest"
+}
