@@ -199,28 +199,35 @@ type KnownIssue struct {
 	Action    string `json:"action"`
 }
 
-// NewKnownIssues are the known issues of the releases of target that current does not have, each once.
+// NewKnownIssues are the known issues that target brings: each issue of a release a component runs
+// in target, about that component, that the component's release in current does not have; each once,
+// oldest release first. A step of a move that leaves the issue's component where it was brings
+// nothing yet (calico-node moving first to a release whose issue is kube-controllers').
 func NewKnownIssues(current, target calicoversion.Deployment) []KnownIssue {
-	had := map[string]bool{}
-	for _, r := range current.Releases() {
-		for _, k := range r.KnownIssues() {
-			had[k.ID] = true
-		}
-	}
 	out := []KnownIssue{}
 	if target.IsZero() {
 		return out
 	}
+	seen := map[string]bool{}
 	for _, r := range target.Releases() {
 		for _, k := range r.KnownIssues() {
-			if had[k.ID] {
+			if seen[k.ID] || target.Of(k.Component) != r || hasIssue(current.Of(k.Component), k.ID) {
 				continue
 			}
-			had[k.ID] = true
+			seen[k.ID] = true
 			out = append(out, KnownIssue{ID: k.ID, Release: r.Name(), Component: string(k.Component), Title: k.Title, Detail: k.Detail, Action: k.Action})
 		}
 	}
 	return out
+}
+
+func hasIssue(r calicoversion.Release, id string) bool {
+	for _, k := range r.KnownIssues() {
+		if k.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // NewMove assembles the Calico part of a plan: current and target deployments, the classified
