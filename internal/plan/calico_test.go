@@ -10,6 +10,7 @@ import (
 
 	"github.com/calico-pilot/calico-pilot/internal/calicofacts"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion/calicoversiontest"
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
 )
 
@@ -259,5 +260,50 @@ func TestNewKnownIssues(t *testing.T) {
 	}
 	if got := NewKnownIssues(calicoversion.Deployment{}, calicoversion.Deployment{}); got == nil || len(got) != 0 {
 		t.Errorf("no target: %#v, want an empty list (JSON [])", got)
+	}
+}
+
+// TestMoveSkipsLine: a move across more than one line is refused, naming the line to move to first;
+// it is a blocker of the plan. The catalogue has a synthetic third line, added as a real one would be.
+func TestMoveSkipsLine(t *testing.T) {
+	cat := calicoversiontest.WithLines(t, calicoversiontest.V3_33)
+	lines := cat.Lines()
+	from, mid, to := lines[len(lines)-3].Newest(), lines[len(lines)-2], lines[len(lines)-1].Newest()
+	for _, m := range [][2]calicoversion.Release{{from, to}, {to, from}} {
+		mv := NewMoveIn(cat, calicoversion.Steady(m[0]), calicoversion.Steady(m[1]), &manifestdiff.Diff{}, "", nil)
+		want := fmt.Sprintf("Calico %s to %s skips line %s: a move goes one line at a time, in Calico's order; move to %s first", m[0], m[1], mid, mid)
+		if mv.Refused != want {
+			t.Errorf("%s -> %s refused %q, want %q", m[0], m[1], mv.Refused, want)
+		}
+		if b := mv.Blockers(); len(b) == 0 || b[0] != (Blocker{Object: "Calico move", Message: want}) {
+			t.Errorf("%s -> %s: blockers %v", m[0], m[1], b)
+		}
+	}
+	// Adjacent lines are not refused.
+	if mv := NewMoveIn(cat, calicoversion.Steady(mid.Newest()), calicoversion.Steady(to), &manifestdiff.Diff{}, "", nil); mv.Refused != "" {
+		t.Errorf("adjacent: refused %q", mv.Refused)
+	}
+}
+
+// TestReadRetired: images of a release the catalogue no longer carries run as the newest of its line,
+// and Read says which release was retired, once.
+func TestReadRetired(t *testing.T) {
+	for _, l := range calicoversion.Default().Lines() {
+		v := l.Releases()[0].Version()
+		if v.Patch == 0 {
+			continue
+		}
+		v.Patch = 0
+		run := Read(set(t, workloads(v.String(), v.String(), l.Newest().Name())))
+		if run.Deployment != calicoversion.Steady(l.Newest()) {
+			t.Errorf("%s: runs as %v, want %v", v, run.Deployment, l.Newest())
+		}
+		want := []string{fmt.Sprintf("Calico %s is not carried by this calico-pilot (retired); the shoot moves to the newest release of its line, %s.", v, l.Newest())}
+		if diff := cmp.Diff(want, RetiredNotes(run.Retired...)); diff != "" {
+			t.Errorf("%s: retired (-want +got):\n%s", v, diff)
+		}
+	}
+	if run := Read(set(t, workloads(calicoversion.Default().DefaultRelease().Name(), "", ""))); len(run.Retired) != 0 {
+		t.Errorf("a carried release is retired: %v", run.Retired)
 	}
 }
