@@ -291,7 +291,7 @@ func writeSeedPlan(w *bytes.Buffer, rows []seedPlanRow, target calicoversion.Rel
 		}
 	}
 	if len(shared) > 0 {
-		fmt.Fprintf(w, "\n\nfacts of moving to %s (docs/calico-downgrade.md):\n%s", target.Name(), strings.Join(shared, "\n"))
+		fmt.Fprintf(w, "\n\nfacts of moving to %s (docs/calico-downgrade.md):\n%s", plan.DescribeLines(calicoversion.Steady(target)), strings.Join(shared, "\n"))
 	}
 	// The known issues the move brings to any shoot, once, with what to do.
 	var issues []plan.KnownIssue
