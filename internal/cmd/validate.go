@@ -117,7 +117,6 @@ func (o *ValidateOptions) Complete() error {
 			return fmt.Errorf("--running-version: %w", err)
 		}
 		if _, ok := cat.Line(n.Line()); !ok {
-			//lint:ignore ST1005 the message names the product
 			return fmt.Errorf("--running-version: Calico %s is of line %s, which this calico-pilot does not carry; it carries %s", n, n.Line(), cat.Accepted())
 		}
 		rec, err := cat.Recorded(o.RunningVersion)
