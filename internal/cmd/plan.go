@@ -38,8 +38,8 @@ type PlanOptions struct {
 	AllowDisruption bool
 	// PlanOutput is text or json.
 	PlanOutput string
-	// TargetVersion is the Calico line to plan a move to (RenderOptions.CalicoVersion): the target is
-	// rendered at it. Without --current, --kubeconfig is a seed's and every calico shoot of it is
+	// TargetVersion is the Calico release or line to plan a move to (RenderOptions.CalicoVersion): the
+	// target is rendered at it. Without --current, --kubeconfig is a seed's and every calico shoot of it is
 	// planned (a table).
 	TargetVersion string
 	// LiveShoots makes a seed plan read every shoot through its access secret in the seed, as the
@@ -53,7 +53,7 @@ type PlanOptions struct {
 func NewPlanCommand(streams IO) *cobra.Command {
 	o := &PlanOptions{}
 	cmd := &cobra.Command{
-		Use:   "plan --current FILE (--shoot FILE | --network FILE --cluster FILE | --target FILE) [--kubeconfig SHOOT] [--target-version LINE] | plan --kubeconfig SEED --target-version LINE",
+		Use:   "plan --current FILE (--shoot FILE | --network FILE --cluster FILE | --target FILE) [--kubeconfig SHOOT] [--target-version RELEASE|LINE] | plan --kubeconfig SEED --target-version RELEASE|LINE",
 		Short: "Preview a config or version change object by object: what changes, what restarts, what is blocked",
 		Long: `Compare what is deployed now (--current: the ManagedResource secret of the shoot, e.g.
 kubectl get secret -n shoot--p--s <secret of extension-networking-calico-config> -o yaml, or any manifest stream)
@@ -68,16 +68,23 @@ with what the change does (applied in place, rollout of calico-node/typha, disru
 --kubeconfig is the shoot's; plan only reads (IP pools, IPAM blocks, CRDs, and the objects of Calico CRDs
 whose schema loses a field).
 
---target-version LINE plans a move between Calico lines (v3.31, v3.32): the target is rendered at LINE,
-and plan shows both lines, the restarts in Calico's order (calico-node first going up, Typha and
-kube-controllers first going down) and the facts of the move (docs/calico-downgrade.md) with their live
-checks against the shoot (--kubeconfig: e.g. AdminNetworkPolicies going up, ClusterNetworkPolicies and
-policies that would change tier going down); a fact that blocks and is found refuses the plan.
+--target-version RELEASE|LINE plans a move to a Calico release (v3.31.7), or a line meaning its newest
+release (v3.32): the target is rendered at it, and plan shows what each component runs now and after,
+a release the shoot runs that this calico-pilot no longer carries (retired: it runs as the newest
+release of its line from the next reconcile), the restarts in Calico's order (a patch release within a
+line: every component in one step; between lines calico-node first going up, Typha and
+kube-controllers first going down), the facts of a move between lines (docs/calico-downgrade.md) with
+their live checks against the shoot (--kubeconfig: e.g. AdminNetworkPolicies going up,
+ClusterNetworkPolicies and policies that would change tier going down), and the known issues of the
+target's release (docs/calico-lines.md: what goes wrong and what to do). A fact that blocks and is
+found refuses the plan, and so does a target that skips a line (moves go to the adjacent line only:
+the message names the line to move to first).
 Without --current, --kubeconfig is a seed's: every calico shoot of the seed is planned for
---target-version, as a table (shoot, Kubernetes, current line, target, restarts, blockers).
+--target-version, as a table (shoot, Kubernetes, current release, target, restarts, blockers), with
+each shoot's retired release and the target's known issues below it.
 
-Exit status: 0 safe (prints "no changes" when nothing differs), 1 blocked, or disruptive without
---allow-disruption, 2 bad input.`,
+Exit status: 0 safe (prints "no changes" when nothing differs), 1 blocked (a blocker, or a target
+that skips a line), or disruptive without --allow-disruption, 2 bad input (an unknown release or line).`,
 		Example: `  calico-pilot plan --current mr-secret.yaml --network network.yaml --cluster cluster.yaml
   calico-pilot plan --current mr-secret.yaml --shoot shoot.yaml --kubeconfig shoot.kubeconfig -o json
   calico-pilot plan --current mr-secret.yaml --target other-version.yaml --allow-disruption
@@ -114,9 +121,9 @@ func (o *PlanOptions) AddFlags(f *pflag.FlagSet) {
 func (o *PlanOptions) Complete() error {
 	if o.TargetVersion != "" {
 		if o.CalicoVersion != "" && o.CalicoVersion != o.TargetVersion {
-			return errors.New("--target-version and --calico-version name the same line: give one")
+			return errors.New("--target-version and --calico-version name the same release: give one")
 		}
-		o.CalicoVersion = o.TargetVersion
+		o.CalicoVersion, o.versionFlag = o.TargetVersion, "--target-version"
 	}
 	if err := o.RenderOptions.Complete(); err != nil {
 		if o.TargetVersion != "" {
@@ -142,11 +149,11 @@ func (o *PlanOptions) Validate() error {
 		return fmt.Errorf("--output %q: accepted are text and json", o.PlanOutput)
 	}
 	if o.LiveShoots && !o.seedMode() {
-		return errors.New("--live-shoots is for a seed plan (--kubeconfig SEED --target-version LINE, no --current); for one shoot give its kubeconfig with --kubeconfig")
+		return errors.New("--live-shoots is for a seed plan (--kubeconfig SEED --target-version RELEASE|LINE, no --current); for one shoot give its kubeconfig with --kubeconfig")
 	}
 	if o.seedMode() {
 		if o.Shoot != "" || o.Network != "" || o.Cluster != "" || o.Target != "" {
-			return errors.New("a seed plan (--kubeconfig SEED --target-version LINE, no --current) reads every shoot from the seed: drop --shoot, --network, --cluster and --target")
+			return errors.New("a seed plan (--kubeconfig SEED --target-version RELEASE|LINE, no --current) reads every shoot from the seed: drop --shoot, --network, --cluster and --target")
 		}
 		return nil
 	}
@@ -336,19 +343,20 @@ func countFields(obj map[string]any, prefix string, into map[string]int) {
 // after (the target's images, else the line rendered), the restarts in Calico's order, and the facts
 // of a move between lines with their live checks when --kubeconfig gives the shoot.
 func (o *PlanOptions) calicoMove(ctx context.Context, current, target *manifestdiff.Set, d *manifestdiff.Diff) (plan.Move, error) {
-	from, to := plan.Lines(current), plan.Lines(target)
+	run := plan.Read(current)
+	from, to := run.Deployment, plan.Lines(target)
 	if o.Target == "" {
 		// Rendered here: the deployment chosen, with the CRD schema kept (images cannot tell it).
 		to = o.calico.Deployment
 	}
 	var objects calicofacts.Objects
-	if o.live != nil && !from.IsZero() && !to.IsZero() && from.Node != to.Node {
+	if o.live != nil && !from.IsZero() && !to.IsZero() && from.Node != to.Node && !from.Node.SameLine(to.Node) {
 		var err error
 		if objects, err = calicofacts.Gather(ctx, o.live, calicofacts.For(from.Node, to.Node)); err != nil {
 			return plan.Move{}, err
 		}
 	}
-	return plan.NewMove(from, to, d, o.kubernetes, objects), nil
+	return plan.NewMove(from, to, d, o.kubernetes, objects).WithRunning(run), nil
 }
 
 type planReport struct {
@@ -373,6 +381,9 @@ func (o *PlanOptions) report(w io.Writer, d *manifestdiff.Diff, blockers []plan.
 	}
 	if len(d.Objects) == 0 && len(blockers) == 0 {
 		_, err := fmt.Fprintf(w, "no changes (%d objects compared)\nCalico: %s, unchanged\n", sum.Unchanged, move.Current)
+		for _, r := range move.Retired {
+			fmt.Fprintf(w, "note: %s\n", r)
+		}
 		return err
 	}
 	if err := d.WriteText(w); err != nil {
@@ -391,23 +402,40 @@ func (o *PlanOptions) report(w io.Writer, d *manifestdiff.Diff, blockers []plan.
 	return nil
 }
 
-// writeMove prints the Calico lines and, for a move between lines, the restarts in Calico's order and
-// the facts of the move.
+// writeMove prints the Calico releases and, for a move, the restarts in Calico's order (a patch
+// release: every component at once), the facts of a move between lines and the target's known issues.
 func writeMove(w io.Writer, m plan.Move, live bool) {
+	defer writeKnownIssues(w, m.KnownIssues)
 	if m.Direction == "none" {
 		fmt.Fprintf(w, "\nCalico: %s, target %s\n", m.Current, m.Target)
+		for _, r := range m.Retired {
+			fmt.Fprintf(w, "note: %s\n", r)
+		}
 		return
 	}
-	fmt.Fprintf(w, "\nCalico: %s -> %s (%s)\n", m.Current, m.Target, map[string]string{"up": "upgrade", "down": "downgrade"}[m.Direction])
+	kind := map[string]string{"up": "upgrade", "down": "downgrade", "patch": "patch release: every component in one step"}[m.Direction]
+	fmt.Fprintf(w, "\nCalico: %s -> %s (%s)\n", m.Current, m.Target, kind)
+	for _, r := range m.Retired {
+		fmt.Fprintf(w, "note: %s\n", r)
+	}
+	if m.Refused != "" {
+		fmt.Fprintf(w, "refused: %s\n", m.Refused)
+	}
 	if len(m.Restarts) > 0 {
 		fmt.Fprintf(w, "restarts, in Calico's order:\n")
 		for _, r := range m.Restarts {
 			when := "first"
-			if r.Step == 2 {
+			switch {
+			case m.Direction == "patch":
+				when = "all at once"
+			case r.Step == 2:
 				when = "after step 1 has rolled out"
 			}
 			fmt.Fprintf(w, "  %d. %s (%s): %s\n", r.Step, r.Workload, when, strings.Join(r.Reasons, "; "))
 		}
+	}
+	if len(m.Facts) == 0 {
+		return
 	}
 	fmt.Fprintf(w, "facts of the move (docs/calico-downgrade.md):\n")
 	for _, f := range m.Facts {
@@ -434,5 +462,17 @@ func writeMove(w io.Writer, m plan.Move, live bool) {
 	}
 	if !live {
 		fmt.Fprintf(w, "  (live checks need --kubeconfig of the shoot)\n")
+	}
+}
+
+// writeKnownIssues prints the known issues a move brings (catalogue.yaml), with what to do.
+func writeKnownIssues(w io.Writer, issues []plan.KnownIssue) {
+	if len(issues) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "known issues of the target (docs/calico-lines.md):\n")
+	for _, k := range issues {
+		fmt.Fprintf(w, "  %s %s: %s [%s]\n", k.Component, k.Release, k.Title, k.ID)
+		fmt.Fprintf(w, "          do: %s\n", k.Action)
 	}
 }

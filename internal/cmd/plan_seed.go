@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -145,14 +146,18 @@ func planSeedShoot(checker *swapcheck.Checker, resolver *imagevector.Resolver, s
 	}
 	row.Shoot = s.Shoot.Namespace + "/" + s.Shoot.Name
 	row.Kubernetes = s.Shoot.Spec.Kubernetes.Version
-	current, deployed, err := seedCurrent(checker.Parser, s)
+	run, deployed, err := seedCurrent(checker.Parser, s)
 	if err != nil {
 		return fail(err.Error())
 	}
-	if _, err := calicoversion.Default().Plan(current.Node, target); err != nil {
-		return fail(err.Error())
-	}
+	current := run.Deployment
 	next := calicoversion.SteadyWithCRDs(target, current.CRDs)
+	if _, err := calicoversion.Default().Plan(current.Node, target); err != nil {
+		// Refused (a move that skips a line): nothing to render, the blocker names the line to move to first.
+		row.Move = plan.NewMove(current, next, &manifestdiff.Diff{}, row.Kubernetes, nil).WithRunning(run)
+		row.Blockers = append(row.Blockers, row.Move.Blockers()...)
+		return row
+	}
 	images, err := resolver.ForShoot(row.Kubernetes, next)
 	if err != nil {
 		return fail(err.Error())
@@ -168,42 +173,63 @@ func planSeedShoot(checker *swapcheck.Checker, resolver *imagevector.Resolver, s
 		d = &manifestdiff.Diff{}
 	}
 	var objects calicofacts.Objects
-	if gather != nil && current.Node != next.Node {
+	if gather != nil && !current.Node.SameLine(next.Node) {
 		if objects, err = gather(current.Node, next.Node); err != nil {
 			// The operator asked for the live checks: a move planned without them is not clear.
 			row.Errors = append(row.Errors, fmt.Sprintf("live checks: %v", err))
 		}
 	}
-	row.Move = plan.NewMove(current, next, d, row.Kubernetes, objects)
+	row.Move = plan.NewMove(current, next, d, row.Kubernetes, objects).WithRunning(run)
 	row.Blockers = append(append(row.Blockers, plan.Blockers(d, nil)...), row.Move.Blockers()...)
 	return row
 }
 
 // seedCurrent is what a shoot of a seed runs: the deployed manifest's images, else the release its
 // Network records, else the catalogue's unrecorded release (Networks deployed before releases were
-// recorded). It returns
-// the parsed deployed manifest too (nil when none), so that it is parsed once.
-func seedCurrent(p *manifestdiff.Parser, s seedstate.Shoot) (calicoversion.Deployment, *manifestdiff.Set, error) {
-	recorded, err := plan.RecordedCalico(s.Network)
+// recorded); with the releases it runs that this calico-pilot no longer carries (the images' and the
+// record's). It returns the parsed deployed manifest too (nil when none), so that it is parsed once.
+func seedCurrent(p *manifestdiff.Parser, s seedstate.Shoot) (plan.Running, *manifestdiff.Set, error) {
+	f, err := plan.NetworkFacts(s.Network)
 	if err != nil {
-		return calicoversion.Deployment{}, nil, err
+		return plan.Running{}, nil, err
+	}
+	var recorded plan.Running
+	if f.Deployed {
+		d, err := calicoversion.Default().Decide(f)
+		if err != nil {
+			return plan.Running{}, nil, fmt.Errorf("the Network's %w", err)
+		}
+		recorded.Deployment = d.Deployment()
+		if d.Retired != nil {
+			recorded.Retired = append(recorded.Retired, *d.Retired)
+		}
 	}
 	var set *manifestdiff.Set
 	if s.Deployed != nil {
 		if set, err = p.ManagedResourceData(s.Deployed); err != nil {
-			return calicoversion.Deployment{}, nil, fmt.Errorf("reading the deployed manifest: %w", err)
+			return plan.Running{}, nil, fmt.Errorf("reading the deployed manifest: %w", err)
 		}
-		if d := plan.Lines(set); !d.IsZero() {
-			if !recorded.IsZero() {
-				d.CRDs = calicoversion.Newer(d.CRDs, recorded.CRDs)
+		if run := plan.Read(set); !run.Deployment.IsZero() {
+			if !recorded.Deployment.IsZero() {
+				run.Deployment.CRDs = calicoversion.Newer(run.Deployment.CRDs, recorded.Deployment.CRDs)
 			}
-			return d, set, nil
+			for _, r := range recorded.Retired {
+				if !slices.ContainsFunc(run.Retired, func(x calicoversion.Recorded) bool { return x.Name == r.Name }) {
+					run.Retired = append(run.Retired, r)
+				}
+			}
+			return run, set, nil
 		}
 	}
-	if !recorded.IsZero() {
+	if !recorded.Deployment.IsZero() {
 		return recorded, set, nil
 	}
-	return calicoversion.Steady(calicoversion.Default().Unrecorded().Release), set, nil
+	unrecorded := calicoversion.Default().Unrecorded()
+	run := plan.Running{Deployment: calicoversion.Steady(unrecorded.Release)}
+	if unrecorded.Retired {
+		run.Retired = []calicoversion.Recorded{unrecorded}
+	}
+	return run, set, nil
 }
 
 // writeSeedPlan writes the table and, below it, each shoot's blockers and errors.
@@ -232,6 +258,9 @@ func writeSeedPlan(w *bytes.Buffer, rows []seedPlanRow, target calicoversion.Rel
 		return err
 	}
 	for _, r := range rows {
+		for _, n := range r.Move.Retired {
+			fmt.Fprintf(w, "\n%s: note: %s", r.Namespace, n)
+		}
 		for _, e := range r.Errors {
 			fmt.Fprintf(w, "\n%s: error: %s", r.Namespace, e)
 		}
@@ -262,7 +291,22 @@ func writeSeedPlan(w *bytes.Buffer, rows []seedPlanRow, target calicoversion.Rel
 		}
 	}
 	if len(shared) > 0 {
-		fmt.Fprintf(w, "\n\nfacts of moving to %s (docs/calico-downgrade.md):\n%s", target.Name(), strings.Join(shared, "\n"))
+		fmt.Fprintf(w, "\n\nfacts of moving to %s (docs/calico-downgrade.md):\n%s", plan.DescribeLines(calicoversion.Steady(target)), strings.Join(shared, "\n"))
+	}
+	// The known issues the move brings to any shoot, once, with what to do.
+	var issues []plan.KnownIssue
+	for _, r := range rows {
+		for _, k := range r.Move.KnownIssues {
+			if !slices.ContainsFunc(issues, func(x plan.KnownIssue) bool { return x.ID == k.ID }) {
+				issues = append(issues, k)
+			}
+		}
+	}
+	if len(issues) > 0 {
+		fmt.Fprintf(w, "\n\n")
+		var b bytes.Buffer
+		writeKnownIssues(&b, issues)
+		w.WriteString(strings.TrimSuffix(b.String(), "\n"))
 	}
 	_, err := io.WriteString(w, "\n")
 	return err

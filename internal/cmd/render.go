@@ -30,6 +30,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/plan"
+	"github.com/calico-pilot/calico-pilot/internal/rules"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -55,16 +56,18 @@ type RenderOptions struct {
 	Seed bool
 	// SeedNamespace is the control-plane namespace for --seed (default shoot--<project>--<name>).
 	SeedNamespace string
-	// CalicoVersion is the Calico line to render; empty: the shoot's pin, the line a Network's
-	// status records, the operator's default, v3.31 (plan.ChooseCalico).
+	// CalicoVersion is the Calico release or line to render; empty: as the controller decides
+	// (plan.ChooseCalico).
 	CalicoVersion string
 
 	// calico is the deployment the last build rendered, kubernetes its shoot's Kubernetes version.
 	calico plan.Choice
 	// crdFloor is the oldest CRD schema to render (plan: the schema the current manifest deployed);
 	// CRDs never go back.
-	crdFloor   calicoversion.Release
-	kubernetes string
+	crdFloor calicoversion.Release
+	// versionFlag names the flag that gave CalicoVersion in messages ("": --calico-version).
+	versionFlag string
+	kubernetes  string
 
 	gates     map[string]bool
 	addresses []netip.Addr
@@ -84,10 +87,15 @@ resources the controller reads. The input is validated first with the same rules
 
 The output is deterministic: objects are sorted by kind, namespace and name.
 
-The Calico line rendered is --calico-version, else the shoot's pin (providerConfig calicoVersion), else
-the line a Network's status.providerStatus records (a shoot keeps its line until a pin or the operator's
-rollout moves it), else ControllerConfiguration calico.defaultVersion, else v3.31; a note on stderr
-says which line was rendered and why.
+The Calico release rendered is --calico-version (a release, or a line meaning its newest release),
+else what the controller decides (docs/upgrades.md "Which release a shoot runs"): the release a
+Network's status.providerStatus records (a shoot keeps its release until its owner's pin, a rollout or,
+when new, the default moves it; a recorded release this calico-pilot no longer carries becomes the
+newest of its line), the step of a move the pin starts, and for a new shoot its pin, else
+ControllerConfiguration calico.defaultVersion, else the newest release of the catalogue's default line,
+the first of these whose line supports the shoot's Kubernetes version. A note on stderr says which
+release was rendered and why; a release outside the shoot's Kubernetes range is warned about as
+admission and validate say it (the calicoVersion.kubernetes rule).
 
 Exit status: 0 rendered, 1 invalid input, 2 unreadable input or bad usage.`,
 		Example: `  calico-pilot render --shoot shoot.yaml
@@ -253,9 +261,17 @@ func (o *RenderOptions) build(streams IO) (*manifest.Manifest, error) {
 	calico := choice.Deployment
 	k8s := in.source.Shoot.Spec.Kubernetes.Version
 	o.kubernetes = k8s
-	for _, v := range calico.Releases() {
-		if !v.SupportsKubernetes(k8s) {
-			fmt.Fprintf(streams.ErrOut, "warning: Calico %s supports Kubernetes %s, the shoot runs %s\n", v, v.Line().KubernetesRange(), k8s)
+	if o.CalicoVersion != "" {
+		// The calicoVersion.kubernetes rule, as admission and validate say it for a pin; the release is
+		// rendered all the same (it was asked for). Without the flag the shoot's pin is judged by
+		// validation above, and a decision that keeps a release for this reason says so in the note.
+		asked := &calicov1alpha1.NetworkConfig{CalicoVersion: &o.CalicoVersion}
+		flag := "--calico-version"
+		if o.versionFlag != "" {
+			flag = o.versionFlag
+		}
+		for _, e := range rules.CalicoVersionKubernetes(asked, k8s, nil) {
+			fmt.Fprintf(streams.ErrOut, "warning: %s %s: %s\n", flag, o.CalicoVersion, e.Detail)
 		}
 	}
 	// As the controller: the images for the shoot's Kubernetes version and Calico line.
@@ -306,6 +322,11 @@ func (o *RenderOptions) build(streams IO) (*manifest.Manifest, error) {
 	// What the controller reports in its ProviderConfigHonoured condition: fields deployed other
 	// than written.
 	for _, f := range opts.Findings {
+		if f.Rule == rules.RuleCalicoVersionKubernetes {
+			// What is deployed for this one is the release decision's, which the note says.
+			fmt.Fprintf(streams.ErrOut, "warning: %s: %s\n", f.Field, f.Detail)
+			continue
+		}
 		fmt.Fprintf(streams.ErrOut, "warning: %s: %s; deployed: %s\n", f.Field, f.Detail, f.Action)
 	}
 	m, err := o.render(&opts)

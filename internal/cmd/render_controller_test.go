@@ -16,6 +16,7 @@ import (
 
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/mrdata"
@@ -72,7 +73,7 @@ func TestRenderNetworkMatchesController(t *testing.T) {
 			if tt.wantWarning != "" && !strings.Contains(errOut, tt.wantWarning) {
 				t.Errorf("render's stderr lacks %q:\n%s", tt.wantWarning, errOut)
 			}
-			if tt.wantWarning == "" && strings.TrimPrefix(errOut, "note: rendered Calico v3.31 (v3.31.6): calico-pilot's default (no pin, no recorded line, no operator default)\n") != "" {
+			if tt.wantWarning == "" && strings.TrimPrefix(errOut, "note: rendered Calico v3.31 (v3.31.7): calico-pilot's default (no pin, no recorded release, no operator default)\n") != "" {
 				t.Errorf("render printed on stderr: %s", errOut)
 			}
 			var list struct {
@@ -150,7 +151,13 @@ func controllerRender(t *testing.T, netData, clusterData string, addresses []str
 	if err != nil {
 		t.Fatal(err)
 	}
-	rendered, err := r.Render(context.Background(), network.Inputs{Network: n, Shoot: shoot, Config: cfg, KubeAPIServerAddresses: addrs})
+	// The Network records no release and pins none: the controller decides the catalogue's default
+	// for it (calicoversion.Decide), as render does.
+	decision, err := calicoversion.Default().Decide(calicoversion.Facts{Kubernetes: shoot.Spec.Kubernetes.Version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rendered, err := r.Render(context.Background(), network.Inputs{Network: n, Shoot: shoot, Config: cfg, KubeAPIServerAddresses: addrs, Calico: decision.Deployment()})
 	if err != nil {
 		t.Fatal(err)
 	}

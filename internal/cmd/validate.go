@@ -19,6 +19,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
+	"github.com/calico-pilot/calico-pilot/internal/plan"
 	"github.com/calico-pilot/calico-pilot/internal/rules"
 	"github.com/calico-pilot/calico-pilot/internal/validation"
 )
@@ -42,14 +43,16 @@ type ValidateOptions struct {
 	// Shoot (the controller deploys such configs as the reference did; admission refuses only new
 	// or changed values).
 	Strict bool
-	// RunningVersion is the Calico line the shoot runs now: a pin to another line is judged as the
-	// webhook judges a changed pin (refused down across a CRD storage change, else the facts of the
-	// move as warnings).
+	// RunningVersion is the Calico release the shoot runs now: a pin to another line is judged as the
+	// webhook judges a changed pin (refused down across a CRD storage change or skipping a line, else
+	// the facts of the move as warnings), and only the known issues it does not have are shown.
 	RunningVersion string
 
-	running       calicoversion.Release
-	ipFamilies    []gardencorev1beta1.IPFamily
-	ipFamiliesSet bool
+	running calicoversion.Release
+	// runningRetired says that --running-version is retired and what it runs as ("" when carried).
+	runningRetired string
+	ipFamilies     []gardencorev1beta1.IPFamily
+	ipFamiliesSet  bool
 	// flags are the bound flags (AddFlags), so Complete can tell a default from a given value.
 	flags *pflag.FlagSet
 }
@@ -71,17 +74,21 @@ Rules that go beyond the reference extension (contradictions it accepted and sil
 are printed as warnings with what calico-pilot deploys instead: an existing Shoot keeps working
 with them. --strict makes them errors, as admission treats a new Shoot or a changed value.
 
-The calicoVersion pin is checked as admission checks it (a supported line, one that supports the
-shoot's Kubernetes version). With --running-version LINE (the line the shoot runs, its Network's
-status.providerStatus.calicoVersion) a pin to another line is judged as a move: refused going down
-across a change of CRD storage, else the facts of the move are printed as warnings
-(docs/calico-downgrade.md).
+The calicoVersion pin is checked as admission checks it: a release or a line calico-pilot deploys, whose
+line supports the shoot's Kubernetes version (the calicoVersion.kubernetes rule: a warning for an
+existing Shoot, an error with --strict, as admission refuses it for a new Shoot or a changed pin).
+The known issues of the pinned release (docs/calico-lines.md) are printed as warnings. With
+--running-version RELEASE (the release the shoot runs, its Network's status.providerStatus.calicoVersion)
+a pin to another line is judged as a move: refused going down across a change of CRD storage or when
+it skips a line, else the facts of the move are printed as warnings (docs/calico-downgrade.md); only
+the known issues the running release does not have are printed, and a running release this
+calico-pilot no longer carries is named (it runs as the newest release of its line).
 
 Exit status: 0 valid (warnings allowed), 1 invalid, 2 unreadable input or bad usage.`,
 		Example: `  calico-pilot validate -f networkconfig.yaml
   calico-pilot validate -f networkconfig.yaml --ip-families IPv4,IPv6
   calico-pilot validate -f new-shoot.yaml --strict
-  calico-pilot validate -f shoot.yaml --running-version v3.32   # what the shoot's pin would move
+  calico-pilot validate -f shoot.yaml --running-version v3.31.7   # what the shoot's pin would move
   kubectl get shoot my-shoot -o yaml | calico-pilot validate -f - -o json
   kubectl get shoots -A -o yaml | calico-pilot validate -f -`,
 		Args: cobra.NoArgs,
@@ -101,14 +108,22 @@ func (o *ValidateOptions) AddFlags(fs *pflag.FlagSet) {
 
 // Complete parses the IP families.
 func (o *ValidateOptions) Complete() error {
-	o.running = calicoversion.Release{}
+	o.running, o.runningRetired = calicoversion.Release{}, ""
 	if o.RunningVersion != "" {
-		rec, err := calicoversion.Default().Recorded(o.RunningVersion)
-		v := rec.Release
+		// Read as the controller reads a recorded release: a retired one runs as the newest of its line.
+		cat := calicoversion.Default()
+		n, err := calicoversion.ParseName(o.RunningVersion)
 		if err != nil {
 			return fmt.Errorf("--running-version: %w", err)
 		}
-		o.running = v
+		if _, ok := cat.Line(n.Line()); !ok {
+			return fmt.Errorf("--running-version: Calico %s is of line %s, which this calico-pilot does not carry; it carries %s", n, n.Line(), cat.Accepted())
+		}
+		rec, err := cat.Recorded(o.RunningVersion)
+		if err != nil {
+			return fmt.Errorf("--running-version: %w", err)
+		}
+		o.running, o.runningRetired = rec.Release, rec.Message()
 	}
 	o.ipFamiliesSet = o.flags != nil && o.flags.Changed("ip-families")
 	o.ipFamilies = nil
@@ -148,10 +163,20 @@ type documentResult struct {
 	moves []moveNote
 }
 
-// moveNote is one note on a move between Calico lines, at the pin's path.
+// moveNote is one note on a pin, at its path: a fact of the move between Calico lines from
+// --running-version, a known issue of the pinned release, or the retirement of --running-version.
 type moveNote struct {
+	// Type is the JSON output's type: CalicoMove, KnownIssue or CalicoRetired.
+	Type        string
 	Field, Text string
 }
+
+// Types of moveNote.
+const (
+	noteMove       = "CalicoMove"
+	noteKnownIssue = "KnownIssue"
+	noteRetired    = "CalicoRetired"
+)
 
 // Run reads, validates and reports. Validation findings are an ExitError with code ExitFindings.
 // When ctx is done first (SIGINT/SIGTERM), Run returns ExitInterrupted at once and prints nothing.
@@ -247,19 +272,34 @@ func (o *ValidateOptions) validateDocument(doc decode.Document) (res documentRes
 	return res, nil
 }
 
-// pinMove judges a pin to another line than --running-version as the webhook judges a changed pin.
+// pinMove says what a pin does: the known issues of the pinned release (those --running-version does
+// not have already) and, with --running-version, its retirement and a pin to another line judged as
+// the webhook judges a changed pin.
 func (o *ValidateOptions) pinMove(res *documentResult, cfg *calicov1alpha1.NetworkConfig, path *field.Path) {
-	if o.running.IsZero() || cfg == nil {
+	if cfg == nil {
 		return
 	}
 	pin, errs := rules.CalicoVersion(cfg, path)
 	if len(errs) > 0 || pin.IsZero() {
 		return
 	}
+	at := path.Child("calicoVersion").String()
+	if o.running.IsZero() {
+		for _, k := range plan.KnownIssuesOf(pin) {
+			res.moves = append(res.moves, moveNote{Type: noteKnownIssue, Field: at, Text: k.Warning()})
+		}
+		return
+	}
+	if o.runningRetired != "" {
+		res.moves = append(res.moves, moveNote{Type: noteRetired, Field: at, Text: "--running-version: " + o.runningRetired})
+	}
 	lineErrs, _ := rules.CalicoLineChange(o.running, pin, path)
 	res.errs = append(res.errs, lineErrs...)
 	for _, n := range calicofacts.Notes(o.running, pin) {
-		res.moves = append(res.moves, moveNote{Field: path.Child("calicoVersion").String(), Text: n})
+		res.moves = append(res.moves, moveNote{Type: noteMove, Field: at, Text: n})
+	}
+	for _, k := range plan.NewKnownIssues(calicoversion.Steady(o.running), calicoversion.Steady(pin)) {
+		res.moves = append(res.moves, moveNote{Type: noteKnownIssue, Field: at, Text: k.Warning()})
 	}
 }
 
@@ -331,7 +371,7 @@ func (o *ValidateOptions) validateList(doc decode.Document) (documentResult, err
 			res.warnings = append(res.warnings, &prefixed)
 		}
 		for _, m := range itemRes.moves {
-			res.moves = append(res.moves, moveNote{Field: decode.JoinPath(itemPath.String(), m.Field), Text: m.Text})
+			res.moves = append(res.moves, moveNote{Type: m.Type, Field: decode.JoinPath(itemPath.String(), m.Field), Text: m.Text})
 		}
 	}
 	return res, nil
@@ -429,7 +469,7 @@ func writeJSONResults(w io.Writer, results []documentResult) error {
 			out = append(out, je)
 		}
 		for _, m := range res.moves {
-			out = append(out, jsonError{Field: decode.JoinPath(prefix, m.Field), Type: "CalicoMove", Detail: m.Text, Warning: true})
+			out = append(out, jsonError{Field: decode.JoinPath(prefix, m.Field), Type: m.Type, Detail: m.Text, Warning: true})
 		}
 		for _, e := range res.errs {
 			je := jsonError{Field: decode.JoinPath(prefix, e.Field), Type: string(e.Type), Detail: e.Detail}

@@ -16,10 +16,22 @@ import (
 // components' workloads (calicoversion.Component.Workload). A component that is not deployed (no
 // Typha) gets calico-node's release; a workload whose tag is of no line of the catalogue leaves the
 // whole result zero (it is not calico-pilot's or the reference's); a release the catalogue no longer
-// carries counts as the newest of its line (Catalogue.Recorded). CRDs is the newest of them, or the
-// newest line whose CRD set the manifest carries.
-func Lines(set *manifestdiff.Set) calicoversion.Deployment {
-	found := map[calicoversion.Component]calicoversion.Release{}
+// carries counts as the newest of its line (Catalogue.Recorded; Read says which). CRDs is the newest
+// of them, or the newest line whose CRD set the manifest carries.
+func Lines(set *manifestdiff.Set) calicoversion.Deployment { return Read(set).Deployment }
+
+// Running is what a manifest's Calico workloads run.
+type Running struct {
+	// Deployment is the carried release of each component (Lines).
+	Deployment calicoversion.Deployment
+	// Retired are the releases the images name that the catalogue does not carry, each once, in the
+	// order of the components: each runs as the newest release of its line.
+	Retired []calicoversion.Recorded
+}
+
+// Read reads what a manifest's Calico workloads run (Lines), and which of their releases are retired.
+func Read(set *manifestdiff.Set) Running {
+	found := map[calicoversion.Component]calicoversion.Recorded{}
 	for _, o := range set.Objects() {
 		comp, ok := calicoversion.ComponentOfWorkload(o.ID.Kind, o.ID.Name)
 		if !ok {
@@ -27,26 +39,33 @@ func Lines(set *manifestdiff.Set) calicoversion.Deployment {
 		}
 		v, ok := imageRelease(o.Content)
 		if !ok {
-			return calicoversion.Deployment{}
+			return Running{}
 		}
 		found[comp] = v
 	}
 	node, ok := found[calicoversion.Node]
 	if !ok {
-		return calicoversion.Deployment{}
+		return Running{}
 	}
-	d := calicoversion.Steady(node)
+	var run Running
+	d := calicoversion.Steady(node.Release)
 	if v, ok := found[calicoversion.Typha]; ok {
-		d.Typha = v
+		d.Typha = v.Release
 	}
 	if v, ok := found[calicoversion.KubeControllers]; ok {
-		d.KubeControllers = v
+		d.KubeControllers = v.Release
 	}
 	d.CRDs = calicoversion.Newer(calicoversion.Newer(d.Node, d.Typha), d.KubeControllers)
 	if crds := CRDLine(set); crds.Line().Compare(d.CRDs.Line()) > 0 {
 		d.CRDs = crds
 	}
-	return d
+	run.Deployment = d
+	for _, c := range calicoversion.Components() {
+		if r, ok := found[c]; ok && r.Retired && !slices.ContainsFunc(run.Retired, func(x calicoversion.Recorded) bool { return x.Name == r.Name }) {
+			run.Retired = append(run.Retired, r)
+		}
+	}
+	return run
 }
 
 // CRDLine is the newest release of the newest Calico line whose whole CRD set the manifest carries
@@ -77,8 +96,9 @@ func CRDLine(set *manifestdiff.Set) calicoversion.Release {
 }
 
 // imageRelease is the release of the first Calico image of a workload's containers (by image name's
-// repository: calico/node, calico/cni, calico/typha, calico/kube-controllers).
-func imageRelease(obj map[string]any) (calicoversion.Release, bool) {
+// repository: calico/node, calico/cni, calico/typha, calico/kube-controllers), as Catalogue.Recorded
+// reads it.
+func imageRelease(obj map[string]any) (calicoversion.Recorded, bool) {
 	spec, _ := lookup(obj, "spec", "template", "spec").(map[string]any)
 	for _, list := range []string{"containers", "initContainers"} {
 		items, _ := spec[list].([]any)
@@ -91,10 +111,10 @@ func imageRelease(obj map[string]any) (calicoversion.Release, bool) {
 			}
 			tag, _, _ = strings.Cut(tag, "@")
 			r, err := calicoversion.Default().Recorded(tag)
-			return r.Release, err == nil && !r.Release.IsZero()
+			return r, err == nil && !r.Release.IsZero()
 		}
 	}
-	return calicoversion.Release{}, false
+	return calicoversion.Recorded{}, false
 }
 
 // isCalicoRepository is true for a repository of Calico's images (its last two path elements are
@@ -126,6 +146,10 @@ type Restart struct {
 // move's steps (calicoversion.Catalogue.Plan: going up calico-node first, going down Typha and
 // kube-controllers first, a patch move all at once); then by name.
 func Restarts(d *manifestdiff.Diff, from, to calicoversion.Release) []Restart {
+	return restartsIn(calicoversion.Default(), d, from, to)
+}
+
+func restartsIn(cat *calicoversion.Catalogue, d *manifestdiff.Diff, from, to calicoversion.Release) []Restart {
 	reasons := map[string][]string{}
 	add := func(impacts []manifestdiff.Impact) {
 		for _, im := range impacts {
@@ -147,7 +171,7 @@ func Restarts(d *manifestdiff.Diff, from, to calicoversion.Release) []Restart {
 	}
 	var move calicoversion.Move
 	if !from.IsZero() && !to.IsZero() {
-		move, _ = calicoversion.Default().Plan(from, to)
+		move, _ = cat.Plan(from, to)
 	}
 	out := make([]Restart, 0, len(reasons))
 	for w, rs := range reasons {
@@ -173,13 +197,19 @@ func Restarts(d *manifestdiff.Diff, from, to calicoversion.Release) []Restart {
 	return out
 }
 
-// Move is the Calico part of a plan: the lines, the restarts in order and the facts of the move.
+// Move is the Calico part of a plan: the releases, the restarts in order and the facts of the move.
 type Move struct {
 	// Current and Target say what each component runs now and after the change.
 	Current string `json:"current"`
 	Target  string `json:"target"`
 	// Direction is "up", "down" (between lines), "patch" (within a line) or "none".
 	Direction string `json:"direction"`
+	// Refused says why calico-pilot does not make this move ("" when it does): a move that skips a
+	// line, naming the line to move to first. It is a blocker.
+	Refused string `json:"refused,omitempty"`
+	// Retired say which releases the shoot runs that this calico-pilot no longer carries, and what
+	// they run as (the newest release of their line) from the next reconcile.
+	Retired []string `json:"retired,omitempty"`
 	// Restarts are the workloads that roll, in Calico's order.
 	Restarts []Restart `json:"restarts"`
 	// Facts are the facts of the move as they apply to this shoot (docs/calico-downgrade.md).
@@ -199,33 +229,59 @@ type KnownIssue struct {
 	Action    string `json:"action"`
 }
 
-// NewKnownIssues are the known issues of the releases of target that current does not have, each once.
-func NewKnownIssues(current, target calicoversion.Deployment) []KnownIssue {
-	had := map[string]bool{}
-	for _, r := range current.Releases() {
-		for _, k := range r.KnownIssues() {
-			had[k.ID] = true
-		}
+// Warning is the known issue in one line, as admission and validate warn about it: the release, the
+// component, the title and its ID, and where the operator reads what to do.
+func (k KnownIssue) Warning() string {
+	return fmt.Sprintf("known issue of Calico %s (%s): %s [%s]; what to do: docs/calico-lines.md", k.Release, k.Component, k.Title, k.ID)
+}
+
+// KnownIssuesOf are every known issue of a release.
+func KnownIssuesOf(r calicoversion.Release) []KnownIssue {
+	if r.IsZero() {
+		return []KnownIssue{}
 	}
+	return NewKnownIssues(calicoversion.Deployment{}, calicoversion.Steady(r))
+}
+
+// NewKnownIssues are the known issues that target brings: each issue of a release a component runs
+// in target, about that component, that the component's release in current does not have; each once,
+// oldest release first. A step of a move that leaves the issue's component where it was brings
+// nothing yet (calico-node moving first to a release whose issue is kube-controllers').
+func NewKnownIssues(current, target calicoversion.Deployment) []KnownIssue {
 	out := []KnownIssue{}
 	if target.IsZero() {
 		return out
 	}
+	seen := map[string]bool{}
 	for _, r := range target.Releases() {
 		for _, k := range r.KnownIssues() {
-			if had[k.ID] {
+			if seen[k.ID] || target.Of(k.Component) != r || hasIssue(current.Of(k.Component), k.ID) {
 				continue
 			}
-			had[k.ID] = true
+			seen[k.ID] = true
 			out = append(out, KnownIssue{ID: k.ID, Release: r.Name(), Component: string(k.Component), Title: k.Title, Detail: k.Detail, Action: k.Action})
 		}
 	}
 	return out
 }
 
+func hasIssue(r calicoversion.Release, id string) bool {
+	for _, k := range r.KnownIssues() {
+		if k.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
 // NewMove assembles the Calico part of a plan: current and target deployments, the classified
 // diff, the shoot's Kubernetes version ("" unknown) and its objects (nil: not read).
 func NewMove(current, target calicoversion.Deployment, d *manifestdiff.Diff, kubernetes string, objects calicofacts.Objects) Move {
+	return NewMoveIn(calicoversion.Default(), current, target, d, kubernetes, objects)
+}
+
+// NewMoveIn is NewMove in catalogue cat.
+func NewMoveIn(cat *calicoversion.Catalogue, current, target calicoversion.Deployment, d *manifestdiff.Diff, kubernetes string, objects calicofacts.Objects) Move {
 	from, to := current.Node, target.Node
 	m := Move{Current: DescribeLines(current), Target: DescribeLines(target), Direction: "none"}
 	switch c := to.Compare(from); {
@@ -237,8 +293,13 @@ func NewMove(current, target calicoversion.Deployment, d *manifestdiff.Diff, kub
 	case c < 0:
 		m.Direction = "down"
 	}
+	if !from.IsZero() && !to.IsZero() {
+		if _, err := cat.Plan(from, to); err != nil {
+			m.Refused = err.Error()
+		}
+	}
 	m.KnownIssues = NewKnownIssues(current, target)
-	m.Restarts = Restarts(d, from, to)
+	m.Restarts = restartsIn(cat, d, from, to)
 	m.Facts = calicofacts.Evaluate(calicofacts.For(from, to), to, kubernetes, objects)
 	if m.Facts == nil {
 		m.Facts = []calicofacts.Finding{}
@@ -247,6 +308,49 @@ func NewMove(current, target calicoversion.Deployment, d *manifestdiff.Diff, kub
 		m.Restarts = []Restart{}
 	}
 	return m
+}
+
+// Describe says what the workloads run, as their images name it: DescribeLines, with a retired
+// release named as deployed ("v3.31 (v3.31.5, retired)").
+func (r Running) Describe() string {
+	if len(r.Retired) == 0 {
+		return DescribeLines(r.Deployment)
+	}
+	if len(r.Retired) == 1 && r.Deployment.IsSteady() {
+		return fmt.Sprintf("%s (%s, retired)", r.Deployment.Node.Line(), r.Retired[0].Name)
+	}
+	var names []string
+	for _, x := range r.Retired {
+		names = append(names, x.Name)
+	}
+	return DescribeLines(r.Deployment) + " (retired: " + strings.Join(names, ", ") + ")"
+}
+
+// WithRunning is the move from what a manifest runs: a retired release is named as deployed and in
+// Retired, and moving it to the newest release of its line is a patch move (every component at once),
+// which the next reconcile makes.
+func (m Move) WithRunning(run Running) Move {
+	if len(run.Retired) == 0 {
+		return m
+	}
+	m.Current = run.Describe()
+	m.Retired = RetiredNotes(run.Retired...)
+	if m.Direction == "none" && m.Target != "unknown" {
+		m.Direction = "patch"
+	}
+	return m
+}
+
+// RetiredNotes are the messages of retired releases (Catalogue.Recorded), each once: what a shoot
+// runs that this calico-pilot no longer carries, and what it runs as from its next reconcile.
+func RetiredNotes(retired ...calicoversion.Recorded) []string {
+	var out []string
+	for _, r := range retired {
+		if msg := r.Message(); msg != "" && !slices.Contains(out, msg+".") {
+			out = append(out, msg+".")
+		}
+	}
+	return out
 }
 
 // DescribeLines says what a deployment runs, for people: "v3.31 (v3.31.6)", "v3.31 (v3.31.6), CRDs
@@ -268,6 +372,9 @@ func DescribeLines(d calicoversion.Deployment) string {
 // Blockers are the facts that refuse the move: blockers whose check found something.
 func (m Move) Blockers() []Blocker {
 	var out []Blocker
+	if m.Refused != "" {
+		out = append(out, Blocker{Object: "Calico move", Message: m.Refused})
+	}
 	for _, f := range m.Facts {
 		if !f.Blocks() {
 			continue

@@ -48,21 +48,6 @@ func NetworkFacts(network *extensionsv1alpha1.Network) (calicoversion.Facts, err
 	return f, nil
 }
 
-// RecordedCalico is what a Network's providerStatus says its shoot runs (calicoVersion, calicoMove,
-// calicoCRDVersion), as calicoversion.Decide reads it; zero when nothing is recorded (the caller
-// decides what an unrecorded shoot runs).
-func RecordedCalico(network *extensionsv1alpha1.Network) (calicoversion.Deployment, error) {
-	f, err := NetworkFacts(network)
-	if err != nil || !f.Deployed {
-		return calicoversion.Deployment{}, err
-	}
-	d, err := calicoversion.Default().Decide(f)
-	if err != nil {
-		return calicoversion.Deployment{}, fmt.Errorf("the Network's %w", err)
-	}
-	return d.Deployment(), nil
-}
-
 // ChooseCalico decides the Calico deployment of an offline render as the controller does
 // (calicoversion.Decide) for a shoot of Kubernetes version kubernetes, with no rollout: an explicit
 // release or line (render --calico-version, plan --target-version) first; else the decision from
@@ -103,13 +88,32 @@ func ChooseCalico(explicit string, cfg *calicov1alpha1.NetworkConfig, ctrl *conf
 	if err != nil {
 		return Choice{}, fmt.Errorf("the Network's %w", err)
 	}
-	source := d.Message
-	if d.Moving() && !d.StartedNow {
-		source = "the Network's move in progress (status.providerStatus.calicoMove): " + d.Message
+	return Choice{Deployment: d.Deployment(), Source: source(cat, f, d), Decision: d}, nil
+}
+
+// source says why a decision renders what it renders, for people: the decision's own message when it
+// moves, keeps a release against what was asked or replaces a retired one, else where the release
+// came from.
+func source(cat *calicoversion.Catalogue, f calicoversion.Facts, d calicoversion.Decision) string {
+	switch {
+	case d.Moving() && !d.StartedNow:
+		return "the Network's move in progress (status.providerStatus.calicoMove): " + d.Message
+	case d.StartedNow, d.Status != calicoversion.ConditionTrue, d.Retired != nil:
+		// An offline render shows the first step of a move the controller would start.
+		return d.Message
+	case f.Recorded != "" && f.Pin != nil:
+		return "the release the Network runs (status.providerStatus.calicoVersion), which the shoot's pin (providerConfig calicoVersion) asks for"
+	case f.Recorded != "":
+		return "the release the Network runs (status.providerStatus.calicoVersion)"
+	case f.Deployed:
+		return "the release of shoots deployed before calico-pilot recorded releases (the Network records none)"
+	case f.Pin != nil:
+		return "the shoot's pin (providerConfig calicoVersion)"
 	}
-	if d.StartedNow {
-		// An offline render shows the first step of the move the controller would start.
-		source = d.Message
+	if f.OperatorDefault != nil {
+		if r, err := cat.Resolve(*f.OperatorDefault); err == nil && r == d.Current {
+			return "the operator's default (ControllerConfiguration calico.defaultVersion)"
+		}
 	}
-	return Choice{Deployment: d.Deployment(), Source: source, Decision: d}, nil
+	return "calico-pilot's default (no pin, no recorded release, no operator default)"
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
@@ -54,12 +55,16 @@ type Report struct {
 	// reference's that apply to this shoot (Reference mode): fixes the shoot needs, each a reason for
 	// a restart in Restarts.
 	TemplateFixes []render.TemplateDifference `json:"templateFixes,omitempty"`
-	// CalicoRuns is the Calico line the shoot runs (the deployed manifest's images); empty when
-	// nothing is deployed or the Shoot alone was checked.
+	// CalicoRuns is the Calico release the shoot runs (the deployed manifest's images, a retired
+	// release named as deployed); empty when nothing is deployed or the Shoot alone was checked.
 	CalicoRuns string `json:"calicoRuns,omitempty"`
-	// CalicoGets is the line calico-pilot would give it (plan.ChooseCalico: pin, recorded line,
-	// operator default, v3.31), or the one the caller asked for.
+	// CalicoGets is the release calico-pilot would give it (plan.ChooseCalico, as the controller
+	// decides: the recorded release, the pin, the operator's default, the catalogue's), or the one the
+	// caller asked for.
 	CalicoGets string `json:"calicoGets,omitempty"`
+	// CalicoRetired say which release the shoot runs or its Network records that this calico-pilot
+	// does not carry, and what it moves to at its next reconcile (the newest release of its line).
+	CalicoRetired []string `json:"calicoRetired,omitempty"`
 	// Notes say what could not be checked.
 	Notes []string `json:"notes,omitempty"`
 	// Diff is the classified diff between the deployed and the new manifest; nil without a
@@ -90,6 +95,9 @@ func (c *Checker) calico(r *Report, settings *pipeline.Settings, cfg *calicov1al
 			return err
 		}
 		settings.Calico = choice.Deployment
+		if d := choice.Decision.Retired; d != nil {
+			addRetired(r, plan.RetiredNotes(*d))
+		}
 		if c.Resolver != nil {
 			images, err := c.Resolver.ForShoot(kubernetes, choice.Deployment)
 			if err != nil {
@@ -196,7 +204,9 @@ func (c *Checker) compare(r *Report, deployed map[string][]byte, old *manifestdi
 	if err != nil {
 		return fmt.Errorf("reading the new manifest: %w", err)
 	}
-	r.CalicoRuns = plan.DescribeLines(plan.Lines(old))
+	run := plan.Read(old)
+	r.CalicoRuns = run.Describe()
+	addRetired(r, plan.RetiredNotes(run.Retired...))
 	d := manifestdiff.Compare(old, now)
 	manifestdiff.DefaultClassifier().Classify(d)
 	r.Diff = d
@@ -253,6 +263,15 @@ func (c *Checker) Shoot(shoot *gardencorev1beta1.Shoot) Report {
 	return r
 }
 
+// addRetired adds retirement notes, each once.
+func addRetired(r *Report, notes []string) {
+	for _, n := range notes {
+		if !slices.Contains(r.CalicoRetired, n) {
+			r.CalicoRetired = append(r.CalicoRetired, n)
+		}
+	}
+}
+
 func failed(r Report, msg string) Report {
 	r.Verdict = VerdictFails
 	r.Errors = append(r.Errors, msg)
@@ -293,6 +312,9 @@ func WriteText(w *bytes.Buffer, reports []Report) error {
 			fmt.Fprintf(w, "  calico: runs %s, calico-pilot would give it %s\n", r.CalicoRuns, r.CalicoGets)
 		case r.CalicoGets != "":
 			fmt.Fprintf(w, "  calico: calico-pilot would give it %s\n", r.CalicoGets)
+		}
+		for _, n := range r.CalicoRetired {
+			fmt.Fprintf(w, "  retired: %s\n", n)
 		}
 		for _, e := range r.Errors {
 			fmt.Fprintf(w, "  error: %s\n", e)

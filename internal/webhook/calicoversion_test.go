@@ -17,9 +17,21 @@ import (
 
 const pinField = "spec.networking.providerConfig.calicoVersion"
 
+// kubeControllersIssue is v3.32.1's known issue as admission (and validate) warn about it.
+const kubeControllersIssue = "known issue of Calico v3.32.1 (calico-kube-controllers): kube-controllers does nothing while any calico-node pod is unavailable " +
+	"[kube-controllers-stalls-while-calico-node-unavailable]; what to do: docs/calico-lines.md"
+
 // TestCalicoVersionAdmission: the pin is validated on create and on a changed value; an unchanged
 // value is not judged again; a move of line is allowed with the facts of the move as warnings.
 func TestCalicoVersionAdmission(t *testing.T) {
+	line := func(name string) calicoversion.Release {
+		l, ok := calicoversion.Default().Line(name)
+		if !ok {
+			t.Fatalf("no line %s", name)
+		}
+		return l.Newest()
+	}
+	v31, v32 := line("v3.31"), line("v3.32")
 	pinned := func(v, k8s string) testShoot {
 		return testShoot{created: true, kubernetes: k8s, providerConfig: `{"calicoVersion":"` + v + `"}`}
 	}
@@ -36,7 +48,8 @@ func TestCalicoVersionAdmission(t *testing.T) {
 		firstWarning  string
 		warningsCarry []string
 	}{
-		{name: "supported pin on create", op: admissionv1.Create, shoot: pinned("v3.32", "1.34.2")},
+		{name: "supported pin on create: the known issues of its release", op: admissionv1.Create, shoot: pinned("v3.32", "1.34.2"), warnings: 1,
+			firstWarning: pinField + ": " + kubeControllersIssue},
 		{name: "exact release on create", op: admissionv1.Create, shoot: pinned("v3.31.6", "1.34.2")},
 		{name: "unsupported pin on create", op: admissionv1.Create, shoot: pinned("v3.30", "1.34.2"), denied: invalid},
 		{name: "another patch release on create", op: admissionv1.Create, shoot: pinned("v3.32.0", "1.34.2"), denied: invalid},
@@ -44,12 +57,12 @@ func TestCalicoVersionAdmission(t *testing.T) {
 		{name: "new pin on update that does not support Kubernetes", op: admissionv1.Update, shoot: pinned("v3.31", "1.36.1"), old: ptr(unpinned("1.36.1")), denied: invalid},
 		{name: "unsupported pin kept on update (a line a later calico-pilot dropped)", op: admissionv1.Update,
 			shoot: pinned("v3.30", "1.34.2"), old: ptr(pinned("v3.30", "1.34.2")), warnings: 1,
-			firstWarning: pinField + ": v3.30 not a Calico line calico-pilot deploys; accepted: v3.31, v3.32 (or the exact release: v3.31.6, v3.32.1); " +
+			firstWarning: pinField + ": v3.30 Calico \"v3.30\" is not supported; accepted: a line (v3.31, v3.32: its newest release) or a release (v3.31.6, v3.31.7, v3.32.1); " +
 				"allowed because the stored Shoot already has this value (a new Shoot or a changed value is refused); deployed: the pin is not used: " +
 				"the shoot gets the line the operator chooses (calico.defaultVersion, calico.rollout)"},
 		{name: "Kubernetes upgrade past an unchanged pin's range is allowed with a warning", op: admissionv1.Update,
 			shoot: pinned("v3.31", "1.36.0"), old: ptr(pinned("v3.31", "1.35.3")), warnings: 1,
-			firstWarning: pinField + ": v3.31 Calico v3.31 supports Kubernetes 1.32 to 1.35, the shoot runs 1.36.0 (spec.kubernetes.version); pin v3.32, or remove the pin; " +
+			firstWarning: pinField + ": v3.31 Calico v3.31.7 supports Kubernetes 1.32-1.35, the shoot runs 1.36.0 (spec.kubernetes.version); pin v3.32, or remove the pin; " +
 				"allowed because the pin is unchanged (a new or changed pin is refused); deployed: the pinned line is deployed as pinned, outside the Kubernetes versions Calico supports for it"},
 		{name: "changed pin to a line that does not support Kubernetes", op: admissionv1.Update,
 			shoot: pinned("v3.31", "1.36.0"), old: ptr(pinned("v3.32", "1.36.0")), denied: invalid},
@@ -57,21 +70,26 @@ func TestCalicoVersionAdmission(t *testing.T) {
 		{name: "same line, other spelling", op: admissionv1.Update, shoot: pinned("v3.32.1", "1.35.0"), old: ptr(pinned("3.32", "1.35.0"))},
 		{name: "pin downgrade: allowed, with the downgrade facts", op: admissionv1.Update,
 			shoot: pinned("v3.31", "1.35.0"), old: ptr(pinned("v3.32", "1.35.0")),
-			warnings: len(calicofacts.Warnings(calicoversion.V3_32, calicoversion.V3_31, pinField)),
-			firstWarning: pinField + ": v3.32 -> v3.31 is a Calico downgrade; what it does and what to check first: docs/calico-downgrade.md, " +
-				"calico-pilot plan --target-version v3.31 --kubeconfig SHOOT (live checks)",
+			warnings: len(calicofacts.Warnings(v32, v31, pinField)),
+			firstWarning: pinField + ": v3.32.1 -> v3.31.7 is a Calico downgrade; what it does and what to check first: docs/calico-downgrade.md, " +
+				"calico-pilot plan --target-version v3.31.7 --kubeconfig SHOOT (live checks)",
 			warningsCarry: []string{"[down.policy-tiers]", "[down.cluster-network-policy]", "[down.nftables]"}},
 		{name: "pin upgrade: allowed, with the upgrade facts", op: admissionv1.Update,
 			shoot: pinned("v3.32", "1.35.0"), old: ptr(pinned("v3.31", "1.35.0")),
-			warnings:      len(calicofacts.Warnings(calicoversion.V3_31, calicoversion.V3_32, pinField)),
-			warningsCarry: []string{"[up.anp-banp-not-enforced]", "[up.policy-name-migration]"}},
+			warnings:      len(calicofacts.Warnings(v31, v32, pinField)) + 1,
+			warningsCarry: []string{"[up.anp-banp-not-enforced]", "[up.policy-name-migration]", kubeControllersIssue}},
+		{name: "another patch release of the line pinned: no facts of a line move, no known issue", op: admissionv1.Update,
+			shoot: pinned("v3.31.7", "1.35.0"), old: ptr(pinned("v3.31.6", "1.35.0"))},
+		{name: "pin to the running line's release: its known issues are not new", op: admissionv1.Update,
+			shoot: pinned("v3.32.1", "1.35.0"), old: ptr(pinned("v3.32", "1.35.0"))},
 		{name: "pin removed", op: admissionv1.Update, shoot: unpinned("1.35.0"), old: ptr(pinned("v3.32", "1.35.0")), warnings: 1,
-			firstWarning: pinField + ": removing the pin to v3.32 hands the shoot's Calico line to the operator (calico.defaultVersion, calico.rollout); " +
-				"if that line is older than v3.32 the shoot moves down: see docs/calico-downgrade.md, and preview it with calico-pilot plan --target-version"},
+			firstWarning: pinField + ": removing the pin to v3.32 hands the shoot's Calico release to the operator (calico.defaultVersion, calico.rollout); " +
+				"if that is a line older than v3.32 the shoot moves down: see docs/calico-downgrade.md, and preview it with calico-pilot plan --target-version"},
 		{name: "new pin to an older line", op: admissionv1.Update, shoot: pinned("v3.31", "1.35.0"), old: ptr(unpinned("1.35.0")), warnings: 1,
 			firstWarning: pinField + ": pinning v3.31; if the shoot runs a newer line (its Network's providerStatus calicoVersion), this is a downgrade: " +
 				"see docs/calico-downgrade.md, and preview it with calico-pilot plan --target-version v3.31"},
-		{name: "new pin to the newest line", op: admissionv1.Update, shoot: pinned("v3.32", "1.35.0"), old: ptr(unpinned("1.35.0"))},
+		{name: "new pin to the newest line: the known issues of its release", op: admissionv1.Update, shoot: pinned("v3.32", "1.35.0"), old: ptr(unpinned("1.35.0")),
+			warnings: 1, firstWarning: pinField + ": " + kubeControllersIssue},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			resp := ShootValidator{}.Handle(context.Background(), request(t, tt.op, tt.shoot, tt.old))

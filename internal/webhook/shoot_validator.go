@@ -88,6 +88,9 @@ func (v ShootValidator) Handle(ctx context.Context, req admission.Request) admis
 		log.V(1).Info("Denied Shoot", "errors", len(errs))
 		return denied(req.Name, errs)
 	}
+	if req.Operation == admissionv1.Create {
+		warnings = append(warnings, createWarnings(cfg, decode.ProviderConfigPath())...)
+	}
 	if len(warnings) > 0 {
 		log.V(1).Info("Allowed Shoot with warnings", "warnings", len(warnings))
 	}

@@ -86,7 +86,8 @@ func TestPlanSeedTargetVersion(t *testing.T) {
 	text := out.String()
 	t.Logf("plan table:\n%s", text)
 	for _, want := range []string{"SHOOT", "KUBERNETES", "CURRENT", "TARGET", "RESTARTS", "BLOCKERS", nsMoves + " (garden-dev/moves)", "1: calico-node; 2: calico-kube-controllers",
-		nsOld + ": blocker: Calico kubernetes-range: ", "facts of moving to v3.32 (docs/calico-downgrade.md):"} {
+		nsOld + ": blocker: Calico kubernetes-range: ", "facts of moving to v3.32 (v3.32.1) (docs/calico-downgrade.md):",
+		"known issues of the target (docs/calico-lines.md):\n  calico-kube-controllers v3.32.1: kube-controllers does nothing while any calico-node pod is unavailable [kube-controllers-stalls-while-calico-node-unavailable]\n          do: "} {
 		if !strings.Contains(text, want) {
 			t.Errorf("table lacks %q", want)
 		}
@@ -111,11 +112,108 @@ func TestPlanSeedTargetVersion(t *testing.T) {
 	if l := lines[nsMoves]; l != [2]string{"v3.31 (v3.31.6)", "v3.31 (v3.31.6)"} {
 		t.Errorf("swap-check of a shoot that keeps its line: %q", l)
 	}
-	if l := lines[nsPinned]; l != [2]string{"v3.31 (v3.31.6)", "v3.32 (v3.32.1)"} || len(restarts[nsPinned]) == 0 {
+	// The pin starts a line move: calico-node first (the controller's first step).
+	if l := lines[nsPinned]; l != [2]string{"v3.31 (v3.31.6)", "calico-node v3.32.1, calico-typha v3.31.6, calico-kube-controllers v3.31.6, CRDs v3.32.1"} || len(restarts[nsPinned]) == 0 {
 		t.Errorf("swap-check of a shoot pinned to v3.32: %q, restarts %v", l, restarts[nsPinned])
 	}
 	if len(restarts[nsMoves]) != 0 {
 		t.Errorf("swap-check of a shoot that keeps its line restarts %v", restarts[nsMoves])
+	}
+}
+
+// TestPlanSeedReleases: a seed plan to another release of the line a shoot runs is a patch move, every
+// component in one step; a shoot that runs (and records) a release this calico-pilot no longer
+// carries is shown as running it, moving to the newest release of its line at its next reconcile, by
+// plan and by swap-check, before anything changes.
+func TestPlanSeedReleases(t *testing.T) {
+	config := "overlay:\n  enabled: true\n"
+	nsPatch := create(t, "patch", seedShoot{config: config, deployed: pilotManifest(t, "patch", config), providerStatus: statusV331, kubernetes: "1.34.1"})
+	// Deployed by a calico-pilot that carried v3.32.0: its images and its record.
+	deployed := pilotManifestAt(t, "retired", config, "v3.32.1")
+	deployed["config.yaml"] = bytes.ReplaceAll(deployed["config.yaml"], []byte(":v3.32.1\""), []byte(":v3.32.0\""))
+	status := strings.Replace(statusV331, `"calicoVersion":"v3.31.6"`, `"calicoVersion":"v3.32.0","calicoCRDVersion":"v3.32.0"`, 1)
+	nsRetired := create(t, "retired", seedShoot{config: config, deployed: deployed, providerStatus: status, kubernetes: "1.35.1"})
+	kubeconfig := kubeconfigFile(t)
+	const retiredNote = "Calico v3.32.0 is not carried by this calico-pilot (retired); the shoot moves to the newest release of its line, v3.32.1."
+
+	type row struct {
+		Namespace string
+		Calico    struct {
+			Current, Target, Direction string
+			Retired                    []string
+			Restarts                   []struct {
+				Workload string
+				Step     int
+			}
+		}
+		Blockers []struct{ Object string }
+		Errors   []string
+	}
+	planSeed := func(target string) map[string]row {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		cmd.Execute(context.Background(), []string{"plan", "--kubeconfig", kubeconfig, "--target-version", target, "-o", "json"}, strings.NewReader(""), &out, &errOut)
+		var rows []row
+		if err := json.Unmarshal(out.Bytes(), &rows); err != nil {
+			t.Fatalf("not JSON: %v\n%s%s", err, out.String(), errOut.String())
+		}
+		byNS := map[string]row{}
+		for _, r := range rows {
+			byNS[r.Namespace] = r
+		}
+		return byNS
+	}
+	p := planSeed("v3.31.7")[nsPatch]
+	if p.Calico.Current != "v3.31 (v3.31.6)" || p.Calico.Target != "v3.31 (v3.31.7)" || p.Calico.Direction != "patch" || len(p.Blockers) != 0 || len(p.Errors) != 0 || len(p.Calico.Restarts) < 2 {
+		t.Errorf("patch move: %+v", p)
+	}
+	for _, r := range p.Calico.Restarts {
+		if r.Step != 1 {
+			t.Errorf("patch move: %s restarts in step %d, want every component in step 1", r.Workload, r.Step)
+		}
+	}
+	r := planSeed("v3.32")[nsRetired]
+	if r.Calico.Current != "v3.32 (v3.32.0, retired)" || r.Calico.Target != "v3.32 (v3.32.1)" || r.Calico.Direction != "patch" ||
+		!cmp.Equal(r.Calico.Retired, []string{retiredNote}) || len(r.Errors) != 0 {
+		t.Errorf("retired release: %+v", r)
+	}
+	var out, errOut bytes.Buffer
+	cmd.Execute(context.Background(), []string{"plan", "--kubeconfig", kubeconfig, "--target-version", "v3.32"}, strings.NewReader(""), &out, &errOut)
+	if !strings.Contains(out.String(), "\n"+nsRetired+": note: "+retiredNote) {
+		t.Errorf("the table does not say the release is retired:\n%s", out.String())
+	}
+
+	// swap-check says it too, per shoot, in JSON and text.
+	out.Reset()
+	cmd.Execute(context.Background(), []string{"swap-check", "--kubeconfig", kubeconfig, "-o", "json"}, strings.NewReader(""), &out, &errOut)
+	var reports []struct {
+		Namespace, CalicoRuns, CalicoGets string
+		CalicoRetired                     []string
+	}
+	if err := json.Unmarshal(out.Bytes(), &reports); err != nil {
+		t.Fatalf("swap-check output not JSON: %v\n%s", err, out.String())
+	}
+	found := false
+	for _, rep := range reports {
+		switch rep.Namespace {
+		case nsRetired:
+			found = true
+			if rep.CalicoRuns != "v3.32 (v3.32.0, retired)" || rep.CalicoGets != "v3.32 (v3.32.1)" || !cmp.Equal(rep.CalicoRetired, []string{retiredNote}) {
+				t.Errorf("swap-check of a retired release: %+v", rep)
+			}
+		case nsPatch:
+			if rep.CalicoRuns != "v3.31 (v3.31.6)" || rep.CalicoGets != "v3.31 (v3.31.6)" || len(rep.CalicoRetired) != 0 {
+				t.Errorf("swap-check of a shoot that keeps its release (calico-pilot adds v3.31.7): %+v", rep)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no swap-check report for %s:\n%s", nsRetired, out.String())
+	}
+	out.Reset()
+	cmd.Execute(context.Background(), []string{"swap-check", "--kubeconfig", kubeconfig}, strings.NewReader(""), &out, &errOut)
+	if want := "  calico: runs v3.32 (v3.32.0, retired), calico-pilot would give it v3.32 (v3.32.1)\n  retired: " + retiredNote + "\n"; !strings.Contains(out.String(), want) {
+		t.Errorf("swap-check text lacks %q:\n%s", want, out.String())
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/cmd"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
@@ -210,14 +211,33 @@ func create(t testing.TB, name string, s seedShoot) string {
 	return ns
 }
 
-// pilotManifest is what calico-pilot deploys for a config on the test shoot (a Network it reconciled).
+// deployedRelease is the release calico-pilot deployed to the test shoots before this version (and the
+// one statusV331 records): the catalogue's unrecorded release, which Networks without a record run.
+const deployedRelease = "v3.31.6"
+
+// pilotManifest is what calico-pilot deploys for a config on the test shoot (a Network it reconciled)
+// at deployedRelease.
 func pilotManifest(t testing.TB, name, config string) map[string][]byte {
+	t.Helper()
+	return pilotManifestAt(t, name, config, deployedRelease)
+}
+
+// pilotManifestAt is pilotManifest at a release of the catalogue.
+func pilotManifestAt(t testing.TB, name, config, release string) map[string][]byte {
 	t.Helper()
 	enc, err := pipeline.NewEncoder()
 	if err != nil {
 		t.Fatal(err)
 	}
-	images, err := imagevector.Default()
+	r, ok := calicoversion.Default().Release(release)
+	if !ok {
+		t.Fatalf("no Calico release %s in the catalogue", release)
+	}
+	vector, err := imagevector.LoadVector(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	images, err := imagevector.NewResolver(vector).ForShoot(shootObject(name).Spec.Kubernetes.Version, calicoversion.Steady(r))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +252,7 @@ func pilotManifest(t testing.TB, name, config string) map[string][]byte {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	res, ferrs, err := enc.Render(pipeline.Source{Shoot: shootObject(name), Network: n}, cfg, pipeline.Settings{Images: images, Ratchet: true})
+	res, ferrs, err := enc.Render(pipeline.Source{Shoot: shootObject(name), Network: n}, cfg, pipeline.Settings{Images: images, Ratchet: true, Calico: calicoversion.Steady(r)})
 	if err != nil || len(ferrs) > 0 {
 		t.Fatal(err, ferrs)
 	}

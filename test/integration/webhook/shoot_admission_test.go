@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -325,20 +326,20 @@ func TestUpdateShoot(t *testing.T) {
 			old:        shoot{name: "pin-bad", created: true},
 			newConfig:  `{"calicoVersion":"v3.30"}`,
 			wantCauses: []cause{{Type: metav1.CauseTypeFieldValueInvalid, Field: "spec.networking.providerConfig.calicoVersion"}},
-			wantPhrase: "not a Calico line calico-pilot deploys; accepted: v3.31, v3.32",
+			wantPhrase: "Calico \"v3.30\" is not supported; accepted: a line (v3.31, v3.32: its newest release)",
 		},
 		{
 			name:       "a pin to a line that does not support the shoot's Kubernetes is denied",
 			old:        shoot{name: "pin-k8s", created: true, providerConfig: `{"calicoVersion":"v3.32"}`},
 			newConfig:  `{"calicoVersion":"v3.31"}`,
 			wantCauses: []cause{{Type: metav1.CauseTypeFieldValueInvalid, Field: "spec.networking.providerConfig.calicoVersion"}},
-			wantPhrase: "Calico v3.31 supports Kubernetes 1.32 to 1.35, the shoot runs 1.36.1",
+			wantPhrase: "Calico v3.31.7 supports Kubernetes 1.32-1.35, the shoot runs 1.36.1 (spec.kubernetes.version); pin v3.32, or remove the pin",
 		},
 		{
 			name:         "a pin downgrade is allowed with the facts of the move",
 			old:          shoot{name: "pin-down", created: true, kubernetes: "1.35.2", providerConfig: `{"calicoVersion":"v3.32"}`},
 			newConfig:    `{"calicoVersion":"v3.31"}`,
-			wantWarnings: slices.Repeat([]string{"spec.networking.providerConfig.calicoVersion"}, len(calicofacts.Notes(calicoversion.V3_32, calicoversion.V3_31))),
+			wantWarnings: slices.Repeat([]string{"spec.networking.providerConfig.calicoVersion"}, len(calicofacts.Notes(lineNewest(t, "v3.32"), lineNewest(t, "v3.31")))),
 			wantPhrase:   "spec.networking.providerConfig.calicoVersion: policies whose stored name does not start with their tier run in another tier under v3.31 [down.policy-tiers]",
 		},
 		{
@@ -346,7 +347,21 @@ func TestUpdateShoot(t *testing.T) {
 			old:          shoot{name: "pin-removed", created: true, providerConfig: `{"calicoVersion":"v3.32"}`},
 			newConfig:    "",
 			wantWarnings: []string{"spec.networking.providerConfig.calicoVersion"},
-			wantPhrase:   "removing the pin to v3.32 hands the shoot's Calico line to the operator",
+			wantPhrase:   "removing the pin to v3.32 hands the shoot's Calico release to the operator",
+		},
+		{
+			// The facts of the move, and the known issue of v3.32.1 that v3.31's releases do not have.
+			name:         "a pin upgrade is allowed with the facts of the move and the known issues of the pinned release",
+			old:          shoot{name: "pin-up", created: true, kubernetes: "1.35.2", providerConfig: `{"calicoVersion":"v3.31"}`},
+			newConfig:    `{"calicoVersion":"v3.32"}`,
+			wantWarnings: slices.Repeat([]string{"spec.networking.providerConfig.calicoVersion"}, len(calicofacts.Notes(lineNewest(t, "v3.31"), lineNewest(t, "v3.32")))+1),
+			wantPhrase: "spec.networking.providerConfig.calicoVersion: known issue of Calico v3.32.1 (calico-kube-controllers): " +
+				"kube-controllers does nothing while any calico-node pod is unavailable [kube-controllers-stalls-while-calico-node-unavailable]; what to do: docs/calico-lines.md",
+		},
+		{
+			name:      "a pin to another release of the line the old pin names has no known issue to add",
+			old:       shoot{name: "pin-same-line", created: true, providerConfig: `{"calicoVersion":"v3.32"}`},
+			newConfig: `{"calicoVersion":"v3.32.1"}`,
 		},
 		{
 			name:      "an unrelated change is allowed silently",
@@ -485,4 +500,38 @@ func causeFields(causes []cause) []string {
 		out = append(out, c.Field)
 	}
 	return out
+}
+
+// lineNewest is the newest release of a line of the catalogue.
+func lineNewest(t *testing.T, name string) calicoversion.Release {
+	t.Helper()
+	l, ok := calicoversion.Default().Line(name)
+	if !ok {
+		t.Fatalf("no Calico line %s", name)
+	}
+	return l.Newest()
+}
+
+// TestCreatePinnedShootWarnsOfKnownIssues: a new Shoot that pins a release with known issues is
+// admitted with one warning per issue, at the pin's path; one that pins a release without any gets none.
+func TestCreatePinnedShootWarnsOfKnownIssues(t *testing.T) {
+	c, w := shootClient(t)
+	for _, r := range calicoversion.Default().Releases() {
+		if !r.SupportsKubernetes("1.35.2") {
+			continue
+		}
+		s := shoot{name: "create-pin-" + strings.ReplaceAll(r.Name(), ".", "-"), created: true, kubernetes: "1.35.2", providerConfig: `{"calicoVersion":"` + r.Name() + `"}`}
+		if _, err := c.Create(context.Background(), s.object(t), metav1.CreateOptions{}); err != nil {
+			t.Fatalf("creating a shoot pinned to %s: %v", r, err)
+		}
+		got := w.take()
+		if diff := cmp.Diff(slices.Repeat([]string{"spec.networking.providerConfig.calicoVersion"}, len(r.KnownIssues())), warningPaths(got), cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%s: warning paths (-want +got):\n%s\nwarnings: %q", r, diff, got)
+		}
+		for _, k := range r.KnownIssues() {
+			if !strings.Contains(strings.Join(got, "\n"), "known issue of Calico "+r.Name()+" ("+string(k.Component)+"): "+k.Title+" ["+k.ID+"]") {
+				t.Errorf("%s: no warning of %s: %q", r, k.ID, got)
+			}
+		}
+	}
 }
