@@ -105,12 +105,17 @@ func imageRelease(obj map[string]any) (calicoversion.Recorded, bool) {
 		for _, c := range items {
 			m, _ := c.(map[string]any)
 			image, _ := m["image"].(string)
-			repo, tag, ok := strings.Cut(image, ":")
-			if !ok || !isCalicoRepository(repo) {
+			image, _, _ = strings.Cut(image, "@")
+			// The tag is after the last colon that follows the last slash (a registry may have a port).
+			i := strings.LastIndex(image, ":")
+			if i < 0 || strings.Contains(image[i:], "/") || !isCalicoRepository(image[:i]) {
 				continue
 			}
-			tag, _, _ = strings.Cut(tag, "@")
-			r, err := calicoversion.Default().Recorded(tag)
+			n, ok := calicoversion.ReleaseOfTag(image[i+1:])
+			if !ok {
+				return calicoversion.Recorded{}, false
+			}
+			r, err := calicoversion.Default().Recorded(n.String())
 			return r, err == nil && !r.Release.IsZero()
 		}
 	}

@@ -70,8 +70,8 @@ var ratchetActions = map[ID]string{
 	RuleVethMTUPlain:            "the MTU is written as given, as the reference did",
 	RuleVethMTURange:            "the MTU is written as given, as the reference did",
 	RuleAutoScalingVPA:          "calico-node and typha are sized as in cluster-proportional mode (no VPA), as the reference did",
-	RuleCalicoVersionSupported:  "the pin is not used: the shoot gets the line the operator chooses (calico.defaultVersion, calico.rollout)",
-	RuleCalicoVersionKubernetes: "the pinned line is deployed as pinned, outside the Kubernetes versions Calico supports for it",
+	RuleCalicoVersionSupported:  "the pin is not used: a running shoot keeps the release it runs, a new one gets the operator's default (calico.defaultVersion) or calico-pilot's",
+	RuleCalicoVersionKubernetes: "no move starts to a release outside the Kubernetes versions Calico supports for it: a running shoot keeps the release it runs, a new one gets a release whose line supports its Kubernetes version",
 }
 
 // RatchetAction says what calico-pilot deploys when an accepted config breaks the rule; "" for the

@@ -76,7 +76,7 @@ func (r *resolver) resolve() {
 	r.ipam(s)
 	r.dataplane(s)
 	r.autoscaling(s)
-	// Ratcheted: the pinned line is deployed as pinned (a Shoot rule, as in validation).
+	// Ratcheted: calicoversion.Decide chooses the release (a Shoot rule, as in validation).
 	r.ruleErrors(rules.CalicoVersionKubernetes(r.cfg, r.in.Cluster.KubernetesVersion, r.path))
 	r.globalNetworkSet()
 	if r.cfg.PolicyValidation != nil {

@@ -59,11 +59,11 @@ func TestCalicoVersionAdmission(t *testing.T) {
 			shoot: pinned("v3.30", "1.34.2"), old: ptr(pinned("v3.30", "1.34.2")), warnings: 1,
 			firstWarning: pinField + ": v3.30 Calico \"v3.30\" is not supported; accepted: a line (v3.31, v3.32: its newest release) or a release (v3.31.6, v3.31.7, v3.32.1); " +
 				"allowed because the stored Shoot already has this value (a new Shoot or a changed value is refused); deployed: the pin is not used: " +
-				"the shoot gets the line the operator chooses (calico.defaultVersion, calico.rollout)"},
+				"a running shoot keeps the release it runs, a new one gets the operator's default (calico.defaultVersion) or calico-pilot's"},
 		{name: "Kubernetes upgrade past an unchanged pin's range is allowed with a warning", op: admissionv1.Update,
 			shoot: pinned("v3.31", "1.36.0"), old: ptr(pinned("v3.31", "1.35.3")), warnings: 1,
 			firstWarning: pinField + ": v3.31 Calico v3.31.7 supports Kubernetes 1.32-1.35, the shoot runs 1.36.0 (spec.kubernetes.version); pin v3.32, or remove the pin; " +
-				"allowed because the pin is unchanged (a new or changed pin is refused); deployed: the pinned line is deployed as pinned, outside the Kubernetes versions Calico supports for it"},
+				"allowed because the pin is unchanged (a new or changed pin is refused); deployed: no move starts to a release outside the Kubernetes versions Calico supports for it: a running shoot keeps the release it runs, a new one gets a release whose line supports its Kubernetes version"},
 		{name: "changed pin to a line that does not support Kubernetes", op: admissionv1.Update,
 			shoot: pinned("v3.31", "1.36.0"), old: ptr(pinned("v3.32", "1.36.0")), denied: invalid},
 		{name: "unchanged pin", op: admissionv1.Update, shoot: pinned("v3.32", "1.35.0"), old: ptr(pinned("v3.32", "1.35.0"))},
