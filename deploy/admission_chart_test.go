@@ -55,7 +55,7 @@ func renderAdmissionChart(t *testing.T, values map[string]any, rel release) ([]r
 	return out, nil
 }
 
-// The values gardener-operator injects (reference/gardener-integration.md §4.2) for the Extension
+// The values gardener-operator injects (docs/gardener-integration.md §4.2) for the Extension
 // networking-calico.
 var (
 	operatorRuntimeValues = map[string]any{"gardener": map[string]any{

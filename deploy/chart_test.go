@@ -502,7 +502,7 @@ func verifyServingCert(t *testing.T, caB64 string, certPEM []byte, dnsName strin
 // `gardener` tree gardenlet merges on top) and with other non-default values.
 func TestChartGardenerControllerDeployment(t *testing.T) {
 	exampleValues := controllerDeploymentValues(t)
-	// gardenlet deep-merges its own tree on top of the user values (reference/gardener-wire-types.md 5.3).
+	// gardenlet deep-merges its own tree on top of the user values (docs/gardener-integration.md §3.2).
 	exampleValues["gardener"] = map[string]any{
 		"version": "v1.140.0",
 		"seed":    map[string]any{"name": "aws-eu1", "provider": "aws", "region": "eu-west-1"},

@@ -32,7 +32,7 @@ func readValues(t *testing.T, name string) map[string]any {
 	return values
 }
 
-// gardenletMerge merges gardener's values over the user's as gardenlet does (reference/gardener-integration.md
+// gardenletMerge merges gardener's values over the user's as gardenlet does (docs/gardener-integration.md
 // §3.2): maps merge recursively, for any other value gardener's wins.
 func gardenletMerge(user, gardener map[string]any) map[string]any {
 	out := map[string]any{}
@@ -64,7 +64,7 @@ func seedCaps(t *testing.T, v string) *common.Capabilities {
 }
 
 // checkSeedConventions asserts what a seed expects of an extension's controller pod
-// (reference/gardener-integration.md §3.4–§3.8).
+// (docs/gardener-integration.md §3.4–§3.8).
 func checkSeedConventions(t *testing.T, objs []rendered, d *appsv1.Deployment, metricsPort string) {
 	t.Helper()
 	pod := d.Spec.Template

@@ -26,7 +26,7 @@ rm -f api/projectcalico/crds/*.yaml
 # IPAMBlock.spec.allocations as null, so the schema must allow them (as Calico's own CRD does).
 go run ./hack/crdpatch -nullable-items spec.allocations ./api/projectcalico/crds/crd.projectcalico.org_ipamblocks.yaml
 # Nor for a pattern on int-or-string items: Calico's numorstring.Port lists carry "^.*" on their items
-# (../shared/reference/calico-v3.31-components.md §4), which controller-gen refuses on a non-string type.
+# (docs/calico-components.md §4), which controller-gen refuses on a non-string type.
 go run ./hack/crdpatch -pattern '^.*' -pattern-items spec.kubeNodePortRanges ./api/projectcalico/crds/crd.projectcalico.org_felixconfigurations.yaml
 for kind in globalnetworkpolicies networkpolicies stagedglobalnetworkpolicies stagednetworkpolicies; do
 	args=()
@@ -50,9 +50,9 @@ for kind in adminnetworkpolicies baselineadminnetworkpolicies; do
 done
 
 # Calico v3.32's CRD set: the v3.31 crd.projectcalico.org CRDs above with the schema changes of
-# hack/crdline/v3.32.yaml applied (each tagged with its row of ../shared/reference/calico-v3.32-delta.md
+# hack/crdline/v3.32.yaml applied (each tagged with its row of docs/calico-v3.32.md
 # §2.1–2.3), the ClusterNetworkPolicy CRD of network-policy-api v0.2.0's standard channel (what Calico
-# v3.32.1 ships, delta §2.1; downloaded by version, go.mod keeps v0.1.5 for the Go types), and the
+# v3.32.1 ships, docs/calico-v3.32.md §2.1; downloaded by version, go.mod keeps v0.1.5 for the Go types), and the
 # AdminNetworkPolicy/BaselineAdminNetworkPolicy CRDs unchanged: CRDs are never deleted (the resource
 # manager deletes whatever leaves a ManagedResource, and v3.31 components need them after a downgrade).
 rm -rf api/projectcalico/crds/v3.32 && mkdir -p api/projectcalico/crds/v3.32

@@ -1,6 +1,6 @@
 // Command crdline derives the CRDs of a newer Calico line from the generated v3.31 CRDs by applying a
 // data-driven list of schema changes, each tagged with the row of the facts file it comes from
-// (../shared/reference/calico-v3.32-delta.md). hack/generate.sh runs it after controller-gen and
+// (docs/calico-v3.32.md). hack/generate.sh runs it after controller-gen and
 // crdpatch, so the derived manifests stay generated and `make verify` catches drift.
 //
 // Usage:

@@ -27,7 +27,7 @@ var (
 
 const v331, v332 = "v3.31", "v3.32"
 
-// upgradeFacts: calico-v3.32-delta.md §0 and §5, those that need an action or a look.
+// upgradeFacts: docs/calico-v3.32.md §0 and §5, those that need an action or a look.
 func upgradeFacts() []Fact {
 	return []Fact{
 		{
@@ -100,7 +100,7 @@ func upgradeFacts() []Fact {
 	}
 }
 
-// downgradeFacts: calico-v3.32-delta.md §6, one entry per row.
+// downgradeFacts: docs/calico-v3.32.md §6, one entry per row.
 func downgradeFacts() []Fact {
 	return []Fact{
 		{

@@ -54,7 +54,7 @@ type Fact struct {
 	Action string `json:"action,omitempty"`
 	// Handled says what calico-pilot does about it itself; "" when it does nothing.
 	Handled string `json:"handled,omitempty"`
-	// Source is the section of the delta facts.
+	// Source is the section of docs/calico-v3.32.md the fact comes from.
 	Source string `json:"source"`
 	// Live is the check against the shoot's objects; nil for a fact that is always shown.
 	Live *Check `json:"-"`

@@ -6,8 +6,7 @@
 // Calico needs an answer), every write read back to show the CRD schema kept what Calico wrote.
 //
 // Calico's binaries cannot be built here (the module proxy serves only Calico 3.28 without its api
-// module), so the table, taken from Calico v3.31.6's source (../shared/reference/
-// calico-v3.31-components.md), stands in for them. It also carries the start-up facts that do not
+// module), so the table, taken from Calico v3.31.6's source (docs/calico-components.md), stands in for them. It also carries the start-up facts that do not
 // need an API server (which flag clears NetworkUnavailable, which environment values terminate
 // start-up, which FELIX_ names Felix reads); CheckStartup checks a render against them.
 package calicooracle

@@ -14,7 +14,7 @@ import (
 )
 
 // checkBesideCalicoNode returns what keeps the policy-name migrator of a kube-controllers with
-// calicoversion.PolicyNameMigrator from starting (calico-v3.32-delta.md §7 row 1): it waits for the
+// calicoversion.PolicyNameMigrator from starting (docs/calico-v3.32.md §7 row 1): it waits for the
 // calico-node DaemonSet of kube-controllers' own namespace (the pod's ServiceAccount namespace), so
 // kube-controllers must run in the DaemonSet's namespace, its ServiceAccount must be granted get on
 // that DaemonSet, and the oracle table must replay that GET (so the replay on a real API server
@@ -109,7 +109,7 @@ func checkBesideCalicoNode(tb *Table, objs []*unstructured.Unstructured) (findin
 // TestKubeControllersBesideCalicoNode: at every release of the catalogue whose kube-controllers runs
 // the policy-name migrator (calicoversion.PolicyNameMigrator), in every scenario that renders
 // kube-controllers, kube-controllers runs in the namespace of the calico-node DaemonSet, is granted get
-// on that DaemonSet, and the oracle table of its release replays that GET (calico-v3.32-delta.md §7
+// on that DaemonSet, and the oracle table of its release replays that GET (docs/calico-v3.32.md §7
 // row 1; docs/calico-rbac.md).
 func TestKubeControllersBesideCalicoNode(t *testing.T) {
 	checked := map[string]int{}

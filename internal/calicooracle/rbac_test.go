@@ -301,7 +301,7 @@ func sorted(m map[string]bool) []string {
 	return out
 }
 
-// deltaRBAC is what Calico v3.32.1's ClusterRoles add to and remove from v3.31.6's (delta §3), as
+// deltaRBAC is what Calico v3.32.1's ClusterRoles add to and remove from v3.31.6's (docs/calico-v3.32.md §3), as
 // "group resource verbs" per role; every resource named must appear in the delta's row for the role
 // (readDeltaRBACRows). The projectcalico.org copy of every crd.projectcalico.org rule (§3, first row)
 // is added by upstreamV3_32 itself.

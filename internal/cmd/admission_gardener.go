@@ -18,7 +18,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/webhook"
 )
 
-// Environment variables of a Gardener extension admission (reference/gardener-integration.md §4.3).
+// Environment variables of a Gardener extension admission (docs/gardener-integration.md §4.3).
 const (
 	// EnvSourceCluster, when set, makes certificates live in the source cluster (SOURCE_KUBECONFIG, else
 	// in-cluster: the garden runtime cluster) instead of the target (the virtual garden).

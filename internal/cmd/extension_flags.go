@@ -21,7 +21,7 @@ const ControllerHeartbeat = "heartbeat"
 
 var switchableControllers = []string{ControllerHeartbeat}
 
-// ExtensionFlags are the flags of a Gardener extension binary (reference/gardener-integration.md §5.1) that
+// ExtensionFlags are the flags of a Gardener extension binary (docs/gardener-integration.md §5.1) that
 // `calico-pilot controller` accepts on top of its own, so the reference chart's argument list starts it.
 // Each has the reference's meaning, or is accepted and unused (LogUnused reports those when set).
 type ExtensionFlags struct {

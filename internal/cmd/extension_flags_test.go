@@ -12,7 +12,7 @@ import (
 )
 
 // referenceArgs is the argument list of the reference extension's chart and every other flag of a
-// Gardener extension binary (reference/gardener-integration.md §5.1), with non-default values.
+// Gardener extension binary (docs/gardener-integration.md §5.1), with non-default values.
 var referenceArgs = []string{
 	"--config-file=/etc/gardener-extension-networking-calico/config/config.yaml",
 	"--max-concurrent-reconciles=7",

@@ -601,7 +601,7 @@ func (v *Vector) ImagesFor(opts FindOptions, calico calicoversion.Deployment) (I
 		Multus:                get(NameMultus, calicoversion.Release{}),
 		// calico-pilot's own image (Dockerfile target cni-plugins): looked up without the shoot's
 		// version and, without a tag in the vector, tagged with calico-pilot's version, as the
-		// reference finds and tags its cni-plugins image (gardener-integration.md §8).
+		// reference finds and tags its cni-plugins image (docs/gardener-integration.md §8).
 		CNIPlugins: func() string {
 			ref, err := v.Find(NameCNIPlugins, FindOptions{Architecture: opts.Architecture, OptionalTag: version.Version})
 			if err != nil {

@@ -9,7 +9,7 @@ import (
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 )
 
-// Well-known keys of the ManagedResource contract (reference/gardener-wire-types.md §3.6).
+// Well-known keys of the ManagedResource contract (docs/gardener-api-types.md §3.6).
 const (
 	// secretPrefix starts the name of every ManagedResource secret.
 	secretPrefix = "managedresource-"

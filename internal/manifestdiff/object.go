@@ -140,7 +140,7 @@ var clusterScoped = map[string]bool{
 	"networking.k8s.io/IngressClass": true, "certificates.k8s.io/CertificateSigningRequest": true,
 	"flowcontrol.apiserver.k8s.io/FlowSchema": true, "flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration": true,
 	"policy.networking.k8s.io/AdminNetworkPolicy": true, "policy.networking.k8s.io/BaselineAdminNetworkPolicy": true,
-	// Calico v3.31.6 (reference/calico-crd-fields): every kind but the four namespaced policies/sets.
+	// Calico v3.31.6 (docs/calico-crds.md): every kind but the four namespaced policies/sets.
 	"crd.projectcalico.org/BGPConfiguration": true, "crd.projectcalico.org/BGPFilter": true,
 	"crd.projectcalico.org/BGPPeer": true, "crd.projectcalico.org/BlockAffinity": true,
 	"crd.projectcalico.org/CalicoNodeStatus": true, "crd.projectcalico.org/ClusterInformation": true,

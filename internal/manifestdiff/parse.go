@@ -82,7 +82,7 @@ var ignoredMetadata = []string{"resourceVersion", "uid", "generation", "creation
 	"selfLink", "deletionTimestamp", "deletionGracePeriodSeconds"}
 
 // ManagedResourceData parses the data of a ManagedResource's secret(s) exactly as Gardener's
-// resource manager reads it (reference/gardener-wire-types.md §3.5): keys in sorted order, a ".br"
+// resource manager reads it (docs/gardener-api-types.md §3.5): keys in sorted order, a ".br"
 // key decompressed first, each value read with apimachinery's YAML-or-JSON stream decoder, null and
 // empty documents skipped. Like the resource manager, a document that does not decode is skipped and
 // the others are kept; each skipped document becomes a Set.Problem. The resource manager does not

@@ -461,7 +461,7 @@ func isIPPool(id ObjectID) bool {
 	return id.Kind == "IPPool" && (id.Group == "crd.projectcalico.org" || id.Group == "projectcalico.org")
 }
 
-// ipPoolRule: Calico IP pool semantics (reference/ippool-lifecycle.md §2.4, §3).
+// ipPoolRule: Calico IP pool semantics (docs/ippools.md §2.4, §3).
 var ipPoolRule = Rule{
 	Name: "ippool",
 	Object: func(_ *Diff, o *ObjectDiff) []Impact {

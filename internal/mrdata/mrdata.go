@@ -1,5 +1,5 @@
 // Package mrdata reads and writes the data of a ManagedResource's secrets as Gardener's resource
-// manager reads it (gardener-wire-types.md §3.5): every key holds a YAML-or-JSON stream, and a key
+// manager reads it (docs/gardener-api-types.md §3.5): every key holds a YAML-or-JSON stream, and a key
 // ending in ".br" holds one compressed with Brotli.
 //
 // calico-pilot stores the shoot manifest under two keys: the Calico CRDs, the same bytes for every

@@ -13,7 +13,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
-// Seed-side monitoring, as the landscape expects it (gardener-integration.md §7): the shoot's
+// Seed-side monitoring, as the landscape expects it (docs/gardener-integration.md §7): the shoot's
 // Prometheus ("prometheus-shoot" in the control-plane namespace) selects ScrapeConfigs labelled
 // prometheus: shoot, and Plutono loads the dashboards of ConfigMaps labelled
 // dashboard.monitoring.gardener.cloud/shoot: "true". Names, job names and labels are the

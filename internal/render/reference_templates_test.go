@@ -14,7 +14,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/takeover"
 )
 
-// The roll count of issue 20 item 4: for the reference's scenarios (networking-calico-reference.md
+// The roll count of issue 20 item 4: for the reference's scenarios (docs/reference-extension.md
 // §2.10, as in scenarios), the pod templates of calico-node and typha that calico-pilot renders in
 // Reference compatibility mode, after taking the shoot over from the reference's deployed manifest, are
 // compared with the reference's. A scenario whose template differs rolls calico-node or typha on every

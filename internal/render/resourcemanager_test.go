@@ -17,7 +17,7 @@ import (
 )
 
 // The shoot's gardener-resource-manager (GRM) applies every shoot object and its webhooks rewrite
-// the pods (gardener-integration.md §1, checklist §10 "Shoot MR" and "SAs"). These tests check the
+// the pods (docs/gardener-integration.md §1, checklist §10 "Shoot MR" and "SAs"). These tests check the
 // rendered objects of every golden scenario against what those webhooks and controllers require.
 
 // podOwner is a rendered object with a pod template.
@@ -56,7 +56,7 @@ func serviceAccounts(objs []client.Object) map[string]*corev1.ServiceAccount {
 // projectedTokenMountInjects stands in for the shoot GRM's projected-token-mount webhook
 // (pkg/resourcemanager/webhook/projectedtokenmount): it reports whether a pod created from
 // template in namespace would get the projected API token, by the webhook's documented
-// conditions in their order (gardener-integration.md §1.1) and its selectors (§1, namespace
+// conditions in their order (docs/gardener-integration.md §1.1) and its selectors (§1, namespace
 // kube-system or kubernetes-dashboard, no skip label, not the GRM itself). A ServiceAccount the
 // webhook cannot read rejects the pod; that is reported as an error.
 func projectedTokenMountInjects(namespace string, tmpl *corev1.PodTemplateSpec, sas map[string]*corev1.ServiceAccount) (bool, error) {

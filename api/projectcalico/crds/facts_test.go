@@ -264,7 +264,7 @@ func contains(list []string, s string) bool {
 }
 
 // TestGeneratedCRDsMatchFieldFacts compares every generated CRD with its fact file, corrected by the
-// component facts' CRD table (§4 of calico-v3.31-components.md: enums the field facts lost from an
+// component facts' CRD table (§4 of docs/calico-components.md: enums the field facts lost from an
 // allOf, nullable fields): names, scope, versions, subresources, and every field's path, type,
 // required flag, enum, default, limits and nullability. A field that differs must be listed, with
 // its reason, in docs/calico-crds.md ("Differences from Calico's CRDs"); a listed difference that no

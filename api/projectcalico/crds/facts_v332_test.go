@@ -15,7 +15,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/api/projectcalico/crds"
 )
 
-// deltaRowRE is a row of §2.2 of calico-v3.32-delta.md: | crds | added | removed | changed | fields |.
+// deltaRowRE is a row of §2.2 of docs/calico-v3.32.md: | crds | added | removed | changed | fields |.
 var deltaRowRE = regexp.MustCompile(`^\| ([a-z /,]+) \| (\d+)[^|]*\| (\d+) \| [^|]+\| [^|]+\|$`)
 
 // readDeltaFieldCounts reads §2.2 of the delta facts: per CRD plural, how many fields v3.32.1 adds
@@ -106,7 +106,7 @@ func TestV3_32FieldCountsMatchDelta(t *testing.T) {
 	}
 }
 
-// TestV3_32SetAndFacts: the set (delta §2.1) and the changes of §2.3 a component or calico-pilot
+// TestV3_32SetAndFacts: the set (docs/calico-v3.32.md §2.1) and the changes of §2.3 a component or calico-pilot
 // depends on, checked field by field.
 func TestV3_32SetAndFacts(t *testing.T) {
 	old, cur := byName(t, "v3.31"), byName(t, "v3.32")
@@ -178,7 +178,7 @@ func TestV3_32SetAndFacts(t *testing.T) {
 		{"stagednetworkpolicies", "spec.stagedAction", "string enum=Set,Delete,Learn,Ignore default=Set"},
 	} {
 		if got := fields(tt.crd)[tt.path]; got != tt.want {
-			t.Errorf("%s %s: %q, want %q (delta §2.3)", tt.crd, tt.path, got, tt.want)
+			t.Errorf("%s %s: %q, want %q (docs/calico-v3.32.md §2.3)", tt.crd, tt.path, got, tt.want)
 		}
 	}
 	// The CEL rules the envtest suite (test/integration/calicocrds) exercises are there.

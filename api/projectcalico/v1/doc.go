@@ -4,7 +4,7 @@
 // controller-gen generates the CustomResourceDefinitions that are installed into the shoot from their
 // markers (see api/projectcalico/crds and hack/generate.sh).
 //
-// The schemas follow the field facts in ../shared/reference/calico-crd-fields exactly: field paths,
+// The schemas follow Calico v3.31.6's own CRDs exactly (docs/calico-crds.md): field paths,
 // types, enums, limits, required fields, scope and plural names. Optional fields are pointers (or
 // slices/maps) with omitempty; required fields have no omitempty. The types carry no defaulting logic.
 //

@@ -4,7 +4,7 @@
 // and reports what it applied in the Network's status (conditions, providerStatus, ipFamilies).
 //
 // The generic extension lifecycle (watch and predicates, operation annotation, finalizer,
-// lastOperation/lastError/observedGeneration, events, retries; gardener-wire-types.md section 4) is
+// lastOperation/lastError/observedGeneration, events, retries; docs/gardener-api-types.md section 4) is
 // not here: internal/extensions/network runs it and calls this package's Actuator through its
 // Actuator interface. NewManager and AddToManager wire the two together.
 package network

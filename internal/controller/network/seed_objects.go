@@ -19,7 +19,7 @@ import (
 
 // The seed objects (the dashboards ConfigMap and the ScrapeConfigs in the shoot's control-plane
 // namespace) are stored in a second ManagedResource, of class seed, which the seed's resource
-// manager applies (gardener-integration.md §2.6: class seed, all namespaces). Compared with
+// manager applies (docs/gardener-integration.md §2.6: class seed, all namespaces). Compared with
 // writing them one by one, as the reference's chart applier did:
 //   - a first reconcile sends two writes (Secret + ManagedResource) instead of one per object, and
 //     an unchanged one none (the ManagedResource is in the informer cache and already references

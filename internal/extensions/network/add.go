@@ -67,7 +67,7 @@ func Add(mgr manager.Manager, args AddArgs) error {
 			ReconciliationTimeout:   args.ReconciliationTimeout,
 		})
 	if args.IgnoreOperationAnnotation {
-		// Gardener's own Cluster mapping is filtered away by its predicates (gardener-wire-types.md
+		// Gardener's own Cluster mapping is filtered away by its predicates (docs/gardener-api-types.md
 		// finding 4); here a Cluster change really enqueues the Networks of its namespace.
 		b = b.Watches(&extensionsv1alpha1.Cluster{}, handler.EnqueueRequestsFromMapFunc(r.networksOfCluster))
 	}

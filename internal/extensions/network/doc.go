@@ -1,5 +1,5 @@
 // Package network is the generic lifecycle of a Gardener extension's Network resources, written
-// after Gardener's extension library (extensions/pkg/controller/network, gardener-wire-types.md
+// after Gardener's extension library (extensions/pkg/controller/network, docs/gardener-api-types.md
 // section 4) so that it reads like it and could be replaced by it: the watch and its predicates,
 // the operation annotation, the finalizer, the choice of operation (Create, Reconcile, Delete,
 // Migrate, Restore), lastOperation / lastError / observedGeneration, events, and how an error is

@@ -7,7 +7,7 @@ import (
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 )
 
-// ErrorCode is a Gardener error code (gardener-wire-types.md section 1.6).
+// ErrorCode is a Gardener error code (docs/gardener-api-types.md section 1.6).
 type ErrorCode string
 
 const (

@@ -2,7 +2,7 @@ package network
 
 import extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 
-// Well-known keys of the Gardener extension contract (gardener-wire-types.md section 3): the wire
+// Well-known keys of the Gardener extension contract (docs/gardener-api-types.md section 3): the wire
 // constants of api/gardener/extensions/v1alpha1, under the names the lifecycle uses.
 const (
 	// FinalizerName keeps a Network until its actuator has cleaned up.

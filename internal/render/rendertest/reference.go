@@ -24,7 +24,7 @@ import (
 )
 
 // The reference extension's calico-node and typha pod templates, built from the facts
-// (networking-calico-reference.md §2.4, §2.7, §3.7 and the differences issue 20 measured), for the
+// (docs/reference-extension.md §2.4, §2.7, §3.7 and the differences issue 20 measured), for the
 // roll counts of issues 20 and 30: render's unit test compares them with calico-pilot's Reference-mode
 // templates; the swap-check suite stores them on a real API server and applies calico-pilot's over
 // them. A detail the facts do not state is marked "not in the facts" (docs/compatibility.md lists them
@@ -400,7 +400,7 @@ func RenderCompat(sc Scenario, taken *calicov1alpha1.TakenOverTemplate, mode cal
 	if len(errs) > 0 {
 		return Rendered{}, errs.ToAggregate()
 	}
-	// The release the reference deploys (networking-calico-reference.md §2.1), which a taken-over
+	// The release the reference deploys (docs/reference-extension.md §2.1), which a taken-over
 	// shoot keeps.
 	calico := calicoversion.Steady(MustRelease(ReferenceRelease))
 	vector, err := imagevector.LoadVector(nil)

@@ -2,5 +2,5 @@
 // (internal/calicooracle's table) against a real kube-apiserver loaded with calico-pilot's render
 // of each scenario family, every request authenticated as the ServiceAccount of the pod that runs
 // the component, under the rendered RBAC. It stands in for Calico's binaries, which cannot be built
-// from the module proxy (../shared/reference/calico-v3.31-components.md §5).
+// from the module proxy (docs/calico-components.md §5).
 package calicooracle

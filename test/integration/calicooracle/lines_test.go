@@ -85,7 +85,7 @@ func componentRelease(d calicoversion.Deployment, component string) calicoversio
 // component makes the requests of the table of the release it runs (calicooracle.LoadFor), in
 // Calico's order, under the roles rendered for that step. The one problem the facts predict is a
 // kube-controllers without the status subresource (v3.31) on CRDs that have it (v3.32): its status
-// written with the object is not stored, and kube-controllers still runs (v3.32 delta §6
+// written with the object is not stored, and kube-controllers still runs (v3.32 docs/calico-v3.32.md §6
 // "KubeControllersConfiguration").
 func TestCalicoMoveStepsAcceptRender(t *testing.T) {
 	moves := rendertest.MoveScenarios()
@@ -158,7 +158,7 @@ func TestCalicoMoveStepsAcceptRender(t *testing.T) {
 						want = []string{"kc-config-status kube-controllers"}
 					}
 					if !slices.Equal(problems, want) {
-						t.Errorf("problems %v, want %v (the stale status of delta §6)", problems, want)
+						t.Errorf("problems %v, want %v (the stale status of docs/calico-v3.32.md §6)", problems, want)
 					}
 					t.Logf("%d requests replayed (%s)", len(results), d)
 				})

@@ -24,7 +24,7 @@ const settle = 1500 * time.Millisecond
 // operation annotation when nothing changed, and asserts issue 13's budgets (at most 8 and at
 // most 3) as exact counts, with the gardener-kube-apiserver GlobalNetworkSet on (issue 20 item 7):
 // the shoot's kube-apiserver DNSRecords come from the informer cache, not from a request. The shoot is reachable as in a real landscape: its control-plane
-// namespace has the gardener-internal secret (§3.7 of gardener-wire-types.md), read once per
+// namespace has the gardener-internal secret (§3.7 of docs/gardener-api-types.md), read once per
 // pool sync. The requests to the shoot's own API server (the pool list and create) go through
 // another client and another rate limiter; they are not seed requests.
 func TestRequestBudget(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 )
 
 // grmStandIn applies a ManagedResource's documents the way the shoot's gardener-resource-manager
-// does, following ../shared/reference/gardener-integration.md §2 (not Gardener's code, which we do
+// does, following docs/gardener-integration.md §2 (not Gardener's code, which we do
 // not have): a listed object that is missing is created (the health check sees it missing and
 // triggers a reconcile, §2.1); an existing one is replaced by the desired object, keeping only the
 // live metadata with labels and annotations merged (§2.3, no per-kind rule for IPPool); `ignore`
@@ -180,7 +180,7 @@ func TestResourceManagerKeepsTheOwnersPoolEdits(t *testing.T) {
 	patchShootPool(t, "default-ipv4-ippool", `{"spec":{"disabled":true}}`)
 	grm.reconcile(t, []byte(referencePool))
 	if p := shootPool(t, "default-ipv4-ippool"); p.Spec.Disabled {
-		t.Fatal("stand-in check: a plain MR pool should be re-enabled by the resync (gardener-integration.md §2.3)")
+		t.Fatal("stand-in check: a plain MR pool should be re-enabled by the resync (docs/gardener-integration.md §2.3)")
 	}
 	if err := sc.DeleteAllOf(context.Background(), &calicov1.IPPool{}); err != nil {
 		t.Fatal(err)

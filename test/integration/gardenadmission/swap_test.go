@@ -48,7 +48,7 @@ import (
 
 // The swap of issue 20 item 1: gardener-operator's Extension replaces the reference admission's objects
 // in namespace garden of the runtime cluster with calico-pilot's, in the same ManagedResource, and the
-// resource manager applies them one by one in Helm's install order by kind (gardener-integration.md
+// resource manager applies them one by one in Helm's install order by kind (docs/gardener-integration.md
 // §2.2 step 4): ServiceAccount, Role, RoleBinding, Service, Deployment, ..., unknown kinds (the VPA)
 // last. The webhook (failurePolicy Fail) must answer throughout.
 
@@ -56,11 +56,11 @@ import (
 const referenceApp = "gardener-extension-admission-calico"
 
 // referenceRelease is the Helm release of the reference's admission chart: the Extension's name
-// (gardener-integration.md §4.2), the selector's instance label.
+// (docs/gardener-integration.md §4.2), the selector's instance label.
 const referenceRelease = "networking-calico"
 
 // referenceAdmissionObjects are the reference admission's objects in the runtime cluster, from
-// gardener-integration.md §4.3: Service 443 -> 10250 with the webhook-targets annotation, a Deployment
+// docs/gardener-integration.md §4.3: Service 443 -> 10250 with the webhook-targets annotation, a Deployment
 // labelled high-availability-config type server whose pods carry to-dns, to-runtime-apiserver and
 // to-virtual-garden-kube-apiserver-tcp-443 and run the admission with the listed flags, a PDB (1,
 // AlwaysAllow) and a VPA. Every object and the pod template carry the chart's two labels,
@@ -130,7 +130,7 @@ func referenceAdmissionObjects(ns string) []client.Object {
 }
 
 // grmKindOrder is Helm's install order by kind, as the resource manager applies a ManagedResource's
-// objects (gardener-integration.md §2.2 step 4); kinds not listed come last, by kind then name.
+// objects (docs/gardener-integration.md §2.2 step 4); kinds not listed come last, by kind then name.
 var grmKindOrder = []string{
 	"PriorityClass", "Namespace", "NetworkPolicy", "ResourceQuota", "LimitRange", "PodSecurityPolicy",
 	"PodDisruptionBudget", "ServiceAccount", "Secret", "ConfigMap", "StorageClass", "PersistentVolume",

@@ -29,7 +29,7 @@ import (
 const mrName = "extension-networking-calico-config"
 
 // referenceManifest is what the reference extension deploys for an IPv4 shoot with nodes
-// 10.250.0.0/16 and pods 100.96.0.0/11 (networking-calico-reference.md §2.4, §2.5, §2.7: the
+// 10.250.0.0/16 and pods 100.96.0.0/11 (docs/reference-extension.md §2.4, §2.5, §2.7: the
 // calico-config ConfigMap, the calico-node DaemonSet and the typha Deployment, reduced to the
 // fields the reference documents), as the YAML stream of its ManagedResource secret key config.yaml.
 // ipipMode is the value of CALICO_IPV4POOL_IPIP.

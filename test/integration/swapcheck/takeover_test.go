@@ -55,7 +55,7 @@ import (
 // mode, takeover and Calico release the actuator derives from the same seed objects:
 // pipeline.Compatibility, takeover.FromDeployed and the release decision). A shoot stand-in (a namespace of the same API server) holds the
 // reference's calico-node and typha as the resource manager created them; the controller's objects
-// are applied over them as the resource manager updates (gardener-integration.md §2.3: the desired
+// are applied over them as the resource manager updates (docs/gardener-integration.md §2.3: the desired
 // spec, the live metadata with labels and annotations merged, the live cpu and memory of each
 // container with preserve-resources, the live replicas when the manifest has none). A workload
 // restarts when its stored pod template changes.

@@ -7,7 +7,7 @@
 // defined here: as in Gardener, they live in core.gardener.cloud/v1beta1 (api/gardener/core/v1beta1,
 // types_common.go) and the extension types use them from there.
 //
-// The JSON names follow ../shared/reference/gardener-wire-types.md sections 1.1-1.3 and 1.5; the
+// The JSON names follow docs/gardener-api-types.md sections 1.1-1.3 and 1.5; the
 // CRDs generated from these types (test/integration/crds/gardener) are for the test control plane
 // only, a real seed gets Gardener's own.
 //

@@ -4,7 +4,7 @@ import (
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 )
 
-// Well-known annotation keys and values on extension objects (gardener-wire-types.md section 3.1).
+// Well-known annotation keys and values on extension objects (docs/gardener-api-types.md section 3.1).
 const (
 	// AnnotationOperation asks an extension controller for an operation on the object.
 	AnnotationOperation = "gardener.cloud/operation"

@@ -11,7 +11,7 @@ import (
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 )
 
-// The documents below use every key of gardener-wire-types.md sections 1.1-1.3 and 1.5. Decoding
+// The documents below use every key of docs/gardener-api-types.md sections 1.1-1.3 and 1.5. Decoding
 // them strictly proves each key has a field; re-encoding them unchanged proves the names and
 // omitempty choices match the wire.
 const networkJSON = `{

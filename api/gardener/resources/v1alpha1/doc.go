@@ -3,7 +3,7 @@
 // rendered shoot objects to the gardener-resource-manager, plus the well-known keys the resource
 // manager reads (names.go).
 //
-// The JSON names follow ../shared/reference/gardener-wire-types.md sections 1.4, 3.5 and 3.6. The
+// The JSON names follow docs/gardener-api-types.md sections 1.4, 3.5 and 3.6. The
 // status conditions use the Condition type of api/gardener/core/v1beta1, as Gardener's
 // ManagedResource uses core.gardener.cloud/v1beta1 Condition.
 //

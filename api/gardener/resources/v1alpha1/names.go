@@ -5,7 +5,7 @@ import (
 )
 
 // Condition types of a ManagedResource and the reasons this project reads
-// (gardener-wire-types.md section 1.4).
+// (docs/gardener-api-types.md section 1.4).
 const (
 	// ResourcesApplied is True once every object was applied.
 	ResourcesApplied gardencorev1beta1.ConditionType = "ResourcesApplied"

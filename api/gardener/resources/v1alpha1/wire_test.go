@@ -10,7 +10,7 @@ import (
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 )
 
-// managedResourceJSON uses every key of gardener-wire-types.md section 1.4.
+// managedResourceJSON uses every key of docs/gardener-api-types.md section 1.4.
 const managedResourceJSON = `{
   "apiVersion": "resources.gardener.cloud/v1alpha1",
   "kind": "ManagedResource",
