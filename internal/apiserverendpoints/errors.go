@@ -1,7 +1,6 @@
 package apiserverendpoints
 
 import (
-	"errors"
 	"fmt"
 )
 
@@ -38,10 +37,3 @@ func (e *LookupError) Unwrap() error { return e.Err }
 
 // Retriable reports that the failure may go away on its own and the operation should be retried.
 func (e *LookupError) Retriable() bool { return true }
-
-// IsRetriable reports whether err (or an error it wraps) is a *LookupError, i.e. a failure to
-// determine the addresses that a later attempt may overcome.
-func IsRetriable(err error) bool {
-	var le *LookupError
-	return errors.As(err, &le) && le.Retriable()
-}

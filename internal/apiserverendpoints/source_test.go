@@ -19,7 +19,13 @@ func TestLookupWithoutReader(t *testing.T) {
 	}
 }
 
-func TestIsRetriable(t *testing.T) {
+// isLookupError reports whether err (or an error it wraps) is a *apiserverendpoints.LookupError.
+func isLookupError(err error) bool {
+	var le *apiserverendpoints.LookupError
+	return errors.As(err, &le) && le.Retriable()
+}
+
+func TestLookupErrorIsFound(t *testing.T) {
 	lookupErr := &apiserverendpoints.LookupError{Namespace: "ns", Err: errors.New("x")}
 	tests := []struct {
 		name string
@@ -34,8 +40,8 @@ func TestIsRetriable(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := apiserverendpoints.IsRetriable(tt.err); got != tt.want {
-				t.Errorf("IsRetriable(%v) = %v, want %v", tt.err, got, tt.want)
+			if got := isLookupError(tt.err); got != tt.want {
+				t.Errorf("isLookupError(%v) = %v, want %v", tt.err, got, tt.want)
 			}
 		})
 	}

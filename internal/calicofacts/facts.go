@@ -133,16 +133,6 @@ func All() []Fact {
 	return append(upgradeFacts(), downgradeFacts()...)
 }
 
-// Lookup returns the fact with the given ID.
-func Lookup(id string) (Fact, bool) {
-	for _, f := range All() {
-		if f.ID == id {
-			return f, true
-		}
-	}
-	return Fact{}, false
-}
-
 // Warnings are the admission warnings for a pin that moves a shoot from one line to another: Notes,
 // each after the field path.
 func Warnings(from, to calicoversion.Release, field string) []string {

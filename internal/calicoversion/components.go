@@ -96,15 +96,3 @@ func ComponentOfWorkload(kind, name string) (Component, bool) {
 	}
 	return "", false
 }
-
-// ComponentOfImage returns the component that runs an image of Calico's (calico-cni: calico-node).
-func ComponentOfImage(image string) (Component, bool) {
-	for _, c := range Components() {
-		for _, i := range c.Images() {
-			if i == image {
-				return c, true
-			}
-		}
-	}
-	return "", false
-}

@@ -38,9 +38,6 @@ var implemented = []Difference{
 	PolicyNameMigrator, DatastoreMigrationController, FelixNFTablesAuto, KubeAdminTiers, CNIVersion1, FelixSecurityfsMount,
 }
 
-// Implemented returns every Difference the code implements.
-func Implemented() []Difference { return append([]Difference(nil), implemented...) }
-
 func differenceNames() []string {
 	out := make([]string, len(implemented))
 	for i, d := range implemented {

@@ -38,19 +38,6 @@ func (d Doc) ID() string {
 	return k + " " + d.Namespace + "/" + d.Name
 }
 
-// Encode encodes one object; its TypeMeta must be set (render sets it on every object).
-func Encode(obj client.Object) (Doc, error) {
-	d, err := header(obj)
-	if err != nil {
-		return Doc{}, err
-	}
-	var buf bytes.Buffer
-	if err := encodeInto(&buf, newEncoder(&buf), obj, &d); err != nil {
-		return Doc{}, err
-	}
-	return d, nil
-}
-
 // newEncoder returns the encoder for buf. HTML characters are not escaped: the documents are
 // read by Kubernetes and people, never embedded in HTML, and scripts stay readable.
 func newEncoder(buf *bytes.Buffer) *json.Encoder {

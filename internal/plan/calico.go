@@ -147,13 +147,9 @@ type Restart struct {
 	Reasons []string `json:"reasons"`
 }
 
-// Restarts returns the workloads a classified diff restarts with their reasons, in the order of the
-// move's steps (calicoversion.Catalogue.Plan: going up calico-node first, going down Typha and
-// kube-controllers first, a patch move all at once); then by name.
-func Restarts(d *manifestdiff.Diff, from, to calicoversion.Release) []Restart {
-	return restartsIn(calicoversion.Default(), d, from, to)
-}
-
+// restartsIn returns the workloads a classified diff restarts with their reasons, in the order of
+// the move's steps in cat (going up calico-node first, going down Typha and kube-controllers first,
+// a patch move all at once); then by name.
 func restartsIn(cat *calicoversion.Catalogue, d *manifestdiff.Diff, from, to calicoversion.Release) []Restart {
 	reasons := map[string][]string{}
 	add := func(impacts []manifestdiff.Impact) {

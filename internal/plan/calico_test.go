@@ -121,16 +121,16 @@ func classified(t *testing.T, from, to calicoversion.Release) *manifestdiff.Diff
 func TestRestartsInCalicosOrder(t *testing.T) {
 	adjacentLines(func(lo, hi calicoversion.Release) {
 		if diff := cmp.Diff([]string{"1 DaemonSet kube-system/calico-node", "2 Deployment kube-system/calico-kube-controllers", "2 Deployment kube-system/calico-typha-deploy"},
-			restartSteps(t, Restarts(classified(t, lo, hi), lo, hi))); diff != "" {
+			restartSteps(t, restartsIn(calicoversion.Default(), classified(t, lo, hi), lo, hi))); diff != "" {
 			t.Errorf("up %s -> %s (-want +got):\n%s", lo, hi, diff)
 		}
 		if diff := cmp.Diff([]string{"1 Deployment kube-system/calico-kube-controllers", "1 Deployment kube-system/calico-typha-deploy", "2 DaemonSet kube-system/calico-node"},
-			restartSteps(t, Restarts(classified(t, hi, lo), hi, lo))); diff != "" {
+			restartSteps(t, restartsIn(calicoversion.Default(), classified(t, hi, lo), hi, lo))); diff != "" {
 			t.Errorf("down %s -> %s (-want +got):\n%s", hi, lo, diff)
 		}
 		// Without a move (a config change), every restart is the first step.
 		if diff := cmp.Diff([]string{"1 DaemonSet kube-system/calico-node", "1 Deployment kube-system/calico-kube-controllers", "1 Deployment kube-system/calico-typha-deploy"},
-			restartSteps(t, Restarts(classified(t, lo, hi), hi, hi))); diff != "" {
+			restartSteps(t, restartsIn(calicoversion.Default(), classified(t, lo, hi), hi, hi))); diff != "" {
 			t.Errorf("no move (-want +got):\n%s", diff)
 		}
 	})
@@ -141,7 +141,7 @@ func TestRestartsInCalicosOrder(t *testing.T) {
 			patches++
 			for _, m := range [][2]calicoversion.Release{{rs[i], rs[i+1]}, {rs[i+1], rs[i]}} {
 				if diff := cmp.Diff([]string{"1 DaemonSet kube-system/calico-node", "1 Deployment kube-system/calico-kube-controllers", "1 Deployment kube-system/calico-typha-deploy"},
-					restartSteps(t, Restarts(classified(t, m[0], m[1]), m[0], m[1]))); diff != "" {
+					restartSteps(t, restartsIn(calicoversion.Default(), classified(t, m[0], m[1]), m[0], m[1]))); diff != "" {
 					t.Errorf("patch move %s -> %s: every component in one step (-want +got):\n%s", m[0], m[1], diff)
 				}
 			}

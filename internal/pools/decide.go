@@ -267,14 +267,3 @@ func canonical(cidr string) string {
 	}
 	return p.Masked().String()
 }
-
-// Conflicts returns the findings that are conflicts.
-func Conflicts(fs []Finding) []Finding {
-	var out []Finding
-	for _, f := range fs {
-		if f.Conflict {
-			out = append(out, f)
-		}
-	}
-	return out
-}

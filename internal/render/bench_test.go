@@ -35,7 +35,7 @@ func benchScenario(b *testing.B, name string) values.Options {
 
 func benchCRDs(b *testing.B) []client.Object {
 	b.Helper()
-	defs, err := crds.CustomResourceDefinitions()
+	defs, err := crds.CustomResourceDefinitionsFor(crds.BaseSet)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-// Check reports, without writing anything, why Write(path, ...) would be refused: a directory,
+// Check reports, without writing anything, why WriteContext(ctx, path, ...) would be refused: a directory,
 // a symlink whose target is missing, a socket, or a missing parent directory. Commands call it
 // for every output before doing their work, so that a bad output name fails before anything is
 // written.
@@ -23,7 +23,7 @@ func Check(path string) error {
 	return err
 }
 
-// Write writes data to path:
+// WriteContext writes data to path:
 //   - a regular file (or a symlink to one) is replaced atomically by a temporary file created in
 //     the target's own directory and renamed over it; the file keeps its permission bits;
 //   - a new file gets mode 0666 minus the umask, as a shell redirection would;
@@ -32,13 +32,10 @@ func Check(path string) error {
 //     written in place, never replaced; a regular file reached that way is appended to, so a
 //     shell's >> redirection keeps its contents;
 //   - anything else is refused (see Check).
-func Write(path string, data []byte) error {
-	return WriteContext(context.Background(), path, data)
-}
-
-// WriteContext is Write that gives up when ctx is done: a FIFO nobody reads from (open(2) would
-// wait forever), or a reader that stops reading, ends the write with an error wrapping ctx.Err().
-// Nothing is written when no reader opened the FIFO; a reader that stopped may have got a part.
+//
+// It gives up when ctx is done: a FIFO nobody reads from (open(2) would wait forever), or a reader
+// that stops reading, ends the write with an error wrapping ctx.Err(). Nothing is written when no
+// reader opened the FIFO; a reader that stopped may have got a part.
 func WriteContext(ctx context.Context, path string, data []byte) error {
 	p, err := plan(path)
 	if err != nil {
@@ -53,7 +50,7 @@ func WriteContext(ctx context.Context, path string, data []byte) error {
 	return replace(path, p.target, p.mode, p.exists, data)
 }
 
-// target is how Write writes one path.
+// target is how WriteContext writes one path.
 type target struct {
 	inPlace bool
 	flags   int         // open flags for an in-place write

@@ -31,7 +31,7 @@ func TestWriteRegularFileKeepsMode(t *testing.T) {
 	if err := os.Chmod(path, 0o640); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(path, []byte("new")); err != nil {
+	if err := WriteContext(context.Background(), path, []byte("new")); err != nil {
 		t.Fatal(err)
 	}
 	if got := readFile(t, path); got != "new" {
@@ -51,7 +51,7 @@ func TestWriteNewFileHonoursUmask(t *testing.T) {
 	old := syscall.Umask(0o027)
 	defer syscall.Umask(old)
 	path := filepath.Join(t.TempDir(), "out.yaml")
-	if err := Write(path, []byte("x")); err != nil {
+	if err := WriteContext(context.Background(), path, []byte("x")); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(path)
@@ -77,7 +77,7 @@ func TestWriteFollowsSymlink(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(link, []byte("new")); err != nil {
+	if err := WriteContext(context.Background(), link, []byte("new")); err != nil {
 		t.Fatal(err)
 	}
 	li, err := os.Lstat(link)
@@ -108,7 +108,7 @@ func TestWriteFIFOInPlace(t *testing.T) {
 		}
 		got <- string(b)
 	}()
-	if err := Write(path, []byte("through the pipe")); err != nil {
+	if err := WriteContext(context.Background(), path, []byte("through the pipe")); err != nil {
 		t.Fatal(err)
 	}
 	if s := <-got; s != "through the pipe" {
@@ -126,7 +126,7 @@ func TestWriteFIFOInPlace(t *testing.T) {
 // TestWriteDevNull writes to the real /dev/null: it must still be the character device after
 // (as root, the old rename replaced it with a regular file).
 func TestWriteDevNull(t *testing.T) {
-	if err := Write("/dev/null", []byte("discarded")); err != nil {
+	if err := WriteContext(context.Background(), "/dev/null", []byte("discarded")); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat("/dev/null")
@@ -158,7 +158,7 @@ func TestWriteStreamPathAppends(t *testing.T) {
 	if _, err := os.Stat(fdPath); err != nil {
 		t.Skipf("no /dev/fd: %v", err)
 	}
-	if err := Write(fdPath, []byte("after\n")); err != nil {
+	if err := WriteContext(context.Background(), fdPath, []byte("after\n")); err != nil {
 		t.Fatal(err)
 	}
 	if got := readFile(t, path); got != "before\nafter\n" {
@@ -194,8 +194,8 @@ func TestWriteRefused(t *testing.T) {
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("Check(%q) = %v, want %q", tc.path, err, tc.want)
 		}
-		if werr := Write(tc.path, []byte("x")); werr == nil || werr.Error() != tc.want {
-			t.Errorf("Write(%q) = %v, want %q", tc.path, werr, tc.want)
+		if werr := WriteContext(context.Background(), tc.path, []byte("x")); werr == nil || werr.Error() != tc.want {
+			t.Errorf("WriteContext(context.Background(), %q) = %v, want %q", tc.path, werr, tc.want)
 		}
 	}
 	entries, err := os.ReadDir(dir)

@@ -105,13 +105,6 @@ func parse(fsys fs.FS) (parsed, error) {
 	return p, nil
 }
 
-// CustomResourceDefinitions returns the 24 embedded CRDs of Calico v3.31, sorted by name. The
-// manifests are parsed once per process; every call returns fresh deep copies, so callers may modify
-// them.
-func CustomResourceDefinitions() ([]*apiextensionsv1.CustomResourceDefinition, error) {
-	return CustomResourceDefinitionsFor(BaseSet)
-}
-
 // CustomResourceDefinitionsFor returns the CRD set of that name (a Calico line's, Release.CRDSet),
 // sorted by name: v3.31's 24, and v3.32's 25 (its 22 crd.projectcalico.org CRDs with the v3.32
 // schemas, ClusterNetworkPolicy, and the AdminNetworkPolicy and BaselineAdminNetworkPolicy CRDs
@@ -125,23 +118,6 @@ func CustomResourceDefinitionsFor(set string) ([]*apiextensionsv1.CustomResource
 	out := make([]*apiextensionsv1.CustomResourceDefinition, len(p.crds))
 	for i, crd := range p.crds {
 		out[i] = crd.DeepCopy()
-	}
-	return out, nil
-}
-
-// Files returns the raw embedded manifests of Calico v3.31, sorted by CRD name (the same order as
-// CustomResourceDefinitions). The byte slices are copies.
-func Files() ([]File, error) { return FilesFor(BaseSet) }
-
-// FilesFor is Files for the CRD set of that name.
-func FilesFor(set string) ([]File, error) {
-	p, err := loadFor(set)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]File, len(p.files))
-	for i, f := range p.files {
-		out[i] = File{Name: f.Name, YAML: append([]byte(nil), f.YAML...)}
 	}
 	return out, nil
 }

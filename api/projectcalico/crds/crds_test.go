@@ -14,7 +14,7 @@ import (
 )
 
 func TestCustomResourceDefinitionsAreSortedAndComplete(t *testing.T) {
-	got, err := crds.CustomResourceDefinitions()
+	got, err := crds.CustomResourceDefinitionsFor(crds.BaseSet)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestCustomResourceDefinitionsAreSortedAndComplete(t *testing.T) {
 // TestFilesMatchParsedCRDs checks that Files is in the same order as CustomResourceDefinitions and that
 // each raw manifest decodes to the same CRD.
 func TestFilesMatchParsedCRDs(t *testing.T) {
-	parsed, err := crds.CustomResourceDefinitions()
+	parsed, err := crds.CustomResourceDefinitionsFor(crds.BaseSet)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestFilesMatchParsedCRDs(t *testing.T) {
 // TestCallersGetCopies proves that changing a returned CRD or manifest does not change what the next
 // caller gets.
 func TestCallersGetCopies(t *testing.T) {
-	first, err := crds.CustomResourceDefinitions()
+	first, err := crds.CustomResourceDefinitionsFor(crds.BaseSet)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestCallersGetCopies(t *testing.T) {
 	original := bytes.Clone(files[0].YAML)
 	files[0].YAML[0] = '#'
 
-	second, err := crds.CustomResourceDefinitions()
+	second, err := crds.CustomResourceDefinitionsFor(crds.BaseSet)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestCallersGetCopies(t *testing.T) {
 // TestIPAMBlockAllocationsAcceptNull pins the one schema property hack/crdpatch adds: Calico IPAM
 // writes null for free ordinals of spec.allocations.
 func TestIPAMBlockAllocationsAcceptNull(t *testing.T) {
-	all, err := crds.CustomResourceDefinitions()
+	all, err := crds.CustomResourceDefinitionsFor(crds.BaseSet)
 	if err != nil {
 		t.Fatal(err)
 	}

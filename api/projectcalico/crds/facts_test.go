@@ -280,7 +280,7 @@ func TestGeneratedCRDsMatchFieldFacts(t *testing.T) {
 	}
 	corrections := readComponentCRDFacts(t, filepath.Join(dir, "..", "calico-v3.31-components.md"))
 	documented := readDocumentedDifferences(t)
-	generated, err := crds.CustomResourceDefinitions()
+	generated, err := crds.CustomResourceDefinitionsFor(crds.BaseSet)
 	if err != nil {
 		t.Fatalf("loading embedded CRDs: %v", err)
 	}
@@ -444,7 +444,7 @@ func readDocumentedDifferences(t *testing.T) map[string]string {
 // TestPortListItemsCarryPattern: Calico's numorstring.Port list items carry pattern "^.*" beside
 // the int-or-string (§4); the field facts do not show item patterns, so this checks them directly.
 func TestPortListItemsCarryPattern(t *testing.T) {
-	generated, err := crds.CustomResourceDefinitions()
+	generated, err := crds.CustomResourceDefinitionsFor(crds.BaseSet)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,11 +82,11 @@ func BenchmarkParse(b *testing.B) {
 // BenchmarkCustomResourceDefinitions is the cost of every call after the first (deep copies of the
 // parsed CRDs); compare with BenchmarkParse.
 func BenchmarkCustomResourceDefinitions(b *testing.B) {
-	if _, err := CustomResourceDefinitions(); err != nil {
+	if _, err := CustomResourceDefinitionsFor(BaseSet); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := CustomResourceDefinitions(); err != nil {
+		if _, err := CustomResourceDefinitionsFor(BaseSet); err != nil {
 			b.Fatal(err)
 		}
 	}

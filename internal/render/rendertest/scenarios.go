@@ -236,20 +236,6 @@ func MustRelease(name string) calicoversion.Release {
 	return r
 }
 
-// MustMove is the deployment of a phase of the move from one release to another, with the CRDs of
-// crds ("" none recorded).
-func MustMove(from, to, crds string, phase calicoversion.Phase) calicoversion.Deployment {
-	var c calicoversion.Release
-	if crds != "" {
-		c = MustRelease(crds)
-	}
-	m, err := calicoversion.Default().Plan(MustRelease(from), MustRelease(to))
-	if err != nil {
-		panic(err)
-	}
-	return m.Deployment(phase, c)
-}
-
 // BaseShoot is the shoot every scenario starts from.
 func BaseShoot() *gardencorev1beta1.Shoot {
 	return &gardencorev1beta1.Shoot{

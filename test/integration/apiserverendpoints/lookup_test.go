@@ -280,7 +280,7 @@ func TestLookup(t *testing.T) {
 				if err == nil {
 					t.Fatalf("got %+v, want error", got)
 				}
-				if !apiserverendpoints.IsRetriable(err) {
+				if !isLookupError(err) {
 					t.Errorf("error %v is not marked retriable", err)
 				}
 				want := strings.NewReplacer("{ns}", ns, "{server}", server).Replace(tt.wantErr)
@@ -332,7 +332,7 @@ func TestLookupCancelledWhileWaiting(t *testing.T) {
 		Sleep: func(context.Context, time.Duration) error { cancel(); return context.Canceled },
 	}
 	_, err = src.Lookup(ctx, ns)
-	if !errors.Is(err, context.Canceled) || !apiserverendpoints.IsRetriable(err) {
+	if !errors.Is(err, context.Canceled) || !isLookupError(err) {
 		t.Fatalf("error %v, want a retriable error wrapping context.Canceled", err)
 	}
 	want := "kube-apiserver addresses in namespace " + ns + `: DNSRecord s-external (CNAME "lb.seed.example.net"): resolving lb.seed.example.net: interrupted after 1 of 3 attempts: context canceled (last error: A lb.seed.example.net. at ` + server + ": server answered SERVFAIL)"
@@ -377,4 +377,10 @@ func replaceClientAddr(s string) string {
 		return s
 	}
 	return s[:i+len(marker)] + "{client}" + s[i+j:]
+}
+
+// isLookupError reports whether err (or an error it wraps) is a retriable *apiserverendpoints.LookupError.
+func isLookupError(err error) bool {
+	var le *apiserverendpoints.LookupError
+	return errors.As(err, &le) && le.Retriable()
 }

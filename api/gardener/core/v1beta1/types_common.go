@@ -151,17 +151,3 @@ const (
 	// ErrorProblematicWebhook means a user webhook breaks Kubernetes best practices (non-retryable).
 	ErrorProblematicWebhook ErrorCode = "ERR_PROBLEMATIC_WEBHOOK"
 )
-
-// NonRetryableErrorCodes returns the codes that make the gardenlet mark a Shoot Failed without an
-// automatic retry (Gardener's HasNonRetryableErrorCode set), in a fresh slice.
-func NonRetryableErrorCodes() []ErrorCode {
-	return []ErrorCode{
-		ErrorInfraUnauthenticated,
-		ErrorInfraUnauthorized,
-		ErrorInfraQuotaExceeded,
-		ErrorInfraRateLimitsExceeded,
-		ErrorInfraDependencies,
-		ErrorConfigurationProblem,
-		ErrorProblematicWebhook,
-	}
-}

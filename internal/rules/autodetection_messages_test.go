@@ -1,15 +1,21 @@
-package validation
+package rules_test
 
 import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	"github.com/calico-pilot/calico-pilot/internal/rules"
 )
 
-func TestValidateIPAutoDetectionMethod(t *testing.T) {
+// ignoreFieldErrorOrigin leaves the internal Origin of a field.Error out of comparisons.
+var ignoreFieldErrorOrigin = cmpopts.IgnoreFields(field.Error{}, "Origin")
+
+// TestAutoDetectionMethodMessages: the exact errors (path, value, detail) a shoot owner reads.
+func TestAutoDetectionMethodMessages(t *testing.T) {
 	path := field.NewPath("ipv4", "autoDetectionMethod")
 	invalid := func(method, detail string) field.ErrorList {
 		return field.ErrorList{field.Invalid(path, method, detail)}
@@ -50,8 +56,8 @@ func TestValidateIPAutoDetectionMethod(t *testing.T) {
 			family = "IPv4"
 		}
 		t.Run(string(family)+" "+tt.method, func(t *testing.T) {
-			got := ValidateIPAutoDetectionMethod(tt.method, family, path)
-			if diff := cmp.Diff(tt.want, got, ignoreOrigin); diff != "" {
+			got := rules.AutoDetectionMethod(tt.method, family, path)
+			if diff := cmp.Diff(tt.want, got, ignoreFieldErrorOrigin); diff != "" {
 				t.Errorf("mismatch (-want +got):\n%s", diff)
 			}
 		})
