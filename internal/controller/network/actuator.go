@@ -17,6 +17,7 @@ import (
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/apiserverendpoints"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	extensionsnetwork "github.com/calico-pilot/calico-pilot/internal/extensions/network"
 	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/managedresource"
@@ -86,66 +87,121 @@ func (a *Actuator) Restore(ctx context.Context, log logr.Logger, network *extens
 	return a.Reconcile(ctx, log, network, cluster, true)
 }
 
-// reconcile returns what was applied (nil unless the ManagedResource was stored) and the requeue delay.
+// reconcile returns what was applied (nil unless the ManagedResource was stored) and the requeue
+// delay. It reads as Gardener's actuators do, one named step each: gather the inputs, decide the
+// Calico release, render, apply (overlay gate, the two ManagedResources, the shoot's IP pools),
+// report what was applied. Each step sets the conditions it is the judge of; the first error ends
+// the sequence.
 func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *extensionsv1alpha1.Network, cluster *Cluster, conds *conditionSet, asked bool) (*calicov1alpha1.NetworkStatus, time.Duration, error) {
-	namespace := network.Namespace
-
-	cfg, err := a.decodeConfig(network)
+	in, err := a.gather(ctx, log, network, cluster, conds)
 	if err != nil {
+		return nil, 0, err
+	}
+	line, err := a.decide(in, conds)
+	if err != nil {
+		return nil, 0, err
+	}
+	out, err := a.render(ctx, log, in, line, conds)
+	if err != nil {
+		return nil, 0, err
+	}
+	pools, err := a.apply(ctx, log, in, out, conds, asked)
+	if err != nil {
+		return nil, 0, err
+	}
+	return a.report(in, out, pools)
+}
+
+// gathered is what a reconcile reads before it decides anything: the decoded providerConfig and
+// the seed's and landscape's facts about the shoot.
+type gathered struct {
+	network   *extensionsv1alpha1.Network
+	shoot     *gardencorev1beta1.Shoot
+	namespace string
+	cfg       *calicov1alpha1.NetworkConfig
+	// compatibility is the Network's compatibility mode; deployed what the seed holds for it.
+	compatibility calicov1alpha1.CompatibilityMode
+	deployed      pipeline.Deployed
+	// takenOver is what Reference mode keeps from the reference's manifest.
+	takenOver *calicov1alpha1.TakenOverTemplate
+	// addrs are the kube-apiserver addresses for the GlobalNetworkSet (nil Addrs: left out).
+	addrs KubeAPIServerAddresses
+}
+
+// gather decodes and validates the providerConfig (condition ConfigurationValid) and reads what the
+// decisions need: the compatibility mode and the deployed state, what a takeover keeps, and the
+// kube-apiserver addresses (condition KubeAPIServerGlobalNetworkSet).
+func (a *Actuator) gather(ctx context.Context, log logr.Logger, network *extensionsv1alpha1.Network, cluster *Cluster, conds *conditionSet) (gathered, error) {
+	in := gathered{network: network, shoot: cluster.Shoot, namespace: network.Namespace}
+	var err error
+	if in.cfg, err = a.decodeConfig(network); err != nil {
 		conds.set(ConditionConfigurationValid, gardencorev1beta1.ConditionFalse, "InvalidProviderConfig", err.Error())
-		return nil, 0, extensionsnetwork.ConfigurationError(fmt.Errorf("invalid providerConfig: %w", err))
+		return in, extensionsnetwork.ConfigurationError(fmt.Errorf("invalid providerConfig: %w", err))
 	}
 	conds.set(ConditionConfigurationValid, gardencorev1beta1.ConditionTrue, "ProviderConfigValid", "The providerConfig is valid.")
 
-	compatibility, deployed, err := a.compatibility(ctx, network)
-	if err != nil {
-		return nil, 0, err
+	if in.compatibility, in.deployed, err = a.compatibility(ctx, network); err != nil {
+		return in, err
 	}
-	if deployed.StatusErr != nil {
+	if in.deployed.StatusErr != nil {
 		// A status we cannot read is treated as absent: the overlay check falls back to the
 		// deployed manifest, so nothing unsafe follows from ignoring it.
-		log.Info("Ignoring unreadable providerStatus", "error", deployed.StatusErr.Error())
+		log.Info("Ignoring unreadable providerStatus", "error", in.deployed.StatusErr.Error())
 	}
-	previous := deployed.Previous
+	in.takenOver = a.takeOver(ctx, log, in.namespace, in.deployed.Previous, in.compatibility)
+	in.addrs, err = a.kubeAPIServerAddresses(ctx, in.namespace, in.shoot, in.cfg, conds)
+	return in, err
+}
 
-	takenOver := a.takeOver(ctx, log, namespace, previous, compatibility)
-
-	addrs, err := a.kubeAPIServerAddresses(ctx, namespace, cluster.Shoot, cfg, conds)
-	if err != nil {
-		return nil, 0, err
-	}
-
-	line, err := a.catalogue().Decide(withNow(releaseFacts(previous, previous != nil || deployed.ByOther, cfg, a.Config,
-		a.assignment(namespace), cluster.Shoot.Spec.Kubernetes.Version, values.HibernationWanted(cluster.Shoot)), a.now()))
+// decide is the one decision of the Calico release the shoot runs (calicoversion.Decide).
+func (a *Actuator) decide(in gathered, conds *conditionSet) (calicoversion.Decision, error) {
+	previous := in.deployed.Previous
+	line, err := a.catalogue().Decide(withNow(releaseFacts(previous, previous != nil || in.deployed.ByOther, in.cfg, a.Config,
+		a.assignment(in.namespace), in.shoot.Spec.Kubernetes.Version, values.HibernationWanted(in.shoot)), a.now()))
 	if err != nil {
 		// A release of a line this calico-pilot does not carry: rendering anything would move the
 		// shoot across lines, so nothing is changed until a calico-pilot that carries it runs.
 		conds.set(ConditionCalicoVersion, gardencorev1beta1.ConditionFalse, "ReleaseNotCarried", err.Error())
-		return nil, 0, extensionsnetwork.ConfigurationError(fmt.Errorf("the Calico release the shoot runs: %w", err))
+		return line, extensionsnetwork.ConfigurationError(fmt.Errorf("the Calico release the shoot runs: %w", err))
 	}
-	in := Inputs{
-		Network:                network,
-		Shoot:                  cluster.Shoot,
-		Config:                 cfg,
-		KubeAPIServerAddresses: addrs.Addrs,
+	return line, nil
+}
+
+// rendered is what render hands to apply and report.
+type rendered struct {
+	Rendered
+	// moveRequeue is how soon a Network moving between releases is reconciled again (0: not moving).
+	moveRequeue time.Duration
+}
+
+// render renders the manifest for the decided release; while a move is in progress it steps the
+// move once the applied step rolled out and renders the next step. It sets the CalicoVersion and
+// findings conditions and records the release in the status to apply.
+func (a *Actuator) render(ctx context.Context, log logr.Logger, in gathered, line calicoversion.Decision, conds *conditionSet) (rendered, error) {
+	inputs := Inputs{
+		Network:                in.network,
+		Shoot:                  in.shoot,
+		Config:                 in.cfg,
+		KubeAPIServerAddresses: in.addrs.Addrs,
 		FeatureGates:           a.FeatureGates,
 		ControllerConfig:       a.Config,
-		Compatibility:          compatibility,
-		TakenOver:              takenOver,
+		Compatibility:          in.compatibility,
+		TakenOver:              in.takenOver,
 		Calico:                 line.Deployment(),
 	}
-	rendered, err := a.Renderer.Render(ctx, in)
-	var moveRequeue time.Duration
+	var out rendered
+	var err error
+	out.Rendered, err = a.Renderer.Render(ctx, inputs)
 	if err == nil && line.Moving() && !line.StartedNow {
 		// A move in progress: step it once the applied step rolled out in the shoot.
 		var next bool
-		if line, next = a.stepMove(ctx, log, namespace, line, rendered.Workloads); next {
-			in.Calico = line.Deployment()
-			rendered, err = a.Renderer.Render(ctx, in)
+		if line, next = a.stepMove(ctx, log, in.namespace, line, out.Workloads); next {
+			inputs.Calico = line.Deployment()
+			out.Rendered, err = a.Renderer.Render(ctx, inputs)
 		}
 	}
 	if line.Moving() {
-		moveRequeue = a.MoveRecheckInterval
+		out.moveRequeue = a.MoveRecheckInterval
 	}
 	conds.set(ConditionCalicoVersion, conditionStatus(line.Status), line.Reason, line.Message)
 	if err != nil {
@@ -153,26 +209,43 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 			// The providerConfig is valid on its own but not for this shoot (e.g. vpa mode on a
 			// shoot without a VPA): the shoot owner has to change one of them.
 			conds.set(ConditionConfigurationValid, gardencorev1beta1.ConditionFalse, "InvalidForShoot", err.Error())
-			return nil, 0, fmt.Errorf("invalid configuration for this shoot: %w", err)
+			return out, fmt.Errorf("invalid configuration for this shoot: %w", err)
 		}
-		return nil, 0, fmt.Errorf("rendering calico manifests: %w", err)
+		return out, fmt.Errorf("rendering calico manifests: %w", err)
 	}
+	setFindingsCondition(conds, out.Findings)
+	recordLine(&out.Status, line)
+	return out, nil
+}
 
-	setFindingsCondition(conds, rendered.Findings)
-	recordLine(&rendered.Status, line)
+// appliedPools is what apply did to the shoot's IP pools.
+type appliedPools struct {
+	records []calicov1alpha1.IPPoolRecord
+	requeue time.Duration
+}
 
-	if err := a.checkOverlaySwitch(ctx, log, namespace, cluster.Shoot, previous, rendered.Status, conds); err != nil {
-		return nil, 0, err
+// apply writes the render: nothing while an overlay switch waits for routes; then the seed and the
+// shoot ManagedResources, then the shoot's IP pools.
+func (a *Actuator) apply(ctx context.Context, log logr.Logger, in gathered, out rendered, conds *conditionSet, asked bool) (appliedPools, error) {
+	if err := a.checkOverlaySwitch(ctx, log, in.namespace, in.shoot, in.deployed.Previous, out.Status, conds); err != nil {
+		return appliedPools{}, err
 	}
+	if err := a.storeManagedResources(ctx, log, in.namespace, out.Rendered); err != nil {
+		return appliedPools{}, err
+	}
+	records, requeue := a.syncPools(ctx, log, in.namespace, in.shoot, out.Pools, in.deployed.Previous, conds, asked)
+	return appliedPools{records: records, requeue: requeue}, nil
+}
 
-	// What was stored last is known from the cached ManagedResources: each names its content
-	// secret (a hash of the content), so an unchanged reconcile sends no request for either. The
-	// two are independent (each is compared with its own cached state; a failed one is stored by
-	// the next reconcile whatever happened to the other), so they are written concurrently: a
-	// first reconcile waits for two round trips less.
-	seedData, err := seedObjectsData(a.Client.Scheme(), namespace, rendered.SeedObjects)
+// storeManagedResources stores the seed objects and the shoot manifest. What was stored last is
+// known from the cached ManagedResources: each names its content secret (a hash of the content), so
+// an unchanged reconcile sends no request for either. The two are independent (each is compared
+// with its own cached state; a failed one is stored by the next reconcile whatever happened to the
+// other), so they are written concurrently: a first reconcile waits for two round trips less.
+func (a *Actuator) storeManagedResources(ctx context.Context, log logr.Logger, namespace string, out Rendered) error {
+	seedData, err := seedObjectsData(a.Client.Scheme(), namespace, out.SeedObjects)
 	if err != nil {
-		return nil, 0, err
+		return err
 	}
 	var wg sync.WaitGroup
 	var seedErr, shootErr error
@@ -182,16 +255,18 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 		}
 	})
 	wg.Go(func() {
-		_, shootErr = a.store(ctx, log, namespace, ManagedResourceName, "", rendered.Data)
+		_, shootErr = a.store(ctx, log, namespace, ManagedResourceName, "", out.Data)
 	})
 	wg.Wait()
-	if err := errors.Join(shootErr, seedErr); err != nil {
-		return nil, 0, err
-	}
+	return errors.Join(shootErr, seedErr)
+}
 
-	records, poolRequeue := a.syncPools(ctx, log, namespace, cluster.Shoot, rendered.Pools, previous, conds, asked)
-	rendered.Status.IPPools = records
-	return &rendered.Status, minRequeue(minRequeue(a.ttlRequeue(addrs), poolRequeue), moveRequeue), nil
+// report is what was applied (the rendered status with the pools' records) and the soonest of the
+// requeue delays: the addresses' TTL, the pools' recheck and the move's recheck.
+func (a *Actuator) report(in gathered, out rendered, pools appliedPools) (*calicov1alpha1.NetworkStatus, time.Duration, error) {
+	status := out.Status
+	status.IPPools = pools.records
+	return &status, minRequeue(minRequeue(a.ttlRequeue(in.addrs), pools.requeue), out.moveRequeue), nil
 }
 
 // store makes the ManagedResource name (class: "" for the shoot, "seed" for the seed) hold data;
