@@ -37,5 +37,5 @@ func readInputContext(ctx context.Context, path string, stdin io.Reader) ([]byte
 func inputName(path string) string { return safefile.Name(path) }
 
 // readFileLimited is os.ReadFile through the input reader (a file, at most MaxInputBytes), for code
-// that takes a file reader as a function ($IMAGEVECTOR_OVERWRITE through imagevector.FromEnv).
+// that takes a file reader as a function ($IMAGEVECTOR_OVERWRITE through imagevector.VectorFromEnv).
 func readFileLimited(path string) ([]byte, error) { return safefile.ReadFile(path) }

@@ -209,21 +209,6 @@ func LoadVectorFor(cat *calicoversion.Catalogue, override []byte) (*Vector, erro
 	return base.Merge(over), nil
 }
 
-// FromEnv loads the pins with the override file named by $IMAGEVECTOR_OVERWRITE, if set, looked up
-// without a Kubernetes version. lookupEnv and readFile are injected (os.LookupEnv, os.ReadFile).
-func FromEnv(lookupEnv func(string) (string, bool), readFile func(string) ([]byte, error)) (Images, error) {
-	v, err := VectorFromEnv(lookupEnv, readFile)
-	if err != nil {
-		return Images{}, err
-	}
-	imgs, err := v.Images(FindOptions{})
-	if err != nil {
-		path, _ := lookupEnv(OverrideEnv)
-		return Images{}, fmt.Errorf("%s (from $%s): %w", path, OverrideEnv, err)
-	}
-	return imgs, nil
-}
-
 // VectorFromEnv returns the embedded vector with the override file named by $IMAGEVECTOR_OVERWRITE, if
 // set, merged onto it.
 func VectorFromEnv(lookupEnv func(string) (string, bool), readFile func(string) ([]byte, error)) (*Vector, error) {

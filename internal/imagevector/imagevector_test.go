@@ -264,7 +264,9 @@ func TestOverrideErrors(t *testing.T) {
 	}
 }
 
-func TestFromEnv(t *testing.T) {
+// TestVectorFromEnv: the override named by $IMAGEVECTOR_OVERWRITE is merged, none without it, and a
+// missing file is an error wrapping fs.ErrNotExist.
+func TestVectorFromEnv(t *testing.T) {
 	files := map[string][]byte{"/etc/iv.yaml": []byte("images:\n- name: calico-node\n  repository: quay.io/calico/node\n  tag: v3.31.7\n")}
 	read := func(p string) ([]byte, error) {
 		if b, ok := files[p]; ok {
@@ -275,15 +277,21 @@ func TestFromEnv(t *testing.T) {
 	env := func(v string) func(string) (string, bool) {
 		return func(k string) (string, bool) { return v, k == "IMAGEVECTOR_OVERWRITE" && v != "" }
 	}
-	got, err := imagevector.FromEnv(env("/etc/iv.yaml"), read)
+	images := func(v *imagevector.Vector, err error) (imagevector.Images, error) {
+		if err != nil {
+			return imagevector.Images{}, err
+		}
+		return v.Images(imagevector.FindOptions{})
+	}
+	got, err := images(imagevector.VectorFromEnv(env("/etc/iv.yaml"), read))
 	if err != nil || got.CalicoNode != "quay.io/calico/node:v3.31.7" {
 		t.Errorf("override from env: %q, %v", got.CalicoNode, err)
 	}
-	got, err = imagevector.FromEnv(env(""), read)
+	got, err = images(imagevector.VectorFromEnv(env(""), read))
 	if err != nil || got.CalicoNode != "quay.io/calico/node:v3.31.7" {
 		t.Errorf("no override: %q, %v", got.CalicoNode, err)
 	}
-	_, err = imagevector.FromEnv(env("/missing.yaml"), read)
+	_, err = imagevector.VectorFromEnv(env("/missing.yaml"), read)
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing file: error %v, want it to wrap fs.ErrNotExist", err)
 	}

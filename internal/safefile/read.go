@@ -45,7 +45,7 @@ func Read(ctx context.Context, path string, stdin io.Reader, limit int64) ([]byt
 }
 
 // ReadFile is Read of a file (no stdin) without cancellation, with the default limit: the shape of
-// os.ReadFile, for code that takes a file reader as a function (imagevector.FromEnv).
+// os.ReadFile, for code that takes a file reader as a function (imagevector.VectorFromEnv).
 func ReadFile(path string) ([]byte, error) {
 	return Read(context.Background(), path, nil, MaxInputBytes)
 }
