@@ -6,7 +6,6 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -41,7 +40,7 @@ const prometheusShootAccess = "shoot-access-prometheus-shoot"
 // Plutono dashboards ConfigMap and the felix, typha and bird ScrapeConfigs. All of them are
 // rendered whatever the shoot runs, as the reference does: a ScrapeConfig of a component that is
 // off (typha disabled, no bird exporter) discovers no target, and the objects do not come and go
-// with the configuration. Delete removes them by name (SeedMonitoringNames).
+// with the configuration. They are stored in the seed ManagedResource, which removes them.
 func SeedMonitoring(o *values.Options) ([]client.Object, error) {
 	if o.SeedNamespace == "" {
 		return nil, fmt.Errorf("rendering seed monitoring objects: the shoot's control-plane namespace is not set")
@@ -56,16 +55,6 @@ func SeedMonitoring(o *values.Options) ([]client.Object, error) {
 		scrapeConfig(o.SeedNamespace, NameScrapeTypha, JobTypha, NameTyphaMonitoring, "metrics", KeepTypha),
 		scrapeConfig(o.SeedNamespace, NameScrapeBird, JobBird, NameBirdMonitoring, "bird-metrics", KeepBird),
 	}, nil
-}
-
-// SeedMonitoringNames lists every seed object SeedMonitoring may ever create, for deletion.
-func SeedMonitoringNames() []client.Object {
-	return []client.Object{
-		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: NameDashboards}},
-		&monitoringv1alpha1.ScrapeConfig{ObjectMeta: metav1.ObjectMeta{Name: NameScrapeFelix}},
-		&monitoringv1alpha1.ScrapeConfig{ObjectMeta: metav1.ObjectMeta{Name: NameScrapeTypha}},
-		&monitoringv1alpha1.ScrapeConfig{ObjectMeta: metav1.ObjectMeta{Name: NameScrapeBird}},
-	}
 }
 
 // scrapeConfig scrapes the pods behind one shoot monitoring Service through the shoot's

@@ -231,9 +231,6 @@ func TestSeedMonitoringDoesNotDependOnConfig(t *testing.T) {
 			t.Errorf("%s: seed objects differ from default's", sc.Name)
 		}
 	}
-	if names := render.SeedMonitoringNames(); len(names) != len(seedObjects(t, "default")) {
-		t.Errorf("SeedMonitoringNames lists %d objects, SeedMonitoring renders %d", len(names), len(seedObjects(t, "default")))
-	}
 }
 
 // metricName finds the metric names in a PromQL expression: identifiers of the components'

@@ -99,7 +99,7 @@ func TestSeedObjectsData(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("seed ManagedResource content (-want +got):\n%s", diff)
 	}
-	for _, obj := range render.SeedMonitoringNames() {
+	for _, obj := range objs {
 		names := seedMonitoringScrapeConfigs()
 		if _, ok := obj.(*corev1.ConfigMap); ok {
 			names = seedMonitoringConfigMaps()
