@@ -123,6 +123,7 @@ var subcommands = []func(IO) *cobra.Command{
 	NewPoolsCommand,
 	NewRolloutCommand,
 	NewPlanCommand,
+	NewApplyCommand,
 }
 
 // Execute runs calico-pilot with args and returns the process exit code.
@@ -168,6 +169,7 @@ var (
 	_ commandOptions = (*SwapCheckOptions)(nil)
 	_ commandOptions = (*PlanOptions)(nil)
 	_ commandOptions = (*PoolsMigrateOptions)(nil)
+	_ commandOptions = (*ApplyOptions)(nil)
 )
 
 // bindOptions binds o's flags to cmd and makes its RunE the lifecycle: Complete and Validate (a

@@ -1,0 +1,241 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/rand"
+	"k8s.io/client-go/discovery"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
+	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
+	"github.com/calico-pilot/calico-pilot/internal/pipeline"
+	"github.com/calico-pilot/calico-pilot/internal/plan"
+	"github.com/calico-pilot/calico-pilot/internal/standalone"
+)
+
+// ApplyOptions are the flags of `calico-pilot apply`.
+type ApplyOptions struct {
+	// Kubeconfig is the cluster's.
+	Kubeconfig string
+	// File is the cluster file (NetworkConfig and facts).
+	File string
+	// DryRun prints plan's report and changes nothing.
+	DryRun bool
+	// CalicoVersion is the release or line to move to.
+	CalicoVersion string
+	// Timeout bounds each wait (CRDs Established, each step's rollout).
+	Timeout time.Duration
+	// AcceptBlockers are plan blockers accepted, by object.
+	AcceptBlockers []string
+	// Adopt takes over objects calico-pilot did not apply (an upstream calico.yaml install).
+	Adopt bool
+
+	cfg *rest.Config
+	// poll is how often waits poll (tests shorten it).
+	poll time.Duration
+}
+
+// NewApplyCommand returns `calico-pilot apply`.
+func NewApplyCommand(streams IO) *cobra.Command {
+	o := &ApplyOptions{}
+	cmd := &cobra.Command{
+		Use:   "apply --kubeconfig FILE -f CLUSTER.yaml [--dry-run] [--calico-version RELEASE|LINE] [--timeout D] [--accept-blocker OBJECT] [--adopt]",
+		Short: "Install or update Calico on any Kubernetes cluster, with the pipeline the Gardener extension uses",
+		Long: `Render Calico for a plain cluster (no Gardener) from a cluster file and apply it with server-side
+apply under the field manager "calico-pilot" (docs/standalone.md).
+
+The cluster file (apiVersion standalone.calico-pilot.dev/v1alpha1, kind Cluster) holds the NetworkConfig
+(networkConfig: the same API and validation as a shoot's providerConfig) and the cluster facts (cluster:
+kubernetesVersion, podCIDR, serviceCIDR, nodeCIDR, ipFamilies, kubeProxy.enabled/mode). Facts left out are
+read from the cluster and printed: the API server's version, kube-system/kubeadm-config networking, the
+Nodes' spec.podCIDRs, the kube-system/kube-proxy ConfigMap. A fact the file states differently from the
+cluster is an error naming both.
+
+Order: CRDs (waiting until Established), RBAC, the other objects, IP pools (created once, never changed,
+re-enabled or re-created afterwards), then calico-node, Typha and kube-controllers, waiting for their
+rollout. The release moves only with --calico-version (a release, or a line meaning its newest release):
+a move between lines goes in Calico's order, one step at a time, each waited for; going down never lowers
+the CRDs. State (release, CRD release, owned objects, pool intent) is kept in the ConfigMap
+kube-system/calico-pilot-state; the Lease kube-system/calico-pilot-apply keeps two applies apart.
+CRDs and IP pools are never deleted; other objects are deleted only when the state says calico-pilot
+applied them and it no longer renders them.
+
+--dry-run prints plan's report (objects, restarts, blockers) and changes nothing. apply refuses what plan
+calls a blocker unless it is accepted by its object (--accept-blocker "IPPool default-ipv4-ippool").
+Objects calico-pilot did not apply (upstream's calico.yaml) are taken over only with --adopt. A cluster run
+by the tigera operator is refused.
+
+Exit status: 0 applied (or, with --dry-run, no blocker), 1 blocked, invalid file, or a rollout that did not
+finish in time, 2 bad usage or an unreachable cluster.`,
+		Example: `  calico-pilot apply --kubeconfig admin.conf -f cluster.yaml --dry-run
+  calico-pilot apply --kubeconfig admin.conf -f cluster.yaml
+  calico-pilot apply --kubeconfig admin.conf -f cluster.yaml --calico-version v3.32 --timeout 10m`,
+		Args: cobra.NoArgs,
+	}
+	return bindOptions(cmd, o, streams)
+}
+
+// AddFlags registers apply's flags.
+func (o *ApplyOptions) AddFlags(f *pflag.FlagSet) {
+	f.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig of the cluster (required)")
+	f.StringVarP(&o.File, "filename", "f", "", "cluster file: NetworkConfig and cluster facts (required; - for stdin)")
+	f.BoolVar(&o.DryRun, "dry-run", false, "print what would change (plan's report) and change nothing")
+	f.StringVar(&o.CalicoVersion, "calico-version", "", "Calico release or line to move to ("+calicoversion.Default().Accepted()+"); without it the deployed release stays")
+	f.DurationVar(&o.Timeout, "timeout", 5*time.Minute, "how long to wait for CRDs to be Established and for each step's rollout")
+	f.StringArrayVar(&o.AcceptBlockers, "accept-blocker", nil, "a plan blocker to accept, by its object as plan prints it (repeatable)")
+	f.BoolVar(&o.Adopt, "adopt", false, "take over Calico objects that calico-pilot did not apply (an install from upstream's calico.yaml)")
+}
+
+// Complete reads the kubeconfig.
+func (o *ApplyOptions) Complete() error {
+	if o.Kubeconfig == "" {
+		return errors.New("--kubeconfig is required: the cluster to apply to")
+	}
+	cfg, err := restConfigFromKubeconfig("--kubeconfig", o.Kubeconfig)
+	if err != nil {
+		return err
+	}
+	cfg.UserAgent = UserAgent()
+	// An apply reads and writes about two requests per rendered object: client-go's default of 5
+	// requests a second would make it wait most of its time (kubectl raised its own limits too).
+	cfg.QPS, cfg.Burst = 50, 100
+	o.cfg = cfg
+	if o.poll == 0 {
+		o.poll = time.Second
+	}
+	return nil
+}
+
+// Validate checks the flags.
+func (o *ApplyOptions) Validate() error {
+	if o.File == "" {
+		return errors.New("-f is required: the cluster file (docs/standalone.md)")
+	}
+	if o.Timeout <= 0 {
+		return fmt.Errorf("--timeout %s: must be positive", o.Timeout)
+	}
+	if o.CalicoVersion != "" {
+		if _, err := calicoversion.Default().Resolve(o.CalicoVersion); err != nil {
+			return fmt.Errorf("--calico-version: %w", err)
+		}
+	}
+	return nil
+}
+
+// Run reads the file and the cluster, then applies (or previews).
+func (o *ApplyOptions) Run(ctx context.Context, streams IO) error {
+	data, err := readInputContext(ctx, o.File, streams.In)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("-f: %w", err)}
+	}
+	file, cfg, errs := standalone.ReadFile(data)
+	if len(errs) > 0 {
+		return reportFieldErrors(streams.ErrOut, errs)
+	}
+	scheme, err := newApplyScheme()
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	c, err := client.New(o.cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("--kubeconfig %s: %w", o.Kubeconfig, err)}
+	}
+	dc, err := discovery.NewDiscoveryClientForConfig(o.cfg)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("--kubeconfig %s: %w", o.Kubeconfig, err)}
+	}
+	sv, err := dc.ServerVersion()
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("the cluster of --kubeconfig %s does not answer (%s): %w; nothing was changed", o.Kubeconfig, o.cfg.Host, err)}
+	}
+	obs, err := standalone.Observe(ctx, c, sv.GitVersion)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	facts, errs := standalone.Complete(file.Cluster, obs)
+	if len(errs) > 0 {
+		return reportFieldErrors(streams.ErrOut, errs)
+	}
+	if errs := standalone.ValidateConfig(cfg, facts.IPFamilies); len(errs) > 0 {
+		return reportFieldErrors(streams.ErrOut, errs)
+	}
+	fmt.Fprintf(streams.Out, "cluster facts:\n")
+	for _, s := range facts.Sources {
+		fmt.Fprintf(streams.Out, "  %s\n", s)
+	}
+	vector, err := imagevector.VectorFromEnv(os.LookupEnv, readFileLimited)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	enc, err := pipeline.NewEncoder()
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	host, _ := os.Hostname()
+	a := &standalone.Applier{Client: c, Encoder: enc, Catalogue: calicoversion.Default(), Vector: vector, Now: time.Now, Poll: o.poll}
+	err = a.Apply(ctx, standalone.Request{
+		Config: cfg, Facts: facts, CalicoVersion: o.CalicoVersion, DryRun: o.DryRun, Adopt: o.Adopt,
+		Timeout: o.Timeout, AcceptBlockers: o.AcceptBlockers, Identity: fmt.Sprintf("%s/%d/%s", host, os.Getpid(), rand.String(5)),
+		Check: func(ctx context.Context, p standalone.Preview) ([]plan.Blocker, error) {
+			return o.report(ctx, c, p, streams)
+		},
+		Out: streams.Out,
+	})
+	var fe *standalone.FieldErrors
+	if errors.As(err, &fe) {
+		return reportFieldErrors(streams.ErrOut, fe.Errs)
+	}
+	if err != nil {
+		return &ExitError{Code: ExitFindings, Err: err}
+	}
+	return nil
+}
+
+// report prints plan's report for the preview (plan's diff, classification, live blockers and move)
+// and returns the blockers.
+func (o *ApplyOptions) report(ctx context.Context, c client.Client, p standalone.Preview, streams IO) ([]plan.Blocker, error) {
+	d := manifestdiff.Compare(p.Current, p.Target)
+	manifestdiff.DefaultClassifier().Classify(d)
+	live, err := readLive(ctx, c, d)
+	if meta.IsNoMatchError(err) {
+		// No Calico CRDs yet (an empty cluster): no pools, blocks or stored objects to check.
+		live, err = &plan.Live{CRDs: map[string]plan.CRDState{}}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	move := plan.NewMove(p.From, p.To, d, p.Kubernetes, nil)
+	blockers := append(plan.Blockers(d, live), move.Blockers()...)
+	po := &PlanOptions{PlanOutput: "text"}
+	var b strings.Builder
+	if err := po.report(&b, d, blockers, d.Summarize(), true, move); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(streams.Out, "plan:\n%s", b.String())
+	return blockers, nil
+}
+
+func newApplyScheme() (*runtime.Scheme, error) {
+	s := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, calicov1.AddToScheme, apiextensionsv1.AddToScheme} {
+		if err := add(s); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}

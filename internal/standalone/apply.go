@@ -1,0 +1,577 @@
+package standalone
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
+	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
+	"github.com/calico-pilot/calico-pilot/internal/pipeline"
+	"github.com/calico-pilot/calico-pilot/internal/plan"
+	"github.com/calico-pilot/calico-pilot/internal/pools"
+	"github.com/calico-pilot/calico-pilot/internal/rollout"
+)
+
+// Preview is what apply would change, for plan's report: the live objects and what they become.
+type Preview struct {
+	Current, Target *manifestdiff.Set
+	// From is what runs now (zero on an empty cluster), To what runs after the apply.
+	From, To   calicoversion.Deployment
+	Kubernetes string
+}
+
+// Request is one apply.
+type Request struct {
+	Config *calicov1alpha1.NetworkConfig
+	Facts  Facts
+	// CalicoVersion is --calico-version: the release or line to move to ("" keeps the recorded one).
+	CalicoVersion string
+	DryRun        bool
+	Adopt         bool
+	// Timeout bounds the wait for each step's rollout and for CRDs to be Established.
+	Timeout time.Duration
+	// AcceptBlockers are the plan blockers (Blocker.Object) the user accepts.
+	AcceptBlockers []string
+	// Identity holds the Lease.
+	Identity string
+	// Check prints the plan of Preview and returns its blockers; it runs before anything is written.
+	Check func(ctx context.Context, p Preview) ([]plan.Blocker, error)
+	Out   io.Writer
+}
+
+// Applier applies rendered Calico to one cluster.
+type Applier struct {
+	Client    client.Client
+	Encoder   *pipeline.Encoder
+	Catalogue *calicoversion.Catalogue
+	Vector    *imagevector.Vector
+	Now       func() time.Time
+	// Poll is how often rollouts and CRDs are polled.
+	Poll time.Duration
+}
+
+// BlockedError is an apply refused by plan blockers that were not accepted.
+type BlockedError struct{ Blockers []plan.Blocker }
+
+func (e *BlockedError) Error() string {
+	var ids []string
+	for _, b := range e.Blockers {
+		ids = append(ids, fmt.Sprintf("%q", b.Object))
+	}
+	return fmt.Sprintf("%d blocker(s) refuse the apply (listed above): nothing was changed; after reading them, accept one with --accept-blocker %s", len(e.Blockers), strings.Join(ids, " --accept-blocker "))
+}
+
+// FieldErrors are invalid input with paths in the cluster file.
+type FieldErrors struct{ Errs field.ErrorList }
+
+func (e *FieldErrors) Error() string { return e.Errs.ToAggregate().Error() }
+
+// pass is one rendered step of an apply.
+type pass struct {
+	deployment calicoversion.Deployment
+	phase      calicoversion.Phase
+	// wait are the components whose rollout ends the pass.
+	wait []calicoversion.Component
+}
+
+// Apply renders and applies. It returns after the last step rolled out, or with an error that
+// says where it stopped; the state in the cluster lets the next apply continue from there.
+func (a *Applier) Apply(ctx context.Context, req Request) (err error) {
+	c := a.Client
+	if err := DetectOperator(ctx, c); err != nil {
+		return err
+	}
+	if !req.DryRun {
+		lock, err := Acquire(ctx, c, req.Identity, a.Now)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			defer cancel()
+			if rerr := lock.Release(rctx); rerr != nil && err == nil {
+				err = rerr
+			}
+		}()
+	}
+	st, found, err := ReadState(ctx, c)
+	if err != nil {
+		return err
+	}
+	adopting := false
+	recorded := st.Release
+	if !found {
+		var ds appsv1.DaemonSet
+		switch err := c.Get(ctx, client.ObjectKey{Namespace: calicoversion.Namespace, Name: calicoversion.NodeDaemonSet}, &ds); {
+		case err == nil:
+			adopting = true
+			recorded = runningRelease(a.Catalogue, &ds)
+		case !apierrors.IsNotFound(err):
+			return fmt.Errorf("looking for a running calico-node: %w", err)
+		}
+	}
+	facts := calicoversion.Facts{Recorded: recorded, RecordedCRDs: st.CRDRelease, Deployed: found || adopting, Kubernetes: req.Facts.KubernetesVersion, Now: a.Now()}
+	if m := st.Move; m != nil {
+		facts.Moving = &calicoversion.MoveRecord{From: m.From, To: m.To, Phase: m.Phase, Started: m.Started}
+	}
+	switch {
+	case req.CalicoVersion != "":
+		facts.Pin = &req.CalicoVersion
+	case req.Config.CalicoVersion != nil:
+		facts.Pin = req.Config.CalicoVersion
+	}
+	d, err := a.Catalogue.Decide(facts)
+	if err != nil {
+		return fmt.Errorf("the state ConfigMap %s/%s: %w", Namespace, StateConfigMap, err)
+	}
+	if d.Status == calicoversion.ConditionFalse && facts.Pin != nil {
+		return fmt.Errorf("calico version: %s", d.Message)
+	}
+	fmt.Fprintf(req.Out, "Calico: %s\n", d.Message)
+	passes := planPasses(d)
+	last := passes[len(passes)-1]
+
+	// The plan, before anything is written: what the whole apply changes.
+	final, err := a.render(req, last.deployment)
+	if err != nil {
+		return err
+	}
+	var from calicoversion.Deployment
+	if found || adopting {
+		from = calicoversion.SteadyWithCRDs(d.Current, d.CRDs)
+		if d.Moving() {
+			from = d.Move.Deployment(d.Phase, d.CRDs)
+		}
+	}
+	preview, foreign, err := a.preview(ctx, st, final)
+	if err != nil {
+		return err
+	}
+	preview.From, preview.To, preview.Kubernetes = from, last.deployment, req.Facts.KubernetesVersion
+	blockers, err := req.Check(ctx, preview)
+	if err != nil {
+		return err
+	}
+	var refused []plan.Blocker
+	for _, b := range blockers {
+		if !slices.Contains(req.AcceptBlockers, b.Object) {
+			refused = append(refused, b)
+		}
+	}
+	if req.DryRun {
+		if len(refused) > 0 {
+			return &BlockedError{Blockers: refused}
+		}
+		return nil
+	}
+	if len(refused) > 0 {
+		return &BlockedError{Blockers: refused}
+	}
+	if len(foreign) > 0 && !req.Adopt && !st.Adopted {
+		return fmt.Errorf("%d object(s) exist that calico-pilot did not apply (%s): this looks like an install from upstream's calico.yaml; "+
+			"review what changes with --dry-run, then take them over with --adopt (their fields become calico-pilot's)", len(foreign), strings.Join(first(foreign, 5), ", "))
+	}
+	if len(foreign) > 0 {
+		st.Adopted = true
+	}
+
+	for _, p := range passes {
+		res := final
+		if p.deployment != last.deployment {
+			if res, err = a.render(req, p.deployment); err != nil {
+				return err
+			}
+		}
+		if d.Moving() {
+			st.Move = &MoveState{From: d.Move.From.Name(), To: d.Move.To.Name(), Phase: string(p.phase), Started: d.Started}
+			if st.Move.Started.IsZero() {
+				st.Move.Started = a.Now()
+			}
+			fmt.Fprintf(req.Out, "step %s of the move %s -> %s: %s\n", p.phase, d.Move.From, d.Move.To, d.Move.Describe(p.phase))
+		}
+		st.CRDRelease = calicoversion.Newer(p.deployment.CRDs, mustRecorded(a.Catalogue, st.CRDRelease)).Name()
+		if err := WriteState(ctx, c, st, a.Now()); err != nil {
+			return err
+		}
+		records, err := a.applyPass(ctx, req, res, st)
+		if err != nil {
+			return err
+		}
+		st.Pools = pools.ToStatus(records)
+		if err := WriteState(ctx, c, st, a.Now()); err != nil {
+			return err
+		}
+		if err := a.waitRollout(ctx, req, res, p, d); err != nil {
+			return err
+		}
+	}
+	rendered := refs(final)
+	if err := a.prune(ctx, req.Out, st.Owned, rendered); err != nil {
+		return err
+	}
+	st.Owned, st.Move = rendered, nil
+	st.Release = last.deployment.Node.Name()
+	if err := WriteState(ctx, c, st, a.Now()); err != nil {
+		return err
+	}
+	fmt.Fprintf(req.Out, "applied: Calico %s runs on every component (CRDs of %s); state in %s/%s\n", st.Release, st.CRDRelease, Namespace, StateConfigMap)
+	return nil
+}
+
+func first(s []string, n int) []string {
+	if len(s) <= n {
+		return s
+	}
+	return append(slices.Clone(s[:n]), fmt.Sprintf("and %d more", len(s)-n))
+}
+
+func mustRecorded(cat *calicoversion.Catalogue, name string) calicoversion.Release {
+	r, _ := cat.Recorded(name) // a bad record was refused by Decide already
+	return r.Release
+}
+
+// runningRelease is the catalogue's release of a calico-node not applied by calico-pilot, from its
+// image tag ("" when it is not one the catalogue carries: Decide then takes the unrecorded release).
+func runningRelease(cat *calicoversion.Catalogue, ds *appsv1.DaemonSet) string {
+	for _, ctr := range ds.Spec.Template.Spec.Containers {
+		if ctr.Name != string(calicoversion.Node) {
+			continue
+		}
+		tag := ctr.Image[strings.LastIndex(ctr.Image, ":")+1:]
+		if n, ok := calicoversion.ReleaseOfTag(tag); ok {
+			if r, err := cat.Recorded(n.String()); err == nil {
+				return r.Release.Name()
+			}
+		}
+	}
+	return ""
+}
+
+// planPasses lists the steps an apply takes: one for a steady cluster; for a move, each remaining
+// phase in Calico's order, each waiting for the components it changed.
+func planPasses(d calicoversion.Decision) []pass {
+	if !d.Moving() {
+		return []pass{{deployment: d.Deployment(), wait: calicoversion.Components()}}
+	}
+	var out []pass
+	if d.Phase == calicoversion.PhaseFirst {
+		out = append(out, pass{deployment: d.Move.Deployment(calicoversion.PhaseFirst, d.CRDs), phase: calicoversion.PhaseFirst, wait: d.Move.Changed(calicoversion.PhaseFirst)})
+	}
+	return append(out, pass{deployment: d.Move.Deployment(calicoversion.PhaseComplete, d.CRDs), phase: calicoversion.PhaseComplete, wait: d.Move.Changed(calicoversion.PhaseComplete)})
+}
+
+// render runs the pipeline for the cluster at deployment dep.
+func (a *Applier) render(req Request, dep calicoversion.Deployment) (pipeline.Result, error) {
+	images, err := imagevector.NewResolver(a.Vector).ForShoot(req.Facts.KubernetesVersion, dep)
+	if err != nil {
+		return pipeline.Result{}, err
+	}
+	// The pipeline also renders a shoot's seed-side monitoring, which needs a control-plane namespace;
+	// a plain cluster has no seed, so those objects are rendered for a name and never applied.
+	src := pipeline.Source{Shoot: req.Facts.Shoot(nil), SeedNamespace: "no-seed"}
+	res, errs, err := a.Encoder.Render(src, req.Config, pipeline.Settings{Images: images, Calico: dep})
+	if err != nil {
+		return pipeline.Result{}, fmt.Errorf("rendering Calico %s: %w", dep, err)
+	}
+	if len(errs) > 0 {
+		return pipeline.Result{}, &FieldErrors{Errs: FileErrors(errs)}
+	}
+	return res, nil
+}
+
+// objects are the rendered objects apply writes with server-side apply, by kind group, in the order
+// they are applied; IP pools are not among them (internal/pools creates them once).
+type objects struct {
+	crds, rbac, other, workloads []*unstructured.Unstructured
+}
+
+func split(res pipeline.Result) (objects, error) {
+	var o objects
+	for _, doc := range res.Manifest.Docs() {
+		if doc.Kind == "IPPool" {
+			continue
+		}
+		u := &unstructured.Unstructured{}
+		if err := json.Unmarshal(doc.JSON, &u.Object); err != nil {
+			return objects{}, fmt.Errorf("decoding rendered %s: %w", doc.ID(), err)
+		}
+		unstructured.RemoveNestedField(u.Object, "metadata", "creationTimestamp")
+		switch doc.Kind {
+		case "CustomResourceDefinition":
+			o.crds = append(o.crds, u)
+		case "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding":
+			o.rbac = append(o.rbac, u)
+		case "DaemonSet", "Deployment":
+			o.workloads = append(o.workloads, u)
+		default:
+			o.other = append(o.other, u)
+		}
+	}
+	return o, nil
+}
+
+func (o objects) all() []*unstructured.Unstructured {
+	return slices.Concat(o.crds, o.rbac, o.other, o.workloads)
+}
+
+func refOf(u *unstructured.Unstructured) ObjectRef {
+	return ObjectRef{APIVersion: u.GetAPIVersion(), Kind: u.GetKind(), Namespace: u.GetNamespace(), Name: u.GetName()}
+}
+
+func refs(res pipeline.Result) []ObjectRef {
+	o, _ := split(res)
+	var out []ObjectRef
+	for _, u := range o.all() {
+		out = append(out, refOf(u))
+	}
+	for _, p := range res.Pools {
+		out = append(out, ObjectRef{APIVersion: "crd.projectcalico.org/v1", Kind: "IPPool", Name: p.Name})
+	}
+	return out
+}
+
+// ssa applies u under calico-pilot's field manager. Force: the fields of objects calico-pilot
+// applies are its own (adoption is decided before anything is applied).
+func (a *Applier) ssa(ctx context.Context, u *unstructured.Unstructured, dryRun bool) error {
+	opts := []client.ApplyOption{client.FieldOwner(FieldManager), client.ForceOwnership}
+	if dryRun {
+		opts = append(opts, client.DryRunAll)
+	}
+	if err := a.Client.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), opts...); err != nil {
+		return fmt.Errorf("applying %s: %w", refOf(u), err)
+	}
+	return nil
+}
+
+// applyPass writes one step: CRDs (waiting until Established), RBAC, the other objects, the IP
+// pools (created once, internal/pools), then the workloads.
+func (a *Applier) applyPass(ctx context.Context, req Request, res pipeline.Result, st State) ([]pools.Record, error) {
+	o, err := split(res)
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range o.crds {
+		if err := a.ssa(ctx, u.DeepCopy(), false); err != nil {
+			return nil, err
+		}
+	}
+	if err := a.waitEstablished(ctx, req.Timeout, o.crds); err != nil {
+		return nil, err
+	}
+	for _, group := range [][]*unstructured.Unstructured{o.rbac, o.other} {
+		for _, u := range group {
+			if err := a.ssa(ctx, u.DeepCopy(), false); err != nil {
+				return nil, err
+			}
+		}
+	}
+	records, err := a.syncPools(ctx, req.Out, res.Pools, st)
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range o.workloads {
+		if err := a.ssa(ctx, u.DeepCopy(), false); err != nil {
+			return nil, err
+		}
+	}
+	return records, nil
+}
+
+// syncPools creates the pools the config needs that were never created and patches only the
+// encapsulation a config change asks for: pools.Decide, as the controller does.
+func (a *Applier) syncPools(ctx context.Context, out io.Writer, desired []calicov1.IPPool, st State) ([]pools.Record, error) {
+	var live calicov1.IPPoolList
+	if err := a.Client.List(ctx, &live); err != nil {
+		return nil, fmt.Errorf("listing IP pools: %w", err)
+	}
+	res := pools.Decide(desired, live.Items, pools.FromStatus(st.Pools), a.Now())
+	for _, act := range res.Actions {
+		switch act.Kind {
+		case pools.ActionCreate:
+			if err := a.Client.Create(ctx, act.Object); err != nil {
+				return nil, fmt.Errorf("creating IP pool %s: %w", act.Name, err)
+			}
+			fmt.Fprintf(out, "created IP pool %s (%s)\n", act.Name, act.Object.Spec.CIDR)
+		case pools.ActionPatchEncapsulation:
+			obj := &calicov1.IPPool{}
+			obj.Name = act.Name
+			if err := a.Client.Patch(ctx, obj, client.RawPatch(types.MergePatchType, act.MergePatch())); err != nil {
+				return nil, fmt.Errorf("patching IP pool %s: %w", act.Name, err)
+			}
+			fmt.Fprintf(out, "patched IP pool %s encapsulation (ipipMode %s, vxlanMode %s)\n", act.Name, act.IPIPMode, act.VXLANMode)
+		}
+	}
+	for _, f := range res.Findings {
+		fmt.Fprintf(out, "IP pool %s: %s\n", f.Pool, f.Message)
+	}
+	return res.Records, nil
+}
+
+func (a *Applier) waitEstablished(ctx context.Context, timeout time.Duration, crds []*unstructured.Unstructured) error {
+	var pending []string
+	err := wait.PollUntilContextTimeout(ctx, a.Poll/5, timeout, true, func(ctx context.Context) (bool, error) {
+		pending = nil
+		for _, u := range crds {
+			var crd apiextensionsv1.CustomResourceDefinition
+			if err := a.Client.Get(ctx, client.ObjectKey{Name: u.GetName()}, &crd); err != nil {
+				return false, client.IgnoreNotFound(err)
+			}
+			established := false
+			for _, c := range crd.Status.Conditions {
+				if c.Type == apiextensionsv1.Established && c.Status == apiextensionsv1.ConditionTrue {
+					established = true
+				}
+			}
+			if !established {
+				pending = append(pending, u.GetName())
+			}
+		}
+		return len(pending) == 0, nil
+	})
+	if err != nil {
+		return fmt.Errorf("CRDs not Established after %s (%s): %w; nothing after the CRDs was applied, run apply again", timeout, strings.Join(first(pending, 5), ", "), err)
+	}
+	return nil
+}
+
+// waitRollout waits until the pass's components completed their rollout (observed generation,
+// every pod updated and available).
+func (a *Applier) waitRollout(ctx context.Context, req Request, res pipeline.Result, p pass, d calicoversion.Decision) error {
+	present := res.Workloads()
+	var comps []calicoversion.Component
+	for _, c := range p.wait {
+		if _, ok := present[c]; ok {
+			comps = append(comps, c)
+		}
+	}
+	var holding []rollout.Component
+	err := wait.PollUntilContextTimeout(ctx, a.Poll, req.Timeout, true, func(ctx context.Context) (bool, error) {
+		holding = nil
+		for _, c := range comps {
+			rc, err := a.readComponent(ctx, c)
+			if err != nil {
+				return false, err
+			}
+			if !rc.Complete() {
+				holding = append(holding, rc)
+			}
+		}
+		return len(holding) == 0, nil
+	})
+	if err == nil {
+		for _, c := range comps {
+			fmt.Fprintf(req.Out, "rolled out: %s\n", c)
+		}
+		return nil
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted while waiting for %s to roll out; what was applied keeps running and the state records the step: run apply again to continue", describe(holding))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "timed out after %s waiting for the rollout of %s", req.Timeout, describe(holding))
+	for _, h := range holding {
+		if pods := a.heldBy(ctx, h.Name); pods != "" {
+			fmt.Fprintf(&b, "; pods of %s not ready or not updated: %s", h.Name, pods)
+		}
+	}
+	b.WriteString(". What runs keeps running and the state records the step. Find why these pods do not become ready (kubectl -n kube-system describe pod ...), then run apply again to continue")
+	if d.Moving() {
+		fmt.Fprintf(&b, ", or go back with --calico-version %s", d.Move.From)
+	}
+	return errors.New(b.String())
+}
+
+func describe(cs []rollout.Component) string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.String())
+	}
+	if len(out) == 0 {
+		return "Calico's workloads"
+	}
+	return strings.Join(out, "; ")
+}
+
+func (a *Applier) readComponent(ctx context.Context, c calicoversion.Component) (rollout.Component, error) {
+	w := c.Workload()
+	key := client.ObjectKey{Namespace: w.Namespace, Name: w.Name}
+	if w.Kind == "DaemonSet" {
+		var ds appsv1.DaemonSet
+		if err := a.Client.Get(ctx, key, &ds); err != nil {
+			if apierrors.IsNotFound(err) {
+				return rollout.Component{Name: w.Name}, nil
+			}
+			return rollout.Component{}, fmt.Errorf("reading DaemonSet %s: %w", key, err)
+		}
+		return rollout.FromDaemonSet(&ds), nil
+	}
+	var dep appsv1.Deployment
+	if err := a.Client.Get(ctx, key, &dep); err != nil {
+		if apierrors.IsNotFound(err) {
+			return rollout.Component{Name: w.Name}, nil
+		}
+		return rollout.Component{}, fmt.Errorf("reading Deployment %s: %w", key, err)
+	}
+	return rollout.FromDeployment(&dep), nil
+}
+
+// heldBy names the pods of a workload that are not ready (at most five).
+func (a *Applier) heldBy(ctx context.Context, workload string) string {
+	var pods corev1.PodList
+	if err := a.Client.List(ctx, &pods, client.InNamespace(Namespace), client.MatchingLabels{"k8s-app": workload}); err != nil {
+		return ""
+	}
+	var out []string
+	for _, p := range pods.Items {
+		ready := false
+		for _, c := range p.Status.Conditions {
+			if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue {
+				ready = true
+			}
+		}
+		if !ready {
+			out = append(out, fmt.Sprintf("%s (%s on %s)", p.Name, p.Status.Phase, p.Spec.NodeName))
+		}
+	}
+	return strings.Join(first(out, 5), ", ")
+}
+
+// prune deletes what the state says calico-pilot applied and no longer renders; never a CRD or an
+// IP pool.
+func (a *Applier) prune(ctx context.Context, out io.Writer, owned, rendered []ObjectRef) error {
+	for _, r := range owned {
+		if slices.Contains(rendered, r) || r.Kind == "CustomResourceDefinition" || r.Kind == "IPPool" {
+			continue
+		}
+		u := &unstructured.Unstructured{}
+		u.SetAPIVersion(r.APIVersion)
+		u.SetKind(r.Kind)
+		u.SetNamespace(r.Namespace)
+		u.SetName(r.Name)
+		if err := a.Client.Delete(ctx, u); err != nil && !apierrors.IsNotFound(err) && !meta.IsNoMatchError(err) {
+			return fmt.Errorf("deleting %s, no longer rendered: %w", r, err)
+		}
+		fmt.Fprintf(out, "deleted %s (calico-pilot applied it and no longer renders it)\n", r)
+	}
+	return nil
+}

@@ -1,0 +1,224 @@
+package standalone
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/netip"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	kjson "sigs.k8s.io/json"
+	"sigs.k8s.io/yaml"
+
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	"github.com/calico-pilot/calico-pilot/internal/decode"
+	"github.com/calico-pilot/calico-pilot/internal/validation"
+)
+
+// The cluster file's apiVersion and kind.
+const (
+	FileAPIVersion = "standalone.calico-pilot.dev/v1alpha1"
+	FileKind       = "Cluster"
+)
+
+// File is the cluster file of `calico-pilot apply -f`: the NetworkConfig and the facts about the
+// cluster that Gardener would otherwise tell. Every fact is optional: what is left out is read from
+// the cluster (Gather).
+type File struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	// NetworkConfig is the calico.networking.extensions.gardener.cloud/v1alpha1 NetworkConfig, the
+	// same API and validation as a shoot's providerConfig.
+	NetworkConfig json.RawMessage `json:"networkConfig,omitempty"`
+	// Cluster holds the facts.
+	Cluster FileFacts `json:"cluster,omitempty"`
+}
+
+// FileFacts are the facts a cluster file may state.
+type FileFacts struct {
+	// KubernetesVersion is the cluster's Kubernetes version ("1.33.2").
+	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
+	// PodCIDR is the pod network (kubeadm's networking.podSubnet); with two families, two CIDRs
+	// separated by a comma, IPv4 first.
+	PodCIDR string `json:"podCIDR,omitempty"`
+	// ServiceCIDR is the service network (kubeadm's networking.serviceSubnet).
+	ServiceCIDR string `json:"serviceCIDR,omitempty"`
+	// NodeCIDR is the network the nodes' addresses are in (Calico autodetects addresses in it).
+	NodeCIDR string `json:"nodeCIDR,omitempty"`
+	// IPFamilies are IPv4 and/or IPv6; default: the families of PodCIDR.
+	IPFamilies []string `json:"ipFamilies,omitempty"`
+	// KubeProxy says whether kube-proxy runs and in which mode.
+	KubeProxy *FileKubeProxy `json:"kubeProxy,omitempty"`
+}
+
+// FileKubeProxy is kube-proxy as the cluster runs it.
+type FileKubeProxy struct {
+	// Enabled is whether kube-proxy runs.
+	Enabled *bool `json:"enabled,omitempty"`
+	// Mode is IPTables, IPVS or NFTables.
+	Mode string `json:"mode,omitempty"`
+}
+
+// Paths of the file, for errors.
+var (
+	pathNetworkConfig = field.NewPath("networkConfig")
+	pathFacts         = field.NewPath("cluster")
+)
+
+// ReadFile strictly decodes a cluster file (an unknown or misspelt field is an error naming it) and
+// its NetworkConfig, validated as a shoot's would be for the file's IP families. Errors carry
+// paths in the file (networkConfig.ipv4.mode, cluster.podCIDR).
+func ReadFile(data []byte) (*File, *calicov1alpha1.NetworkConfig, field.ErrorList) {
+	f := &File{}
+	jsonData, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return nil, nil, field.ErrorList{field.Invalid(field.NewPath(""), "", fmt.Sprintf("not YAML: %v", err))}
+	}
+	strict, err := kjson.UnmarshalStrict(jsonData, f)
+	if err != nil {
+		return nil, nil, field.ErrorList{decodeError(err)}
+	}
+	var errs field.ErrorList
+	for _, e := range strict {
+		errs = append(errs, decodeError(e))
+	}
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
+	if f.APIVersion != FileAPIVersion || f.Kind != FileKind {
+		errs = append(errs, field.Invalid(field.NewPath("kind"), f.APIVersion+"/"+f.Kind, fmt.Sprintf("a cluster file is apiVersion %s, kind %s", FileAPIVersion, FileKind)))
+	}
+	errs = append(errs, f.Cluster.validate(pathFacts)...)
+	cfg := &calicov1alpha1.NetworkConfig{}
+	if len(f.NetworkConfig) > 0 && string(f.NetworkConfig) != "null" {
+		var derrs field.ErrorList
+		if cfg, derrs = decode.NetworkConfig(f.NetworkConfig, pathNetworkConfig); len(derrs) > 0 {
+			return nil, nil, append(errs, derrs...)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
+	return f, cfg, nil
+}
+
+// ValidateConfig validates the NetworkConfig for the cluster's IP families (known once the facts
+// are complete), with paths in the file.
+func ValidateConfig(cfg *calicov1alpha1.NetworkConfig, families []string) field.ErrorList {
+	fams := make([]gardencorev1beta1.IPFamily, 0, len(families))
+	for _, f := range families {
+		fams = append(fams, gardencorev1beta1.IPFamily(f))
+	}
+	return validation.ValidateNetworkConfig(cfg, fams, pathNetworkConfig)
+}
+
+// decodeError names the field a JSON decoding error is about.
+func decodeError(err error) *field.Error {
+	msg := err.Error()
+	if i := strings.Index(msg, `unknown field "`); i >= 0 {
+		name := strings.TrimSuffix(msg[i+len(`unknown field "`):], `"`)
+		return field.Invalid(field.NewPath(name), "", "unknown field (misspelt?); docs/standalone.md lists the cluster file's fields")
+	}
+	if i := strings.Index(msg, `duplicate field "`); i >= 0 {
+		name := strings.TrimSuffix(msg[i+len(`duplicate field "`):], `"`)
+		return field.Duplicate(field.NewPath(name), name)
+	}
+	var te *json.UnmarshalTypeError
+	if ok := asTypeError(err, &te); ok {
+		return field.Invalid(field.NewPath(te.Field), te.Value, fmt.Sprintf("must be a %s", te.Type))
+	}
+	return field.Invalid(field.NewPath(""), "", msg)
+}
+
+func asTypeError(err error, target **json.UnmarshalTypeError) bool {
+	te, ok := err.(*json.UnmarshalTypeError)
+	if ok {
+		*target = te
+	}
+	return ok
+}
+
+// validate checks the facts' formats.
+func (f FileFacts) validate(p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if f.PodCIDR != "" {
+		if _, err := parseCIDRs(f.PodCIDR); err != nil {
+			errs = append(errs, field.Invalid(p.Child("podCIDR"), f.PodCIDR, err.Error()))
+		}
+	}
+	for name, v := range map[string]string{"serviceCIDR": f.ServiceCIDR, "nodeCIDR": f.NodeCIDR} {
+		if v == "" {
+			continue
+		}
+		if _, err := parseCIDRs(v); err != nil {
+			errs = append(errs, field.Invalid(p.Child(name), v, err.Error()))
+		}
+	}
+	for i, fam := range f.IPFamilies {
+		if fam != "IPv4" && fam != "IPv6" {
+			errs = append(errs, field.NotSupported(p.Child("ipFamilies").Index(i), fam, []string{"IPv4", "IPv6"}))
+		}
+	}
+	if kp := f.KubeProxy; kp != nil && kp.Mode != "" {
+		if _, ok := proxyModes[kp.Mode]; !ok {
+			errs = append(errs, field.NotSupported(p.Child("kubeProxy", "mode"), kp.Mode, []string{"IPTables", "IPVS", "NFTables"}))
+		}
+	}
+	if f.KubernetesVersion != "" && !validVersion(f.KubernetesVersion) {
+		errs = append(errs, field.Invalid(p.Child("kubernetesVersion"), f.KubernetesVersion, "must be MAJOR.MINOR.PATCH, e.g. 1.33.2"))
+	}
+	return errs
+}
+
+// proxyModes maps the file's modes to kube-proxy's own spelling in its configuration.
+var proxyModes = map[string]string{"IPTables": "iptables", "IPVS": "ipvs", "NFTables": "nftables"}
+
+func validVersion(v string) bool {
+	parts := strings.Split(strings.TrimPrefix(v, "v"), ".")
+	if len(parts) != 3 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || strings.Trim(p, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// parseCIDRs parses one CIDR or two separated by a comma (kubeadm's dual-stack form).
+func parseCIDRs(s string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, part := range strings.Split(s, ",") {
+		p, err := netip.ParsePrefix(strings.TrimSpace(part))
+		if err != nil {
+			return nil, fmt.Errorf("not a CIDR: %q", part)
+		}
+		out = append(out, p.Masked())
+	}
+	if len(out) > 2 || (len(out) == 2 && out[0].Addr().Is4() == out[1].Addr().Is4()) {
+		return nil, fmt.Errorf("at most one CIDR per IP family")
+	}
+	return out, nil
+}
+
+// families returns the IP families of CIDRs, IPv4 first.
+func families(ps []netip.Prefix) []string {
+	var v4, v6 bool
+	for _, p := range ps {
+		if p.Addr().Is4() {
+			v4 = true
+		} else {
+			v6 = true
+		}
+	}
+	var out []string
+	if v4 {
+		out = append(out, "IPv4")
+	}
+	if v6 {
+		out = append(out, "IPv6")
+	}
+	return out
+}

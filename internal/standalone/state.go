@@ -1,0 +1,102 @@
+package standalone
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
+)
+
+// Where apply keeps its state and its lock: the namespace Calico runs in.
+const (
+	Namespace      = calicoversion.Namespace
+	StateConfigMap = "calico-pilot-state"
+	StateKey       = "state.json"
+	LeaseName      = "calico-pilot-apply"
+	// FieldManager is the server-side apply field manager of everything apply writes.
+	FieldManager = "calico-pilot"
+)
+
+// State is what apply recorded in the cluster, so that an apply from any machine decides the same.
+type State struct {
+	// Release is the Calico release every component runs once no move is in progress.
+	Release string `json:"release,omitempty"`
+	// CRDRelease is the newest release whose CRDs were ever applied: CRDs never go back.
+	CRDRelease string `json:"crdRelease,omitempty"`
+	// Move is the move in progress (nil when none): an interrupted apply continues it.
+	Move *MoveState `json:"move,omitempty"`
+	// Owned are the objects apply applied last (CRDs and IP pools are listed but never deleted).
+	Owned []ObjectRef `json:"owned,omitempty"`
+	// Pools is the pool intent: the pools created or adopted, never created again (internal/pools).
+	Pools []calicov1alpha1.IPPoolRecord `json:"pools,omitempty"`
+	// Adopted is true once apply took over an install it did not create.
+	Adopted bool `json:"adopted,omitempty"`
+	// Updated is when apply last wrote the state.
+	Updated time.Time `json:"updated,omitempty"`
+}
+
+// MoveState is a move in progress.
+type MoveState struct {
+	From    string    `json:"from"`
+	To      string    `json:"to"`
+	Phase   string    `json:"phase"`
+	Started time.Time `json:"started"`
+}
+
+// ObjectRef names one applied object.
+type ObjectRef struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace,omitempty"`
+	Name       string `json:"name"`
+}
+
+func (r ObjectRef) String() string {
+	if r.Namespace == "" {
+		return r.Kind + " " + r.Name
+	}
+	return r.Kind + " " + r.Namespace + "/" + r.Name
+}
+
+// ReadState reads the state ConfigMap; found is false when apply never ran on the cluster.
+func ReadState(ctx context.Context, c client.Reader) (State, bool, error) {
+	var cm corev1.ConfigMap
+	err := c.Get(ctx, client.ObjectKey{Namespace: Namespace, Name: StateConfigMap}, &cm)
+	if apierrors.IsNotFound(err) {
+		return State{}, false, nil
+	}
+	if err != nil {
+		return State{}, false, fmt.Errorf("reading the state ConfigMap %s/%s: %w", Namespace, StateConfigMap, err)
+	}
+	var st State
+	if err := json.Unmarshal([]byte(cm.Data[StateKey]), &st); err != nil {
+		return State{}, false, fmt.Errorf("the state ConfigMap %s/%s key %s does not decode: %w (it is calico-pilot's; restore it from a backup rather than editing it)", Namespace, StateConfigMap, StateKey, err)
+	}
+	return st, true, nil
+}
+
+// WriteState records st with server-side apply.
+func WriteState(ctx context.Context, c client.Client, st State, now time.Time) error {
+	st.Updated = now.UTC().Truncate(time.Second)
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding the state: %w", err)
+	}
+	cm := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"namespace": Namespace, "name": StateConfigMap, "labels": map[string]any{"app.kubernetes.io/managed-by": FieldManager}},
+		"data":     map[string]any{StateKey: string(b)},
+	}}
+	if err := c.Apply(ctx, client.ApplyConfigurationFromUnstructured(cm), client.FieldOwner(FieldManager), client.ForceOwnership); err != nil {
+		return fmt.Errorf("writing the state ConfigMap %s/%s: %w", Namespace, StateConfigMap, err)
+	}
+	return nil
+}

@@ -1,0 +1,223 @@
+package apply
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
+	"github.com/calico-pilot/calico-pilot/internal/cmd"
+	"github.com/calico-pilot/calico-pilot/internal/standalone"
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
+)
+
+// cluster is one control plane with a client and a kubeconfig file for the CLI.
+type cluster struct {
+	t          *testing.T
+	c          client.Client
+	kubeconfig string
+
+	mu   sync.Mutex
+	held bool // the workload controllers stop reporting progress
+}
+
+func newCluster(t *testing.T) *cluster {
+	t.Helper()
+	cp, err := testenv.Start(testenv.Options{})
+	if errors.Is(err, testenv.ErrNoBinaries) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cp.Stop() })
+	c, err := cp.NewClient(clientgoscheme.AddToScheme, calicov1.AddToScheme, apiextensionsv1.AddToScheme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kc, err := cp.AdminKubeconfig("admin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := os.WriteFile(path, kc, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cl := &cluster{t: t, c: c, kubeconfig: path}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); cl.playControllers(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return cl
+}
+
+func (cl *cluster) hold(h bool) {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	cl.held = h
+}
+
+func (cl *cluster) isHeld() bool {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	return cl.held
+}
+
+// playControllers reports every kube-system DaemonSet and Deployment as rolled out on 3 nodes /
+// its replicas, as the controllers would, unless held.
+func (cl *cluster) playControllers(ctx context.Context) {
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if cl.isHeld() {
+			continue
+		}
+		var dss appsv1.DaemonSetList
+		if err := cl.c.List(ctx, &dss, client.InNamespace("kube-system")); err == nil {
+			for i := range dss.Items {
+				ds := &dss.Items[i]
+				if ds.Status.ObservedGeneration == ds.Generation {
+					continue
+				}
+				ds.Status = appsv1.DaemonSetStatus{ObservedGeneration: ds.Generation, DesiredNumberScheduled: 3, CurrentNumberScheduled: 3,
+					UpdatedNumberScheduled: 3, NumberReady: 3, NumberAvailable: 3}
+				_ = cl.c.Status().Update(ctx, ds)
+			}
+		}
+		var ds appsv1.DeploymentList
+		if err := cl.c.List(ctx, &ds, client.InNamespace("kube-system")); err == nil {
+			for i := range ds.Items {
+				d := &ds.Items[i]
+				if d.Status.ObservedGeneration == d.Generation {
+					continue
+				}
+				r := int32(1)
+				if d.Spec.Replicas != nil {
+					r = *d.Spec.Replicas
+				}
+				d.Status = appsv1.DeploymentStatus{ObservedGeneration: d.Generation, Replicas: r, UpdatedReplicas: r, ReadyReplicas: r, AvailableReplicas: r}
+				_ = cl.c.Status().Update(ctx, d)
+			}
+		}
+	}
+}
+
+// apply runs calico-pilot apply with the cluster's kubeconfig and a cluster file.
+func (cl *cluster) apply(ctx context.Context, file string, args ...string) (int, string, string) {
+	p := filepath.Join(cl.t.TempDir(), "cluster.yaml")
+	if err := os.WriteFile(p, []byte(file), 0o600); err != nil {
+		cl.t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	all := append([]string{"apply", "--kubeconfig", cl.kubeconfig, "-f", p, "--timeout", "30s"}, args...)
+	start := time.Now()
+	code := cmd.Execute(ctx, all, strings.NewReader(""), &out, &errOut)
+	cl.t.Logf("apply %s: exit %d in %s", strings.Join(args, " "), code, time.Since(start).Round(time.Millisecond))
+	return code, out.String(), errOut.String()
+}
+
+func (cl *cluster) create(objs ...client.Object) {
+	cl.t.Helper()
+	for _, o := range objs {
+		if err := cl.c.Create(context.Background(), o); err != nil {
+			cl.t.Fatalf("creating %T %s: %v", o, o.GetName(), err)
+		}
+	}
+}
+
+func (cl *cluster) state() standalone.State {
+	cl.t.Helper()
+	st, found, err := standalone.ReadState(context.Background(), cl.c)
+	if err != nil || !found {
+		cl.t.Fatalf("state: found %v, %v", found, err)
+	}
+	return st
+}
+
+func (cl *cluster) pool(name string) *calicov1.IPPool {
+	cl.t.Helper()
+	p := &calicov1.IPPool{}
+	if err := cl.c.Get(context.Background(), client.ObjectKey{Name: name}, p); err != nil {
+		cl.t.Fatalf("IP pool %s: %v", name, err)
+	}
+	return p
+}
+
+// images are the images of a kube-system workload's containers by name.
+func (cl *cluster) image(kind, name, container string) string {
+	cl.t.Helper()
+	var spec corev1.PodSpec
+	key := client.ObjectKey{Namespace: "kube-system", Name: name}
+	if kind == "DaemonSet" {
+		var ds appsv1.DaemonSet
+		if err := cl.c.Get(context.Background(), key, &ds); err != nil {
+			cl.t.Fatal(err)
+		}
+		spec = ds.Spec.Template.Spec
+	} else {
+		var d appsv1.Deployment
+		if err := cl.c.Get(context.Background(), key, &d); err != nil {
+			cl.t.Fatal(err)
+		}
+		spec = d.Spec.Template.Spec
+	}
+	for _, c := range spec.Containers {
+		if c.Name == container {
+			return c.Image
+		}
+	}
+	cl.t.Fatalf("%s %s has no container %s", kind, name, container)
+	return ""
+}
+
+// kubeadm creates what a kubeadm cluster has: kubeadm-config, the kube-proxy ConfigMap and Nodes
+// with pod CIDRs from the pod network.
+func (cl *cluster) kubeadm() {
+	cl.create(
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "kube-system", Name: "kubeadm-config"}, Data: map[string]string{
+			"ClusterConfiguration": "apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\nnetworking:\n  dnsDomain: cluster.local\n  podSubnet: 10.244.0.0/16\n  serviceSubnet: 10.96.0.0/12\n",
+		}},
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "kube-system", Name: "kube-proxy"}, Data: map[string]string{
+			"config.conf": "apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nmode: ipvs\n",
+		}},
+	)
+	for i, n := range []string{"cp-1", "worker-1", "worker-2"} {
+		cidr := "10.244." + string(rune('0'+i)) + ".0/24"
+		cl.create(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n}, Spec: corev1.NodeSpec{PodCIDR: cidr, PodCIDRs: []string{cidr}}})
+	}
+}
+
+// minimalFile is a cluster file with a NetworkConfig and one fact: the rest is read from the
+// cluster. The Kubernetes version is stated because envtest's kube-apiserver is a development build
+// that reports 0.0.0.
+const minimalFile = `apiVersion: standalone.calico-pilot.dev/v1alpha1
+kind: Cluster
+cluster:
+  kubernetesVersion: 1.33.2
+networkConfig:
+  apiVersion: calico.networking.extensions.gardener.cloud/v1alpha1
+  kind: NetworkConfig
+  backend: bird
+  overlay:
+    enabled: true
+  typha:
+    enabled: true
+`
