@@ -145,9 +145,11 @@ func (a *Applier) Apply(ctx context.Context, req Request) (err error) {
 		return fmt.Errorf("the state ConfigMap %s/%s: %w", Namespace, StateConfigMap, err)
 	}
 	if d.Status == calicoversion.ConditionFalse && facts.Pin != nil {
-		return fmt.Errorf("calico version: %s", d.Message)
+		// Decide speaks of a shoot and its owner's pin; here the pin is --calico-version (or the file's
+		// networkConfig.calicoVersion) and the shoot is this cluster.
+		return fmt.Errorf("calico version: %s", clusterWords(d.Message))
 	}
-	fmt.Fprintf(req.Out, "Calico: %s\n", d.Message)
+	fmt.Fprintf(req.Out, "Calico: %s\n", clusterWords(d.Message))
 	passes := planPasses(d)
 	last := passes[len(passes)-1]
 
@@ -236,6 +238,14 @@ func (a *Applier) Apply(ctx context.Context, req Request) (err error) {
 	}
 	fmt.Fprintf(req.Out, "applied: Calico %s runs on every component (CRDs of %s); state in %s/%s\n", st.Release, st.CRDRelease, Namespace, StateConfigMap)
 	return nil
+}
+
+// clusterWords rewords a decision's message (written for a shoot and its owner's pin) for a plain
+// cluster, where the pin is --calico-version or the file's networkConfig.calicoVersion.
+func clusterWords(msg string) string {
+	return strings.NewReplacer(
+		"its owner's pin (providerConfig calicoVersion)", "the asked release (--calico-version or networkConfig.calicoVersion)",
+		"providerConfig calicoVersion", "the asked release", "the shoot", "the cluster").Replace(msg)
 }
 
 func first(s []string, n int) []string {

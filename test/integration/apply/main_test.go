@@ -211,7 +211,7 @@ func (cl *cluster) kubeadm() {
 const minimalFile = `apiVersion: standalone.calico-pilot.dev/v1alpha1
 kind: Cluster
 cluster:
-  kubernetesVersion: 1.33.2
+  kubernetesVersion: 1.34.3
 networkConfig:
   apiVersion: calico.networking.extensions.gardener.cloud/v1alpha1
   kind: NetworkConfig
@@ -221,3 +221,5 @@ networkConfig:
   typha:
     enabled: true
 `
+
+func metaName(name string) metav1.ObjectMeta { return metav1.ObjectMeta{Name: name} }
