@@ -211,6 +211,12 @@ func (a *Applier) Apply(ctx context.Context, req Request) (err error) {
 			}
 			fmt.Fprintf(req.Out, "step %s of the move %s -> %s: %s\n", p.phase, d.Move.From, d.Move.To, d.Move.Describe(p.phase))
 		}
+		if !d.Moving() {
+			// Recorded before anything is applied: an apply that stops half-way (a timeout, Ctrl-C)
+			// leaves a state from which the next one decides the same release, not the catalogue's
+			// release for an unrecorded install.
+			st.Release = p.deployment.Node.Name()
+		}
 		st.CRDRelease = calicoversion.Newer(p.deployment.CRDs, mustRecorded(a.Catalogue, st.CRDRelease)).Name()
 		if err := WriteState(ctx, c, st, a.Now()); err != nil {
 			return err
@@ -476,16 +482,20 @@ func (a *Applier) waitRollout(ctx context.Context, req Request, res pipeline.Res
 	}
 	var holding []rollout.Component
 	err := wait.PollUntilContextTimeout(ctx, a.Poll, req.Timeout, true, func(ctx context.Context) (bool, error) {
-		holding = nil
+		var now []rollout.Component
 		for _, c := range comps {
 			rc, err := a.readComponent(ctx, c)
 			if err != nil {
+				if ctx.Err() != nil {
+					return false, ctx.Err() // the deadline: keep what the last full read found
+				}
 				return false, err
 			}
 			if !rc.Complete() {
-				holding = append(holding, rc)
+				now = append(now, rc)
 			}
 		}
+		holding = now
 		return len(holding) == 0, nil
 	})
 	if err == nil {
@@ -493,6 +503,9 @@ func (a *Applier) waitRollout(ctx context.Context, req Request, res pipeline.Res
 			fmt.Fprintf(req.Out, "rolled out: %s\n", c)
 		}
 		return nil
+	}
+	if !wait.Interrupted(err) {
+		return fmt.Errorf("waiting for the rollout: %w", err)
 	}
 	if ctx.Err() != nil {
 		return fmt.Errorf("interrupted while waiting for %s to roll out; what was applied keeps running and the state records the step: run apply again to continue", describe(holding))
