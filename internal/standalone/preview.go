@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -98,6 +99,17 @@ func (a *Applier) preview(ctx context.Context, st State, res pipeline.Result) (P
 	if err != nil {
 		return Preview{}, nil, fmt.Errorf("reading the rendered objects: %w", err)
 	}
+	// The workloads first: they say best what install this is; CRDs last.
+	rank := func(s string) int {
+		switch {
+		case strings.HasPrefix(s, "DaemonSet ") || strings.HasPrefix(s, "Deployment "):
+			return 0
+		case strings.HasPrefix(s, "CustomResourceDefinition "):
+			return 2
+		}
+		return 1
+	}
+	slices.SortStableFunc(foreign, func(a, b string) int { return rank(a) - rank(b) })
 	return Preview{Current: cur, Target: tgt}, foreign, nil
 }
 

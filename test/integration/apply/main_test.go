@@ -27,6 +27,7 @@ import (
 // cluster is one control plane with a client and a kubeconfig file for the CLI.
 type cluster struct {
 	t          *testing.T
+	cp         *testenv.ControlPlane
 	c          client.Client
 	kubeconfig string
 
@@ -56,7 +57,7 @@ func newCluster(t *testing.T) *cluster {
 	if err := os.WriteFile(path, kc, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cl := &cluster{t: t, c: c, kubeconfig: path}
+	cl := &cluster{t: t, cp: cp, c: c, kubeconfig: path}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); cl.playControllers(ctx) }()
