@@ -1,0 +1,97 @@
+package standalone
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"k8s.io/utils/ptr"
+)
+
+func TestReadFileErrorsNameTheField(t *testing.T) {
+	head := "apiVersion: standalone.calico-pilot.dev/v1alpha1\nkind: Cluster\n"
+	cases := []struct {
+		name, file string
+		want       []string
+	}{
+		{"misspelt fact", head + "cluster:\n  podCidr: 10.0.0.0/16\n",
+			[]string{`cluster.podCidr: Invalid value: "": unknown field (misspelt?); docs/standalone.md lists the cluster file's fields`}},
+		{"bad CIDR", head + "cluster:\n  podCIDR: 10.0.0.0/33\n",
+			[]string{`cluster.podCIDR: Invalid value: "10.0.0.0/33": not a CIDR: "10.0.0.0/33"`}},
+		{"bad mode", head + "cluster:\n  kubeProxy:\n    mode: iptables\n",
+			[]string{`cluster.kubeProxy.mode: Unsupported value: "iptables": supported values: "IPTables", "IPVS", "NFTables"`}},
+		{"bad version", head + "cluster:\n  kubernetesVersion: \"1.34\"\n",
+			[]string{`cluster.kubernetesVersion: Invalid value: "1.34": must be MAJOR.MINOR.PATCH, e.g. 1.33.2`}},
+		{"wrong kind", "apiVersion: v1\nkind: ConfigMap\n",
+			[]string{`kind: Invalid value: "v1/ConfigMap": a cluster file is apiVersion standalone.calico-pilot.dev/v1alpha1, kind Cluster`}},
+		{"NetworkConfig field", head + "networkConfig:\n  apiVersion: calico.networking.extensions.gardener.cloud/v1alpha1\n  kind: NetworkConfig\n  backendd: bird\n",
+			[]string{`networkConfig.backendd: `}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, errs := ReadFile([]byte(tc.file))
+			var got []string
+			for _, e := range errs {
+				got = append(got, e.Error())
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("errors %q, want %q", got, tc.want)
+			}
+			for i := range got {
+				if !strings.HasPrefix(got[i], tc.want[i]) {
+					t.Errorf("error %q, want it to start with %q", got[i], tc.want[i])
+				}
+			}
+		})
+	}
+}
+
+func TestCompleteTakesMissingFactsFromTheCluster(t *testing.T) {
+	obs := Observed{KubernetesVersion: "1.34.3", PodCIDR: "10.244.0.0/16", PodCIDRSource: "kubeadm",
+		ServiceCIDR: "10.96.0.0/12", ServiceCIDRSource: "kubeadm",
+		NodePodCIDRs: map[string][]string{"a": {"10.244.1.0/24"}}, KubeProxy: &FileKubeProxy{Enabled: ptr.To(true), Mode: "IPVS"}}
+	f, errs := Complete(FileFacts{NodeCIDR: "192.168.0.0/24"}, obs)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	got := []any{f.KubernetesVersion, f.PodCIDRs[0].String(), f.ServiceCIDR, f.NodeCIDR, f.IPFamilies, f.KubeProxyEnabled, f.KubeProxyMode}
+	want := []any{"1.34.3", "10.244.0.0/16", "10.96.0.0/12", "192.168.0.0/24", []string{"IPv4"}, true, "IPVS"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("facts (-want +got):\n%s", d)
+	}
+
+	// Same minor version is no contradiction (a patch the file does not track).
+	if _, errs := Complete(FileFacts{KubernetesVersion: "1.34.1"}, obs); len(errs) > 0 {
+		t.Errorf("1.34.1 vs 1.34.3: %v", errs)
+	}
+	_, errs = Complete(FileFacts{KubernetesVersion: "1.33.2", KubeProxy: &FileKubeProxy{Enabled: ptr.To(false)}}, obs)
+	var fields []string
+	for _, e := range errs {
+		fields = append(fields, e.Field)
+	}
+	if d := cmp.Diff([]string{"cluster.kubernetesVersion", "cluster.kubeProxy.enabled"}, fields); d != "" {
+		t.Errorf("contradictions (-want +got):\n%s", d)
+	}
+	_, errs = Complete(FileFacts{}, Observed{})
+	fields = nil
+	for _, e := range errs {
+		fields = append(fields, e.Field)
+	}
+	if d := cmp.Diff([]string{"cluster.kubernetesVersion", "cluster.podCIDR"}, fields); d != "" {
+		t.Errorf("missing facts (-want +got):\n%s", d)
+	}
+}
+
+func TestFilePathMapsShootPathsToTheFile(t *testing.T) {
+	for in, want := range map[string]string{
+		"spec.networking.providerConfig.ipv4.mode": "networkConfig.ipv4.mode",
+		"spec.networking.pods":                     "cluster.podCIDR",
+		"spec.kubernetes.kubeProxy.mode":           "cluster.kubeProxy.mode",
+		"spec.networking.ipFamilies[1]":            "cluster.ipFamilies[1]",
+		"spec.networking.podsX":                    "spec.networking.podsX",
+	} {
+		if got := FilePath(in); got != want {
+			t.Errorf("FilePath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,40 @@
+package apply
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// TestApplyRefusesFileThatContradictsCluster: a pod network and a kube-proxy mode the cluster
+// states otherwise are errors at the file's paths naming both values and where the cluster says
+// so; nothing is written.
+func TestApplyRefusesFileThatContradictsCluster(t *testing.T) {
+	cl := newCluster(t)
+	cl.kubeadm()
+	ctx := context.Background()
+	file := minimalFile + `cluster:
+  kubernetesVersion: 1.34.3
+  podCIDR: 10.200.0.0/16
+  kubeProxy:
+    mode: IPTables
+`
+	file = strings.Replace(file, "cluster:\n  kubernetesVersion: 1.34.3\n", "", 1)
+	code, out, errOut := cl.apply(ctx, file)
+	for _, want := range []string{
+		`cluster.podCIDR: Invalid value: "10.200.0.0/16": the cluster says 10.244.0.0/16 (kube-system/kubeadm-config networking.podSubnet): the file contradicts the cluster; correct the file or leave the field out`,
+		`cluster.podCIDR: Invalid value: "10.200.0.0/16": Node cp-1 has spec.podCIDRs 10.244.0.0/24, outside the pod network`,
+		`cluster.kubeProxy.mode: Invalid value: "IPTables": the cluster says IPVS (kube-system/kube-proxy config.conf mode)`,
+	} {
+		if code != 1 || !strings.Contains(errOut, want) {
+			t.Errorf("exit %d, stderr lacks %q:\n%s\nstdout:\n%s", code, want, errOut, out)
+		}
+	}
+	var cm corev1.ConfigMap
+	if err := cl.c.Get(ctx, client.ObjectKey{Namespace: "kube-system", Name: "calico-pilot-state"}, &cm); err == nil {
+		t.Error("a refused apply wrote its state")
+	}
+}
