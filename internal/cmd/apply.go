@@ -200,6 +200,12 @@ func (o *ApplyOptions) Run(ctx context.Context, streams IO) error {
 	if errors.As(err, &fe) {
 		return reportFieldErrors(streams.ErrOut, fe.Errs)
 	}
+	if err != nil && ctx.Err() != nil {
+		if !strings.HasPrefix(err.Error(), "interrupted") {
+			err = fmt.Errorf("interrupted (%w): what was applied stays, and the state records the step; run apply again to continue", err)
+		}
+		return &ExitError{Code: ExitInterrupted, Err: err}
+	}
 	if err != nil {
 		return &ExitError{Code: ExitFindings, Err: err}
 	}
