@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -18,8 +19,10 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
+	"github.com/calico-pilot/calico-pilot/internal/calicofacts"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
@@ -147,6 +150,9 @@ func (o *ApplyOptions) Run(ctx context.Context, streams IO) error {
 	if len(errs) > 0 {
 		return reportFieldErrors(streams.ErrOut, errs)
 	}
+	// apply reports on its own streams; controller-runtime's client, left without a logger, would print
+	// a warning with a stack trace into a long apply (a rollout wait) after 30 seconds.
+	ctrllog.SetLogger(logr.Discard())
 	scheme, err := newApplyScheme()
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
@@ -225,7 +231,14 @@ func (o *ApplyOptions) report(ctx context.Context, c client.Client, p standalone
 	if err != nil {
 		return nil, err
 	}
-	move := plan.NewMove(p.From, p.To, d, p.Kubernetes, nil)
+	// As plan --target-version: the facts of a move between lines, checked against the cluster.
+	var objects calicofacts.Objects
+	if !p.From.IsZero() && !p.To.IsZero() && p.From.Node != p.To.Node && !p.From.Node.SameLine(p.To.Node) {
+		if objects, err = calicofacts.Gather(ctx, c, calicofacts.For(p.From.Node, p.To.Node)); err != nil {
+			return nil, err
+		}
+	}
+	move := plan.NewMove(p.From, p.To, d, p.Kubernetes, objects)
 	blockers := append(plan.Blockers(d, live), move.Blockers()...)
 	po := &PlanOptions{PlanOutput: "text"}
 	var b strings.Builder

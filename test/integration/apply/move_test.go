@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -67,8 +68,27 @@ func TestApplyUpgradeAndDowngradeKeepOwnersDisabledPool(t *testing.T) {
 	}
 	crdsAfterUp := crdNames(t, cl)
 
-	// Down again: Typha and kube-controllers first, then calico-node; the CRDs stay.
+	// A ClusterNetworkPolicy, which v3.31 does not enforce, blocks the way back until accepted.
+	cnp := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "policy.networking.k8s.io/v1alpha2", "kind": "ClusterNetworkPolicy",
+		"metadata": map[string]any{"name": "deny-all-admin"},
+		"spec":     map[string]any{"tier": "Admin", "priority": int64(10), "subject": map[string]any{"namespaces": map[string]any{}}},
+	}}
+	if err := cl.c.Create(ctx, cnp); err != nil {
+		t.Fatal(err)
+	}
 	code, out, errOut = cl.apply(ctx, minimalFile, "--calico-version", "v3.31.7")
+	if code != 1 || !strings.Contains(out, "Calico down.cluster-network-policy: ClusterNetworkPolicy objects are not enforced by v3.31") ||
+		!strings.Contains(errOut, `1 blocker(s) refuse the apply (listed above): nothing was changed; after reading them, accept one with --accept-blocker "Calico down.cluster-network-policy"`) {
+		t.Fatalf("blocked downgrade: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if got := tag(cl.image("Deployment", "calico-typha-deploy", "calico-typha")); got != "v3.32.1" {
+		t.Fatalf("the refused downgrade moved typha to %s", got)
+	}
+
+	// Down again, the blocker accepted: Typha and kube-controllers first, then calico-node; the
+	// CRDs stay.
+	code, out, errOut = cl.apply(ctx, minimalFile, "--calico-version", "v3.31.7", "--accept-blocker", "Calico down.cluster-network-policy")
 	if code != 0 {
 		t.Fatalf("downgrade: exit %d\n%s\n%s", code, out, errOut)
 	}
