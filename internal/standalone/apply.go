@@ -133,6 +133,13 @@ func (a *Applier) Apply(ctx context.Context, req Request) (err error) {
 	facts := calicoversion.Facts{Recorded: recorded, RecordedCRDs: st.CRDRelease, Deployed: found || adopting, Kubernetes: req.Facts.KubernetesVersion, Now: a.Now()}
 	if m := st.Move; m != nil {
 		facts.Moving = &calicoversion.MoveRecord{From: m.From, To: m.To, Phase: m.Phase, Started: m.Started}
+		if asked, err := a.Catalogue.Resolve(req.CalicoVersion); req.CalicoVersion != "" && err == nil && asked.Name() != m.To {
+			// A move in progress completes, unless its way is given up explicitly (a step that does
+			// not roll out): the cluster then moves from the release the move started from, which
+			// every component not yet moved still runs, to the asked one; the CRDs stay.
+			fmt.Fprintf(req.Out, "giving up the move %s -> %s (phase %s): --calico-version asks for %s\n", m.From, m.To, m.Phase, asked)
+			facts.Moving, facts.Recorded = nil, m.From
+		}
 	}
 	switch {
 	case req.CalicoVersion != "":

@@ -64,3 +64,32 @@ func TestApplyInterruptedMoveContinues(t *testing.T) {
 		t.Fatalf("continuing apply: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 }
+
+// TestApplyGoesBackFromAStuckMove: the first step of an upgrade does not roll out (calico-node's
+// new pods never become ready); apply stops at its timeout, and the way back is the same command
+// with the old release: calico-node returns to it, the other components never moved, the CRDs
+// stay at the newer line and the move is over.
+func TestApplyGoesBackFromAStuckMove(t *testing.T) {
+	cl := newCluster(t)
+	cl.kubeadm()
+	ctx := context.Background()
+	if code, out, errOut := cl.apply(ctx, minimalFile); code != 0 {
+		t.Fatalf("install: exit %d\n%s\n%s", code, out, errOut)
+	}
+	cl.hold(true)
+	code, out, errOut := cl.apply(ctx, minimalFile, "--calico-version", "v3.32", "--timeout", "3s")
+	if code != 1 || !strings.Contains(errOut, "timed out after 3s waiting for the rollout of calico-node") || !strings.Contains(errOut, "or go back with --calico-version v3.31.7") {
+		t.Fatalf("stuck upgrade: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	cl.hold(false)
+	code, out, errOut = cl.apply(ctx, minimalFile, "--calico-version", "v3.31.7")
+	if code != 0 || !strings.Contains(out, "giving up the move v3.31.7 -> v3.32.1 (phase First): --calico-version asks for v3.31.7") {
+		t.Fatalf("going back: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if got := tag(cl.image("DaemonSet", "calico-node", "calico-node")); got != "v3.31.7" {
+		t.Errorf("calico-node runs %s after going back", got)
+	}
+	if st := cl.state(); st.Release != "v3.31.7" || st.CRDRelease != "v3.32.1" || st.Move != nil {
+		t.Errorf("state after going back: release %s, CRDs %s, move %+v", st.Release, st.CRDRelease, st.Move)
+	}
+}
