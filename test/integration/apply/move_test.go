@@ -15,7 +15,7 @@ import (
 
 func tag(image string) string { return image[strings.LastIndex(image, ":")+1:] }
 
-// TestApplyUpgradeAndDowngradeKeepOwnersDisabledPool is seed 003's way back without deleting
+// TestApplyUpgradeAndDowngradeKeepOwnersDisabledPool is the way back from projectcalico/calico#9100 without deleting
 // Calico: the owner disables the pool apply created; an upgrade to the next line and a downgrade
 // back move every component in Calico's order, each step waited for, and the pool stays disabled;
 // the CRDs stay at the newer line after going down. Without --calico-version nothing moves.
