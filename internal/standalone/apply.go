@@ -188,6 +188,9 @@ func (a *Applier) Apply(ctx context.Context, req Request) (err error) {
 		}
 	}
 	if req.DryRun {
+		if len(foreign) > 0 && !st.Adopted {
+			fmt.Fprintf(req.Out, "note: %d object(s) exist that calico-pilot did not apply (%s); apply takes them over only with --adopt\n", len(foreign), strings.Join(first(foreign, 5), ", "))
+		}
 		if len(refused) > 0 {
 			return &BlockedError{Blockers: refused}
 		}

@@ -27,7 +27,7 @@ func TestApplyLeaseAndRolloutTimeout(t *testing.T) {
 	}
 	first := make(chan result, 1)
 	go func() {
-		code, out, errOut := cl.apply(ctx, minimalFile, "--timeout", "8s")
+		code, out, errOut := cl.apply(ctx, minimalFile, "--timeout", "15s")
 		first <- result{code, out, errOut}
 	}()
 	var holder string
@@ -48,7 +48,7 @@ func TestApplyLeaseAndRolloutTimeout(t *testing.T) {
 	}
 
 	r := <-first
-	if r.code != 1 || !strings.Contains(r.errOut, "timed out after 8s waiting for the rollout of calico-node") ||
+	if r.code != 1 || !strings.Contains(r.errOut, "timed out after 15s waiting for the rollout of calico-node") ||
 		!strings.Contains(r.errOut, "run apply again to continue") {
 		t.Fatalf("first apply: exit %d\nstderr:\n%s", r.code, r.errOut)
 	}

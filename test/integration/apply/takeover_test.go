@@ -68,7 +68,8 @@ func TestApplyAdoptsUpstreamInstallOnlyWhenAsked(t *testing.T) {
 	}
 
 	code, out, errOut = cl.apply(ctx, minimalFile, "--dry-run")
-	if code != 0 || !strings.Contains(out, "~ DaemonSet kube-system/calico-node") || !strings.Contains(out, "restarts: DaemonSet kube-system/calico-node") {
+	if code != 0 || !strings.Contains(out, "~ DaemonSet kube-system/calico-node") || !strings.Contains(out, "restarts: DaemonSet kube-system/calico-node") ||
+		!strings.Contains(out, "object(s) exist that calico-pilot did not apply (DaemonSet kube-system/calico-node") {
 		t.Fatalf("dry-run: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 
