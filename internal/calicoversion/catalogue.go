@@ -165,113 +165,145 @@ func cloneSteps(s [][]Component) [][]Component {
 
 // New checks d and builds the catalogue; every error names the entry and what is wrong.
 func New(d Data) (*Catalogue, error) {
-	c := &Catalogue{moves: map[MoveKind][][]Component{}}
-	c.data = d
-	c.data = c.Data() // own copy
-	d = c.data
-	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	b := &builder{c: &Catalogue{moves: map[MoveKind][][]Component{}}, lines: map[string]*lineEntry{}, releases: map[string]*releaseEntry{}}
+	b.c.data = d
+	b.c.data = b.c.Data() // own copy
+	d = b.c.data
+	b.addLines(d.Lines)
+	b.addReleases(d.Releases)
+	b.setDefaults(d.DefaultLine, d.Unrecorded)
+	b.addMoves(d.Moves)
+	b.addDifferences(d.Differences)
+	b.addKnownIssues(d.KnownIssues)
+	if len(b.errs) > 0 {
+		return nil, fmt.Errorf("the Calico catalogue: %w", errors.Join(b.errs...))
+	}
+	return b.c, nil
+}
 
-	lines := map[string]*lineEntry{}
-	for i, ld := range d.Lines {
+// builder builds a Catalogue, collecting every error.
+type builder struct {
+	c        *Catalogue
+	lines    map[string]*lineEntry    // by "vX.Y"
+	releases map[string]*releaseEntry // by "vX.Y.Z"
+	errs     []error
+}
+
+func (b *builder) bad(format string, args ...any) {
+	b.errs = append(b.errs, fmt.Errorf(format, args...))
+}
+
+// addLines checks and adds the lines, oldest first.
+func (b *builder) addLines(lines []LineData) {
+	for i, ld := range lines {
 		n, err := ParseName(ld.Name)
 		switch {
 		case err != nil || n.HasPatch:
-			bad("lines[%d].name %q: want a line vMAJOR.MINOR", i, ld.Name)
+			b.bad("b.lines[%d].name %q: want a line vMAJOR.MINOR", i, ld.Name)
 			continue
-		case lines[n.Line()] != nil:
-			bad("lines[%d].name %q: listed twice", i, ld.Name)
+		case b.lines[n.Line()] != nil:
+			b.bad("b.lines[%d].name %q: listed twice", i, ld.Name)
 			continue
-		case len(c.lines) > 0 && c.lines[len(c.lines)-1].name.Compare(n) >= 0:
-			bad("lines[%d].name %q: lines are listed oldest first", i, ld.Name)
+		case len(b.c.lines) > 0 && b.c.lines[len(b.c.lines)-1].name.Compare(n) >= 0:
+			b.bad("b.lines[%d].name %q: lines are listed oldest first", i, ld.Name)
 		}
-		l := &lineEntry{cat: c, name: n, data: ld}
+		l := &lineEntry{cat: b.c, name: n, data: ld}
 		var ok1, ok2 bool
 		l.kmin, ok1 = kubernetesMinor(ld.Kubernetes.Min)
 		l.kmax, ok2 = kubernetesMinor(ld.Kubernetes.Max)
 		if !ok1 || !ok2 || l.kmin > l.kmax {
-			bad("lines[%d] %s: kubernetes {min: %q, max: %q}: want two Kubernetes minors 1.x, min <= max", i, ld.Name, ld.Kubernetes.Min, ld.Kubernetes.Max)
+			b.bad("b.lines[%d] %s: kubernetes {min: %q, max: %q}: want two Kubernetes minors 1.x, min <= max", i, ld.Name, ld.Kubernetes.Min, ld.Kubernetes.Max)
 		}
 		if ld.CRDs == "" || ld.CRDStorage == "" {
-			bad("lines[%d] %s: crds and crdStorage are required", i, ld.Name)
+			b.bad("b.lines[%d] %s: crds and crdStorage are required", i, ld.Name)
 		}
-		lines[n.Line()] = l
-		c.lines = append(c.lines, l)
+		b.lines[n.Line()] = l
+		b.c.lines = append(b.c.lines, l)
 	}
-	if len(c.lines) == 0 {
-		bad("lines: at least one line is required")
+	if len(b.c.lines) == 0 {
+		b.bad("lines: at least one line is required")
 	}
 
-	releases := map[string]*releaseEntry{}
-	for i, rd := range d.Releases {
+}
+
+// addReleases checks and adds the releases and links each to its line and the release it follows.
+func (b *builder) addReleases(releases []ReleaseData) {
+	for i, rd := range releases {
 		n, err := ParseName(rd.Name)
 		if err != nil || !n.HasPatch {
-			bad("releases[%d].name %q: want a release vMAJOR.MINOR.PATCH", i, rd.Name)
+			b.bad("b.releases[%d].name %q: want a release vMAJOR.MINOR.PATCH", i, rd.Name)
 			continue
 		}
-		if releases[n.String()] != nil {
-			bad("releases[%d].name %q: listed twice", i, rd.Name)
+		if b.releases[n.String()] != nil {
+			b.bad("b.releases[%d].name %q: listed twice", i, rd.Name)
 			continue
 		}
-		l := lines[strings.TrimSpace(rd.Line)]
+		l := b.lines[strings.TrimSpace(rd.Line)]
 		if ln, err := ParseName(rd.Line); err == nil {
-			l = lines[ln.Line()]
+			l = b.lines[ln.Line()]
 		}
 		if l == nil || l.name.Line() != n.Line() {
-			bad("releases[%d] %s: line %q: want its own line, one of %s", i, rd.Name, rd.Line, strings.Join(c.LineNames(), ", "))
+			b.bad("b.releases[%d] %s: line %q: want its own line, one of %s", i, rd.Name, rd.Line, strings.Join(b.c.LineNames(), ", "))
 			continue
 		}
 		for _, img := range ImageNames() {
 			ref := rd.Images[img]
 			repo, tag, ok := splitImage(ref)
 			if !ok || repo == "" || tag == "" {
-				bad("releases[%d] %s: images.%s %q: want REPOSITORY:TAG", i, rd.Name, img, ref)
+				b.bad("b.releases[%d] %s: images.%s %q: want REPOSITORY:TAG", i, rd.Name, img, ref)
 			}
 		}
 		for img := range rd.Images {
 			if !slices.Contains(ImageNames(), img) {
-				bad("releases[%d] %s: images.%s: not an image of Calico's components (%s)", i, rd.Name, img, strings.Join(ImageNames(), ", "))
+				b.bad("b.releases[%d] %s: images.%s: not an image of Calico's components (%s)", i, rd.Name, img, strings.Join(ImageNames(), ", "))
 			}
 		}
-		r := &releaseEntry{cat: c, name: n, line: l, data: rd, differences: map[Difference]bool{}}
-		releases[n.String()] = r
-		c.releases = append(c.releases, r)
+		r := &releaseEntry{cat: b.c, name: n, line: l, data: rd, differences: map[Difference]bool{}}
+		b.releases[n.String()] = r
+		b.c.releases = append(b.c.releases, r)
 	}
-	slices.SortFunc(c.releases, func(a, b *releaseEntry) int { return a.name.Compare(b.name) })
-	for _, r := range c.releases {
+	slices.SortFunc(b.c.releases, func(x, y *releaseEntry) int { return x.name.Compare(y.name) })
+	for _, r := range b.c.releases {
 		r.line.releases = append(r.line.releases, r)
 		if r.data.Follows == "" {
 			continue
 		}
-		f := releases[normalize(r.data.Follows)]
+		f := b.releases[normalize(r.data.Follows)]
 		if f == nil || f.name.Compare(r.name) >= 0 {
-			bad("release %s: follows %q: want an older release of the catalogue", r.name, r.data.Follows)
+			b.bad("release %s: follows %q: want an older release of the catalogue", r.name, r.data.Follows)
 			continue
 		}
 		r.follows = f
 	}
-	for _, l := range c.lines {
+	for _, l := range b.c.lines {
 		if len(l.releases) == 0 {
-			bad("line %s: no release", l.name.Line())
+			b.bad("line %s: no release", l.name.Line())
 		}
 	}
 
-	if l := lines[normalizeLine(d.DefaultLine)]; l == nil {
-		bad("defaultLine %q: want a line of the catalogue (%s)", d.DefaultLine, strings.Join(c.LineNames(), ", "))
-	} else {
-		c.defaultLine = l
-	}
-	if n, err := ParseName(d.Unrecorded); err != nil || !n.HasPatch || lines[n.Line()] == nil {
-		bad("unrecorded %q: want a release of a line of the catalogue", d.Unrecorded)
-	} else {
-		c.unrecorded = n.String()
-	}
+}
 
-	for kind, steps := range map[MoveKind][][]Component{MoveUp: d.Moves.Up, MoveDown: d.Moves.Down, MovePatch: d.Moves.Patch} {
+// setDefaults checks the default line and the release unrecorded shoots run.
+func (b *builder) setDefaults(defaultLine, unrecorded string) {
+	if l := b.lines[normalizeLine(defaultLine)]; l == nil {
+		b.bad("defaultLine %q: want a line of the catalogue (%s)", defaultLine, strings.Join(b.c.LineNames(), ", "))
+	} else {
+		b.c.defaultLine = l
+	}
+	if n, err := ParseName(unrecorded); err != nil || !n.HasPatch || b.lines[n.Line()] == nil {
+		b.bad("unrecorded %q: want a release of a line of the catalogue", unrecorded)
+	} else {
+		b.c.unrecorded = n.String()
+	}
+}
+
+// addMoves checks that every kind of move has each component in exactly one step.
+func (b *builder) addMoves(moves MovesData) {
+	for kind, steps := range map[MoveKind][][]Component{MoveUp: moves.Up, MoveDown: moves.Down, MovePatch: moves.Patch} {
 		seen := map[Component]int{}
 		for _, step := range steps {
 			if len(step) == 0 {
-				bad("moves.%s: an empty step", kind)
+				b.bad("moves.%s: an empty step", kind)
 			}
 			for _, comp := range step {
 				seen[comp]++
@@ -279,71 +311,77 @@ func New(d Data) (*Catalogue, error) {
 		}
 		for _, comp := range Components() {
 			if seen[comp] != 1 {
-				bad("moves.%s: %s must be in exactly one step (found %d times)", kind, comp, seen[comp])
+				b.bad("moves.%s: %s must be in exactly one step (found %d times)", kind, comp, seen[comp])
 			}
 		}
 		for comp := range seen {
 			if !slices.Contains(Components(), comp) {
-				bad("moves.%s: %q is not a component (%s)", kind, comp, componentNames())
+				b.bad("moves.%s: %q is not a component (%s)", kind, comp, componentNames())
 			}
 		}
-		c.moves[kind] = steps
+		b.c.moves[kind] = steps
 	}
 
-	inRange := func(what, since, until string) func(*releaseEntry) bool {
-		s := releases[normalize(since)]
-		if s == nil {
-			bad("%s: since %q: want a release of the catalogue", what, since)
-			return func(*releaseEntry) bool { return false }
-		}
-		var u *releaseEntry
-		if until != "" {
-			if u = releases[normalize(until)]; u == nil {
-				bad("%s: until %q: want a release of the catalogue", what, until)
-			}
-		}
-		return func(r *releaseEntry) bool { return r.descendsFrom(s) && (u == nil || !r.descendsFrom(u)) }
+}
+
+// inRange returns whether a release is in [since, until) along the releases it follows.
+func (b *builder) inRange(what, since, until string) func(*releaseEntry) bool {
+	s := b.releases[normalize(since)]
+	if s == nil {
+		b.bad("%s: since %q: want a release of the catalogue", what, since)
+		return func(*releaseEntry) bool { return false }
 	}
+	var u *releaseEntry
+	if until != "" {
+		if u = b.releases[normalize(until)]; u == nil {
+			b.bad("%s: until %q: want a release of the catalogue", what, until)
+		}
+	}
+	return func(r *releaseEntry) bool { return r.descendsFrom(s) && (u == nil || !r.descendsFrom(u)) }
+}
+
+// addDifferences tags the releases with the differences they bring.
+func (b *builder) addDifferences(differences []DifferenceData) {
 	seenDiff := map[Difference]bool{}
-	for i, dd := range d.Differences {
+	for i, dd := range differences {
 		what := fmt.Sprintf("differences[%d] %s", i, dd.Name)
 		if !slices.Contains(implemented, dd.Name) {
-			bad("%s: no component implements it (known: %s)", what, strings.Join(differenceNames(), ", "))
+			b.bad("%s: no component implements it (known: %s)", what, strings.Join(differenceNames(), ", "))
 			continue
 		}
 		if seenDiff[dd.Name] {
-			bad("%s: listed twice", what)
+			b.bad("%s: listed twice", what)
 		}
 		seenDiff[dd.Name] = true
 		if strings.TrimSpace(dd.What) == "" {
-			bad("%s: what is required", what)
+			b.bad("%s: what is required", what)
 		}
-		has := inRange(what, dd.Since, dd.Until)
-		for _, r := range c.releases {
+		has := b.inRange(what, dd.Since, dd.Until)
+		for _, r := range b.c.releases {
 			if has(r) {
 				r.differences[dd.Name] = true
 			}
 		}
 	}
-	for i, kd := range d.KnownIssues {
+}
+
+// addKnownIssues tags the releases with their known issues.
+func (b *builder) addKnownIssues(issues []KnownIssueData) {
+	for i, kd := range issues {
 		what := fmt.Sprintf("knownIssues[%d] %s", i, kd.ID)
 		if kd.ID == "" || kd.Title == "" || kd.Detail == "" || kd.Action == "" {
-			bad("%s: id, title, detail and action are required", what)
+			b.bad("%s: id, title, detail and action are required", what)
 		}
 		if !slices.Contains(Components(), kd.Component) {
-			bad("%s: component %q: want one of %s", what, kd.Component, componentNames())
+			b.bad("%s: component %q: want one of %s", what, kd.Component, componentNames())
 		}
-		has := inRange(what, kd.Since, kd.Until)
-		for _, r := range c.releases {
+		has := b.inRange(what, kd.Since, kd.Until)
+		for _, r := range b.c.releases {
 			if has(r) {
 				r.issues = append(r.issues, KnownIssue{ID: kd.ID, Component: kd.Component, Title: kd.Title, Detail: kd.Detail, Action: kd.Action, Since: kd.Since})
 			}
 		}
 	}
-	if len(errs) > 0 {
-		return nil, fmt.Errorf("the Calico catalogue: %w", errors.Join(errs...))
-	}
-	return c, nil
 }
 
 // descendsFrom is true when r is a or follows a, directly or not.
