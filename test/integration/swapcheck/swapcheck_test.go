@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
@@ -163,21 +164,7 @@ func create(t testing.TB, name string, s seedShoot) string {
 	if s.kubernetes != "" {
 		shoot.Spec.Kubernetes.Version = s.kubernetes
 	}
-	raw, err := json.Marshal(shoot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cluster := &extensionsv1alpha1.Cluster{
-		ObjectMeta: metav1.ObjectMeta{Name: ns},
-		Spec: extensionsv1alpha1.ClusterSpec{
-			CloudProfile: runtime.RawExtension{Raw: []byte(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"CloudProfile"}`)},
-			Shoot:        runtime.RawExtension{Raw: raw},
-		},
-	}
-	if err := cl.Create(ctx, cluster); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cl.Delete(context.Background(), cluster) })
+	createCluster(t, cl, ns, shoot)
 	n := &extensionsv1alpha1.Network{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
 		Spec: extensionsv1alpha1.NetworkSpec{
@@ -370,4 +357,24 @@ func TestSwapCheckSeed(t *testing.T) {
 	if code != 1 {
 		t.Errorf("text run exit code %d, want 1", code)
 	}
+}
+
+// createCluster creates the Cluster of control-plane namespace ns with shoot embedded, deleted with the test.
+func createCluster(t testing.TB, cl client.Client, ns string, shoot *gardencorev1beta1.Shoot) {
+	t.Helper()
+	raw, err := json.Marshal(shoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cluster := &extensionsv1alpha1.Cluster{
+		ObjectMeta: metav1.ObjectMeta{Name: ns},
+		Spec: extensionsv1alpha1.ClusterSpec{
+			CloudProfile: runtime.RawExtension{Raw: []byte(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"CloudProfile"}`)},
+			Shoot:        runtime.RawExtension{Raw: raw},
+		},
+	}
+	if err := cl.Create(context.Background(), cluster); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cl.Delete(context.Background(), cluster) })
 }

@@ -120,21 +120,7 @@ func createTakeoverShoot(t *testing.T, sc rendertest.Scenario) takeoverShoot {
 			t.Fatal(err)
 		}
 	}
-	raw, err := json.Marshal(shoot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cluster := &extensionsv1alpha1.Cluster{
-		ObjectMeta: metav1.ObjectMeta{Name: ns},
-		Spec: extensionsv1alpha1.ClusterSpec{
-			CloudProfile: runtime.RawExtension{Raw: []byte(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"CloudProfile"}`)},
-			Shoot:        runtime.RawExtension{Raw: raw},
-		},
-	}
-	if err := cl.Create(ctx, cluster); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cl.Delete(context.Background(), cluster) })
+	createCluster(t, cl, ns, shoot)
 	n := networkOf(t, sc.Name, ns, shoot)
 	if err := cl.Create(ctx, n); err != nil {
 		t.Fatal(err)
