@@ -47,6 +47,10 @@ type ApplyOptions struct {
 	AcceptBlockers []string
 	// Adopt takes over objects calico-pilot did not apply (an upstream calico.yaml install).
 	Adopt bool
+	// AllowDisruption makes --dry-run exit 0 on disruptive (but not blocked) changes, as plan's flag.
+	AllowDisruption bool
+	// disruptive is set by report when the plan's highest impact is disruptive or blocked.
+	disruptive bool
 
 	cfg *rest.Config
 	// poll is how often waits poll (tests shorten it).
@@ -78,12 +82,14 @@ kube-system/calico-pilot-state; the Lease kube-system/calico-pilot-apply keeps t
 CRDs and IP pools are never deleted; other objects are deleted only when the state says calico-pilot
 applied them and it no longer renders them.
 
---dry-run prints plan's report (objects, restarts, blockers) and changes nothing. apply refuses what plan
+--dry-run prints plan's report (objects, restarts, blockers) and changes nothing, with plan's exit codes
+(1 for a blocker or a disruptive change; --allow-disruption accepts the latter). apply refuses what plan
 calls a blocker unless it is accepted by its object (--accept-blocker "IPPool default-ipv4-ippool").
 Objects calico-pilot did not apply (upstream's calico.yaml) are taken over only with --adopt. A cluster run
 by the tigera operator is refused.
 
-Exit status: 0 applied (or, with --dry-run, no blocker), 1 blocked, invalid file, or a rollout that did not
+Exit status: 0 applied (or, with --dry-run, nothing blocked or disruptive), 1 blocked (or, with --dry-run,
+disruptive), invalid file, or a rollout that did not
 finish in time, 2 bad usage or an unreachable cluster.`,
 		Example: `  calico-pilot apply --kubeconfig admin.conf -f cluster.yaml --dry-run
   calico-pilot apply --kubeconfig admin.conf -f cluster.yaml
@@ -98,6 +104,7 @@ func (o *ApplyOptions) AddFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig of the cluster (required)")
 	f.StringVarP(&o.File, "filename", "f", "", "cluster file: NetworkConfig and cluster facts (required; - for stdin)")
 	f.BoolVar(&o.DryRun, "dry-run", false, "print what would change (plan's report) and change nothing")
+	f.BoolVar(&o.AllowDisruption, "allow-disruption", false, "with --dry-run: exit 0 on disruptive changes that are not blocked (as plan)")
 	f.StringVar(&o.CalicoVersion, "calico-version", "", "Calico release or line to move to ("+calicoversion.Default().Accepted()+"); without it the deployed release stays")
 	f.DurationVar(&o.Timeout, "timeout", 5*time.Minute, "how long to wait for CRDs to be Established and for each step's rollout")
 	f.StringArrayVar(&o.AcceptBlockers, "accept-blocker", nil, "a plan blocker to accept, by its object as plan prints it (repeatable)")
@@ -215,6 +222,10 @@ func (o *ApplyOptions) Run(ctx context.Context, streams IO) error {
 	if err != nil {
 		return &ExitError{Code: ExitFindings, Err: err}
 	}
+	if o.DryRun && o.disruptive && !o.AllowDisruption {
+		// plan's exit codes: a disruptive change is a finding unless accepted.
+		return &ExitError{Code: ExitFindings, Err: errors.New("the plan above has disruptive changes (nothing was applied); --allow-disruption accepts them as plan does")}
+	}
 	return nil
 }
 
@@ -242,7 +253,9 @@ func (o *ApplyOptions) report(ctx context.Context, c client.Client, p standalone
 	blockers := append(plan.Blockers(d, live), move.Blockers()...)
 	po := &PlanOptions{PlanOutput: "text"}
 	var b strings.Builder
-	if err := po.report(&b, d, blockers, d.Summarize(), true, move); err != nil {
+	sum := d.Summarize()
+	o.disruptive = sum.Highest == manifestdiff.ClassDisruptive || sum.Highest == manifestdiff.ClassBlocked
+	if err := po.report(&b, d, blockers, sum, true, move); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(streams.Out, "plan:\n%s", b.String())

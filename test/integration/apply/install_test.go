@@ -76,4 +76,18 @@ func TestApplyInstallsWithFactsFromKubeadm(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "no changes") {
 		t.Fatalf("dry-run after install: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
+
+	// --dry-run has plan's exit codes: IPIP to VXLAN changes the pool's encapsulation on every node at
+	// once, a disruptive change: exit 1 unless --allow-disruption, and nothing changes.
+	overlayOff := strings.Replace(minimalFile, "  overlay:\n    enabled: true\n", "  overlay:\n    enabled: true\n  ipv4:\n    pool: vxlan\n", 1)
+	code, out, errOut = cl.apply(ctx, overlayOff, "--dry-run")
+	if code != 1 || !strings.Contains(out, "disruptive") || !strings.Contains(errOut, "--allow-disruption") {
+		t.Fatalf("dry-run of a disruptive change: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if code, out, errOut = cl.apply(ctx, overlayOff, "--dry-run", "--allow-disruption"); code != 0 {
+		t.Fatalf("dry-run --allow-disruption: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if st := cl.state(); st.Release != "v3.31.7" {
+		t.Errorf("a dry-run changed the state: %+v", st)
+	}
 }
