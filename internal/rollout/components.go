@@ -171,31 +171,40 @@ func (c Components) String() string {
 // a missing calico-node too, and Complete says it is not complete.
 func ReadComponents(ctx context.Context, shoot client.Reader) (Components, error) {
 	var out Components
-	ds := &appsv1.DaemonSet{}
-	switch err := shoot.Get(ctx, client.ObjectKey{Namespace: ShootNamespace, Name: NodeDaemonSet}, ds); {
-	case err == nil:
-		out.Node = FromDaemonSet(ds)
-	case apierrors.IsNotFound(err):
-		out.Node = Component{Name: NodeDaemonSet}
-	default:
-		return out, fmt.Errorf("reading the shoot's %s DaemonSet: %w", NodeDaemonSet, err)
-	}
-	for _, d := range []struct {
-		name string
-		into *Component
-	}{{TyphaDeployment, &out.Typha}, {KubeControllersDeployment, &out.KubeControllers}} {
-		dep := &appsv1.Deployment{}
-		switch err := shoot.Get(ctx, client.ObjectKey{Namespace: ShootNamespace, Name: d.name}, dep); {
-		case err == nil:
-			*d.into = FromDeployment(dep)
-		case apierrors.IsNotFound(err):
-			*d.into = Component{Name: d.name}
-		default:
-			return out, fmt.Errorf("reading the shoot's %s Deployment: %w", d.name, err)
+	for _, c := range []struct {
+		component calicoversion.Component
+		into      *Component
+	}{{calicoversion.Node, &out.Node}, {calicoversion.Typha, &out.Typha}, {calicoversion.KubeControllers, &out.KubeControllers}} {
+		w, err := ReadWorkload(ctx, shoot, c.component)
+		if err != nil {
+			return out, fmt.Errorf("the shoot's rollout: %w", err)
 		}
+		*c.into = w
 	}
 	return out, nil
 }
 
 // since formats an elapsed duration for messages, rounded to the second.
 func since(d time.Duration) string { return d.Round(time.Second).String() }
+
+// ReadWorkload reads the rollout of a Calico component's workload (calicoversion.Component.Workload)
+// through r: one GET; a missing workload is reported as not found, not as an error. The controller's
+// move check and `calico-pilot apply` read workloads through it.
+func ReadWorkload(ctx context.Context, r client.Reader, c calicoversion.Component) (Component, error) {
+	w := c.Workload()
+	key := client.ObjectKey{Namespace: w.Namespace, Name: w.Name}
+	var obj client.Object = &appsv1.Deployment{}
+	if w.Kind == "DaemonSet" {
+		obj = &appsv1.DaemonSet{}
+	}
+	switch err := r.Get(ctx, key, obj); {
+	case apierrors.IsNotFound(err):
+		return Component{Name: w.Name}, nil
+	case err != nil:
+		return Component{}, fmt.Errorf("reading %s %s: %w", w.Kind, key, err)
+	}
+	if ds, ok := obj.(*appsv1.DaemonSet); ok {
+		return FromDaemonSet(ds), nil
+	}
+	return FromDeployment(obj.(*appsv1.Deployment)), nil
+}

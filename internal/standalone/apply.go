@@ -491,21 +491,23 @@ func (a *Applier) waitRollout(ctx context.Context, req Request, res pipeline.Res
 		}
 	}
 	var holding []rollout.Component
+	var readErr error
 	err := wait.PollUntilContextTimeout(ctx, a.Poll, req.Timeout, true, func(ctx context.Context) (bool, error) {
 		var now []rollout.Component
 		for _, c := range comps {
-			rc, err := a.readComponent(ctx, c)
+			rc, err := rollout.ReadWorkload(ctx, a.Client, c)
 			if err != nil {
-				if ctx.Err() != nil {
-					return false, ctx.Err() // the deadline: keep what the last full read found
-				}
-				return false, err
+				// A failed read (the deadline close, the client's rate limiter refusing to wait past
+				// it, an API server that does not answer for a moment) keeps what the last full read
+				// found and polls again; the timeout says what was last seen.
+				readErr = err
+				return false, nil
 			}
 			if !rc.Complete() {
 				now = append(now, rc)
 			}
 		}
-		holding = now
+		holding, readErr = now, nil
 		return len(holding) == 0, nil
 	})
 	if err == nil {
@@ -522,6 +524,9 @@ func (a *Applier) waitRollout(ctx context.Context, req Request, res pipeline.Res
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "timed out after %s waiting for the rollout of %s", req.Timeout, describe(holding))
+	if readErr != nil {
+		fmt.Fprintf(&b, " (the last read failed: %v)", readErr)
+	}
 	for _, h := range holding {
 		if pods := a.heldBy(ctx, h.Name); pods != "" {
 			fmt.Fprintf(&b, "; pods of %s not ready or not updated: %s", h.Name, pods)
@@ -543,29 +548,6 @@ func describe(cs []rollout.Component) string {
 		return "Calico's workloads"
 	}
 	return strings.Join(out, "; ")
-}
-
-func (a *Applier) readComponent(ctx context.Context, c calicoversion.Component) (rollout.Component, error) {
-	w := c.Workload()
-	key := client.ObjectKey{Namespace: w.Namespace, Name: w.Name}
-	if w.Kind == "DaemonSet" {
-		var ds appsv1.DaemonSet
-		if err := a.Client.Get(ctx, key, &ds); err != nil {
-			if apierrors.IsNotFound(err) {
-				return rollout.Component{Name: w.Name}, nil
-			}
-			return rollout.Component{}, fmt.Errorf("reading DaemonSet %s: %w", key, err)
-		}
-		return rollout.FromDaemonSet(&ds), nil
-	}
-	var dep appsv1.Deployment
-	if err := a.Client.Get(ctx, key, &dep); err != nil {
-		if apierrors.IsNotFound(err) {
-			return rollout.Component{Name: w.Name}, nil
-		}
-		return rollout.Component{}, fmt.Errorf("reading Deployment %s: %w", key, err)
-	}
-	return rollout.FromDeployment(&dep), nil
 }
 
 // heldBy names the pods of a workload that are not ready (at most five).

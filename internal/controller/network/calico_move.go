@@ -6,10 +6,7 @@ import (
 	"strings"
 
 	"github.com/go-logr/logr"
-	appsv1 "k8s.io/api/apps/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
@@ -28,31 +25,6 @@ const (
 	moveDone
 )
 
-// readWorkload reads a component's workload through the shoot client (one GET); a missing one is
-// reported as not found, not as an error.
-func readWorkload(ctx context.Context, shoot client.Reader, c calicoversion.Component) (rollout.Component, error) {
-	w := c.Workload()
-	key := client.ObjectKey{Namespace: w.Namespace, Name: w.Name}
-	if w.Kind == "DaemonSet" {
-		ds := &appsv1.DaemonSet{}
-		switch err := shoot.Get(ctx, key, ds); {
-		case apierrors.IsNotFound(err):
-			return rollout.Component{Name: w.Name}, nil
-		case err != nil:
-			return rollout.Component{}, fmt.Errorf("reading the shoot's %s %s: %w", w.Kind, w.Name, err)
-		}
-		return rollout.FromDaemonSet(ds), nil
-	}
-	d := &appsv1.Deployment{}
-	switch err := shoot.Get(ctx, key, d); {
-	case apierrors.IsNotFound(err):
-		return rollout.Component{Name: w.Name}, nil
-	case err != nil:
-		return rollout.Component{}, fmt.Errorf("reading the shoot's %s %s: %w", w.Kind, w.Name, err)
-	}
-	return rollout.FromDeployment(d), nil
-}
-
 // checkMove reads, through the shoot client, every workload the applied step of a move changed
 // (calicoversion.Move.Changed, of the components the manifest runs: workloads, component -> the image
 // of its main container) and says whether that step rolled out: each workload runs the image rendered
@@ -70,7 +42,7 @@ func (a *Actuator) checkMove(ctx context.Context, namespace string, d calicovers
 		if !rendered {
 			continue
 		}
-		w, err := readWorkload(ctx, shoot, c)
+		w, err := rollout.ReadWorkload(ctx, shoot, c)
 		if err != nil {
 			return moveWait, "", err
 		}

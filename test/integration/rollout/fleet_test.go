@@ -44,7 +44,7 @@ import (
 
 const (
 	mrName      = "extension-networking-calico-config"
-	pollTimeout = 40 * time.Second
+	pollTimeout = 90 * time.Second
 )
 
 // fleet is one test's shoots: control-plane namespaces in the seed (Cluster, Network, shoot access

@@ -23,7 +23,7 @@ import (
 
 func wave(name string, percent int32) configv1alpha1.Wave {
 	return configv1alpha1.Wave{Name: name, Percent: ptr.To(percent), MinSoak: &metav1.Duration{Duration: time.Second},
-		RolloutDeadline: &metav1.Duration{Duration: 8 * time.Second}, MaxFailures: ptr.To[int32](0)}
+		RolloutDeadline: &metav1.Duration{Duration: 20 * time.Second}, MaxFailures: ptr.To[int32](0)}
 }
 
 // TestRolloutHaltsAndResumes: 20 shoots deployed on v3.31.6 move to v3.32 in waves of 10 %, 50 % and
