@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 )
 
 // Facts are what the choice of a shoot's Calico release is made from: what its Network records, what
@@ -29,6 +31,21 @@ type Facts struct {
 	Hibernated bool
 	// Now stamps a move that starts.
 	Now time.Time
+}
+
+// RecordedFacts are the facts a Network's provider status records (nil: none): the release, the
+// newest CRD release and the move in progress; Deployed when a release is recorded. The caller adds
+// what it knows beyond the status (a deployed ManagedResource, the pin, the operator's default, ...).
+func RecordedFacts(st *calicov1alpha1.NetworkStatus) Facts {
+	var f Facts
+	if st == nil {
+		return f
+	}
+	f.Recorded, f.RecordedCRDs, f.Deployed = st.CalicoVersion, st.CalicoCRDVersion, st.CalicoVersion != ""
+	if m := st.CalicoMove; m != nil {
+		f.Moving = &MoveRecord{From: m.From, To: m.To, Phase: m.Phase, Started: m.Started.Time, Rollout: m.Rollout}
+	}
+	return f
 }
 
 // MoveRecord is a move as recorded in a Network's status.

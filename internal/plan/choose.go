@@ -40,12 +40,7 @@ func NetworkFacts(network *extensionsv1alpha1.Network) (calicoversion.Facts, err
 	if err := json.Unmarshal(network.Status.ProviderStatus.Raw, &st); err != nil {
 		return f, fmt.Errorf("the Network's status.providerStatus does not decode: %w", err)
 	}
-	f.Recorded, f.RecordedCRDs = st.CalicoVersion, st.CalicoCRDVersion
-	f.Deployed = st.CalicoVersion != ""
-	if m := st.CalicoMove; m != nil {
-		f.Moving = &calicoversion.MoveRecord{From: m.From, To: m.To, Phase: m.Phase, Started: m.Started.Time, Rollout: m.Rollout}
-	}
-	return f, nil
+	return calicoversion.RecordedFacts(&st), nil
 }
 
 // ChooseCalico decides the Calico deployment of an offline render as the controller does

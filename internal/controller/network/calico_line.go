@@ -21,16 +21,11 @@ type RolloutView interface {
 // releaseFacts are the facts of one Network for calicoversion.Decide, the one decision of which
 // release a shoot runs (docs/upgrades.md): recorded is calico-pilot's provider status of the last
 // reconcile (nil: none); deployed is true when the shoot already runs a Calico (recorded, or a
-// ManagedResource of the reference's).
+// ManagedResource of the reference's); now stamps a move the decision starts.
 func releaseFacts(recorded *calicov1alpha1.NetworkStatus, deployed bool, cfg *calicov1alpha1.NetworkConfig, operator *configv1alpha1.ControllerConfiguration,
-	assignment *rollout.Assignment, kubernetes string, hibernated bool) calicoversion.Facts {
-	f := calicoversion.Facts{Deployed: deployed, Kubernetes: kubernetes, Hibernated: hibernated}
-	if r := recorded; r != nil {
-		f.Recorded, f.RecordedCRDs = r.CalicoVersion, r.CalicoCRDVersion
-		if m := r.CalicoMove; m != nil {
-			f.Moving = &calicoversion.MoveRecord{From: m.From, To: m.To, Phase: m.Phase, Started: m.Started.Time, Rollout: m.Rollout}
-		}
-	}
+	assignment *rollout.Assignment, kubernetes string, hibernated bool, now time.Time) calicoversion.Facts {
+	f := calicoversion.RecordedFacts(recorded)
+	f.Deployed, f.Kubernetes, f.Hibernated, f.Now = deployed, kubernetes, hibernated, now
 	if cfg != nil {
 		f.Pin = cfg.CalicoVersion
 	}
@@ -40,12 +35,6 @@ func releaseFacts(recorded *calicov1alpha1.NetworkStatus, deployed bool, cfg *ca
 	if assignment != nil {
 		f.RolloutTarget, f.Rollout = assignment.Target, assignment.Rollout
 	}
-	return f
-}
-
-// withNow stamps a move the decision may start.
-func withNow(f calicoversion.Facts, now time.Time) calicoversion.Facts {
-	f.Now = now
 	return f
 }
 

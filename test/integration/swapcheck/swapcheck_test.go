@@ -183,17 +183,7 @@ func create(t testing.TB, name string, s seedShoot) string {
 		}
 	}
 	if s.deployed != nil {
-		secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "managedresource-" + mrName}, Data: s.deployed}
-		if err := cl.Create(ctx, secret); err != nil {
-			t.Fatal(err)
-		}
-		mr := &resourcesv1alpha1.ManagedResource{
-			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: mrName},
-			Spec:       resourcesv1alpha1.ManagedResourceSpec{SecretRefs: []corev1.LocalObjectReference{{Name: secret.Name}}, KeepObjects: ptr.To(false)},
-		}
-		if err := cl.Create(ctx, mr); err != nil {
-			t.Fatal(err)
-		}
+		createDeployed(t, cl, ns, s.deployed)
 	}
 	return ns
 }
@@ -377,4 +367,22 @@ func createCluster(t testing.TB, cl client.Client, ns string, shoot *gardencorev
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cl.Delete(context.Background(), cluster) })
+}
+
+// createDeployed stores data as the shoot's ManagedResource and its content secret, as a deployed
+// extension left them.
+func createDeployed(t testing.TB, cl client.Client, ns string, data map[string][]byte) {
+	t.Helper()
+	ctx := context.Background()
+	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "managedresource-" + mrName}, Data: data}
+	if err := cl.Create(ctx, secret); err != nil {
+		t.Fatal(err)
+	}
+	mr := &resourcesv1alpha1.ManagedResource{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: mrName},
+		Spec:       resourcesv1alpha1.ManagedResourceSpec{SecretRefs: []corev1.LocalObjectReference{{Name: secret.Name}}, KeepObjects: ptr.To(false)},
+	}
+	if err := cl.Create(ctx, mr); err != nil {
+		t.Fatal(err)
+	}
 }

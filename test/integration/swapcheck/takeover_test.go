@@ -129,17 +129,7 @@ func createTakeoverShoot(t *testing.T, sc rendertest.Scenario) takeoverShoot {
 	if err := cl.Status().Update(ctx, n); err != nil {
 		t.Fatal(err)
 	}
-	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "managedresource-" + mrName}, Data: deployed}
-	if err := cl.Create(ctx, secret); err != nil {
-		t.Fatal(err)
-	}
-	mr := &resourcesv1alpha1.ManagedResource{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: mrName},
-		Spec:       resourcesv1alpha1.ManagedResourceSpec{SecretRefs: []corev1.LocalObjectReference{{Name: secret.Name}}, KeepObjects: ptr.To(false)},
-	}
-	if err := cl.Create(ctx, mr); err != nil {
-		t.Fatal(err)
-	}
+	createDeployed(t, cl, ns, deployed)
 	return takeoverShoot{name: sc.Name, ns: ns, shoot: shoot, network: n, deployed: deployed,
 		gates: map[string]bool{string(features.NonPrivilegedCalicoNode): sc.NonPrivileged}}
 }
