@@ -15,8 +15,10 @@ import (
 // Network's config starts here.
 func NetworkProviderConfigPath() *field.Path { return field.NewPath("spec", "providerConfig") }
 
-// ShootConfig validates a Shoot (validation.ValidateShoot) and returns its NetworkConfig, decoded
-// once; nil when the Shoot has none. The errors carry paths in the Shoot.
+// ShootConfig validates a Shoot (validation.ValidateShoot: spec.networking, the providerConfig decoded
+// once, every rule applied in one place) and returns its NetworkConfig; nil when the Shoot has none
+// or it does not decode. The errors carry paths in the Shoot; a caller that goes on after them (a
+// ratcheted error) has the decoded config already.
 func ShootConfig(shoot *gardencorev1beta1.Shoot) (*calicov1alpha1.NetworkConfig, field.ErrorList) {
 	return validation.ValidateShoot(shoot)
 }
