@@ -459,7 +459,7 @@ func (o *RenderOptions) fromShoot(shoot *gardencorev1beta1.Shoot, network *exten
 		if len(errs) > 0 {
 			return renderInput{}, errs, nil
 		}
-		if shoot.IsWorkerless() {
+		if rules.NetworkingOf(shoot) == rules.NetworkingWorkerless {
 			return renderInput{}, field.ErrorList{field.Required(field.NewPath("spec", "provider", "workers"), "the shoot is workerless and gets no Calico networking; add a worker pool")}, nil
 		}
 		return renderInput{source: pipeline.Source{Shoot: shoot, SeedNamespace: seedNamespaceOf(shoot)}, config: cfg}, nil, nil

@@ -20,6 +20,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
+	"github.com/calico-pilot/calico-pilot/internal/rules"
 	"github.com/calico-pilot/calico-pilot/internal/seedstate"
 	"github.com/calico-pilot/calico-pilot/internal/swapcheck"
 )
@@ -212,7 +213,8 @@ func (o *SwapCheckOptions) fromFile(ctx context.Context, checker *swapcheck.Chec
 			if len(errs) > 0 {
 				return nil, fmt.Errorf("%s: Shoot %s: %w", inputName(o.File), objectName(item), errs.ToAggregate())
 			}
-			if shoot.NetworkingType() != network.Type || shoot.IsWorkerless() {
+			if rules.NetworkingOf(shoot) != rules.NetworkingCalico {
+				// Another networking type, or workerless: not a shoot calico-pilot would serve.
 				continue
 			}
 			reports = append(reports, checker.Shoot(shoot))
