@@ -127,8 +127,8 @@ func (o *PlanOptions) seedChecker() (*swapcheck.Checker, *imagevector.Resolver, 
 	if err != nil {
 		return nil, nil, err
 	}
-	settings := pipeline.Settings{ControllerConfig: ctrl, FeatureGates: fg}
-	return &swapcheck.Checker{Encoder: enc, Parser: parser, Settings: settings, DataKey: network.ManagedResourceDataKey}, imagevector.NewResolver(vector), nil
+	return &swapcheck.Checker{Encoder: enc, Parser: parser, ControllerConfig: ctrl, Settings: pipeline.OperatorSettings(ctrl, fg),
+		DataKey: network.ManagedResourceDataKey}, imagevector.NewResolver(vector), nil
 }
 
 // planSeedShoot plans one shoot: current lines, render at the target as the controller would after the
