@@ -82,8 +82,8 @@ type Checker struct {
 	// its compatibility default, Calico default and rollout, GlobalNetworkSet default.
 	ControllerConfig *configv1alpha1.ControllerConfiguration
 	// Settings are the render settings (pipeline.OperatorSettings of ControllerConfig and the feature
-	// gates); a zero Settings.Calico means each shoot gets the line
-	// calico-pilot would give it (plan.ChooseCalico), with its images from Resolver.
+	// gates); a zero Settings.Calico means each shoot gets the line calico-pilot would give it
+	// (plan.ChooseCalico), with its images from Resolver.
 	Settings values.Settings
 	// Resolver resolves the images of a shoot's Kubernetes version and Calico line; nil keeps
 	// Settings.Images for every shoot.
