@@ -59,6 +59,21 @@ func TestWriteSeedPlan(t *testing.T) {
 			Errors:    []string{"the Cluster's shoot is not available"},
 		},
 	}
+	// The table with shoot a's lines before its live findings, and the known issues, are the same
+	// with and without live checks.
+	const table = `SHOOT                         KUBERNETES  CURRENT  TARGET   RESTARTS                                BLOCKERS
+shoot--a--one (garden-a/one)  1.33.2      v3.31.6  v3.32.1  1: calico-node; 2: calico-typha-deploy  1
+shoot--b--two (garden-b/two)  1.32.0      v3.31.6  v3.32.1  -                                       -
+shoot--c--three               -           unknown  v3.32.1  -                                       cannot plan
+
+shoot--a--one: note: v3.31.1 is retired
+shoot--a--one: blocker: IPPool default-ipv4-ippool: immutable
+`
+	const issues = `
+known issues of the target (docs/calico-lines.md):
+  calico-node v3.32.1: a known issue [issue-1]
+          do: wait
+`
 	tests := []struct {
 		name string
 		rows []seedPlanRow
@@ -69,48 +84,26 @@ func TestWriteSeedPlan(t *testing.T) {
 		{
 			name: "offline",
 			rows: rows,
-			want: `SHOOT                         KUBERNETES  CURRENT  TARGET   RESTARTS                                BLOCKERS
-shoot--a--one (garden-a/one)  1.33.2      v3.31.6  v3.32.1  1: calico-node; 2: calico-typha-deploy  1
-shoot--b--two (garden-b/two)  1.32.0      v3.31.6  v3.32.1  -                                       -
-shoot--c--three               -           unknown  v3.32.1  -                                       cannot plan
-
-shoot--a--one: note: v3.31.1 is retired
-shoot--a--one: blocker: IPPool default-ipv4-ippool: immutable
-shoot--c--three: error: the Cluster's shoot is not available
+			want: table + `shoot--c--three: error: the Cluster's shoot is not available
 
 facts of moving to v3.32 (v3.32.1) (docs/calico-downgrade.md):
   Warning title warn-found [warn-found]
   Blocker title blocker-found [blocker-found]
   Warning title not-checked [not-checked] (live check: add --live-shoots, or run plan --current ... --kubeconfig SHOOT per shoot)
   Warning title always [always]
-
-known issues of the target (docs/calico-lines.md):
-  calico-node v3.32.1: a known issue [issue-1]
-          do: wait
-`,
+` + issues,
 		},
 		{
 			name: "live",
 			rows: rows,
 			live: true,
-			want: `SHOOT                         KUBERNETES  CURRENT  TARGET   RESTARTS                                BLOCKERS
-shoot--a--one (garden-a/one)  1.33.2      v3.31.6  v3.32.1  1: calico-node; 2: calico-typha-deploy  1
-shoot--b--two (garden-b/two)  1.32.0      v3.31.6  v3.32.1  -                                       -
-shoot--c--three               -           unknown  v3.32.1  -                                       cannot plan
-
-shoot--a--one: note: v3.31.1 is retired
-shoot--a--one: blocker: IPPool default-ipv4-ippool: immutable
-shoot--a--one: warning: title warn-found [warn-found]
+			want: table + `shoot--a--one: warning: title warn-found [warn-found]
 shoot--c--three: error: the Cluster's shoot is not available
 
 facts of moving to v3.32 (v3.32.1) (docs/calico-downgrade.md):
   Warning title not-checked [not-checked] (live check: add --live-shoots, or run plan --current ... --kubeconfig SHOOT per shoot)
   Warning title always [always]
-
-known issues of the target (docs/calico-lines.md):
-  calico-node v3.32.1: a known issue [issue-1]
-          do: wait
-`,
+` + issues,
 		},
 	}
 	for _, tt := range tests {
