@@ -128,7 +128,8 @@ type gathered struct {
 
 // gather decodes and validates the providerConfig (condition ConfigurationValid) and reads what the
 // decisions need: the compatibility mode and the deployed state, what a takeover keeps, and the
-// kube-apiserver addresses (condition KubeAPIServerGlobalNetworkSet).
+// kube-apiserver addresses (condition KubeAPIServerGlobalNetworkSet), into the render settings
+// (pipeline.OperatorSettings of the operator's configuration and feature gates).
 func (a *Actuator) gather(ctx context.Context, log logr.Logger, network *extensionsv1alpha1.Network, cluster *Cluster, conds *conditionSet) (gathered, error) {
 	in := gathered{Inputs: Inputs{Network: network, Shoot: cluster.Shoot}, namespace: network.Namespace}
 	cfg, errs := pipeline.ExistingNetworkConfig(network)
