@@ -30,6 +30,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/plan"
 	"github.com/calico-pilot/calico-pilot/internal/pools"
 	"github.com/calico-pilot/calico-pilot/internal/rollout"
+	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
 // Preview is what apply would change, for plan's report: the live objects and what they become.
@@ -315,7 +316,7 @@ func (a *Applier) render(req Request, dep calicoversion.Deployment) (pipeline.Re
 	// The pipeline also renders a shoot's seed-side monitoring, which needs a control-plane namespace;
 	// a plain cluster has no seed, so those objects are rendered for a name and never applied.
 	src := pipeline.Source{Shoot: req.Facts.Shoot(nil), SeedNamespace: "no-seed"}
-	res, errs, err := a.Encoder.Render(src, req.Config, pipeline.Settings{Images: images, Calico: dep})
+	res, errs, err := a.Encoder.Render(src, req.Config, values.Settings{Images: images, Calico: dep})
 	if err != nil {
 		return pipeline.Result{}, fmt.Errorf("rendering Calico %s: %w", dep, err)
 	}

@@ -23,7 +23,7 @@ func resolveNetworking(shoot *gardencorev1beta1.Shoot, cfg *calicov1alpha1.Netwo
 		cfg = cfg.DeepCopy()
 		cfg.KubeAPIServerGlobalNetworkSet = nil
 	}
-	opts, errs := pipeline.Options(pipeline.Source{Shoot: shoot}, cfg, pipeline.Settings{Ratchet: true})
+	opts, errs := pipeline.Options(pipeline.Source{Shoot: shoot}, cfg, values.Settings{Ratchet: true})
 	if len(errs) > 0 {
 		return Networking{}, errs
 	}

@@ -15,7 +15,6 @@ import (
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
-	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
@@ -411,12 +410,8 @@ func RenderCompat(sc Scenario, taken *calicov1alpha1.TakenOverTemplate, mode cal
 	if err != nil {
 		return Rendered{}, err
 	}
-	gates, err := features.FromMap(map[string]bool{string(features.NonPrivilegedCalicoNode): sc.NonPrivileged})
-	if err != nil {
-		return Rendered{}, err
-	}
-	o, errs := pipeline.Options(pipeline.Source{Shoot: s, SeedNamespace: "shoot--dev--test"}, cfg, pipeline.Settings{
-		FeatureGates: gates, Images: imgs, Calico: calico, Ratchet: true, Compatibility: mode, TakenOver: taken,
+	o, errs := pipeline.Options(pipeline.Source{Shoot: s, SeedNamespace: "shoot--dev--test"}, cfg, values.Settings{
+		FeatureGates: values.FeatureGates{NonPrivilegedCalicoNode: sc.NonPrivileged}, Images: imgs, Calico: calico, Ratchet: true, Compatibility: mode, TakenOver: taken,
 	})
 	if len(errs) > 0 {
 		return Rendered{}, errs.ToAggregate()
