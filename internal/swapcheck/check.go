@@ -11,7 +11,6 @@ import (
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
-	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
@@ -236,14 +235,12 @@ func (c *Checker) compare(r *Report, deployed map[string][]byte, old *manifestdi
 func (c *Checker) Shoot(shoot *gardencorev1beta1.Shoot) Report {
 	r := Report{Shoot: shoot.Namespace + "/" + shoot.Name}
 	r.Compatibility = pipeline.ChooseCompatibility(pipeline.Deployed{ByOther: true}, c.ControllerConfig)
-	_, errs := pipeline.ShootConfig(shoot)
+	// The config comes back decoded next to the errors of rules beyond the reference, which the
+	// reference accepted (ratcheted here as the controller does).
+	cfg, errs := pipeline.ShootConfig(shoot)
 	hard, _ := rules.Ratchet(errs)
 	if len(hard) > 0 {
 		return failed(r, hard.ToAggregate().Error())
-	}
-	cfg, derrs := decode.ShootNetworkConfig(shoot)
-	if len(derrs) > 0 {
-		return failed(r, derrs.ToAggregate().Error())
 	}
 	if cfg == nil {
 		cfg = &calicov1alpha1.NetworkConfig{}
