@@ -421,36 +421,29 @@ func splitImage(ref string) (repo, tag string, ok bool) {
 
 // Lines returns the lines, oldest first.
 func (c *Catalogue) Lines() []Line {
-	out := make([]Line, len(c.lines))
-	for i, l := range c.lines {
-		out[i] = Line{l}
-	}
-	return out
+	return mapEach(c.lines, func(l *lineEntry) Line { return Line{l} })
 }
 
 // LineNames are the lines' names, oldest first ("v3.31", ...), for messages and flag help.
 func (c *Catalogue) LineNames() []string {
-	out := make([]string, len(c.lines))
-	for i, l := range c.lines {
-		out[i] = l.name.Line()
-	}
-	return out
+	return mapEach(c.lines, func(l *lineEntry) string { return l.name.Line() })
 }
 
 // Releases returns every release, oldest first.
 func (c *Catalogue) Releases() []Release {
-	out := make([]Release, len(c.releases))
-	for i, r := range c.releases {
-		out[i] = Release{r}
-	}
-	return out
+	return mapEach(c.releases, func(r *releaseEntry) Release { return Release{r} })
 }
 
 // ReleaseNames are the releases' names, oldest first.
 func (c *Catalogue) ReleaseNames() []string {
-	out := make([]string, len(c.releases))
-	for i, r := range c.releases {
-		out[i] = r.name.String()
+	return mapEach(c.releases, func(r *releaseEntry) string { return r.name.String() })
+}
+
+// mapEach is f of each element of in, in order.
+func mapEach[T, U any](in []T, f func(T) U) []U {
+	out := make([]U, len(in))
+	for i, v := range in {
+		out[i] = f(v)
 	}
 	return out
 }
