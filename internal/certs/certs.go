@@ -234,50 +234,27 @@ func encode(der []byte, key *ecdsa.PrivateKey) ([]byte, []byte, error) {
 }
 
 func newCA(name string, now time.Time, validity time.Duration) ([]byte, []byte, error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return nil, nil, fmt.Errorf("generating CA key: %w", err)
-	}
-	sn, err := serial()
-	if err != nil {
-		return nil, nil, err
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber:          sn,
+	return issue("CA", &x509.Certificate{
 		Subject:               pkix.Name{CommonName: name + "-ca-" + now.UTC().Format("20060102T150405Z")},
 		NotBefore:             now.Add(-time.Minute),
 		NotAfter:              now.Add(validity),
 		IsCA:                  true,
 		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageCRLSign,
 		BasicConstraintsValid: true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		return nil, nil, fmt.Errorf("creating CA certificate: %w", err)
-	}
-	return encode(der, key)
+	}, nil, nil)
 }
 
 func newServerCert(ca *x509.Certificate, caKey *ecdsa.PrivateKey, hosts []string, now time.Time, validity time.Duration) ([]byte, []byte, error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return nil, nil, fmt.Errorf("generating serving key: %w", err)
-	}
-	sn, err := serial()
-	if err != nil {
-		return nil, nil, err
-	}
 	notAfter := now.Add(validity)
 	if ca.NotAfter.Before(notAfter) {
 		notAfter = ca.NotAfter
 	}
 	tmpl := &x509.Certificate{
-		SerialNumber: sn,
-		Subject:      pkix.Name{CommonName: hosts[0]},
-		NotBefore:    now.Add(-time.Minute),
-		NotAfter:     notAfter,
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		Subject:     pkix.Name{CommonName: hosts[0]},
+		NotBefore:   now.Add(-time.Minute),
+		NotAfter:    notAfter,
+		KeyUsage:    x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 	}
 	for _, h := range hosts {
 		if ip := net.ParseIP(h); ip != nil {
@@ -286,9 +263,26 @@ func newServerCert(ca *x509.Certificate, caKey *ecdsa.PrivateKey, hosts []string
 			tmpl.DNSNames = append(tmpl.DNSNames, h)
 		}
 	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, &key.PublicKey, caKey)
+	return issue("serving", tmpl, ca, caKey)
+}
+
+// issue creates the certificate tmpl describes (with a new key and serial number), signed by parent
+// with parentKey, or self-signed when parent is nil, and returns it and its key as PEM. what names
+// the certificate in errors ("CA", "serving").
+func issue(what string, tmpl, parent *x509.Certificate, parentKey *ecdsa.PrivateKey) ([]byte, []byte, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
-		return nil, nil, fmt.Errorf("creating serving certificate: %w", err)
+		return nil, nil, fmt.Errorf("generating %s key: %w", what, err)
+	}
+	if tmpl.SerialNumber, err = serial(); err != nil {
+		return nil, nil, err
+	}
+	if parent == nil {
+		parent, parentKey = tmpl, key
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, parent, &key.PublicKey, parentKey)
+	if err != nil {
+		return nil, nil, fmt.Errorf("creating %s certificate: %w", what, err)
 	}
 	return encode(der, key)
 }
