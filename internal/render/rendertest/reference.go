@@ -100,8 +100,12 @@ func ReferenceNodeTemplate(o *values.Options) corev1.PodTemplateSpec {
 	}
 }
 
-func refPrivileged() *corev1.SecurityContext { return &corev1.SecurityContext{Privileged: ptr.To(true)} }
+// refPrivileged is the security context of a privileged container.
+func refPrivileged() *corev1.SecurityContext {
+	return &corev1.SecurityContext{Privileged: ptr.To(true)}
+}
 
+// refXtablesMount is the iptables lock every container that writes rules mounts.
 var refXtablesMount = corev1.VolumeMount{Name: "xtables-lock", MountPath: "/run/xtables.lock"}
 
 // refNonPrivilegedMounts are the host directories a non-privileged calico-node mounts whole.
