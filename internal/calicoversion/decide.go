@@ -247,16 +247,41 @@ func (c *Catalogue) startMove(d Decision, f Facts, want Release, source, rollout
 // decideNew is the release of a shoot that runs no Calico yet.
 func (c *Catalogue) decideNew(f Facts) Decision {
 	d := Decision{Status: ConditionTrue, Reason: "Deployed"}
-	type candidate struct {
-		release Release
-		source  string
-	}
-	var cands []candidate
+	cands, pinErr := c.newCandidates(f)
 	var notes []string
+	if pinErr != nil {
+		d.Status, d.Reason = ConditionFalse, "PinUnsupported"
+		notes = append(notes, fmt.Sprintf("providerConfig calicoVersion: %v", pinErr))
+	}
+	chosen, passedOver := firstSupporting(cands, f.Kubernetes)
+	notes = append(notes, passedOver...)
+	d.Current, d.CRDs = chosen.release, chosen.release
+	if !chosen.release.SupportsKubernetes(f.Kubernetes) {
+		notes = append(notes, fmt.Sprintf("no release this calico-pilot deploys supports Kubernetes %s", f.Kubernetes))
+	}
+	if len(passedOver) > 0 {
+		d.Status, d.Reason = ConditionFalse, "KubernetesUnsupported"
+	}
+	d.Message = fmt.Sprintf("Calico %s runs on every component.", d.Current)
+	if len(notes) > 0 {
+		d.Message = strings.Join(notes, "; ") + fmt.Sprintf("; the shoot gets Calico %s (%s).", d.Current, chosen.source)
+	}
+	return d
+}
+
+// candidate is a release a new shoot may start on, with who asks for it.
+type candidate struct {
+	release Release
+	source  string
+}
+
+// newCandidates are the releases a new shoot may start on, in order of preference: its pin (pinErr
+// when the pin is not carried), else its open wave's target; the operator's default; the
+// catalogue's default; the newest release of each line, newest line first.
+func (c *Catalogue) newCandidates(f Facts) (cands []candidate, pinErr error) {
 	if f.Pin != nil {
 		if r, err := c.Resolve(*f.Pin); err != nil {
-			d.Status, d.Reason = ConditionFalse, "PinUnsupported"
-			notes = append(notes, fmt.Sprintf("providerConfig calicoVersion: %v", err))
+			pinErr = err
 		} else {
 			cands = append(cands, candidate{r, "its owner's pin"})
 		}
@@ -276,31 +301,24 @@ func (c *Catalogue) decideNew(f Facts) Decision {
 	for _, l := range slicesReverse(c.Lines()) {
 		cands = append(cands, candidate{l.Newest(), "the newest release that supports the shoot's Kubernetes version"})
 	}
-	chosen, seen, fellBack := cands[0], map[Release]bool{}, false
+	return cands, pinErr
+}
+
+// firstSupporting is the first candidate that supports Kubernetes version k8s (the first candidate
+// when none does), with a note for each release passed over (once per release).
+func firstSupporting(cands []candidate, k8s string) (chosen candidate, passedOver []string) {
+	seen := map[Release]bool{}
 	for _, cand := range cands {
-		if cand.release.SupportsKubernetes(f.Kubernetes) {
-			chosen = cand
-			break
+		if cand.release.SupportsKubernetes(k8s) {
+			return cand, passedOver
 		}
 		if !seen[cand.release] {
 			seen[cand.release] = true
-			fellBack = true
-			notes = append(notes, fmt.Sprintf("%s asks for Calico %s, which does not support Kubernetes %s (supports %s)",
-				cand.source, cand.release, f.Kubernetes, cand.release.Line().KubernetesRange()))
+			passedOver = append(passedOver, fmt.Sprintf("%s asks for Calico %s, which does not support Kubernetes %s (supports %s)",
+				cand.source, cand.release, k8s, cand.release.Line().KubernetesRange()))
 		}
 	}
-	d.Current, d.CRDs = chosen.release, chosen.release
-	if !chosen.release.SupportsKubernetes(f.Kubernetes) {
-		notes = append(notes, fmt.Sprintf("no release this calico-pilot deploys supports Kubernetes %s", f.Kubernetes))
-	}
-	if fellBack {
-		d.Status, d.Reason = ConditionFalse, "KubernetesUnsupported"
-	}
-	d.Message = fmt.Sprintf("Calico %s runs on every component.", d.Current)
-	if len(notes) > 0 {
-		d.Message = strings.Join(notes, "; ") + fmt.Sprintf("; the shoot gets Calico %s (%s).", d.Current, chosen.source)
-	}
-	return d
+	return cands[0], passedOver
 }
 
 // linesFor names the lines that support a Kubernetes version ("none" when no line does).
