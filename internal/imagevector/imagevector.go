@@ -290,13 +290,16 @@ func validate(s Source) []error {
 	return errs
 }
 
+// optionalField is an optional string field of an entry and its name, for checks of several fields.
+type optionalField struct {
+	field string
+	value *string
+}
+
 // validateReference checks how the entry names its image: ref, or repository (and tag), none empty.
 func validateReference(s Source) []error {
 	var errs []error
-	for _, f := range []struct {
-		field string
-		value *string
-	}{{"ref", s.Ref}, {"repository", s.Repository}, {"tag", s.Tag}} {
+	for _, f := range []optionalField{{"ref", s.Ref}, {"repository", s.Repository}, {"tag", s.Tag}} {
 		if f.value != nil && strings.TrimSpace(*f.value) == "" {
 			errs = append(errs, fmt.Errorf("%s: must not be empty (leave it out instead)", f.field))
 		}
@@ -334,10 +337,7 @@ func validateTag(tag string) []error {
 // validateConstraints checks runtimeVersion and targetVersion are semver constraints.
 func validateConstraints(s Source) []error {
 	var errs []error
-	for _, c := range []struct {
-		field string
-		value *string
-	}{{"runtimeVersion", s.RuntimeVersion}, {"targetVersion", s.TargetVersion}} {
+	for _, c := range []optionalField{{"runtimeVersion", s.RuntimeVersion}, {"targetVersion", s.TargetVersion}} {
 		if c.value == nil {
 			continue
 		}
