@@ -66,48 +66,43 @@ func loadKubeconfig(flag, path string, inline bool) (*rest.Config, error) {
 
 // inlineFiles replaces the file references of cfg by their contents, read through readInput.
 func inlineFiles(cfg *clientcmdapi.Config, dir string) error {
-	read := func(what, name, file string) ([]byte, error) {
-		if !filepath.IsAbs(file) {
-			file = filepath.Join(dir, file)
+	// inline reads the file a reference names into its data field and drops the reference, unless
+	// the data is given already (the data wins, as in client-go).
+	inline := func(what, owner string, file *string, data *[]byte) error {
+		if *file == "" || len(*data) > 0 {
+			return nil
 		}
-		b, err := readInput(file, nil)
+		path := *file
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
+		}
+		b, err := readInput(path, nil)
 		if err != nil {
-			return nil, fmt.Errorf("%s of %s: %w", what, name, err)
+			return fmt.Errorf("%s of %s: %w", what, owner, err)
 		}
-		return b, nil
+		*data, *file = b, ""
+		return nil
 	}
 	for _, name := range sortedKeys(cfg.Clusters) {
 		c := cfg.Clusters[name]
-		if c.CertificateAuthority != "" && len(c.CertificateAuthorityData) == 0 {
-			b, err := read("certificate-authority", "cluster "+name, c.CertificateAuthority)
-			if err != nil {
-				return err
-			}
-			c.CertificateAuthorityData, c.CertificateAuthority = b, ""
+		if err := inline("certificate-authority", "cluster "+name, &c.CertificateAuthority, &c.CertificateAuthorityData); err != nil {
+			return err
 		}
 	}
 	for _, name := range sortedKeys(cfg.AuthInfos) {
-		a := cfg.AuthInfos[name]
-		if a.ClientCertificate != "" && len(a.ClientCertificateData) == 0 {
-			b, err := read("client-certificate", "user "+name, a.ClientCertificate)
-			if err != nil {
-				return err
-			}
-			a.ClientCertificateData, a.ClientCertificate = b, ""
+		a, owner := cfg.AuthInfos[name], "user "+name
+		if err := inline("client-certificate", owner, &a.ClientCertificate, &a.ClientCertificateData); err != nil {
+			return err
 		}
-		if a.ClientKey != "" && len(a.ClientKeyData) == 0 {
-			b, err := read("client-key", "user "+name, a.ClientKey)
-			if err != nil {
-				return err
-			}
-			a.ClientKeyData, a.ClientKey = b, ""
+		if err := inline("client-key", owner, &a.ClientKey, &a.ClientKeyData); err != nil {
+			return err
 		}
-		if a.TokenFile != "" && a.Token == "" {
-			b, err := read("tokenFile", "user "+name, a.TokenFile)
-			if err != nil {
+		if a.Token == "" {
+			var token []byte
+			if err := inline("tokenFile", owner, &a.TokenFile, &token); err != nil {
 				return err
 			}
-			a.Token, a.TokenFile = string(trimSpace(b)), ""
+			a.Token = string(trimSpace(token))
 		}
 	}
 	return nil
