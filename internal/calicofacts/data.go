@@ -3,6 +3,8 @@ package calicofacts
 import (
 	"fmt"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // The kinds the live checks list.
@@ -261,18 +263,11 @@ func fieldEquals(want string, path ...string) func(map[string]any) string {
 	}
 }
 
+// lookup returns the value at path; not found when a step is missing or not an object (the error
+// NestedFieldNoCopy returns then says only that).
 func lookup(obj map[string]any, path ...string) (any, bool) {
-	var cur any = obj
-	for _, p := range path {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if cur, ok = m[p]; !ok {
-			return nil, false
-		}
-	}
-	return cur, true
+	v, found, err := unstructured.NestedFieldNoCopy(obj, path...)
+	return v, found && err == nil
 }
 
 func name(obj map[string]any) string {
