@@ -24,6 +24,14 @@ const nonPrivilegedUID = 999
 // nodeCPVAConfig sizes calico-node's memory with the node count; CPU stays at its request.
 const nodeCPVAConfig = `{"calico-node":{"requests":{"memory":{"base":"50Mi","step":"50Mi","nodesPerStep":10,"max":"1400Mi"}}}}`
 
+// nodeCPVA is calico-node's cluster-proportional vertical autoscaler.
+var nodeCPVA = cpva{
+	name: NameNodeCPVA, app: AppNodeCPVA, rbacName: NameNodeCPVARBAC,
+	// calico-node's own size must not wait behind other workloads.
+	priorityClass: "system-cluster-critical",
+	targetKind:    "daemonset", targetName: NameCalicoNode, key: "node-autoscaler", config: nodeCPVAConfig,
+}
+
 // calicoNode returns calico-node's objects that depend on the options: its configuration
 // calico-config (cniconfig.go), the DaemonSet, the binding of its ClusterRole, bird's metrics
 // Service, and its VerticalPodAutoscaler or cluster-proportional vertical autoscaler. Its other
@@ -46,12 +54,7 @@ func calicoNode(o *values.Options) (part, error) {
 		objs = append(objs, nodeVPA(o))
 	}
 	if a.NodeCPVA {
-		objs = append(objs, cpvaDeployment(o, cpva{
-			name: NameNodeCPVA, app: AppNodeCPVA, rbacName: NameNodeCPVARBAC,
-			// calico-node's own size must not wait behind other workloads.
-			priorityClass: "system-cluster-critical",
-			targetKind:    "daemonset", targetName: NameCalicoNode, key: "node-autoscaler", config: nodeCPVAConfig,
-		}))
+		objs = append(objs, cpvaDeployment(o, nodeCPVA))
 		groups = append(groups, constantOf(GroupNodeCPVA, o.Calico, o.Typha))
 	}
 	return part{objects: objs, groups: groups}, nil
@@ -163,7 +166,7 @@ func felixMonitoringService() client.Object {
 // nodeCPVAConstants returns calico-node's vertical autoscaler's RBAC and ConfigMap, which do not
 // depend on the options (see constants.go).
 func nodeCPVAConstants() []client.Object {
-	return cpvaConstants(NameNodeCPVA, NameNodeCPVARBAC, "daemonset", NameCalicoNode, "node-autoscaler", nodeCPVAConfig)
+	return cpvaConstants(nodeCPVA)
 }
 
 // nodeVPA lets the VPA set calico-node's requests (vpa mode); the small helper sidecars keep

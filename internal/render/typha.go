@@ -22,6 +22,14 @@ const typhaCPALadder = `{"coresToReplicas":[],"nodesToReplicas":[[1,1],[2,2],[10
 // typhaCPVAConfig sizes typha's requests with the node count (cpvpa linear steps).
 const typhaCPVAConfig = `{"calico-typha":{"requests":{"cpu":{"base":"180m","step":"140m","nodesPerStep":17,"max":"1000m"},"memory":{"base":"180Mi","step":"70Mi","nodesPerStep":17,"max":"2000Mi"}}}}`
 
+// typhaCPVA is typha's cluster-proportional vertical autoscaler.
+var typhaCPVA = cpva{
+	name: NameTyphaCPVA, app: NameTyphaCPVA, rbacName: NameTyphaCPVARBAC,
+	// Gardener's priority-class rules: typha's autoscalers are shoot system components (800).
+	priorityClass: "gardener-shoot-system-800",
+	targetKind:    "deployment", targetName: NameTyphaDeployment, key: "typha-autoscaler", config: typhaCPVAConfig,
+}
+
 // typha returns calico-typha's objects that depend on the options: the Deployment and its
 // autoscalers (the horizontal one whenever typha runs; the VerticalPodAutoscaler in vpa mode or
 // the cluster-proportional vertical one). Its other objects do not depend on the options
@@ -61,12 +69,7 @@ func typha(o *values.Options) (part, error) {
 		groups = append(groups, constantOf(GroupTyphaCPA, o.Calico, o.Typha))
 	}
 	if a.TyphaCPVA {
-		objs = append(objs, cpvaDeployment(o, cpva{
-			name: NameTyphaCPVA, app: NameTyphaCPVA, rbacName: NameTyphaCPVARBAC,
-			// Gardener's priority-class rules: typha's autoscalers are shoot system components (800).
-			priorityClass: "gardener-shoot-system-800",
-			targetKind:    "deployment", targetName: NameTyphaDeployment, key: "typha-autoscaler", config: typhaCPVAConfig,
-		}))
+		objs = append(objs, cpvaDeployment(o, typhaCPVA))
 		groups = append(groups, constantOf(GroupTyphaCPVA, o.Calico, o.Typha))
 	}
 	return part{objects: objs, groups: groups}, nil
@@ -233,5 +236,5 @@ func typhaCPAConstants() []client.Object {
 // typhaCPVAConstants returns typha's vertical autoscaler's RBAC and ConfigMap, which do not
 // depend on the options (see constants.go).
 func typhaCPVAConstants() []client.Object {
-	return cpvaConstants(NameTyphaCPVA, NameTyphaCPVARBAC, "deployment", NameTyphaDeployment, "typha-autoscaler", typhaCPVAConfig)
+	return cpvaConstants(typhaCPVA)
 }
