@@ -2,8 +2,9 @@ package cmd
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
-	"sort"
+	"slices"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
@@ -83,13 +84,13 @@ func inlineFiles(cfg *clientcmdapi.Config, dir string) error {
 		*data, *file = b, ""
 		return nil
 	}
-	for _, name := range sortedKeys(cfg.Clusters) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Clusters)) {
 		c := cfg.Clusters[name]
 		if err := inline("certificate-authority", "cluster "+name, &c.CertificateAuthority, &c.CertificateAuthorityData); err != nil {
 			return err
 		}
 	}
-	for _, name := range sortedKeys(cfg.AuthInfos) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.AuthInfos)) {
 		a, owner := cfg.AuthInfos[name], "user "+name
 		if err := inline("client-certificate", owner, &a.ClientCertificate, &a.ClientCertificateData); err != nil {
 			return err
@@ -113,15 +114,6 @@ func trimSpace(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // cliClient is the one path from a CLI command's kubeconfig flag (plan, pools migrate, swap-check)
