@@ -1,6 +1,8 @@
 package render
 
 import (
+	"strconv"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
@@ -14,6 +16,15 @@ import (
 
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/values"
+)
+
+// The ports typha serves on, each stated once for the setting that chooses it, the container port
+// and the Services and NetworkPolicy that reach it.
+const (
+	// typhaPort is where typha serves felix.
+	typhaPort = 5473
+	// typhaMetricsPort is typha's Prometheus endpoint (TYPHA_PROMETHEUSMETRICSPORT).
+	typhaMetricsPort = 9093
 )
 
 // typhaCPALadder scales typha replicas with the node count; cores are not considered.
@@ -84,7 +95,7 @@ func typhaConstants() []client.Object {
 			TypeMeta:   typeMeta("v1", "Service"),
 			ObjectMeta: meta(NameTypha, Namespace, labels),
 			Spec: corev1.ServiceSpec{
-				Ports:    []corev1.ServicePort{{Name: NameTypha, Port: 5473, Protocol: corev1.ProtocolTCP, TargetPort: intstr.FromString(NameTypha)}},
+				Ports:    []corev1.ServicePort{{Name: NameTypha, Port: typhaPort, Protocol: corev1.ProtocolTCP, TargetPort: intstr.FromString(NameTypha)}},
 				Selector: map[string]string{"k8s-app": NameTypha},
 			},
 		},
@@ -99,7 +110,7 @@ func typhaConstants() []client.Object {
 			},
 		},
 		serviceAccount(NameTypha),
-		monitoringService(NameTyphaMonitoring, NameTypha, 9093, "metrics"),
+		monitoringService(NameTyphaMonitoring, NameTypha, typhaMetricsPort, "metrics"),
 		typhaNetworkPolicy(),
 	}
 }
@@ -111,7 +122,7 @@ func typhaDeployment(o *values.Options) *appsv1.Deployment {
 	}
 	e = append(e,
 		env("TYPHA_PROMETHEUSMETRICSENABLED", "true"),
-		env("TYPHA_PROMETHEUSMETRICSPORT", "9093"),
+		env("TYPHA_PROMETHEUSMETRICSPORT", strconv.Itoa(typhaMetricsPort)),
 		env("TYPHA_LOGSEVERITYSCREEN", "info"),
 		env("TYPHA_LOGFILEPATH", "none"),
 		env("TYPHA_LOGSEVERITYSYS", "none"),
@@ -168,8 +179,8 @@ func typhaDeployment(o *values.Options) *appsv1.Deployment {
 						Name:  NameTypha,
 						Image: o.Images.CalicoTypha,
 						Ports: []corev1.ContainerPort{
-							{Name: NameTypha, ContainerPort: 5473, Protocol: corev1.ProtocolTCP},
-							{Name: "metrics", ContainerPort: 9093, Protocol: corev1.ProtocolTCP},
+							{Name: NameTypha, ContainerPort: typhaPort, Protocol: corev1.ProtocolTCP},
+							{Name: "metrics", ContainerPort: typhaMetricsPort, Protocol: corev1.ProtocolTCP},
 						},
 						EnvFrom:        envFrom,
 						Env:            e,
@@ -200,7 +211,7 @@ func typhaNetworkPolicy() client.Object {
 			PolicyTypes: []networkingv1.PolicyType{networkingv1.PolicyTypeIngress},
 			Ingress: []networkingv1.NetworkPolicyIngressRule{{
 				From:  []networkingv1.NetworkPolicyPeer{{PodSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"k8s-app": NameCalicoNode}}}},
-				Ports: []networkingv1.NetworkPolicyPort{{Protocol: ptr.To(corev1.ProtocolTCP), Port: ptr.To(intstr.FromInt32(5473))}},
+				Ports: []networkingv1.NetworkPolicyPort{{Protocol: ptr.To(corev1.ProtocolTCP), Port: ptr.To(intstr.FromInt32(typhaPort))}},
 			}},
 		},
 	}
