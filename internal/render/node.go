@@ -52,7 +52,7 @@ func calicoNode(o *values.Options) (part, error) {
 	if err != nil {
 		return part{}, err
 	}
-	groups := []Constant{constantOf(GroupAlways, o.Calico, o.Typha)}
+	groups := []Constant{constantOf(GroupAlways, o)}
 	// The pods roll when the configuration they read changes.
 	objs := make([]client.Object, 0, 6) // every object below, without reallocating
 	objs = append(objs, cm, nodeRoleBinding(o), nodeDaemonSet(o, configChecksum(o, cm.Data)))
@@ -65,7 +65,7 @@ func calicoNode(o *values.Options) (part, error) {
 	}
 	if a.NodeCPVA {
 		objs = append(objs, cpvaDeployment(o, nodeCPVA))
-		groups = append(groups, constantOf(GroupNodeCPVA, o.Calico, o.Typha))
+		groups = append(groups, constantOf(GroupNodeCPVA, o))
 	}
 	return part{objects: objs, groups: groups}, nil
 }

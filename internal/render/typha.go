@@ -52,7 +52,7 @@ func typha(o *values.Options) (part, error) {
 	var groups []Constant
 	if o.Typha {
 		objs = append(objs, typhaDeployment(o))
-		groups = append(groups, constantOf(GroupTypha, o.Calico, o.Typha))
+		groups = append(groups, constantOf(GroupTypha, o))
 	}
 	a := o.AutoScaling
 	if a.TyphaVPA {
@@ -77,11 +77,11 @@ func typha(o *values.Options) (part, error) {
 				config: typhaCPAData(),
 			}),
 		)
-		groups = append(groups, constantOf(GroupTyphaCPA, o.Calico, o.Typha))
+		groups = append(groups, constantOf(GroupTyphaCPA, o))
 	}
 	if a.TyphaCPVA {
 		objs = append(objs, cpvaDeployment(o, typhaCPVA))
-		groups = append(groups, constantOf(GroupTyphaCPVA, o.Calico, o.Typha))
+		groups = append(groups, constantOf(GroupTyphaCPVA, o))
 	}
 	return part{objects: objs, groups: groups}, nil
 }
