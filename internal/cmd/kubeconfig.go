@@ -67,45 +67,47 @@ func loadKubeconfig(flag, path string, inline bool) (*rest.Config, error) {
 
 // inlineFiles replaces the file references of cfg by their contents, read through readInput.
 func inlineFiles(cfg *clientcmdapi.Config, dir string) error {
-	// inline reads the file a reference names into its data field and drops the reference, unless
-	// the data is given already (the data wins, as in client-go).
-	inline := func(what, owner string, file *string, data *[]byte) error {
-		if *file == "" || len(*data) > 0 {
-			return nil
-		}
-		path := *file
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(dir, path)
-		}
-		b, err := readInput(path, nil)
-		if err != nil {
-			return fmt.Errorf("%s of %s: %w", what, owner, err)
-		}
-		*data, *file = b, ""
-		return nil
-	}
 	for _, name := range slices.Sorted(maps.Keys(cfg.Clusters)) {
 		c := cfg.Clusters[name]
-		if err := inline("certificate-authority", "cluster "+name, &c.CertificateAuthority, &c.CertificateAuthorityData); err != nil {
+		if err := inlineFile(dir, "certificate-authority", "cluster "+name, &c.CertificateAuthority, &c.CertificateAuthorityData); err != nil {
 			return err
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(cfg.AuthInfos)) {
 		a, owner := cfg.AuthInfos[name], "user "+name
-		if err := inline("client-certificate", owner, &a.ClientCertificate, &a.ClientCertificateData); err != nil {
+		if err := inlineFile(dir, "client-certificate", owner, &a.ClientCertificate, &a.ClientCertificateData); err != nil {
 			return err
 		}
-		if err := inline("client-key", owner, &a.ClientKey, &a.ClientKeyData); err != nil {
+		if err := inlineFile(dir, "client-key", owner, &a.ClientKey, &a.ClientKeyData); err != nil {
 			return err
 		}
 		if a.Token == "" {
 			var token []byte
-			if err := inline("tokenFile", owner, &a.TokenFile, &token); err != nil {
+			if err := inlineFile(dir, "tokenFile", owner, &a.TokenFile, &token); err != nil {
 				return err
 			}
 			a.Token = string(trimSpace(token))
 		}
 	}
+	return nil
+}
+
+// inlineFile reads the file a kubeconfig reference names (relative to dir, the kubeconfig's
+// directory) into its data field and drops the reference, unless the data is given already (the
+// data wins, as in client-go). Errors name the reference (what) and its cluster or user (owner).
+func inlineFile(dir, what, owner string, file *string, data *[]byte) error {
+	if *file == "" || len(*data) > 0 {
+		return nil
+	}
+	path := *file
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	b, err := readInput(path, nil)
+	if err != nil {
+		return fmt.Errorf("%s of %s: %w", what, owner, err)
+	}
+	*data, *file = b, ""
 	return nil
 }
 
