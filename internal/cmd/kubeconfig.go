@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -86,7 +87,8 @@ func inlineFiles(cfg *clientcmdapi.Config, dir string) error {
 			if err := inlineFile(dir, "tokenFile", owner, &a.TokenFile, &token); err != nil {
 				return err
 			}
-			a.Token = string(trimSpace(token))
+			// A token file ends in a newline more often than not; the token does not.
+			a.Token = string(bytes.TrimRight(token, "\n\r "))
 		}
 	}
 	return nil
@@ -109,13 +111,6 @@ func inlineFile(dir, what, owner string, file *string, data *[]byte) error {
 	}
 	*data, *file = b, ""
 	return nil
-}
-
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r' || b[len(b)-1] == ' ') {
-		b = b[:len(b)-1]
-	}
-	return b
 }
 
 // cliClient is the one path from a CLI command's kubeconfig flag (plan, pools migrate, swap-check)

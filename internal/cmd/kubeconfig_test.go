@@ -15,7 +15,7 @@ import (
 // trailing newline.
 func TestInlineFiles(t *testing.T) {
 	dir := t.TempDir()
-	for name, content := range map[string]string{"ca.crt": "CA", "client.crt": "CERT", "client.key": "KEY", "token": "TOKEN\n"} {
+	for name, content := range map[string]string{"ca.crt": "CA", "client.crt": "CERT", "client.key": "KEY", "token": "TOKEN \r\n"} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
 			t.Fatal(err)
 		}
