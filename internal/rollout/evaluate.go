@@ -233,21 +233,14 @@ func skipReason(target calicoversion.Release, s Shoot) string {
 // judge decides the pending members of an open wave. Reasons are capped (MaxReasonLength,
 // MaxErrorExcerpt of a lastError), and only MaxReasonsPerWave failed members keep theirs.
 func judge(target calicoversion.Release, ws WaveSpec, w *WaveState, shoots map[string]Shoot, observe Observe, now time.Time) {
-	kept := 0
+	j := &waveJudge{target: target, deadline: ws.Deadline, observe: observe, now: now}
 	for _, m := range w.Members {
 		if m.State == MemberFailed && m.Reason != "" {
-			kept++
+			j.kept++
 		}
 	}
-	fail := func(m *Member, reason string) {
-		m.State, m.Reason = MemberFailed, ""
-		if kept < MaxReasonsPerWave {
-			m.Reason = capText(reason, MaxReasonLength)
-			kept++
-		}
-	}
-	for j := range w.Members {
-		m := &w.Members[j]
+	for i := range w.Members {
+		m := &w.Members[i]
 		if m.State != MemberPending {
 			continue
 		}
@@ -256,55 +249,87 @@ func judge(target calicoversion.Release, ws WaveSpec, w *WaveState, shoots map[s
 			m.State, m.Reason = MemberGone, "the shoot's Network is gone"
 			continue
 		}
-		// A reconcile that Failed (not retried) since the member joined its wave fails it at once. An
-		// Error is retried by Gardener: a transient one (a conflict, an unreachable shoot for a moment)
-		// must not halt a rollout, so it only fails the member if it lasts past the deadline. A shoot
-		// that was already broken before its wave opened is judged by the deadline too.
-		if s.ReconcileError != "" && s.ReconcileFailed && !s.ReconcileErrorAt.Before(m.Since.Time) {
-			fail(m, "reconcile failed: "+capText(s.ReconcileError, MaxErrorExcerpt))
-			continue
-		}
-		start := m.Since.Time
-		if s.MoveStarted.After(start) {
-			start = s.MoveStarted
-		}
-		why := ""
-		line := s.Release
-		switch {
-		case s.ReconcileError != "":
-			why = "its last reconcile ended in an error: " + capText(s.ReconcileError, MaxErrorExcerpt)
-		case line != target:
-			why = fmt.Sprintf("still on %s", line)
-			if !s.MoveStarted.IsZero() {
-				why = fmt.Sprintf("still moving from %s to %s (phase %s)", line, target, s.MovePhase)
+		j.member(m, s)
+	}
+}
+
+// waveJudge holds what judge needs for each member: the target, the wave's deadline, how to
+// observe a shoot's components, the time, and how many failed members keep their reason.
+type waveJudge struct {
+	target   calicoversion.Release
+	deadline time.Duration
+	observe  Observe
+	now      time.Time
+	kept     int
+}
+
+// fail fails a member, with its reason if fewer than MaxReasonsPerWave failed members keep theirs.
+func (j *waveJudge) fail(m *Member, reason string) {
+	m.State, m.Reason = MemberFailed, ""
+	if j.kept < MaxReasonsPerWave {
+		m.Reason = capText(reason, MaxReasonLength)
+		j.kept++
+	}
+}
+
+// member decides a pending member whose shoot s still exists: failed at once by a reconcile that
+// Failed since it joined its wave, succeeded when its shoot is done, failed when what it still
+// waits for outlasts the wave's deadline, else still pending.
+func (j *waveJudge) member(m *Member, s Shoot) {
+	// A reconcile that Failed (not retried) since the member joined its wave fails it at once. An
+	// Error is retried by Gardener: a transient one (a conflict, an unreachable shoot for a moment)
+	// must not halt a rollout, so it only fails the member if it lasts past the deadline. A shoot
+	// that was already broken before its wave opened is judged by the deadline too.
+	if s.ReconcileError != "" && s.ReconcileFailed && !s.ReconcileErrorAt.Before(m.Since.Time) {
+		j.fail(m, "reconcile failed: "+capText(s.ReconcileError, MaxErrorExcerpt))
+		return
+	}
+	start := m.Since.Time
+	if s.MoveStarted.After(start) {
+		start = s.MoveStarted
+	}
+	why, done := j.waitingFor(m, s)
+	if done {
+		m.State, m.Reason = MemberSucceeded, ""
+		return
+	}
+	if elapsed := j.now.Sub(start); elapsed > j.deadline {
+		if !s.MoveStarted.IsZero() {
+			// Say which component holds the move up (read once, when it fails).
+			if c, err := j.observe(m.Shoot); err == nil && c.String() != "" {
+				why = c.String() + "; " + why
 			}
-		case !s.MoveStarted.IsZero():
-			why = fmt.Sprintf("still moving to %s (phase %s)", target, s.MovePhase)
-		case !s.Reconciled:
-			why = "its last reconcile has not succeeded"
-		default:
-			c, err := observe(m.Shoot)
-			switch {
-			case err != nil:
-				why = capText(err.Error(), MaxErrorExcerpt)
-			case c.Complete():
-				m.State, m.Reason = MemberSucceeded, ""
-				continue
-			default:
-				why = c.String()
-			}
 		}
-		if elapsed := now.Sub(start); elapsed > ws.Deadline {
-			if !s.MoveStarted.IsZero() {
-				// Say which component holds the move up (read once, when it fails).
-				if c, err := observe(m.Shoot); err == nil && c.String() != "" {
-					why = c.String() + "; " + why
-				}
-			}
-			// The elapsed time ends the reason: cut the cause, never it.
-			suffix := " after " + since(elapsed)
-			fail(m, capText(why, MaxReasonLength-len(suffix))+suffix)
-		}
+		// The elapsed time ends the reason: cut the cause, never it.
+		suffix := " after " + since(elapsed)
+		j.fail(m, capText(why, MaxReasonLength-len(suffix))+suffix)
+	}
+}
+
+// waitingFor says what a member's shoot still waits for: a reconcile error, the target release,
+// the end of its move, a successful reconcile, or (observed) its components. done is true when it
+// waits for nothing.
+func (j *waveJudge) waitingFor(m *Member, s Shoot) (why string, done bool) {
+	switch {
+	case s.ReconcileError != "":
+		return "its last reconcile ended in an error: " + capText(s.ReconcileError, MaxErrorExcerpt), false
+	case s.Release != j.target && !s.MoveStarted.IsZero():
+		return fmt.Sprintf("still moving from %s to %s (phase %s)", s.Release, j.target, s.MovePhase), false
+	case s.Release != j.target:
+		return fmt.Sprintf("still on %s", s.Release), false
+	case !s.MoveStarted.IsZero():
+		return fmt.Sprintf("still moving to %s (phase %s)", j.target, s.MovePhase), false
+	case !s.Reconciled:
+		return "its last reconcile has not succeeded", false
+	}
+	c, err := j.observe(m.Shoot)
+	switch {
+	case err != nil:
+		return capText(err.Error(), MaxErrorExcerpt), false
+	case c.Complete():
+		return "", true
+	default:
+		return c.String(), false
 	}
 }
 
