@@ -162,25 +162,7 @@ func defaultContainer(c *corev1.Container) {
 		}
 	}
 	for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
-		if p == nil {
-			continue
-		}
-		if p.TimeoutSeconds == 0 {
-			p.TimeoutSeconds = 1
-		}
-		if p.PeriodSeconds == 0 {
-			p.PeriodSeconds = 10
-		}
-		if p.SuccessThreshold == 0 {
-			p.SuccessThreshold = 1
-		}
-		if p.FailureThreshold == 0 {
-			p.FailureThreshold = 3
-		}
-		defaultHTTPGet(p.HTTPGet)
-		if p.GRPC != nil && p.GRPC.Service == nil {
-			p.GRPC.Service = ptr.To("")
-		}
+		defaultProbe(p)
 	}
 	if l := c.Lifecycle; l != nil {
 		for _, h := range []*corev1.LifecycleHandler{l.PostStart, l.PreStop} {
@@ -188,6 +170,30 @@ func defaultContainer(c *corev1.Container) {
 				defaultHTTPGet(h.HTTPGet)
 			}
 		}
+	}
+}
+
+// defaultProbe sets a probe's (if any) unset timings and thresholds, HTTP path and scheme, and gRPC
+// service.
+func defaultProbe(p *corev1.Probe) {
+	if p == nil {
+		return
+	}
+	if p.TimeoutSeconds == 0 {
+		p.TimeoutSeconds = 1
+	}
+	if p.PeriodSeconds == 0 {
+		p.PeriodSeconds = 10
+	}
+	if p.SuccessThreshold == 0 {
+		p.SuccessThreshold = 1
+	}
+	if p.FailureThreshold == 0 {
+		p.FailureThreshold = 3
+	}
+	defaultHTTPGet(p.HTTPGet)
+	if p.GRPC != nil && p.GRPC.Service == nil {
+		p.GRPC.Service = ptr.To("")
 	}
 }
 
@@ -223,38 +229,37 @@ func defaultVolume(v *corev1.Volume) {
 			vs.HostPath.Type = ptr.To(corev1.HostPathUnset)
 		}
 	case vs.Secret != nil:
-		if vs.Secret.DefaultMode == nil {
-			vs.Secret.DefaultMode = ptr.To(defaultMode)
-		}
+		defaultFileMode(&vs.Secret.DefaultMode)
 	case vs.ConfigMap != nil:
-		if vs.ConfigMap.DefaultMode == nil {
-			vs.ConfigMap.DefaultMode = ptr.To(defaultMode)
-		}
+		defaultFileMode(&vs.ConfigMap.DefaultMode)
 	case vs.DownwardAPI != nil:
-		if vs.DownwardAPI.DefaultMode == nil {
-			vs.DownwardAPI.DefaultMode = ptr.To(defaultMode)
-		}
-		for i := range vs.DownwardAPI.Items {
-			if f := vs.DownwardAPI.Items[i].FieldRef; f != nil {
-				defaultFieldRef(f)
-			}
-		}
+		defaultFileMode(&vs.DownwardAPI.DefaultMode)
+		defaultDownwardAPIItems(vs.DownwardAPI.Items)
 	case vs.Projected != nil:
-		if vs.Projected.DefaultMode == nil {
-			vs.Projected.DefaultMode = ptr.To(defaultMode)
-		}
+		defaultFileMode(&vs.Projected.DefaultMode)
 		for _, src := range vs.Projected.Sources {
 			if t := src.ServiceAccountToken; t != nil && t.ExpirationSeconds == nil {
 				t.ExpirationSeconds = ptr.To[int64](3600)
 			}
-			if src.DownwardAPI == nil {
-				continue
+			if src.DownwardAPI != nil {
+				defaultDownwardAPIItems(src.DownwardAPI.Items)
 			}
-			for i := range src.DownwardAPI.Items {
-				if f := src.DownwardAPI.Items[i].FieldRef; f != nil {
-					defaultFieldRef(f)
-				}
-			}
+		}
+	}
+}
+
+// defaultFileMode sets an unset volume file mode to defaultMode.
+func defaultFileMode(mode **int32) {
+	if *mode == nil {
+		*mode = ptr.To(defaultMode)
+	}
+}
+
+// defaultDownwardAPIItems defaults the field references of downward API files.
+func defaultDownwardAPIItems(items []corev1.DownwardAPIVolumeFile) {
+	for i := range items {
+		if f := items[i].FieldRef; f != nil {
+			defaultFieldRef(f)
 		}
 	}
 }
