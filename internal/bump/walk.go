@@ -155,19 +155,36 @@ func (m *merger) emitInsertions(aIns, bIns []int) {
 	if len(aIns) == 0 && len(bIns) == 0 {
 		return
 	}
-	split := len(aIns)
-	if m.appendsToBlock(aIns) {
-		split = 0
-	} else {
-		// Template statements ({% endif %}) masked as comments close what precedes them;
-		// they are not comments about the next line.
-		for split > 0 && m.a.lines[aIns[split-1]].isComment() && !m.masker.isStatement(m.a.lines[aIns[split-1]].text) {
-			split--
-		}
-	}
+	split := m.downstreamFirst(aIns)
 	for _, j := range aIns[:split] {
 		m.emitDown(j)
 	}
+	m.emitUpstreamInsertions(bIns)
+	for _, j := range aIns[split:] {
+		m.emitDown(j)
+	}
+}
+
+// downstreamFirst returns how many of the downstream's inserted lines aIns come before upstream's
+// insertions at the same place: none when they append to the end of a block, else all but a run
+// of trailing comments.
+func (m *merger) downstreamFirst(aIns []int) int {
+	if m.appendsToBlock(aIns) {
+		return 0
+	}
+	split := len(aIns)
+	// Template statements ({% endif %}) masked as comments close what precedes them;
+	// they are not comments about the next line.
+	for split > 0 && m.a.lines[aIns[split-1]].isComment() && !m.masker.isStatement(m.a.lines[aIns[split-1]].text) {
+		split--
+	}
+	return split
+}
+
+// emitUpstreamInsertions writes the lines the new upstream inserted: without those the downstream
+// added too, at the place of a relocated line, and commented out inside a block the downstream
+// commented out.
+func (m *merger) emitUpstreamInsertions(bIns []int) {
 	// Upstream lines added inside a block the downstream commented out (deeper than the
 	// block's commented line) are commented out too; the first line back at the block's level
 	// ends the block.
@@ -196,9 +213,6 @@ func (m *merger) emitInsertions(aIns, bIns []int) {
 			inBlock = false
 		}
 		m.emit(text, -1)
-	}
-	for _, j := range aIns[split:] {
-		m.emitDown(j)
 	}
 }
 
