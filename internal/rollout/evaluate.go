@@ -74,18 +74,7 @@ func Evaluate(spec *Spec, state State, shoots map[string]Shoot, observe Observe,
 	if state.Rollout != spec.Name || !state.sameTarget(spec) {
 		state = State{Rollout: spec.Name, Target: spec.TargetName, TargetRelease: spec.Target.Name()}
 	}
-	// The release the rollout moves to is fixed when it starts: a calico-pilot that adds a release to
-	// a target line does not move the rollout's shoots again (a State of the previous version, which
-	// recorded only the line, gets the release it moved to).
-	if state.TargetRelease == "" {
-		state.TargetRelease = spec.Target.Name()
-	}
-	target := spec.Target
-	if r, err := calicoversion.Default().Recorded(state.TargetRelease); err == nil && !r.Release.IsZero() {
-		// A target release this calico-pilot no longer carries goes to the newest of its line.
-		target = r.Release
-		state.TargetRelease = target.Name()
-	}
+	e := evaluation{spec: spec, target: fixTarget(spec, &state), shoots: shoots, observe: observe, now: now}
 	state.Waves = alignWaves(spec, state.Waves)
 	if state.Halted != nil {
 		return state, res
@@ -96,44 +85,81 @@ func Evaluate(spec *Spec, state State, shoots map[string]Shoot, observe Observe,
 	// A wave added to a completed rollout opens like any other.
 	state.Completed = nil
 	for i := range state.Waves {
-		w := &state.Waves[i]
-		if w.Done != nil {
+		if state.Waves[i].Done != nil {
 			continue
 		}
-		ws, ok := spec.wave(w.Name)
-		if !ok {
-			// Only an opened wave is kept without its spec (alignWaves): its members would go on moving
-			// under no deadline and no budget.
-			state.Halted = &Halt{Wave: w.Name, At: metav1.NewTime(now), Reason: fmt.Sprintf(
-				"wave %s opened and is no longer in calico.rollout.waves: put it back (its members keep their place) or start a rollout of a new name", w.Name)}
-			res.Halted = true
+		if !e.advance(&state, i, &res) {
 			return state, res
 		}
-		if w.Opened == nil {
-			open(target, ws, &state, i, shoots, now)
-			for _, m := range w.Members {
-				res.Opened = append(res.Opened, m.Shoot)
-			}
-		}
-		judge(target, ws, w, shoots, observe, now)
-		if failed := failures(w); len(failed) > ws.MaxFailures {
-			state.Halted = &Halt{Wave: w.Name, At: metav1.NewTime(now), Reason: haltReason(w, failed, ws.MaxFailures)}
-			res.Halted = true
-			return state, res
-		}
-		if pending(w) {
-			return state, res
-		}
-		if w.Settled == nil {
-			w.Settled = ptrTime(now)
-		}
-		if now.Sub(w.Settled.Time) < ws.MinSoak {
-			return state, res
-		}
-		w.Done = ptrTime(now)
 	}
 	state.Completed = ptrTime(now)
 	return state, res
+}
+
+// fixTarget returns the release the rollout moves to, recording it in state: it is fixed when the
+// rollout starts, so a calico-pilot that adds a release to a target line does not move the
+// rollout's shoots again (a State of the previous version, which recorded only the line, gets the
+// release it moved to).
+func fixTarget(spec *Spec, state *State) calicoversion.Release {
+	if state.TargetRelease == "" {
+		state.TargetRelease = spec.Target.Name()
+	}
+	target := spec.Target
+	if r, err := calicoversion.Default().Recorded(state.TargetRelease); err == nil && !r.Release.IsZero() {
+		// A target release this calico-pilot no longer carries goes to the newest of its line.
+		target = r.Release
+		state.TargetRelease = target.Name()
+	}
+	return target
+}
+
+// evaluation is what one Evaluate advances the open wave with: the spec, the target release, the
+// shoots, how to observe one, and the time.
+type evaluation struct {
+	spec    *Spec
+	target  calicoversion.Release
+	shoots  map[string]Shoot
+	observe Observe
+	now     time.Time
+}
+
+// advance takes wave i (not done) one step: it halts on a wave no longer in the spec, opens the
+// wave, judges its members, halts when its failure budget is exceeded, and marks it settled and,
+// after its soak, done. It reports whether the wave is done, so that the next one opens.
+func (e evaluation) advance(state *State, i int, res *Result) bool {
+	w := &state.Waves[i]
+	ws, ok := e.spec.wave(w.Name)
+	if !ok {
+		// Only an opened wave is kept without its spec (alignWaves): its members would go on moving
+		// under no deadline and no budget.
+		state.Halted = &Halt{Wave: w.Name, At: metav1.NewTime(e.now), Reason: fmt.Sprintf(
+			"wave %s opened and is no longer in calico.rollout.waves: put it back (its members keep their place) or start a rollout of a new name", w.Name)}
+		res.Halted = true
+		return false
+	}
+	if w.Opened == nil {
+		open(e.target, ws, state, i, e.shoots, e.now)
+		for _, m := range w.Members {
+			res.Opened = append(res.Opened, m.Shoot)
+		}
+	}
+	judge(e.target, ws, w, e.shoots, e.observe, e.now)
+	if failed := failures(w); len(failed) > ws.MaxFailures {
+		state.Halted = &Halt{Wave: w.Name, At: metav1.NewTime(e.now), Reason: haltReason(w, failed, ws.MaxFailures)}
+		res.Halted = true
+		return false
+	}
+	if pending(w) {
+		return false
+	}
+	if w.Settled == nil {
+		w.Settled = ptrTime(e.now)
+	}
+	if e.now.Sub(w.Settled.Time) < ws.MinSoak {
+		return false
+	}
+	w.Done = ptrTime(e.now)
+	return true
 }
 
 // alignWaves returns the waves of the State for spec: every wave that opened, as recorded and in the
