@@ -58,47 +58,51 @@ func applyDefaults(obj runtime.Object) {
 // defaultDaemonSetSpec: a rolling update replacing one pod at a time without surge, ten old
 // revisions kept.
 func defaultDaemonSetSpec(s *appsv1.DaemonSetSpec) {
-	if s.UpdateStrategy.Type == "" {
-		s.UpdateStrategy.Type = appsv1.RollingUpdateDaemonSetStrategyType
+	if ru := defaultStrategy(&s.UpdateStrategy.Type, appsv1.RollingUpdateDaemonSetStrategyType, &s.UpdateStrategy.RollingUpdate); ru != nil {
+		defaultRollingUpdate(&ru.MaxUnavailable, &ru.MaxSurge, intstr.FromInt32(1), intstr.FromInt32(0))
 	}
-	if s.UpdateStrategy.Type == appsv1.RollingUpdateDaemonSetStrategyType {
-		if s.UpdateStrategy.RollingUpdate == nil {
-			s.UpdateStrategy.RollingUpdate = &appsv1.RollingUpdateDaemonSet{}
-		}
-		if s.UpdateStrategy.RollingUpdate.MaxUnavailable == nil {
-			s.UpdateStrategy.RollingUpdate.MaxUnavailable = ptr.To(intstr.FromInt32(1))
-		}
-		if s.UpdateStrategy.RollingUpdate.MaxSurge == nil {
-			s.UpdateStrategy.RollingUpdate.MaxSurge = ptr.To(intstr.FromInt32(0))
-		}
-	}
-	if s.RevisionHistoryLimit == nil {
-		s.RevisionHistoryLimit = ptr.To[int32](10)
-	}
+	defaultInt32(&s.RevisionHistoryLimit, 10)
 }
 
 // defaultDeploymentSpec: a rolling update with 25% unavailable and 25% surge, ten old revisions, a
 // progress deadline of ten minutes. spec.replicas is left alone (see above).
 func defaultDeploymentSpec(s *appsv1.DeploymentSpec) {
-	if s.Strategy.Type == "" {
-		s.Strategy.Type = appsv1.RollingUpdateDeploymentStrategyType
+	if ru := defaultStrategy(&s.Strategy.Type, appsv1.RollingUpdateDeploymentStrategyType, &s.Strategy.RollingUpdate); ru != nil {
+		defaultRollingUpdate(&ru.MaxUnavailable, &ru.MaxSurge, intstr.FromString("25%"), intstr.FromString("25%"))
 	}
-	if s.Strategy.Type == appsv1.RollingUpdateDeploymentStrategyType {
-		if s.Strategy.RollingUpdate == nil {
-			s.Strategy.RollingUpdate = &appsv1.RollingUpdateDeployment{}
-		}
-		if s.Strategy.RollingUpdate.MaxUnavailable == nil {
-			s.Strategy.RollingUpdate.MaxUnavailable = ptr.To(intstr.FromString("25%"))
-		}
-		if s.Strategy.RollingUpdate.MaxSurge == nil {
-			s.Strategy.RollingUpdate.MaxSurge = ptr.To(intstr.FromString("25%"))
-		}
+	defaultInt32(&s.RevisionHistoryLimit, 10)
+	defaultInt32(&s.ProgressDeadlineSeconds, 600)
+}
+
+// defaultStrategy defaults an unset update strategy type to rolling, and returns the strategy's
+// rolling update (created if unset) when the strategy is rolling, else nil.
+func defaultStrategy[T ~string, R any](typ *T, rolling T, rollingUpdate **R) *R {
+	if *typ == "" {
+		*typ = rolling
 	}
-	if s.RevisionHistoryLimit == nil {
-		s.RevisionHistoryLimit = ptr.To[int32](10)
+	if *typ != rolling {
+		return nil
 	}
-	if s.ProgressDeadlineSeconds == nil {
-		s.ProgressDeadlineSeconds = ptr.To[int32](600)
+	if *rollingUpdate == nil {
+		*rollingUpdate = new(R)
+	}
+	return *rollingUpdate
+}
+
+// defaultRollingUpdate sets a rolling update's unset bounds.
+func defaultRollingUpdate(maxUnavailable, maxSurge **intstr.IntOrString, unavailable, surge intstr.IntOrString) {
+	if *maxUnavailable == nil {
+		*maxUnavailable = ptr.To(unavailable)
+	}
+	if *maxSurge == nil {
+		*maxSurge = ptr.To(surge)
+	}
+}
+
+// defaultInt32 sets an unset optional integer.
+func defaultInt32(p **int32, v int32) {
+	if *p == nil {
+		*p = ptr.To(v)
 	}
 }
 
@@ -229,14 +233,14 @@ func defaultVolume(v *corev1.Volume) {
 			vs.HostPath.Type = ptr.To(corev1.HostPathUnset)
 		}
 	case vs.Secret != nil:
-		defaultFileMode(&vs.Secret.DefaultMode)
+		defaultInt32(&vs.Secret.DefaultMode, defaultMode)
 	case vs.ConfigMap != nil:
-		defaultFileMode(&vs.ConfigMap.DefaultMode)
+		defaultInt32(&vs.ConfigMap.DefaultMode, defaultMode)
 	case vs.DownwardAPI != nil:
-		defaultFileMode(&vs.DownwardAPI.DefaultMode)
+		defaultInt32(&vs.DownwardAPI.DefaultMode, defaultMode)
 		defaultDownwardAPIItems(vs.DownwardAPI.Items)
 	case vs.Projected != nil:
-		defaultFileMode(&vs.Projected.DefaultMode)
+		defaultInt32(&vs.Projected.DefaultMode, defaultMode)
 		for _, src := range vs.Projected.Sources {
 			if t := src.ServiceAccountToken; t != nil && t.ExpirationSeconds == nil {
 				t.ExpirationSeconds = ptr.To[int64](3600)
@@ -245,13 +249,6 @@ func defaultVolume(v *corev1.Volume) {
 				defaultDownwardAPIItems(src.DownwardAPI.Items)
 			}
 		}
-	}
-}
-
-// defaultFileMode sets an unset volume file mode to defaultMode.
-func defaultFileMode(mode **int32) {
-	if *mode == nil {
-		*mode = ptr.To(defaultMode)
 	}
 }
 
