@@ -21,6 +21,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"github.com/calico-pilot/calico-pilot/internal/calicofacts"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
@@ -157,50 +158,19 @@ func (o *ApplyOptions) Run(ctx context.Context, streams IO) error {
 	if len(errs) > 0 {
 		return reportFieldErrors(streams.ErrOut, errs)
 	}
-	// apply reports on its own streams; controller-runtime's client, left without a logger, would print
-	// a warning with a stack trace into a long apply (a rollout wait) after 30 seconds.
-	ctrllog.SetLogger(logr.Discard())
-	scheme, err := newApplyScheme()
+	c, serverVersion, err := o.connect()
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
-	c, err := client.New(o.cfg, client.Options{Scheme: scheme})
+	facts, err := o.clusterFacts(ctx, c, serverVersion, file, cfg, streams)
 	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("--kubeconfig %s: %w", o.Kubeconfig, err)}
+		return err
 	}
-	dc, err := discovery.NewDiscoveryClientForConfig(o.cfg)
-	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("--kubeconfig %s: %w", o.Kubeconfig, err)}
-	}
-	sv, err := dc.ServerVersion()
-	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("the cluster of --kubeconfig %s does not answer (%s): %w; nothing was changed", o.Kubeconfig, o.cfg.Host, err)}
-	}
-	obs, err := standalone.Observe(ctx, c, sv.GitVersion)
-	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
-	}
-	facts, errs := standalone.Complete(file.Cluster, obs)
-	if len(errs) > 0 {
-		return reportFieldErrors(streams.ErrOut, errs)
-	}
-	if errs := standalone.ValidateConfig(cfg, facts.IPFamilies); len(errs) > 0 {
-		return reportFieldErrors(streams.ErrOut, errs)
-	}
-	fmt.Fprintf(streams.Out, "cluster facts:\n")
-	for _, s := range facts.Sources {
-		fmt.Fprintf(streams.Out, "  %s\n", s)
-	}
-	vector, err := imagevector.VectorFromEnv(os.LookupEnv, readFileLimited)
-	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
-	}
-	enc, err := pipeline.NewEncoder()
+	a, err := o.applier(c)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	host, _ := os.Hostname()
-	a := &standalone.Applier{Client: c, Encoder: enc, Catalogue: calicoversion.Default(), Vector: vector, Now: time.Now, Poll: o.poll}
 	err = a.Apply(ctx, standalone.Request{
 		Config: cfg, Facts: facts, CalicoVersion: o.CalicoVersion, DryRun: o.DryRun, Adopt: o.Adopt,
 		Timeout: o.Timeout, AcceptBlockers: o.AcceptBlockers, Identity: fmt.Sprintf("%s/%d/%s", host, os.Getpid(), rand.String(5)),
@@ -209,20 +179,83 @@ func (o *ApplyOptions) Run(ctx context.Context, streams IO) error {
 		},
 		Out: streams.Out,
 	})
-	var fe *standalone.FieldErrors
-	if errors.As(err, &fe) {
-		return reportFieldErrors(streams.ErrOut, fe.Errs)
+	return o.exit(ctx, err, streams)
+}
+
+// connect makes the client of --kubeconfig and asks the cluster its Kubernetes version: a cluster
+// that does not answer stops apply before anything is read or changed.
+func (o *ApplyOptions) connect() (client.Client, string, error) {
+	// apply reports on its own streams; controller-runtime's client, left without a logger, would print
+	// a warning with a stack trace into a long apply (a rollout wait) after 30 seconds.
+	ctrllog.SetLogger(logr.Discard())
+	scheme, err := newApplyScheme()
+	if err != nil {
+		return nil, "", err
 	}
-	if err != nil && ctx.Err() != nil {
+	c, err := client.New(o.cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		return nil, "", fmt.Errorf("--kubeconfig %s: %w", o.Kubeconfig, err)
+	}
+	dc, err := discovery.NewDiscoveryClientForConfig(o.cfg)
+	if err != nil {
+		return nil, "", fmt.Errorf("--kubeconfig %s: %w", o.Kubeconfig, err)
+	}
+	sv, err := dc.ServerVersion()
+	if err != nil {
+		return nil, "", fmt.Errorf("the cluster of --kubeconfig %s does not answer (%s): %w; nothing was changed", o.Kubeconfig, o.cfg.Host, err)
+	}
+	return c, sv.GitVersion, nil
+}
+
+// clusterFacts completes the file's cluster facts from what the cluster says, checks the config
+// against them and prints where each fact came from.
+func (o *ApplyOptions) clusterFacts(ctx context.Context, c client.Client, serverVersion string, file *standalone.File, cfg *calicov1alpha1.NetworkConfig, streams IO) (standalone.Facts, error) {
+	obs, err := standalone.Observe(ctx, c, serverVersion)
+	if err != nil {
+		return standalone.Facts{}, &ExitError{Code: ExitUsage, Err: err}
+	}
+	facts, errs := standalone.Complete(file.Cluster, obs)
+	if len(errs) > 0 {
+		return standalone.Facts{}, reportFieldErrors(streams.ErrOut, errs)
+	}
+	if errs := standalone.ValidateConfig(cfg, facts.IPFamilies); len(errs) > 0 {
+		return standalone.Facts{}, reportFieldErrors(streams.ErrOut, errs)
+	}
+	fmt.Fprintf(streams.Out, "cluster facts:\n")
+	for _, s := range facts.Sources {
+		fmt.Fprintf(streams.Out, "  %s\n", s)
+	}
+	return facts, nil
+}
+
+// applier is the standalone applier with the image vector of the environment.
+func (o *ApplyOptions) applier(c client.Client) (*standalone.Applier, error) {
+	vector, err := imagevector.VectorFromEnv(os.LookupEnv, readFileLimited)
+	if err != nil {
+		return nil, err
+	}
+	enc, err := pipeline.NewEncoder()
+	if err != nil {
+		return nil, err
+	}
+	return &standalone.Applier{Client: c, Encoder: enc, Catalogue: calicoversion.Default(), Vector: vector, Now: time.Now, Poll: o.poll}, nil
+}
+
+// exit maps the outcome of an apply to apply's exit codes: field errors of the file, an interrupt
+// (what was applied stays), a failure, and a dry run's disruptive change, as plan's.
+func (o *ApplyOptions) exit(ctx context.Context, err error, streams IO) error {
+	var fe *standalone.FieldErrors
+	switch {
+	case errors.As(err, &fe):
+		return reportFieldErrors(streams.ErrOut, fe.Errs)
+	case err != nil && ctx.Err() != nil:
 		if !strings.HasPrefix(err.Error(), "interrupted") {
 			err = fmt.Errorf("interrupted (%w): what was applied stays, and the state records the step; run apply again to continue", err)
 		}
 		return &ExitError{Code: ExitInterrupted, Err: err}
-	}
-	if err != nil {
+	case err != nil:
 		return &ExitError{Code: ExitFindings, Err: err}
-	}
-	if o.DryRun && o.disruptive && !o.AllowDisruption {
+	case o.DryRun && o.disruptive && !o.AllowDisruption:
 		// plan's exit codes: a disruptive change is a finding unless accepted.
 		return &ExitError{Code: ExitFindings, Err: errors.New("the plan above has disruptive changes (nothing was applied); --allow-disruption accepts them as plan does")}
 	}
