@@ -103,9 +103,7 @@ func check(o *values.Options) error {
 	if o.Images.CalicoNode == "" || o.Images.CalicoCNI == "" {
 		errs = append(errs, errors.New("the calico-node and calico-cni images are not set"))
 	}
-	switch o.Backend {
-	case calicov1alpha1.BackendBird, calicov1alpha1.BackendNone, calicov1alpha1.BackendVXLAN:
-	default:
+	if !slices.Contains(calicov1alpha1.Backends(), o.Backend) {
 		errs = append(errs, fmt.Errorf("unknown backend %q", o.Backend))
 	}
 	return errors.Join(errs...)
