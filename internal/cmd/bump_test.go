@@ -22,9 +22,7 @@ const bumpTestdata = "../bump/testdata/"
 func TestBumpCommand(t *testing.T) {
 	tmp := t.TempDir()
 	badYAML := filepath.Join(tmp, "bad.sls")
-	if err := os.WriteFile(badYAML, []byte("---\nkind: ConfigMap\nmetadata:\n  name: a\n namespace: b\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, badYAML, "---\nkind: ConfigMap\nmetadata:\n  name: a\n namespace: b\n")
 	jinja := func(extra ...string) []string {
 		return append([]string{"bump",
 			"--old-upstream", bumpTestdata + "jinja-metalk8s/old-upstream.yaml",
