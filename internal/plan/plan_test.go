@@ -8,6 +8,7 @@ import (
 
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
+	"github.com/calico-pilot/calico-pilot/internal/manifestdiff/manifestdifftest"
 )
 
 const (
@@ -31,49 +32,13 @@ spec:
   blockSize: 26
   ipipMode: Always
 `
-	crdV1 = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: ippools.crd.projectcalico.org
-spec:
-  group: crd.projectcalico.org
-  scope: Cluster
-  names: {plural: ippools, kind: IPPool, singular: ippool, listKind: IPPoolList}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              cidr: {type: string}
-              namespaceSelector: {type: string}
-`
-	crdV1NoNamespaceSelector = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: ippools.crd.projectcalico.org
-spec:
-  group: crd.projectcalico.org
-  scope: Cluster
-  names: {plural: ippools, kind: IPPool, singular: ippool, listKind: IPPoolList}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              cidr: {type: string}
-`
+)
+
+// crdV1 is the IPPool CRD with spec properties cidr and namespaceSelector;
+// crdV1NoNamespaceSelector drops namespaceSelector.
+var (
+	crdV1                    = manifestdifftest.IPPoolCRD("cidr: {type: string}", "namespaceSelector: {type: string}")
+	crdV1NoNamespaceSelector = manifestdifftest.IPPoolCRD("cidr: {type: string}")
 )
 
 func diff(t *testing.T, old, new string) *manifestdiff.Diff {
