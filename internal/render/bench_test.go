@@ -71,7 +71,7 @@ func measure(b *testing.B, f func() int) {
 // BenchmarkRender measures rendering and serializing everything a shoot gets, CRDs included,
 // for the default and the largest scenario:
 //
-//   - stored: render.Shoot + manifest.Build with the CRDs encoded once at start + compact JSON
+//   - stored: rendertest.Shoot + manifest.Build with the CRDs encoded once at start + compact JSON
 //     (what the controller stores); this is the path the 10x goal is about.
 //   - stored-split: the same, with the CRDs kept in their own pre-joined stream (Static.JSON)
 //     and only the other objects joined per render (Manifest.DynamicJSON).
@@ -97,7 +97,7 @@ func BenchmarkRender(b *testing.B) {
 		opts := benchScenario(b, name)
 		b.Run(name+"/stored", func(b *testing.B) {
 			measure(b, func() int {
-				objs, err := render.Shoot(&opts)
+				objs, err := rendertest.Shoot(&opts)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -111,7 +111,7 @@ func BenchmarkRender(b *testing.B) {
 		b.Run(name+"/stored-split", func(b *testing.B) {
 			// The CRDs stored under their own key (Static.JSON, computed once), the rest per render.
 			measure(b, func() int {
-				objs, err := render.Shoot(&opts)
+				objs, err := rendertest.Shoot(&opts)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -144,7 +144,7 @@ func BenchmarkRender(b *testing.B) {
 		})
 		b.Run(name+"/yaml", func(b *testing.B) {
 			measure(b, func() int {
-				objs, err := render.Shoot(&opts)
+				objs, err := rendertest.Shoot(&opts)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -161,7 +161,7 @@ func BenchmarkRender(b *testing.B) {
 		})
 		b.Run(name+"/baseline-json", func(b *testing.B) {
 			measure(b, func() int {
-				objs, err := render.Shoot(&opts)
+				objs, err := rendertest.Shoot(&opts)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -178,7 +178,7 @@ func BenchmarkRender(b *testing.B) {
 		})
 		b.Run(name+"/baseline-yaml", func(b *testing.B) {
 			measure(b, func() int {
-				objs, err := render.Shoot(&opts)
+				objs, err := rendertest.Shoot(&opts)
 				if err != nil {
 					b.Fatal(err)
 				}

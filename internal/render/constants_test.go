@@ -12,6 +12,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/render"
+	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -68,7 +69,7 @@ func TestShootPartsMatchShoot(t *testing.T) {
 			seen["TyphaCPA"][opts.AutoScaling.TyphaCPA] = true
 			seen["TyphaCPVA"][opts.AutoScaling.TyphaCPVA] = true
 			seen["NodeCPVA"][opts.AutoScaling.NodeCPVA] = true
-			all, err := render.Shoot(&opts)
+			all, err := rendertest.Shoot(&opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -127,7 +128,7 @@ func TestEncoderMatchesShoot(t *testing.T) {
 			if len(v)+len(r) > 0 {
 				t.Fatalf("invalid scenario: %v %v", v, r)
 			}
-			all, err := render.Shoot(&opts)
+			all, err := rendertest.Shoot(&opts)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,7 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/calico-pilot/calico-pilot/internal/render"
+	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 )
 
 // deltaDir holds, for every scenario without whole golden files, what its decisions change in
@@ -36,7 +36,7 @@ type flatObject struct {
 func flatten(t testing.TB, sc scenario) []flatObject {
 	t.Helper()
 	opts := scenarioOptions(t, sc)
-	objs, err := render.Shoot(&opts)
+	objs, err := rendertest.Shoot(&opts)
 	if err != nil {
 		t.Fatalf("scenario %s: %v", sc.Name, err)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/render"
+	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -52,7 +53,7 @@ func yamlOf(t testing.TB, objs []client.Object) []byte {
 func renderYAML(t testing.TB, sc scenario) []byte {
 	t.Helper()
 	opts := scenarioOptions(t, sc)
-	objs, err := render.Shoot(&opts)
+	objs, err := rendertest.Shoot(&opts)
 	if err != nil {
 		t.Fatalf("scenario %s: %v", sc.Name, err)
 	}
@@ -235,7 +236,7 @@ func TestComponentsAreTheShoot(t *testing.T) {
 			for _, c := range comps {
 				all = append(all, c.Objects...)
 			}
-			shoot, err := render.Shoot(&opts)
+			shoot, err := rendertest.Shoot(&opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -249,7 +250,7 @@ func TestComponentsAreTheShoot(t *testing.T) {
 	}
 }
 
-// TestWholeShootMatchesBaseline compares the whole-shoot YAML of every scenario (render.Shoot,
+// TestWholeShootMatchesBaseline compares the whole-shoot YAML of every scenario (rendertest.Shoot,
 // manifest.Build without CRDs, YAML: what the golden files held before they were split by
 // component) with <scenario>.yaml, and the seed-side objects with seed-monitoring-<scenario>.yaml,
 // in the directory RENDER_BASELINE_DIR names: a copy of internal/render/testdata from a commit
@@ -316,7 +317,7 @@ func TestDeterministic(t *testing.T) {
 func renderJSON(t testing.TB, sc scenario) []byte {
 	t.Helper()
 	opts := scenarioOptions(t, sc)
-	objs, err := render.Shoot(&opts)
+	objs, err := rendertest.Shoot(&opts)
 	if err != nil {
 		t.Fatal(err)
 	}

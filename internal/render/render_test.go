@@ -15,7 +15,6 @@ import (
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
-	"github.com/calico-pilot/calico-pilot/internal/render"
 	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
@@ -37,7 +36,7 @@ func renderScenario(t *testing.T, sc scenario) []client.Object {
 	if len(v)+len(r) > 0 {
 		t.Fatalf("invalid scenario: %v %v", v, r)
 	}
-	objs, err := render.Shoot(&opts)
+	objs, err := rendertest.Shoot(&opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +163,7 @@ func TestNoEmptyGlobalNetworkSet(t *testing.T) {
 	sc := scenarioByName(t, "default")
 	opts, _, _ := resolve(shootOf(sc), false, nil)
 	opts.KubeAPIServerNets = []netip.Prefix{}
-	objs, err := render.Shoot(&opts)
+	objs, err := rendertest.Shoot(&opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +303,7 @@ func TestTyphaHonoursVPAMinimum(t *testing.T) {
 }
 
 func TestRenderRejectsImpossibleOptions(t *testing.T) {
-	_, err := render.Shoot(&values.Options{IPv4: true, Backend: "bird"})
+	_, err := rendertest.Shoot(&values.Options{IPv4: true, Backend: "bird"})
 	want := "rendering shoot objects: IPv4 is enabled without an IPv4 pod CIDR\nthe calico-node and calico-cni images are not set"
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %q", err, want)

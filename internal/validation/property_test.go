@@ -21,7 +21,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
-	"github.com/calico-pilot/calico-pilot/internal/render"
+	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 	"github.com/calico-pilot/calico-pilot/internal/rules"
 	"github.com/calico-pilot/calico-pilot/internal/validation"
 	"github.com/calico-pilot/calico-pilot/internal/values"
@@ -187,7 +187,7 @@ func renderShoot(s *gardencorev1beta1.Shoot, addrs []netip.Addr, nonPrivileged b
 	if len(errs) > 0 {
 		return nil, errs, nil
 	}
-	objs, err := render.Shoot(&opts)
+	objs, err := rendertest.Shoot(&opts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("render: %w", err)
 	}
@@ -241,7 +241,7 @@ func podSpecProblems(objs []client.Object) []string {
 // either family order, with and without VPA, kube-proxy off, nftables, hibernation) carrying
 // NetworkConfigs with valid values, invalid values and contradicting combinations:
 //
-//   - validation.ValidateShoot accepts ⇔ values.Resolve and render.Shoot succeed (and the objects
+//   - validation.ValidateShoot accepts ⇔ values.Resolve and rendertest.Shoot succeed (and the objects
 //     serialize and have sound pod specs);
 //   - when both reject, they report the same errors (path, type, value, message and rule), since
 //     both take them from internal/rules;

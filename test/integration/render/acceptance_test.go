@@ -142,7 +142,7 @@ func storedCRDs(t *testing.T, r calicoversion.Release) *manifest.Static {
 // CRDs included, decoded with the same YAML-or-JSON stream decoder the resource manager uses.
 func TestStoredFormAccepted(t *testing.T) {
 	o := options(t, values.ClusterFacts{IPFamilies: []string{"IPv4"}, PodCIDR: "100.96.0.0/11", NodeCIDR: "10.250.0.0/16", VPAEnabled: true, SeedNamespace: "shoot--dev--test"})
-	objs, err := render.Shoot(&o)
+	objs, err := rendertest.Shoot(&o)
 	if err != nil {
 		t.Fatal(err)
 	}
