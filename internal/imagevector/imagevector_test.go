@@ -17,7 +17,7 @@ import (
 // TestDefault: without a release, the Calico images are the catalogue's default release's (the newest of
 // its default line).
 func TestDefault(t *testing.T) {
-	got, err := imagevector.Default()
+	got, err := imagevector.Load(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -248,10 +248,7 @@ func podSpecProblems(objs []client.Object) []string {
 //   - every rule of the rules catalogue is reached, so the property covers all of them.
 func TestValidationAcceptsExactlyWhatRenders(t *testing.T) {
 	const n = 20000
-	imgs, err := imagevector.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
+	imgs := rendertest.DefaultImages()
 	r := rand.New(rand.NewPCG(2, 12))
 	accepted, failures := 0, 0
 	seen := map[string]int{}

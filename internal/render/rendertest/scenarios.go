@@ -261,6 +261,20 @@ func ShootOf(sc Scenario) *gardencorev1beta1.Shoot {
 	return s
 }
 
+// DefaultImages are the images of the embedded image vector looked up without a Kubernetes version
+// (every version constraint holds): the Calico images of the catalogue's default release.
+func DefaultImages() imagevector.Images {
+	vector, err := imagevector.LoadVector(nil)
+	if err != nil {
+		panic(err)
+	}
+	imgs, err := vector.Images(imagevector.FindOptions{})
+	if err != nil {
+		panic(err)
+	}
+	return imgs
+}
+
 // Resolve runs the offline pipeline for a shoot (internal/pipeline: validate and decode once,
 // resolve). validErrs are the validation errors; resolveErrs the errors of resolving the options
 // (only reached when valid).

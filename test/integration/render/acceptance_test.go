@@ -17,7 +17,6 @@ import (
 
 	"github.com/calico-pilot/calico-pilot/api/projectcalico/crds"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
-	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/render"
 	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
@@ -196,10 +195,7 @@ func TestSeedMonitoringAccepted(t *testing.T) {
 
 func options(t *testing.T, facts values.ClusterFacts) values.Options {
 	t.Helper()
-	imgs, err := imagevector.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
+	imgs := rendertest.DefaultImages()
 	facts.Paths = values.ShootFactPaths()
 	o, errs := values.Resolve(values.Inputs{Cluster: facts, Images: imgs, KubeAPIServerAddresses: nil})
 	if len(errs) > 0 {
