@@ -20,17 +20,7 @@ import (
 
 func benchScenario(b *testing.B, name string) values.Options {
 	b.Helper()
-	for _, sc := range scenarios {
-		if sc.Name == name {
-			opts, validErrs, resolveErrs := sc.Resolve()
-			if len(validErrs)+len(resolveErrs) > 0 {
-				b.Fatalf("scenario %s invalid", name)
-			}
-			return opts
-		}
-	}
-	b.Fatalf("no scenario %s", name)
-	return values.Options{}
+	return scenarioOptions(b, scenarioByName(b, name))
 }
 
 func benchCRDs(b *testing.B) []client.Object {

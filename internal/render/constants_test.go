@@ -26,10 +26,7 @@ func TestEachConstantGroupHasOneComponent(t *testing.T) {
 		selectable[c] = true
 	}
 	for _, sc := range everyRelease {
-		opts, v, r := sc.Resolve()
-		if len(v)+len(r) > 0 {
-			t.Fatalf("%s: invalid scenario: %v %v", sc.Name, v, r)
-		}
+		opts := scenarioOptions(t, sc)
 		comps, err := render.ShootComponents(&opts)
 		if err != nil {
 			t.Fatalf("%s: %v", sc.Name, err)
@@ -60,10 +57,7 @@ func TestShootPartsMatchShoot(t *testing.T) {
 	seen := map[string]map[bool]bool{"KubeControllers": {}, "Typha": {}, "TyphaCPA": {}, "TyphaCPVA": {}, "NodeCPVA": {}}
 	for _, sc := range everyRelease {
 		t.Run(sc.Name, func(t *testing.T) {
-			opts, v, r := sc.Resolve()
-			if len(v)+len(r) > 0 {
-				t.Fatalf("invalid scenario: %v %v", v, r)
-			}
+			opts := scenarioOptions(t, sc)
 			seen["KubeControllers"][opts.KubeControllers] = true
 			seen["Typha"][opts.Typha] = true
 			seen["TyphaCPA"][opts.AutoScaling.TyphaCPA] = true
@@ -124,14 +118,8 @@ func TestEncoderMatchesShoot(t *testing.T) {
 	}
 	for _, sc := range everyRelease {
 		t.Run(sc.Name, func(t *testing.T) {
-			opts, v, r := sc.Resolve()
-			if len(v)+len(r) > 0 {
-				t.Fatalf("invalid scenario: %v %v", v, r)
-			}
-			all, err := rendertest.Shoot(&opts)
-			if err != nil {
-				t.Fatal(err)
-			}
+			opts := scenarioOptions(t, sc)
+			all := renderScenario(t, sc)
 			want, err := manifest.Build(statics[opts.Calico.CRDs.CRDSet()], all)
 			if err != nil {
 				t.Fatal(err)

@@ -13,8 +13,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-
-	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 )
 
 // deltaDir holds, for every scenario without whole golden files, what its decisions change in
@@ -35,11 +33,7 @@ type flatObject struct {
 // path[*].
 func flatten(t testing.TB, sc scenario) []flatObject {
 	t.Helper()
-	opts := scenarioOptions(t, sc)
-	objs, err := rendertest.Shoot(&opts)
-	if err != nil {
-		t.Fatalf("scenario %s: %v", sc.Name, err)
-	}
+	objs := renderScenario(t, sc)
 	out := make([]flatObject, 0, len(objs))
 	for _, o := range objs {
 		out = append(out, flattenObject(t, o))

@@ -30,15 +30,13 @@ func scenarioByName(t testing.TB, name string) scenario {
 	return scenario{}
 }
 
-func renderScenario(t *testing.T, sc scenario) []client.Object {
+// renderScenario renders a scenario's shoot objects (rendertest.Shoot: without the static CRDs).
+func renderScenario(t testing.TB, sc scenario) []client.Object {
 	t.Helper()
-	opts, v, r := sc.Resolve()
-	if len(v)+len(r) > 0 {
-		t.Fatalf("invalid scenario: %v %v", v, r)
-	}
+	opts := scenarioOptions(t, sc)
 	objs, err := rendertest.Shoot(&opts)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("scenario %s: %v", sc.Name, err)
 	}
 	return objs
 }
