@@ -9,6 +9,7 @@ import (
 
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
 	"github.com/calico-pilot/calico-pilot/internal/mrdata"
+	"github.com/calico-pilot/calico-pilot/internal/testcheck"
 )
 
 func secretYAML(data map[string]string) string {
@@ -51,14 +52,8 @@ func TestReadInputShape(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			set, shape, err := ReadInput(context.Background(), p, []byte(tc.in))
-			if tc.err != "" {
-				if err == nil || err.Error() != tc.err {
-					t.Fatalf("error = %v, want %q", err, tc.err)
-				}
+			if testcheck.Err(t, err, tc.err) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if shape != tc.shape || len(set.Objects()) != tc.objects {
 				t.Fatalf("shape %s with %d object(s), want %s with %d", shape, len(set.Objects()), tc.shape, tc.objects)
