@@ -19,11 +19,7 @@ func TestClassifyRules(t *testing.T) {
 	withAnnotation := func(doc, meta, anno string) string {
 		return replace(t, doc, meta, strings.TrimSuffix(meta, "}")+", annotations: {"+anno+"}}")
 	}
-	cases := []struct {
-		name     string
-		old, new []string
-		want     []string
-	}{
+	cases := []diffCase{
 		{
 			name: "mode Ignore: released, not updated",
 			old:  []string{calicoConfig},
@@ -148,15 +144,7 @@ func TestClassifyRules(t *testing.T) {
 			},
 		},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			p := newParser(t)
-			d := classified(mrSet(t, p, tc.old...), mrSet(t, p, tc.new...))
-			if diff := cmp.Diff(tc.want, lines(d)); diff != "" {
-				t.Errorf("diff (-want +got):\n%s", diff)
-			}
-		})
-	}
+	runDiffCases(t, cases)
 }
 
 // TestRBACAndSchemaReasons: a role change says, once per role, which permissions it gains and

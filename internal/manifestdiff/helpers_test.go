@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // calicoNode is a small calico-node DaemonSet in the shape both the reference and calico-pilot render.
@@ -132,6 +134,28 @@ func mrSet(t testing.TB, p *Parser, docs ...string) *Set {
 }
 
 // classified compares and classifies with the default rules.
+// diffCase is a table row of the diff tests: the documents of two ManagedResource sets and the
+// classified diff's lines.
+type diffCase struct {
+	name     string
+	old, new []string
+	want     []string
+}
+
+// runDiffCases runs every case as a subtest: the classified diff of old to new must read want.
+func runDiffCases(t *testing.T, cases []diffCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newParser(t)
+			d := classified(mrSet(t, p, tc.old...), mrSet(t, p, tc.new...))
+			if diff := cmp.Diff(tc.want, lines(d)); diff != "" {
+				t.Errorf("diff (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 func classified(old, new *Set) *Diff {
 	d := Compare(old, new)
 	DefaultClassifier().Classify(d)
