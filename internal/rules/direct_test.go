@@ -37,11 +37,29 @@ func checkReported(t *testing.T, errs field.ErrorList, want []string) {
 
 const pc = "spec.networking.providerConfig."
 
+// stringRuleCase is a row of a rule that decides a string: the config body, the value decided and
+// the errors reported.
+type stringRuleCase struct {
+	body, want string
+	errs       []string
+}
+
+// runStringRule runs rule (called name in messages) on every case's config.
+func runStringRule(t *testing.T, name string, rule func(*calicov1alpha1.NetworkConfig, *field.Path) (string, field.ErrorList), tests []stringRuleCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.body, func(t *testing.T) {
+			got, errs := rule(config(t, tt.body), root)
+			if got != tt.want {
+				t.Errorf("%s = %q, want %q", name, got, tt.want)
+			}
+			checkReported(t, errs, tt.errs)
+		})
+	}
+}
+
 func TestVethMTU(t *testing.T) {
-	tests := []struct {
-		body, want string
-		errs       []string
-	}{
+	runStringRule(t, "VethMTU", rules.VethMTU, []stringRuleCase{
 		{body: "", want: "0"},
 		{body: `vethMTU: "0"`, want: "0"},
 		{body: `vethMTU: "1440"`, want: "1440"},
@@ -54,38 +72,17 @@ func TestVethMTU(t *testing.T) {
 		{body: `vethMTU: "+1440"`, want: "+1440", errs: []string{"vethMTU.plain " + pc + "vethMTU"}},
 		{body: `vethMTU: "67"`, want: "67", errs: []string{"vethMTU.range " + pc + "vethMTU"}},
 		{body: `vethMTU: "65536"`, want: "65536", errs: []string{"vethMTU.range " + pc + "vethMTU"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.body, func(t *testing.T) {
-			got, errs := rules.VethMTU(config(t, tt.body), root)
-			if got != tt.want {
-				t.Errorf("VethMTU = %q, want %q", got, tt.want)
-			}
-			checkReported(t, errs, tt.errs)
-		})
-	}
+	})
 }
 
 func TestServiceLoopPrevention(t *testing.T) {
-	tests := []struct {
-		body, want string
-		errs       []string
-	}{
+	runStringRule(t, "ServiceLoopPrevention", rules.ServiceLoopPrevention, []stringRuleCase{
 		{body: "", want: ""},
 		{body: "serviceLoopPrevention: Drop", want: "Drop"},
 		{body: "serviceLoopPrevention: Reject", want: "Reject"},
 		{body: "serviceLoopPrevention: Disabled", want: "Disabled"},
 		{body: "serviceLoopPrevention: drop", want: "drop", errs: []string{"serviceLoopPrevention.supported " + pc + "serviceLoopPrevention"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.body, func(t *testing.T) {
-			got, errs := rules.ServiceLoopPrevention(config(t, tt.body), root)
-			if got != tt.want {
-				t.Errorf("ServiceLoopPrevention = %q, want %q", got, tt.want)
-			}
-			checkReported(t, errs, tt.errs)
-		})
-	}
+	})
 }
 
 func TestKubeProxy(t *testing.T) {
