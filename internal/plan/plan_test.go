@@ -41,21 +41,29 @@ var (
 	crdV1NoNamespaceSelector = manifestdifftest.IPPoolCRD("cidr: {type: string}")
 )
 
-func diff(t *testing.T, old, new string) *manifestdiff.Diff {
+// parser is a manifestdiff parser.
+func parser(t testing.TB) *manifestdiff.Parser {
 	t.Helper()
 	p, err := manifestdiff.NewParser()
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := p.Stream("old", []byte(old))
+	return p
+}
+
+// stream parses manifest, a manifest stream called name.
+func stream(t *testing.T, name, manifest string) *manifestdiff.Set {
+	t.Helper()
+	s, err := parser(t).Stream(name, []byte(manifest))
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := p.Stream("new", []byte(new))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := manifestdiff.Compare(o, n)
+	return s
+}
+
+func diff(t *testing.T, old, new string) *manifestdiff.Diff {
+	t.Helper()
+	d := manifestdiff.Compare(stream(t, "old", old), stream(t, "new", new))
 	manifestdiff.DefaultClassifier().Classify(d)
 	return d
 }
