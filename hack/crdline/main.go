@@ -50,44 +50,13 @@ func run(args []string) error {
 	if *changesFile == "" || *from == "" || *out == "" || fs.NArg() != 0 {
 		return errors.New("usage: crdline -changes <list.yaml> -from <dir> -out <dir>")
 	}
-	data, err := os.ReadFile(*changesFile)
-	if err != nil {
-		return fmt.Errorf("reading %s: %w", *changesFile, err)
-	}
-	var changes []Change
-	if err := yaml.UnmarshalStrict(data, &changes); err != nil {
-		return fmt.Errorf("decoding %s: %w", *changesFile, err)
-	}
-	files, err := filepath.Glob(filepath.Join(*from, "crd.projectcalico.org_*.yaml"))
+	byCRD, err := readChanges(*changesFile)
 	if err != nil {
 		return err
 	}
-	sort.Strings(files)
-	byCRD := map[string][]Change{}
-	for i, c := range changes {
-		if c.CRD == "" || c.Delta == "" {
-			return fmt.Errorf("%s: change %d names no CRD or no delta row", *changesFile, i)
-		}
-		byCRD[c.CRD] = append(byCRD[c.CRD], c)
-	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	used, err := deriveAll(*from, *out, byCRD)
+	if err != nil {
 		return err
-	}
-	used := map[string]bool{}
-	for _, file := range files {
-		plural := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(file), "crd.projectcalico.org_"), ".yaml")
-		used[plural] = true
-		src, err := os.ReadFile(file)
-		if err != nil {
-			return fmt.Errorf("reading %s: %w", file, err)
-		}
-		derived, err := derive(src, byCRD[plural])
-		if err != nil {
-			return fmt.Errorf("%s: %w", plural, err)
-		}
-		if err := writeIfChanged(filepath.Join(*out, filepath.Base(file)), derived); err != nil {
-			return err
-		}
 	}
 	for plural := range byCRD {
 		if !used[plural] {
@@ -95,6 +64,56 @@ func run(args []string) error {
 		}
 	}
 	return nil
+}
+
+// readChanges reads the list of changes, by CRD plural.
+func readChanges(file string) (map[string][]Change, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", file, err)
+	}
+	var changes []Change
+	if err := yaml.UnmarshalStrict(data, &changes); err != nil {
+		return nil, fmt.Errorf("decoding %s: %w", file, err)
+	}
+	byCRD := map[string][]Change{}
+	for i, c := range changes {
+		if c.CRD == "" || c.Delta == "" {
+			return nil, fmt.Errorf("%s: change %d names no CRD or no delta row", file, i)
+		}
+		byCRD[c.CRD] = append(byCRD[c.CRD], c)
+	}
+	return byCRD, nil
+}
+
+// deriveAll writes to out each crd.projectcalico.org CRD of from with its changes applied, and
+// returns the plurals it found.
+func deriveAll(from, out string, byCRD map[string][]Change) (map[string]bool, error) {
+	files, err := filepath.Glob(filepath.Join(from, "crd.projectcalico.org_*.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	used := map[string]bool{}
+	for _, file := range files {
+		plural := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(file), "crd.projectcalico.org_"), ".yaml")
+		used[plural] = true
+		src, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", file, err)
+		}
+		derived, err := derive(src, byCRD[plural])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", plural, err)
+		}
+		if err := writeIfChanged(filepath.Join(out, filepath.Base(file)), derived); err != nil {
+			return nil, err
+		}
+	}
+	return used, nil
 }
 
 // derive applies changes to the CRD manifest src and returns the new manifest.
@@ -160,72 +179,97 @@ func applyAt(root map[string]any, p string, c Change) error {
 	if p != "" {
 		steps = strings.Split(p, ".")
 	}
+	edit := c.Remove || c.Add != nil
+	if n := len(steps); edit && n > 0 && !strings.HasSuffix(steps[n-1], "[]") {
+		parent, err := descend(root, steps[:n-1])
+		if err != nil {
+			return err
+		}
+		return editProperty(parent, steps[n-1], c)
+	}
+	schema, err := descend(root, steps)
+	if err != nil {
+		return err
+	}
+	if edit {
+		return errors.New("remove and add need a property path")
+	}
+	return editSchema(schema, c)
+}
+
+// descend walks from root along steps, each a property name, or name[] for the item schema of an
+// array property, and returns the schema it arrives at.
+func descend(root map[string]any, steps []string) (map[string]any, error) {
 	parent := root
-	for i, step := range steps {
+	for _, step := range steps {
 		name, intoItems := strings.CutSuffix(step, "[]")
 		props, _ := parent["properties"].(map[string]any)
-		last := i == len(steps)-1 && !intoItems
-		if last && (c.Remove || c.Add != nil) {
-			_, exists := props[name]
-			switch {
-			case c.Remove && !exists:
-				return errors.New("does not exist")
-			case c.Remove:
-				delete(props, name)
-				if req := without(parent["required"], name); req != nil {
-					parent["required"] = req
-				} else {
-					delete(parent, "required")
-				}
-			case exists:
-				return errors.New("already exists")
-			default:
-				if props == nil {
-					props = map[string]any{}
-					parent["properties"] = props
-				}
-				props[name] = deepCopy(c.Add)
-			}
-			return nil
-		}
 		next, _ := props[name].(map[string]any)
 		if next == nil {
-			return fmt.Errorf("no property %q", name)
+			return nil, fmt.Errorf("no property %q", name)
 		}
 		if intoItems {
 			items, _ := next["items"].(map[string]any)
 			if next["type"] != "array" || items == nil {
-				return fmt.Errorf("property %q is not an array with an item schema", name)
+				return nil, fmt.Errorf("property %q is not an array with an item schema", name)
 			}
 			next = items
 		}
 		parent = next
 	}
-	if c.Remove || c.Add != nil {
-		return errors.New("remove and add need a property path")
+	return parent, nil
+}
+
+// editProperty removes property name of parent (and from its required list) or adds it.
+func editProperty(parent map[string]any, name string, c Change) error {
+	props, _ := parent["properties"].(map[string]any)
+	_, exists := props[name]
+	switch {
+	case c.Remove && !exists:
+		return errors.New("does not exist")
+	case c.Remove:
+		delete(props, name)
+		if req := without(parent["required"], name); req != nil {
+			parent["required"] = req
+		} else {
+			delete(parent, "required")
+		}
+	case exists:
+		return errors.New("already exists")
+	default:
+		if props == nil {
+			props = map[string]any{}
+			parent["properties"] = props
+		}
+		props[name] = deepCopy(c.Add)
 	}
+	return nil
+}
+
+// editSchema sets and unsets keywords of schema and appends CEL rules and required properties.
+func editSchema(schema map[string]any, c Change) error {
 	for k, v := range c.Set {
-		parent[k] = deepCopy(v)
+		schema[k] = deepCopy(v)
 	}
 	for _, k := range c.Unset {
-		if _, ok := parent[k]; !ok {
+		if _, ok := schema[k]; !ok {
 			return fmt.Errorf("has no %q to unset", k)
 		}
-		delete(parent, k)
+		delete(schema, k)
 	}
 	if len(c.CEL) > 0 {
-		rules, _ := parent["x-kubernetes-validations"].([]any)
+		rules, _ := schema["x-kubernetes-validations"].([]any)
 		for _, r := range c.CEL {
 			rules = append(rules, deepCopy(r))
 		}
-		parent["x-kubernetes-validations"] = rules
+		schema["x-kubernetes-validations"] = rules
 	}
 	if len(c.Required) > 0 {
-		req, _ := parent["required"].([]any)
+		req, _ := schema["required"].([]any)
 		for _, n := range c.Required {
 			req = append(req, n)
 		}
-		parent["required"] = req
+		schema["required"] = req
 	}
 	return nil
 }

@@ -229,40 +229,56 @@ func (b *builder) addLines(lines []LineData) {
 // addReleases checks and adds the releases and links each to its line and the release it follows.
 func (b *builder) addReleases(releases []ReleaseData) {
 	for i, rd := range releases {
-		n, err := ParseName(rd.Name)
-		if err != nil || !n.HasPatch {
-			b.bad("b.releases[%d].name %q: want a release vMAJOR.MINOR.PATCH", i, rd.Name)
-			continue
-		}
-		if b.releases[n.String()] != nil {
-			b.bad("b.releases[%d].name %q: listed twice", i, rd.Name)
-			continue
-		}
-		l := b.lines[strings.TrimSpace(rd.Line)]
-		if ln, err := ParseName(rd.Line); err == nil {
-			l = b.lines[ln.Line()]
-		}
-		if l == nil || l.name.Line() != n.Line() {
-			b.bad("b.releases[%d] %s: line %q: want its own line, one of %s", i, rd.Name, rd.Line, strings.Join(b.c.LineNames(), ", "))
-			continue
-		}
-		for _, img := range ImageNames() {
-			ref := rd.Images[img]
-			repo, tag, ok := splitImage(ref)
-			if !ok || repo == "" || tag == "" {
-				b.bad("b.releases[%d] %s: images.%s %q: want REPOSITORY:TAG", i, rd.Name, img, ref)
-			}
-		}
-		for img := range rd.Images {
-			if !slices.Contains(ImageNames(), img) {
-				b.bad("b.releases[%d] %s: images.%s: not an image of Calico's components (%s)", i, rd.Name, img, strings.Join(ImageNames(), ", "))
-			}
-		}
-		r := &releaseEntry{cat: b.c, name: n, line: l, data: rd, differences: map[Difference]bool{}}
-		b.releases[n.String()] = r
-		b.c.releases = append(b.c.releases, r)
+		b.addRelease(i, rd)
 	}
 	slices.SortFunc(b.c.releases, func(x, y *releaseEntry) int { return x.name.Compare(y.name) })
+	b.linkReleases()
+}
+
+// addRelease checks and adds release i.
+func (b *builder) addRelease(i int, rd ReleaseData) {
+	n, err := ParseName(rd.Name)
+	if err != nil || !n.HasPatch {
+		b.bad("b.releases[%d].name %q: want a release vMAJOR.MINOR.PATCH", i, rd.Name)
+		return
+	}
+	if b.releases[n.String()] != nil {
+		b.bad("b.releases[%d].name %q: listed twice", i, rd.Name)
+		return
+	}
+	l := b.lines[strings.TrimSpace(rd.Line)]
+	if ln, err := ParseName(rd.Line); err == nil {
+		l = b.lines[ln.Line()]
+	}
+	if l == nil || l.name.Line() != n.Line() {
+		b.bad("b.releases[%d] %s: line %q: want its own line, one of %s", i, rd.Name, rd.Line, strings.Join(b.c.LineNames(), ", "))
+		return
+	}
+	b.checkImages(i, rd)
+	r := &releaseEntry{cat: b.c, name: n, line: l, data: rd, differences: map[Difference]bool{}}
+	b.releases[n.String()] = r
+	b.c.releases = append(b.c.releases, r)
+}
+
+// checkImages checks release i names each of Calico's images as REPOSITORY:TAG, and no other.
+func (b *builder) checkImages(i int, rd ReleaseData) {
+	for _, img := range ImageNames() {
+		ref := rd.Images[img]
+		repo, tag, ok := splitImage(ref)
+		if !ok || repo == "" || tag == "" {
+			b.bad("b.releases[%d] %s: images.%s %q: want REPOSITORY:TAG", i, rd.Name, img, ref)
+		}
+	}
+	for img := range rd.Images {
+		if !slices.Contains(ImageNames(), img) {
+			b.bad("b.releases[%d] %s: images.%s: not an image of Calico's components (%s)", i, rd.Name, img, strings.Join(ImageNames(), ", "))
+		}
+	}
+}
+
+// linkReleases links the releases, oldest first, to their lines and the releases they follow; every
+// line needs a release.
+func (b *builder) linkReleases() {
 	for _, r := range b.c.releases {
 		r.line.releases = append(r.line.releases, r)
 		if r.data.Follows == "" {
@@ -280,7 +296,6 @@ func (b *builder) addReleases(releases []ReleaseData) {
 			b.bad("line %s: no release", l.name.Line())
 		}
 	}
-
 }
 
 // setDefaults checks the default line and the release unrecorded shoots run.
@@ -421,36 +436,29 @@ func splitImage(ref string) (repo, tag string, ok bool) {
 
 // Lines returns the lines, oldest first.
 func (c *Catalogue) Lines() []Line {
-	out := make([]Line, len(c.lines))
-	for i, l := range c.lines {
-		out[i] = Line{l}
-	}
-	return out
+	return mapEach(c.lines, func(l *lineEntry) Line { return Line{l} })
 }
 
 // LineNames are the lines' names, oldest first ("v3.31", ...), for messages and flag help.
 func (c *Catalogue) LineNames() []string {
-	out := make([]string, len(c.lines))
-	for i, l := range c.lines {
-		out[i] = l.name.Line()
-	}
-	return out
+	return mapEach(c.lines, func(l *lineEntry) string { return l.name.Line() })
 }
 
 // Releases returns every release, oldest first.
 func (c *Catalogue) Releases() []Release {
-	out := make([]Release, len(c.releases))
-	for i, r := range c.releases {
-		out[i] = Release{r}
-	}
-	return out
+	return mapEach(c.releases, func(r *releaseEntry) Release { return Release{r} })
 }
 
 // ReleaseNames are the releases' names, oldest first.
 func (c *Catalogue) ReleaseNames() []string {
-	out := make([]string, len(c.releases))
-	for i, r := range c.releases {
-		out[i] = r.name.String()
+	return mapEach(c.releases, func(r *releaseEntry) string { return r.name.String() })
+}
+
+// mapEach is f of each element of in, in order.
+func mapEach[T, U any](in []T, f func(T) U) []U {
+	out := make([]U, len(in))
+	for i, v := range in {
+		out[i] = f(v)
 	}
 	return out
 }

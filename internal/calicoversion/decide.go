@@ -124,45 +124,74 @@ func (c *Catalogue) Decide(f Facts) (Decision, error) {
 	if rec.Release.IsZero() && !f.Deployed {
 		return c.decideNew(f), nil
 	}
+	d := c.steady(rec, crds.Release)
+	if f.Moving != nil {
+		if moving, decided, err := c.continueMove(d, f.Moving, crds.Release); err != nil || decided {
+			return moving, err
+		}
+	}
+	want, source, rollout, ok := c.wanted(&d, f)
+	if !ok {
+		return d, nil
+	}
+	return c.startMove(d, f, want, source, rollout), nil
+}
+
+// steady is the decision that the shoot stays on its recorded release (rec; the catalogue's
+// unrecorded release when none is recorded), with crds the newest CRDs it had.
+func (c *Catalogue) steady(rec Recorded, crds Release) Decision {
 	if rec.Release.IsZero() {
 		rec = c.Unrecorded()
 	}
-	d := Decision{Current: rec.Release, CRDs: Newer(rec.Release, crds.Release), Status: ConditionTrue, Reason: "Deployed"}
+	d := Decision{Current: rec.Release, CRDs: Newer(rec.Release, crds), Status: ConditionTrue, Reason: "Deployed"}
 	d.Message = fmt.Sprintf("Calico %s runs on every component.", d.Current)
 	if rec.Retired {
 		r := rec
 		d.Retired = &r
 		d.Message = rec.Message() + "."
 	}
-	if m := f.Moving; m != nil {
-		to, err := c.Recorded(m.To)
-		if err != nil {
-			return Decision{}, fmt.Errorf("status.providerStatus.calicoMove.to: %w", err)
-		}
-		if to.Release != d.Current {
-			move, err := c.Plan(d.Current, to.Release)
-			if err != nil {
-				return Decision{}, fmt.Errorf("status.providerStatus.calicoMove: %w", err)
-			}
-			phase := Phase(m.Phase)
-			if phase != PhaseFirst || len(move.Steps) == 1 {
-				phase = PhaseComplete
-			}
-			d.Move, d.Phase, d.Started, d.Rollout = move, phase, m.Started, m.Rollout
-			d.CRDs = Newer(Newer(d.Current, to.Release), crds.Release)
-			d.Status, d.Reason = ConditionProgressing, "Moving"
-			d.Message = fmt.Sprintf("Moving from Calico %s to %s (phase %s, started %s).", d.Current, to.Release, phase, m.Started.UTC().Format(time.RFC3339))
-			return d, nil
-		}
+	return d
+}
+
+// continueMove is the decision for the move in progress m: it always completes. decided is false
+// when m's target is what the shoot runs already (the decision goes on from d).
+func (c *Catalogue) continueMove(d Decision, m *MoveRecord, crds Release) (moving Decision, decided bool, err error) {
+	to, err := c.Recorded(m.To)
+	if err != nil {
+		return Decision{}, false, fmt.Errorf("status.providerStatus.calicoMove.to: %w", err)
 	}
-	want, source, rollout := d.Current, "", ""
+	if to.Release == d.Current {
+		return d, false, nil
+	}
+	move, err := c.Plan(d.Current, to.Release)
+	if err != nil {
+		return Decision{}, false, fmt.Errorf("status.providerStatus.calicoMove: %w", err)
+	}
+	phase := Phase(m.Phase)
+	if phase != PhaseFirst || len(move.Steps) == 1 {
+		phase = PhaseComplete
+	}
+	d.Move, d.Phase, d.Started, d.Rollout = move, phase, m.Started, m.Rollout
+	d.CRDs = Newer(Newer(d.Current, to.Release), crds)
+	d.Status, d.Reason = ConditionProgressing, "Moving"
+	d.Message = fmt.Sprintf("Moving from Calico %s to %s (phase %s, started %s).", d.Current, to.Release, phase, m.Started.UTC().Format(time.RFC3339))
+	return d, true, nil
+}
+
+// wanted is the release asked of a deployed shoot: its owner's pin (a line pin is satisfied by the
+// release of that line it runs), else its open wave's target, else the one it runs; with who asks
+// and the rollout that does. ok is false when the decision d is made (set in d): the pin is not
+// carried, or nothing else is asked and d says whether the release the shoot runs supports its
+// Kubernetes version.
+func (c *Catalogue) wanted(d *Decision, f Facts) (want Release, source, rollout string, ok bool) {
+	want = d.Current
 	if f.Pin != nil {
 		r, err := c.Resolve(*f.Pin)
 		if err != nil {
 			// Ratchet: a pin accepted once keeps reconciling; the shoot stays where it is.
 			d.Status, d.Reason = ConditionFalse, "PinUnsupported"
 			d.Message = fmt.Sprintf("providerConfig calicoVersion: %v; the shoot stays on Calico %s.", err, d.Current)
-			return d, nil
+			return Release{}, "", "", false
 		}
 		if n, _ := ParseName(*f.Pin); !n.HasPatch && r.Line() == d.Current.Line() {
 			// A line pin is satisfied by the release of that line the shoot runs: a calico-pilot that
@@ -181,23 +210,29 @@ func (c *Catalogue) Decide(f Facts) (Decision, error) {
 			d.Message = fmt.Sprintf("Calico %s supports Kubernetes %s, the shoot runs %s; move it to a line that does (%s).",
 				d.Current, d.Current.Line().KubernetesRange(), f.Kubernetes, c.linesFor(f.Kubernetes))
 		}
-		return d, nil
+		return Release{}, "", "", false
 	}
+	return want, source, rollout, true
+}
+
+// startMove is the decision on a move to want, asked by source: it starts, unless want does not
+// support the shoot's Kubernetes version, the move skips a line or the shoot is hibernated.
+func (c *Catalogue) startMove(d Decision, f Facts, want Release, source, rollout string) Decision {
 	if !want.SupportsKubernetes(f.Kubernetes) {
 		d.Status, d.Reason = ConditionFalse, "KubernetesUnsupported"
 		d.Message = fmt.Sprintf("%s asks for Calico %s, which does not support Kubernetes %s (supports %s); the shoot stays on Calico %s.",
 			source, want, f.Kubernetes, want.Line().KubernetesRange(), d.Current)
-		return d, nil
+		return d
 	}
 	move, err := c.Plan(d.Current, want)
 	if err != nil {
 		d.Status, d.Reason = ConditionFalse, "MoveSkipsLine"
 		d.Message = fmt.Sprintf("%s asks for %v; the shoot stays on Calico %s.", source, err, d.Current)
-		return d, nil
+		return d
 	}
 	if f.Hibernated {
 		d.Message = fmt.Sprintf("Calico %s runs on every component; the move to %s asked by %s starts after wake-up.", d.Current, want, source)
-		return d, nil
+		return d
 	}
 	d.Move, d.Phase, d.Started, d.Rollout, d.StartedNow = move, move.FirstPhase(), f.Now, rollout, true
 	d.CRDs = Newer(d.CRDs, want)
@@ -206,22 +241,47 @@ func (c *Catalogue) Decide(f Facts) (Decision, error) {
 	if len(move.Steps) == 1 {
 		d.Message = fmt.Sprintf("Moving from Calico %s to %s, asked by %s: every component at once (a patch release).", d.Current, want, source)
 	}
-	return d, nil
+	return d
 }
 
 // decideNew is the release of a shoot that runs no Calico yet.
 func (c *Catalogue) decideNew(f Facts) Decision {
 	d := Decision{Status: ConditionTrue, Reason: "Deployed"}
-	type candidate struct {
-		release Release
-		source  string
-	}
-	var cands []candidate
+	cands, pinErr := c.newCandidates(f)
 	var notes []string
+	if pinErr != nil {
+		d.Status, d.Reason = ConditionFalse, "PinUnsupported"
+		notes = append(notes, fmt.Sprintf("providerConfig calicoVersion: %v", pinErr))
+	}
+	chosen, passedOver := firstSupporting(cands, f.Kubernetes)
+	notes = append(notes, passedOver...)
+	d.Current, d.CRDs = chosen.release, chosen.release
+	if !chosen.release.SupportsKubernetes(f.Kubernetes) {
+		notes = append(notes, fmt.Sprintf("no release this calico-pilot deploys supports Kubernetes %s", f.Kubernetes))
+	}
+	if len(passedOver) > 0 {
+		d.Status, d.Reason = ConditionFalse, "KubernetesUnsupported"
+	}
+	d.Message = fmt.Sprintf("Calico %s runs on every component.", d.Current)
+	if len(notes) > 0 {
+		d.Message = strings.Join(notes, "; ") + fmt.Sprintf("; the shoot gets Calico %s (%s).", d.Current, chosen.source)
+	}
+	return d
+}
+
+// candidate is a release a new shoot may start on, with who asks for it.
+type candidate struct {
+	release Release
+	source  string
+}
+
+// newCandidates are the releases a new shoot may start on, in order of preference: its pin (pinErr
+// when the pin is not carried), else its open wave's target; the operator's default; the
+// catalogue's default; the newest release of each line, newest line first.
+func (c *Catalogue) newCandidates(f Facts) (cands []candidate, pinErr error) {
 	if f.Pin != nil {
 		if r, err := c.Resolve(*f.Pin); err != nil {
-			d.Status, d.Reason = ConditionFalse, "PinUnsupported"
-			notes = append(notes, fmt.Sprintf("providerConfig calicoVersion: %v", err))
+			pinErr = err
 		} else {
 			cands = append(cands, candidate{r, "its owner's pin"})
 		}
@@ -241,31 +301,24 @@ func (c *Catalogue) decideNew(f Facts) Decision {
 	for _, l := range slicesReverse(c.Lines()) {
 		cands = append(cands, candidate{l.Newest(), "the newest release that supports the shoot's Kubernetes version"})
 	}
-	chosen, seen, fellBack := cands[0], map[Release]bool{}, false
+	return cands, pinErr
+}
+
+// firstSupporting is the first candidate that supports Kubernetes version k8s (the first candidate
+// when none does), with a note for each release passed over (once per release).
+func firstSupporting(cands []candidate, k8s string) (chosen candidate, passedOver []string) {
+	seen := map[Release]bool{}
 	for _, cand := range cands {
-		if cand.release.SupportsKubernetes(f.Kubernetes) {
-			chosen = cand
-			break
+		if cand.release.SupportsKubernetes(k8s) {
+			return cand, passedOver
 		}
 		if !seen[cand.release] {
 			seen[cand.release] = true
-			fellBack = true
-			notes = append(notes, fmt.Sprintf("%s asks for Calico %s, which does not support Kubernetes %s (supports %s)",
-				cand.source, cand.release, f.Kubernetes, cand.release.Line().KubernetesRange()))
+			passedOver = append(passedOver, fmt.Sprintf("%s asks for Calico %s, which does not support Kubernetes %s (supports %s)",
+				cand.source, cand.release, k8s, cand.release.Line().KubernetesRange()))
 		}
 	}
-	d.Current, d.CRDs = chosen.release, chosen.release
-	if !chosen.release.SupportsKubernetes(f.Kubernetes) {
-		notes = append(notes, fmt.Sprintf("no release this calico-pilot deploys supports Kubernetes %s", f.Kubernetes))
-	}
-	if fellBack {
-		d.Status, d.Reason = ConditionFalse, "KubernetesUnsupported"
-	}
-	d.Message = fmt.Sprintf("Calico %s runs on every component.", d.Current)
-	if len(notes) > 0 {
-		d.Message = strings.Join(notes, "; ") + fmt.Sprintf("; the shoot gets Calico %s (%s).", d.Current, chosen.source)
-	}
-	return d
+	return cands[0], passedOver
 }
 
 // linesFor names the lines that support a Kubernetes version ("none" when no line does).

@@ -120,75 +120,121 @@ func (m *Manager) due(cert *x509.Certificate, now time.Time) bool {
 // Two replicas racing are settled by the Secret's resourceVersion: the loser gets a conflict and retries.
 func (m *Manager) Ensure(ctx context.Context) (Bundle, error) {
 	now := m.cfg.Clock.Now()
-	key := client.ObjectKey{Namespace: m.cfg.Namespace, Name: m.cfg.Name}
-	secret := &corev1.Secret{}
-	exists := true
-	if err := m.c.Get(ctx, key, secret); apierrors.IsNotFound(err) {
-		exists = false
-		secret = &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}, Type: corev1.SecretTypeOpaque}
-	} else if err != nil {
-		return Bundle{}, fmt.Errorf("reading certificate secret %s: %w", key, err)
+	secret, exists, err := m.readSecret(ctx)
+	if err != nil {
+		return Bundle{}, err
 	}
-	if secret.Data == nil {
-		secret.Data = map[string][]byte{}
+	ca, caKey, caChanged, err := m.ensureCA(secret, now)
+	if err != nil {
+		return Bundle{}, err
 	}
-	changed := false
-
-	ca, caKey, err := parsePair(secret.Data[KeyCACert], secret.Data[KeyCAKey])
-	if err != nil || m.due(ca, now) {
-		if ca != nil {
-			// Keep the replaced CA trusted for the grace period (not beyond its own expiry).
-			until := now.Add(m.cfg.OldCAGrace)
-			if ca.NotAfter.Before(until) {
-				until = ca.NotAfter
-			}
-			secret.Data[KeyOldCACert] = secret.Data[KeyCACert]
-			if secret.Annotations == nil {
-				secret.Annotations = map[string]string{}
-			}
-			secret.Annotations[AnnotationOldCAUntil] = until.UTC().Format(time.RFC3339)
-		}
-		certPEM, keyPEM, err := newCA(m.cfg.Name, now, m.cfg.Validity)
-		if err != nil {
+	oldCAChanged := dropExpiredOldCA(secret, now)
+	serverChanged, err := m.ensureServer(secret, ca, caKey, now)
+	if err != nil {
+		return Bundle{}, err
+	}
+	if caChanged || oldCAChanged || serverChanged {
+		if err := m.writeSecret(ctx, secret, exists); err != nil {
 			return Bundle{}, err
-		}
-		secret.Data[KeyCACert], secret.Data[KeyCAKey] = certPEM, keyPEM
-		if ca, caKey, err = parsePair(certPEM, keyPEM); err != nil {
-			return Bundle{}, err
-		}
-		changed = true
-	}
-	if until, ok := secret.Annotations[AnnotationOldCAUntil]; ok {
-		t, err := time.Parse(time.RFC3339, until)
-		if err != nil || !now.Before(t) {
-			delete(secret.Data, KeyOldCACert)
-			delete(secret.Annotations, AnnotationOldCAUntil)
-			changed = true
-		}
-	}
-
-	server, _, err := parsePair(secret.Data[KeyServerCert], secret.Data[KeyServerKey])
-	if err != nil || m.due(server, now) || server.CheckSignatureFrom(ca) != nil || !sameHosts(server, m.cfg.Hosts) {
-		certPEM, keyPEM, err := newServerCert(ca, caKey, m.cfg.Hosts, now, m.cfg.Validity)
-		if err != nil {
-			return Bundle{}, err
-		}
-		secret.Data[KeyServerCert], secret.Data[KeyServerKey] = certPEM, keyPEM
-		changed = true
-	}
-
-	if changed {
-		if exists {
-			err = m.c.Update(ctx, secret)
-		} else {
-			err = m.c.Create(ctx, secret)
-		}
-		if err != nil {
-			return Bundle{}, fmt.Errorf("writing certificate secret %s: %w", key, err)
 		}
 	}
 	bundle := slices.Concat(secret.Data[KeyCACert], secret.Data[KeyOldCACert])
 	return Bundle{CABundle: bundle, CertPEM: secret.Data[KeyServerCert], KeyPEM: secret.Data[KeyServerKey]}, nil
+}
+
+// readSecret reads the certificate Secret, or a new one to create (exists false); Data is never nil.
+func (m *Manager) readSecret(ctx context.Context) (secret *corev1.Secret, exists bool, err error) {
+	key := client.ObjectKey{Namespace: m.cfg.Namespace, Name: m.cfg.Name}
+	secret = &corev1.Secret{}
+	exists = true
+	if err := m.c.Get(ctx, key, secret); apierrors.IsNotFound(err) {
+		exists = false
+		secret = &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}, Type: corev1.SecretTypeOpaque}
+	} else if err != nil {
+		return nil, false, fmt.Errorf("reading certificate secret %s: %w", key, err)
+	}
+	if secret.Data == nil {
+		secret.Data = map[string][]byte{}
+	}
+	return secret, exists, nil
+}
+
+// ensureCA returns the Secret's CA, replaced by a new one when it is missing, unreadable or due
+// (the replaced one stays trusted for the grace period); changed says it was replaced.
+func (m *Manager) ensureCA(secret *corev1.Secret, now time.Time) (ca *x509.Certificate, caKey *ecdsa.PrivateKey, changed bool, err error) {
+	ca, caKey, err = parsePair(secret.Data[KeyCACert], secret.Data[KeyCAKey])
+	if err == nil && !m.due(ca, now) {
+		return ca, caKey, false, nil
+	}
+	if ca != nil {
+		m.keepOldCA(secret, ca, now)
+	}
+	certPEM, keyPEM, err := newCA(m.cfg.Name, now, m.cfg.Validity)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	secret.Data[KeyCACert], secret.Data[KeyCAKey] = certPEM, keyPEM
+	if ca, caKey, err = parsePair(certPEM, keyPEM); err != nil {
+		return nil, nil, false, err
+	}
+	return ca, caKey, true, nil
+}
+
+// keepOldCA keeps the replaced CA trusted for the grace period (not beyond its own expiry).
+func (m *Manager) keepOldCA(secret *corev1.Secret, ca *x509.Certificate, now time.Time) {
+	until := now.Add(m.cfg.OldCAGrace)
+	if ca.NotAfter.Before(until) {
+		until = ca.NotAfter
+	}
+	secret.Data[KeyOldCACert] = secret.Data[KeyCACert]
+	if secret.Annotations == nil {
+		secret.Annotations = map[string]string{}
+	}
+	secret.Annotations[AnnotationOldCAUntil] = until.UTC().Format(time.RFC3339)
+}
+
+// dropExpiredOldCA removes a replaced CA whose grace period ended (or cannot be read); it says
+// whether it did.
+func dropExpiredOldCA(secret *corev1.Secret, now time.Time) bool {
+	until, ok := secret.Annotations[AnnotationOldCAUntil]
+	if !ok {
+		return false
+	}
+	if t, err := time.Parse(time.RFC3339, until); err == nil && now.Before(t) {
+		return false
+	}
+	delete(secret.Data, KeyOldCACert)
+	delete(secret.Annotations, AnnotationOldCAUntil)
+	return true
+}
+
+// ensureServer issues a new serving certificate when the Secret's is missing, unreadable, due, not
+// signed by ca or not for the configured hosts; changed says it did.
+func (m *Manager) ensureServer(secret *corev1.Secret, ca *x509.Certificate, caKey *ecdsa.PrivateKey, now time.Time) (changed bool, err error) {
+	server, _, err := parsePair(secret.Data[KeyServerCert], secret.Data[KeyServerKey])
+	if err == nil && !m.due(server, now) && server.CheckSignatureFrom(ca) == nil && sameHosts(server, m.cfg.Hosts) {
+		return false, nil
+	}
+	certPEM, keyPEM, err := newServerCert(ca, caKey, m.cfg.Hosts, now, m.cfg.Validity)
+	if err != nil {
+		return false, err
+	}
+	secret.Data[KeyServerCert], secret.Data[KeyServerKey] = certPEM, keyPEM
+	return true, nil
+}
+
+// writeSecret creates or updates the Secret.
+func (m *Manager) writeSecret(ctx context.Context, secret *corev1.Secret, exists bool) error {
+	var err error
+	if exists {
+		err = m.c.Update(ctx, secret)
+	} else {
+		err = m.c.Create(ctx, secret)
+	}
+	if err != nil {
+		return fmt.Errorf("writing certificate secret %s: %w", client.ObjectKey{Namespace: m.cfg.Namespace, Name: m.cfg.Name}, err)
+	}
+	return nil
 }
 
 func parsePair(certPEM, keyPEM []byte) (*x509.Certificate, *ecdsa.PrivateKey, error) {
@@ -234,50 +280,27 @@ func encode(der []byte, key *ecdsa.PrivateKey) ([]byte, []byte, error) {
 }
 
 func newCA(name string, now time.Time, validity time.Duration) ([]byte, []byte, error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return nil, nil, fmt.Errorf("generating CA key: %w", err)
-	}
-	sn, err := serial()
-	if err != nil {
-		return nil, nil, err
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber:          sn,
+	return issue("CA", &x509.Certificate{
 		Subject:               pkix.Name{CommonName: name + "-ca-" + now.UTC().Format("20060102T150405Z")},
 		NotBefore:             now.Add(-time.Minute),
 		NotAfter:              now.Add(validity),
 		IsCA:                  true,
 		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageCRLSign,
 		BasicConstraintsValid: true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		return nil, nil, fmt.Errorf("creating CA certificate: %w", err)
-	}
-	return encode(der, key)
+	}, nil, nil)
 }
 
 func newServerCert(ca *x509.Certificate, caKey *ecdsa.PrivateKey, hosts []string, now time.Time, validity time.Duration) ([]byte, []byte, error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return nil, nil, fmt.Errorf("generating serving key: %w", err)
-	}
-	sn, err := serial()
-	if err != nil {
-		return nil, nil, err
-	}
 	notAfter := now.Add(validity)
 	if ca.NotAfter.Before(notAfter) {
 		notAfter = ca.NotAfter
 	}
 	tmpl := &x509.Certificate{
-		SerialNumber: sn,
-		Subject:      pkix.Name{CommonName: hosts[0]},
-		NotBefore:    now.Add(-time.Minute),
-		NotAfter:     notAfter,
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		Subject:     pkix.Name{CommonName: hosts[0]},
+		NotBefore:   now.Add(-time.Minute),
+		NotAfter:    notAfter,
+		KeyUsage:    x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 	}
 	for _, h := range hosts {
 		if ip := net.ParseIP(h); ip != nil {
@@ -286,9 +309,26 @@ func newServerCert(ca *x509.Certificate, caKey *ecdsa.PrivateKey, hosts []string
 			tmpl.DNSNames = append(tmpl.DNSNames, h)
 		}
 	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, &key.PublicKey, caKey)
+	return issue("serving", tmpl, ca, caKey)
+}
+
+// issue creates the certificate tmpl describes (with a new key and serial number), signed by parent
+// with parentKey, or self-signed when parent is nil, and returns it and its key as PEM. what names
+// the certificate in errors ("CA", "serving").
+func issue(what string, tmpl, parent *x509.Certificate, parentKey *ecdsa.PrivateKey) ([]byte, []byte, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
-		return nil, nil, fmt.Errorf("creating serving certificate: %w", err)
+		return nil, nil, fmt.Errorf("generating %s key: %w", what, err)
+	}
+	if tmpl.SerialNumber, err = serial(); err != nil {
+		return nil, nil, err
+	}
+	if parent == nil {
+		parent, parentKey = tmpl, key
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, parent, &key.PublicKey, parentKey)
+	if err != nil {
+		return nil, nil, fmt.Errorf("creating %s certificate: %w", what, err)
 	}
 	return encode(der, key)
 }

@@ -127,8 +127,8 @@ func (o *PlanOptions) seedChecker() (*swapcheck.Checker, *imagevector.Resolver, 
 	if err != nil {
 		return nil, nil, err
 	}
-	settings := pipeline.Settings{ControllerConfig: ctrl, FeatureGates: fg}
-	return &swapcheck.Checker{Encoder: enc, Parser: parser, Settings: settings, DataKey: network.ManagedResourceDataKey}, imagevector.NewResolver(vector), nil
+	return &swapcheck.Checker{Encoder: enc, Parser: parser, ControllerConfig: ctrl, Settings: pipeline.OperatorSettings(ctrl, fg),
+		DataKey: network.ManagedResourceDataKey}, imagevector.NewResolver(vector), nil
 }
 
 // planSeedShoot plans one shoot: current lines, render at the target as the controller would after the
@@ -232,54 +232,93 @@ func seedCurrent(p *manifestdiff.Parser, s seedstate.Shoot) (plan.Running, *mani
 	return run, set, nil
 }
 
-// writeSeedPlan writes the table and, below it, each shoot's blockers and errors.
+// writeSeedPlan writes the table and, below it, each shoot's notes, errors, blockers and live
+// findings, then what the moving shoots share once: the facts of the move and the known issues.
 func writeSeedPlan(w *bytes.Buffer, rows []seedPlanRow, target calicoversion.Release, live bool) error {
 	if len(rows) == 0 {
 		_, err := fmt.Fprintf(w, "no calico shoots found\n")
 		return err
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SHOOT\tKUBERNETES\tCURRENT\tTARGET\tRESTARTS\tBLOCKERS")
-	for _, r := range rows {
-		name := r.Namespace
-		if r.Shoot != "" {
-			name += " (" + r.Shoot + ")"
-		}
-		blockers := "-"
-		switch {
-		case len(r.Errors) > 0:
-			blockers = "cannot plan"
-		case len(r.Blockers) > 0:
-			blockers = fmt.Sprint(len(r.Blockers))
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", name, orDash(r.Kubernetes), r.Move.Current, r.Move.Target, restartSteps(r.Move.Restarts), blockers)
-	}
-	if err := tw.Flush(); err != nil {
+	if err := writeSeedTable(w, rows); err != nil {
 		return err
 	}
 	for _, r := range rows {
-		for _, n := range r.Move.Retired {
-			fmt.Fprintf(w, "\n%s: note: %s", r.Namespace, n)
-		}
-		for _, e := range r.Errors {
-			fmt.Fprintf(w, "\n%s: error: %s", r.Namespace, e)
-		}
-		for _, b := range r.Blockers {
-			fmt.Fprintf(w, "\n%s: blocker: %s: %s", r.Namespace, b.Object, b.Message)
-		}
-		// What the live checks found in this shoot (the blockers among them are listed above).
-		for _, f := range r.Move.Facts {
-			if live && f.Status == calicofacts.StatusFound && f.Severity != calicofacts.Blocker {
-				fmt.Fprintf(w, "\n%s: %s: %s", r.Namespace, strings.ToLower(string(f.Severity)), f.Summary())
-			}
+		writeShootLines(w, r, live)
+	}
+	if shared := sharedFacts(rows, live); len(shared) > 0 {
+		fmt.Fprintf(w, "\n\nfacts of moving to %s (docs/calico-downgrade.md):\n%s", plan.DescribeLines(calicoversion.Steady(target)), strings.Join(shared, "\n"))
+	}
+	if issues := seedKnownIssues(rows); len(issues) > 0 {
+		fmt.Fprintf(w, "\n\n")
+		var b bytes.Buffer
+		writeKnownIssues(&b, issues)
+		w.WriteString(strings.TrimSuffix(b.String(), "\n"))
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// writeSeedTable writes one line per shoot: its name, Kubernetes version, lines, restarts and
+// blockers.
+func writeSeedTable(w io.Writer, rows []seedPlanRow) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SHOOT\tKUBERNETES\tCURRENT\tTARGET\tRESTARTS\tBLOCKERS")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.name(), orDash(r.Kubernetes), r.Move.Current, r.Move.Target, restartSteps(r.Move.Restarts), r.blockersCell())
+	}
+	return tw.Flush()
+}
+
+// name is the shoot's control-plane namespace, with the shoot when it is known.
+func (r seedPlanRow) name() string {
+	if r.Shoot == "" {
+		return r.Namespace
+	}
+	return r.Namespace + " (" + r.Shoot + ")"
+}
+
+// blockersCell is the table's BLOCKERS cell: "cannot plan", the number of blockers, or "-".
+func (r seedPlanRow) blockersCell() string {
+	switch {
+	case len(r.Errors) > 0:
+		return "cannot plan"
+	case len(r.Blockers) > 0:
+		return fmt.Sprint(len(r.Blockers))
+	}
+	return "-"
+}
+
+// writeShootLines writes a shoot's retirement notes, errors and blockers, and with live checks what
+// they found in the shoot that is not a blocker (the blockers among them are listed already).
+func writeShootLines(w io.Writer, r seedPlanRow, live bool) {
+	for _, n := range r.Move.Retired {
+		fmt.Fprintf(w, "\n%s: note: %s", r.Namespace, n)
+	}
+	for _, e := range r.Errors {
+		fmt.Fprintf(w, "\n%s: error: %s", r.Namespace, e)
+	}
+	for _, b := range r.Blockers {
+		fmt.Fprintf(w, "\n%s: blocker: %s: %s", r.Namespace, b.Object, b.Message)
+	}
+	if !live {
+		return
+	}
+	for _, f := range r.Move.Facts {
+		if f.Status == calicofacts.StatusFound && f.Severity != calicofacts.Blocker {
+			fmt.Fprintf(w, "\n%s: %s: %s", r.Namespace, strings.ToLower(string(f.Severity)), f.Summary())
 		}
 	}
-	// The facts every moving shoot shares, once; live checks need each shoot.
+}
+
+// sharedFacts are the lines of the facts the moving shoots share, each once: not the ones without
+// consequence (Info, Clear), not the Kubernetes checks (each shoot's own, in its blockers), and with
+// live checks not what they found (each shoot's own lines).
+func sharedFacts(rows []seedPlanRow, live bool) []string {
 	shown := map[string]bool{}
 	var shared []string
 	for _, r := range rows {
 		for _, f := range r.Move.Facts {
-			if shown[f.ID] || f.Severity == calicofacts.Info || f.Status == calicofacts.StatusClear || f.Kubernetes || (live && f.Status == calicofacts.StatusFound) {
+			if shown[f.ID] || !isSharedFact(f, live) {
 				continue
 			}
 			shown[f.ID] = true
@@ -290,10 +329,16 @@ func writeSeedPlan(w *bytes.Buffer, rows []seedPlanRow, target calicoversion.Rel
 			shared = append(shared, fmt.Sprintf("  %-7s %s%s", f.Severity, f.Summary(), note))
 		}
 	}
-	if len(shared) > 0 {
-		fmt.Fprintf(w, "\n\nfacts of moving to %s (docs/calico-downgrade.md):\n%s", plan.DescribeLines(calicoversion.Steady(target)), strings.Join(shared, "\n"))
-	}
-	// The known issues the move brings to any shoot, once, with what to do.
+	return shared
+}
+
+// isSharedFact tells whether a finding belongs to the facts every moving shoot shares (sharedFacts).
+func isSharedFact(f calicofacts.Finding, live bool) bool {
+	return f.Severity != calicofacts.Info && f.Status != calicofacts.StatusClear && !f.Kubernetes && (!live || f.Status != calicofacts.StatusFound)
+}
+
+// seedKnownIssues are the known issues the move brings to any shoot, each once.
+func seedKnownIssues(rows []seedPlanRow) []plan.KnownIssue {
 	var issues []plan.KnownIssue
 	for _, r := range rows {
 		for _, k := range r.Move.KnownIssues {
@@ -302,14 +347,7 @@ func writeSeedPlan(w *bytes.Buffer, rows []seedPlanRow, target calicoversion.Rel
 			}
 		}
 	}
-	if len(issues) > 0 {
-		fmt.Fprintf(w, "\n\n")
-		var b bytes.Buffer
-		writeKnownIssues(&b, issues)
-		w.WriteString(strings.TrimSuffix(b.String(), "\n"))
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return issues
 }
 
 // restartSteps is the restarts in one cell: "1: calico-node; 2: calico-kube-controllers, calico-typha-deploy".

@@ -218,122 +218,171 @@ func (o *RenderOptions) Run(ctx context.Context, streams IO) error {
 }
 
 // build reads, validates and renders (render and plan share it); invalid input is reported on
-// streams.ErrOut and returned as an ExitError.
+// streams.ErrOut and returned as an ExitError. Its steps: read the input and the operator's
+// configuration, build the render settings as the controller would, resolve the options, render.
 func (o *RenderOptions) build(streams IO) (*manifest.Manifest, error) {
-	in, errs, err := o.load(streams.In)
+	in, ctrl, err := o.readInputs(streams)
 	if err != nil {
-		return nil, &ExitError{Code: ExitUsage, Err: err}
+		return nil, err
 	}
-	if len(errs) > 0 {
-		return nil, reportFieldErrors(streams.ErrOut, errs)
-	}
-	ctrl, errs, err := o.controllerConfig()
+	settings, err := o.settings(streams.ErrOut, in, ctrl)
 	if err != nil {
-		return nil, &ExitError{Code: ExitUsage, Err: err}
+		return nil, err
 	}
-	if len(errs) > 0 {
-		return nil, reportFieldErrors(streams.ErrOut, errs)
-	}
-	fg, err := o.featureGates(ctrl)
+	opts, err := o.resolve(streams.ErrOut, in, settings)
 	if err != nil {
-		return nil, &ExitError{Code: ExitUsage, Err: err}
-	}
-	vector, err := imagevector.VectorFromEnv(os.LookupEnv, readFileLimited)
-	if err != nil {
-		return nil, &ExitError{Code: ExitUsage, Err: err}
-	}
-	for _, n := range vector.Ignored() {
-		hint := ""
-		if n.DidYouMean != "" {
-			hint = fmt.Sprintf(" (did you mean %q?)", n.DidYouMean)
-		}
-		fmt.Fprintf(streams.ErrOut, "warning: $%s: ignoring image %q: calico-pilot deploys no image of this name%s\n", imagevector.OverrideEnv, n.Name, hint)
-	}
-	// The Calico line: asked for, else as the controller decides for a shoot that is not moving.
-	choice, err := plan.ChooseCalico(o.CalicoVersion, in.config, ctrl, in.source.Network, in.source.Shoot.Spec.Kubernetes.Version, false)
-	if err != nil {
-		return nil, &ExitError{Code: ExitUsage, Err: err}
-	}
-	if !o.crdFloor.IsZero() && choice.Deployment.CRDs.Line().Compare(o.crdFloor.Line()) < 0 {
-		choice.Deployment.CRDs = o.crdFloor
-	}
-	o.calico = choice
-	calico := choice.Deployment
-	k8s := in.source.Shoot.Spec.Kubernetes.Version
-	o.kubernetes = k8s
-	if o.CalicoVersion != "" {
-		// The calicoVersion.kubernetes rule, as admission and validate say it for a pin; the release is
-		// rendered all the same (it was asked for). Without the flag the shoot's pin is judged by
-		// validation above, and a decision that keeps a release for this reason says so in the note.
-		asked := &calicov1alpha1.NetworkConfig{CalicoVersion: &o.CalicoVersion}
-		flag := "--calico-version"
-		if o.versionFlag != "" {
-			flag = o.versionFlag
-		}
-		for _, e := range rules.CalicoVersionKubernetes(asked, k8s, nil) {
-			fmt.Fprintf(streams.ErrOut, "warning: %s %s: %s\n", flag, o.CalicoVersion, e.Detail)
-		}
-	}
-	// As the controller: the images for the shoot's Kubernetes version and Calico line.
-	images, err := imagevector.NewResolver(vector).ForShoot(in.source.Shoot.Spec.Kubernetes.Version, calico)
-	if err != nil {
-		return nil, &ExitError{Code: ExitUsage, Err: err}
-	}
-	if o.SeedNamespace != "" {
-		in.source.SeedNamespace = o.SeedNamespace
-	}
-	settings := pipeline.Settings{
-		ControllerConfig:       ctrl,
-		FeatureGates:           fg,
-		Images:                 images,
-		Calico:                 calico,
-		KubeAPIServerAddresses: o.addresses,
-	}
-	if in.existing {
-		// As the controller: the Network's config deploys with findings, in the compatibility mode
-		// its status records (offline there is no ManagedResource to look at, so a Network without
-		// a status counts as new).
-		var raw []byte
-		if ps := in.source.Network.Status.ProviderStatus; ps != nil {
-			raw = ps.Raw
-		}
-		mode, d, err := pipeline.Compatibility(raw, nil, ctrl)
-		if err != nil {
-			return nil, &ExitError{Code: ExitUsage, Err: err}
-		}
-		settings.Ratchet = true
-		settings.Compatibility = mode
-		if d.Previous != nil && settings.Compatibility == calicov1alpha1.CompatibilityReference {
-			// What the controller took over from the reference's calico-node (status.providerStatus).
-			settings.TakenOver = d.Previous.TakenOver
-		}
-	}
-	opts, errs := pipeline.Options(in.source, in.config, settings)
-	if len(errs) > 0 {
-		if len(errs) == 1 && strings.HasSuffix(errs[0].Field, "kubeAPIServerGlobalNetworkSet.enabled") && len(o.addresses) == 0 {
-			// The input is valid: offline there are no DNSRecords to read the addresses from, so
-			// a flag is missing (the controller would render the set with the shoot's addresses;
-			// rendering without it would print something else than what is deployed).
-			return nil, &ExitError{Code: ExitUsage, Err: fmt.Errorf("%s enables the gardener-kube-apiserver GlobalNetworkSet (%s), whose addresses "+
-				"render cannot look up offline: give them with --kube-apiserver-address IP (repeatable), or set it to false", o.inputName(), errs[0].Field)}
-		}
-		return nil, reportFieldErrors(streams.ErrOut, errs)
-	}
-	// What the controller reports in its ProviderConfigHonoured condition: fields deployed other
-	// than written.
-	for _, f := range opts.Findings {
-		if f.Rule == rules.RuleCalicoVersionKubernetes {
-			// What is deployed for this one is the release decision's, which the note says.
-			fmt.Fprintf(streams.ErrOut, "warning: %s: %s\n", f.Field, f.Detail)
-			continue
-		}
-		fmt.Fprintf(streams.ErrOut, "warning: %s: %s; deployed: %s\n", f.Field, f.Detail, f.Action)
+		return nil, err
 	}
 	m, err := o.render(&opts)
 	if err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
 	return m, nil
+}
+
+// readInputs loads and validates the input (load) and the ControllerConfiguration of
+// --controller-config (nil without the flag), and applies --seed-namespace.
+func (o *RenderOptions) readInputs(streams IO) (renderInput, *configv1alpha1.ControllerConfiguration, error) {
+	in, errs, err := o.load(streams.In)
+	if err != nil {
+		return renderInput{}, nil, &ExitError{Code: ExitUsage, Err: err}
+	}
+	if len(errs) > 0 {
+		return renderInput{}, nil, reportFieldErrors(streams.ErrOut, errs)
+	}
+	ctrl, errs, err := o.controllerConfig()
+	if err != nil {
+		return renderInput{}, nil, &ExitError{Code: ExitUsage, Err: err}
+	}
+	if len(errs) > 0 {
+		return renderInput{}, nil, reportFieldErrors(streams.ErrOut, errs)
+	}
+	if o.SeedNamespace != "" {
+		in.source.SeedNamespace = o.SeedNamespace
+	}
+	return in, ctrl, nil
+}
+
+// settings are the render settings the controller would use: the operator's (the
+// ControllerConfiguration with --feature-gates over its gates), the Calico release (chooseCalico)
+// with its images for the shoot's Kubernetes version, the --kube-apiserver-address addresses, and
+// for a Network what the controller takes from its status (existingSettings).
+func (o *RenderOptions) settings(errOut io.Writer, in renderInput, ctrl *configv1alpha1.ControllerConfiguration) (values.Settings, error) {
+	fg, err := o.featureGates(ctrl)
+	if err != nil {
+		return values.Settings{}, &ExitError{Code: ExitUsage, Err: err}
+	}
+	s := pipeline.OperatorSettings(ctrl, fg)
+	vector, err := imageVector(errOut)
+	if err != nil {
+		return values.Settings{}, &ExitError{Code: ExitUsage, Err: err}
+	}
+	if s.Calico, err = o.chooseCalico(errOut, in, ctrl); err != nil {
+		return values.Settings{}, &ExitError{Code: ExitUsage, Err: err}
+	}
+	// As the controller: the images for the shoot's Kubernetes version and Calico line.
+	if s.Images, err = imagevector.NewResolver(vector).ForShoot(in.source.Shoot.Spec.Kubernetes.Version, s.Calico); err != nil {
+		return values.Settings{}, &ExitError{Code: ExitUsage, Err: err}
+	}
+	s.KubeAPIServerAddresses = o.addresses
+	if in.existing {
+		if err := existingSettings(&s, in.source.Network, ctrl); err != nil {
+			return values.Settings{}, &ExitError{Code: ExitUsage, Err: err}
+		}
+	}
+	return s, nil
+}
+
+// imageVector is the image vector with $IMAGEVECTOR_OVERWRITE applied; a warning on errOut names
+// each override image calico-pilot does not deploy.
+func imageVector(errOut io.Writer) (*imagevector.Vector, error) {
+	vector, err := imagevector.VectorFromEnv(os.LookupEnv, readFileLimited)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range vector.Ignored() {
+		hint := ""
+		if n.DidYouMean != "" {
+			hint = fmt.Sprintf(" (did you mean %q?)", n.DidYouMean)
+		}
+		fmt.Fprintf(errOut, "warning: $%s: ignoring image %q: calico-pilot deploys no image of this name%s\n", imagevector.OverrideEnv, n.Name, hint)
+	}
+	return vector, nil
+}
+
+// chooseCalico is the Calico release to render: asked for, else as the controller decides for a
+// shoot that is not moving (plan.ChooseCalico), with CRDs never below crdFloor. It records the
+// choice and the shoot's Kubernetes version for Run's note and plan, and warns on errOut when the
+// asked-for release is outside the shoot's Kubernetes range.
+func (o *RenderOptions) chooseCalico(errOut io.Writer, in renderInput, ctrl *configv1alpha1.ControllerConfiguration) (calicoversion.Deployment, error) {
+	k8s := in.source.Shoot.Spec.Kubernetes.Version
+	choice, err := plan.ChooseCalico(o.CalicoVersion, in.config, ctrl, in.source.Network, k8s, false)
+	if err != nil {
+		return calicoversion.Deployment{}, err
+	}
+	if !o.crdFloor.IsZero() && choice.Deployment.CRDs.Line().Compare(o.crdFloor.Line()) < 0 {
+		choice.Deployment.CRDs = o.crdFloor
+	}
+	o.calico, o.kubernetes = choice, k8s
+	if o.CalicoVersion != "" {
+		// The calicoVersion.kubernetes rule, as admission and validate say it for a pin; the release is
+		// rendered all the same (it was asked for). Without the flag the shoot's pin is judged by
+		// validation, and a decision that keeps a release for this reason says so in the note.
+		asked := &calicov1alpha1.NetworkConfig{CalicoVersion: &o.CalicoVersion}
+		flag := "--calico-version"
+		if o.versionFlag != "" {
+			flag = o.versionFlag
+		}
+		for _, e := range rules.CalicoVersionKubernetes(asked, k8s, nil) {
+			fmt.Fprintf(errOut, "warning: %s %s: %s\n", flag, o.CalicoVersion, e.Detail)
+		}
+	}
+	return choice.Deployment, nil
+}
+
+// existingSettings render a Network's config as the controller does: with findings (Ratchet), in the
+// compatibility mode its status records (offline there is no ManagedResource to look at, so a
+// Network without a status counts as new), with what the controller took over from the reference's
+// calico-node in Reference mode.
+func existingSettings(s *values.Settings, network *extensionsv1alpha1.Network, ctrl *configv1alpha1.ControllerConfiguration) error {
+	var raw []byte
+	if ps := network.Status.ProviderStatus; ps != nil {
+		raw = ps.Raw
+	}
+	mode, d, err := pipeline.Compatibility(raw, nil, ctrl)
+	if err != nil {
+		return err
+	}
+	s.Ratchet, s.Compatibility = true, mode
+	if d.Previous != nil && mode == calicov1alpha1.CompatibilityReference {
+		s.TakenOver = d.Previous.TakenOver
+	}
+	return nil
+}
+
+// resolve resolves the options (pipeline.Options) and warns on errOut about each finding: what the
+// controller reports in its ProviderConfigHonoured condition, fields deployed other than written.
+func (o *RenderOptions) resolve(errOut io.Writer, in renderInput, s values.Settings) (values.Options, error) {
+	opts, errs := pipeline.Options(in.source, in.config, s)
+	if len(errs) > 0 {
+		if len(errs) == 1 && strings.HasSuffix(errs[0].Field, "kubeAPIServerGlobalNetworkSet.enabled") && len(o.addresses) == 0 {
+			// The input is valid: offline there are no DNSRecords to read the addresses from, so
+			// a flag is missing (the controller would render the set with the shoot's addresses;
+			// rendering without it would print something else than what is deployed).
+			return values.Options{}, &ExitError{Code: ExitUsage, Err: fmt.Errorf("%s enables the gardener-kube-apiserver GlobalNetworkSet (%s), whose addresses "+
+				"render cannot look up offline: give them with --kube-apiserver-address IP (repeatable), or set it to false", o.inputName(), errs[0].Field)}
+		}
+		return values.Options{}, reportFieldErrors(errOut, errs)
+	}
+	for _, f := range opts.Findings {
+		if f.Rule == rules.RuleCalicoVersionKubernetes {
+			// What is deployed for this one is the release decision's, which the note says.
+			fmt.Fprintf(errOut, "warning: %s: %s\n", f.Field, f.Detail)
+			continue
+		}
+		fmt.Fprintf(errOut, "warning: %s: %s; deployed: %s\n", f.Field, f.Detail, f.Action)
+	}
+	return opts, nil
 }
 
 // inputName names the input in messages: the Shoot file, or the Network and Cluster files.
@@ -459,7 +508,7 @@ func (o *RenderOptions) fromShoot(shoot *gardencorev1beta1.Shoot, network *exten
 		if len(errs) > 0 {
 			return renderInput{}, errs, nil
 		}
-		if shoot.IsWorkerless() {
+		if rules.NetworkingOf(shoot) == rules.NetworkingWorkerless {
 			return renderInput{}, field.ErrorList{field.Required(field.NewPath("spec", "provider", "workers"), "the shoot is workerless and gets no Calico networking; add a worker pool")}, nil
 		}
 		return renderInput{source: pipeline.Source{Shoot: shoot, SeedNamespace: seedNamespaceOf(shoot)}, config: cfg}, nil, nil

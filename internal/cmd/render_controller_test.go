@@ -20,6 +20,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/mrdata"
+	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -129,13 +130,9 @@ func controllerRender(t *testing.T, netData, clusterData string, addresses []str
 	if err := json.Unmarshal(c.Spec.Shoot.Raw, shoot); err != nil {
 		t.Fatal(err)
 	}
-	families := []string{}
-	for _, f := range n.Spec.IPFamilies {
-		families = append(families, string(f))
-	}
-	cfg, err := network.NewConfigDecoder().Decode(n.Spec.ProviderConfig.Raw, families)
-	if err != nil {
-		t.Fatal(err)
+	cfg, errs := pipeline.ExistingNetworkConfig(n)
+	if len(errs) > 0 {
+		t.Fatal(errs.ToAggregate())
 	}
 	var addrs []netip.Addr
 	if !values.HibernationWanted(shoot) {
@@ -157,7 +154,8 @@ func controllerRender(t *testing.T, netData, clusterData string, addresses []str
 	if err != nil {
 		t.Fatal(err)
 	}
-	rendered, err := r.Render(context.Background(), network.Inputs{Network: n, Shoot: shoot, Config: cfg, KubeAPIServerAddresses: addrs, Calico: decision.Deployment()})
+	rendered, err := r.Render(context.Background(), network.Inputs{Network: n, Shoot: shoot, Config: cfg,
+		Settings: values.Settings{KubeAPIServerAddresses: addrs, Calico: decision.Deployment()}})
 	if err != nil {
 		t.Fatal(err)
 	}

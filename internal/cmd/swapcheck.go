@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"k8s.io/component-base/featuregate"
 
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
@@ -20,6 +21,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
+	"github.com/calico-pilot/calico-pilot/internal/rules"
 	"github.com/calico-pilot/calico-pilot/internal/seedstate"
 	"github.com/calico-pilot/calico-pilot/internal/swapcheck"
 )
@@ -156,16 +158,15 @@ func (o *SwapCheckOptions) checker() (*swapcheck.Checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	settings := pipeline.Settings{ControllerConfig: o.config}
+	var gates featuregate.FeatureGate
 	if o.config != nil {
-		gates, err := features.FromMap(o.config.FeatureGates)
-		if err != nil {
+		if gates, err = features.FromMap(o.config.FeatureGates); err != nil {
 			return nil, &ExitError{Code: ExitUsage, Err: fmt.Errorf("--config featureGates: %w", err)}
 		}
-		settings.FeatureGates = gates
 	}
 	// Each shoot is rendered at the line calico-pilot would give it, with that line's images.
-	return &swapcheck.Checker{Encoder: enc, Parser: parser, Settings: settings, Resolver: imagevector.NewResolver(vector), DataKey: network.ManagedResourceDataKey}, nil
+	return &swapcheck.Checker{Encoder: enc, Parser: parser, ControllerConfig: o.config, Settings: pipeline.OperatorSettings(o.config, gates),
+		Resolver: imagevector.NewResolver(vector), DataKey: network.ManagedResourceDataKey}, nil
 }
 
 func (o *SwapCheckOptions) fromSeed(ctx context.Context, checker *swapcheck.Checker) ([]swapcheck.Report, error) {
@@ -212,7 +213,8 @@ func (o *SwapCheckOptions) fromFile(ctx context.Context, checker *swapcheck.Chec
 			if len(errs) > 0 {
 				return nil, fmt.Errorf("%s: Shoot %s: %w", inputName(o.File), objectName(item), errs.ToAggregate())
 			}
-			if shoot.NetworkingType() != network.Type || shoot.IsWorkerless() {
+			if rules.NetworkingOf(shoot) != rules.NetworkingCalico {
+				// Another networking type, or workerless: not a shoot calico-pilot would serve.
 				continue
 			}
 			reports = append(reports, checker.Shoot(shoot))

@@ -250,13 +250,13 @@ func (o *ValidateOptions) validateDocument(doc decode.Document) (res documentRes
 			res.errs = errs
 			return res, nil
 		}
-		if shoot.IsWorkerless() {
+		if rules.NetworkingOf(shoot) == rules.NetworkingWorkerless {
 			res.note = "workerless, so it has no Calico networking to check"
 		}
-		_, res.errs = pipeline.ShootConfig(shoot)
-		if cfg, derrs := decode.ShootNetworkConfig(shoot); len(derrs) == 0 && !shoot.IsWorkerless() {
-			o.pinMove(&res, cfg, decode.ProviderConfigPath())
-		}
+		// The config comes back next to the errors whenever it decodes: a pin is noted either way.
+		var cfg *calicov1alpha1.NetworkConfig
+		cfg, res.errs = pipeline.ShootConfig(shoot)
+		o.pinMove(&res, cfg, decode.ProviderConfigPath())
 	case "List", "ShootList":
 		return o.validateList(doc)
 	case "":

@@ -261,14 +261,33 @@ func validate(s Source) []error {
 	if s.Digest != nil {
 		errs = append(errs, errors.New("digest: not a field of Gardener's image vector format; put the digest in tag (tag: sha256:<hex> or tag: <tag>@sha256:<hex>)"))
 	}
-	empty := func(field string, v *string) {
-		if v != nil && strings.TrimSpace(*v) == "" {
-			errs = append(errs, fmt.Errorf("%s: must not be empty (leave it out instead)", field))
+	errs = append(errs, validateReference(s)...)
+	if s.Tag != nil {
+		errs = append(errs, validateTag(*s.Tag)...)
+	}
+	errs = append(errs, validateConstraints(s)...)
+	for j, a := range s.Architectures {
+		if a != ArchAMD64 && a != ArchARM64 {
+			errs = append(errs, fmt.Errorf("architectures[%d]: %q is not supported, expected amd64 or arm64", j, a))
 		}
 	}
-	empty("ref", s.Ref)
-	empty("repository", s.Repository)
-	empty("tag", s.Tag)
+	return errs
+}
+
+// optionalField is an optional string field of an entry and its name, for checks of several fields.
+type optionalField struct {
+	field string
+	value *string
+}
+
+// validateReference checks how the entry names its image: ref, or repository (and tag), none empty.
+func validateReference(s Source) []error {
+	var errs []error
+	for _, f := range []optionalField{{"ref", s.Ref}, {"repository", s.Repository}, {"tag", s.Tag}} {
+		if f.value != nil && strings.TrimSpace(*f.value) == "" {
+			errs = append(errs, fmt.Errorf("%s: must not be empty (leave it out instead)", f.field))
+		}
+	}
 	switch {
 	case s.Ref != nil && (s.Repository != nil || s.Tag != nil):
 		errs = append(errs, errors.New("ref: excludes repository and tag; give either ref or repository (and tag)"))
@@ -278,36 +297,36 @@ func validate(s Source) []error {
 	if s.Repository != nil && (strings.ContainsAny(*s.Repository, "@ ") || strings.HasSuffix(*s.Repository, ":")) {
 		errs = append(errs, fmt.Errorf("repository: %q must be a repository without tag or digest", *s.Repository))
 	}
-	if s.Tag != nil {
-		tag := *s.Tag
-		// The tag part (before @, or all of a tag that is not a digest) has the OCI tag grammar:
-		// a registry and the kubelet refuse anything else ("v3.28 rc1").
-		if name, _, _ := strings.Cut(tag, "@"); name != "" && !strings.HasPrefix(name, "sha256:") && !tagRE.MatchString(name) {
-			errs = append(errs, fmt.Errorf("tag: %q is not an image tag: up to 128 letters, digits, _, . and -, not starting with . or -", *s.Tag))
-		}
-		if i := strings.Index(tag, "@"); i >= 0 {
-			tag = tag[i+1:]
-			if !digestRE.MatchString(tag) {
-				errs = append(errs, fmt.Errorf("tag: %q: the part after @ must be a digest sha256:<64 hex digits>", *s.Tag))
-			}
-		} else if strings.HasPrefix(tag, "sha256:") && !digestRE.MatchString(tag) {
-			errs = append(errs, fmt.Errorf("tag: %q is not a digest, expected sha256:<64 hex digits>", *s.Tag))
-		}
+	return errs
+}
+
+// validateTag checks a tag: a tag, a digest, or tag@digest.
+func validateTag(tag string) []error {
+	var errs []error
+	// The tag part (before @, or all of a tag that is not a digest) has the OCI tag grammar:
+	// a registry and the kubelet refuse anything else ("v3.28 rc1").
+	if name, _, _ := strings.Cut(tag, "@"); name != "" && !strings.HasPrefix(name, "sha256:") && !tagRE.MatchString(name) {
+		errs = append(errs, fmt.Errorf("tag: %q is not an image tag: up to 128 letters, digits, _, . and -, not starting with . or -", tag))
 	}
-	for _, c := range []struct {
-		field string
-		value *string
-	}{{"runtimeVersion", s.RuntimeVersion}, {"targetVersion", s.TargetVersion}} {
+	if _, digest, ok := strings.Cut(tag, "@"); ok {
+		if !digestRE.MatchString(digest) {
+			errs = append(errs, fmt.Errorf("tag: %q: the part after @ must be a digest sha256:<64 hex digits>", tag))
+		}
+	} else if strings.HasPrefix(tag, "sha256:") && !digestRE.MatchString(tag) {
+		errs = append(errs, fmt.Errorf("tag: %q is not a digest, expected sha256:<64 hex digits>", tag))
+	}
+	return errs
+}
+
+// validateConstraints checks runtimeVersion and targetVersion are semver constraints.
+func validateConstraints(s Source) []error {
+	var errs []error
+	for _, c := range []optionalField{{"runtimeVersion", s.RuntimeVersion}, {"targetVersion", s.TargetVersion}} {
 		if c.value == nil {
 			continue
 		}
 		if _, err := semver.NewConstraint(*c.value); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %q is not a semver constraint: %w", c.field, *c.value, err))
-		}
-	}
-	for j, a := range s.Architectures {
-		if a != ArchAMD64 && a != ArchARM64 {
-			errs = append(errs, fmt.Errorf("architectures[%d]: %q is not supported, expected amd64 or arm64", j, a))
 		}
 	}
 	return errs

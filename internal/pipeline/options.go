@@ -1,8 +1,6 @@
 package pipeline
 
 import (
-	"net/netip"
-
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/component-base/featuregate"
 
@@ -10,10 +8,8 @@ import (
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
-	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/features"
-	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -39,29 +35,16 @@ func (s Source) configPath() *field.Path {
 	return decode.ProviderConfigPath()
 }
 
-// Settings are the inputs that come from the operator and the environment, not from the shoot.
-type Settings struct {
-	// ControllerConfig is the operator configuration; nil means defaults.
-	ControllerConfig *configv1alpha1.ControllerConfiguration
-	// FeatureGates are the extension's feature gates; nil means all at their defaults.
-	FeatureGates featuregate.FeatureGate
-	// Images are the image references to deploy, resolved for Calico.
-	Images imagevector.Images
-	// Calico is the release each Calico component runs; zero means every component at the default
-	// line (CalicoVersion chooses it from a config and the operator's configuration).
-	Calico calicoversion.Deployment
-	// KubeAPIServerAddresses feed the gardener-kube-apiserver GlobalNetworkSet: nil leaves it out.
-	KubeAPIServerAddresses []netip.Addr
-	// Ratchet deploys configs that break rules beyond the reference extension, as the reference
-	// did, with a finding per field (values.Inputs.Ratchet): the controller sets it.
-	Ratchet bool
-	// Compatibility is how the fields the reference ignored are treated ("" is Native); the
-	// controller chooses it with ChooseCompatibility.
-	Compatibility calicov1alpha1.CompatibilityMode
-	// TakenOver is what Reference mode renders unchanged from the reference's deployed calico-node
-	// (internal/takeover): the controller reads it from the deployed manifest when it takes a Network
-	// over and keeps it in the provider status.
-	TakenOver *calicov1alpha1.TakenOverTemplate
+// OperatorSettings are the render settings of the operator's ControllerConfiguration (nil means
+// defaults) and the extension's feature gates (nil means all at their defaults): the part of
+// values.Settings that is the same for every shoot. The caller adds the rest (images, Calico
+// release, and for a Network what the controller gathers) to the value it returns.
+func OperatorSettings(cfg *configv1alpha1.ControllerConfiguration, gates featuregate.FeatureGate) values.Settings {
+	s := values.Settings{Operator: values.OperatorConfig{KubeAPIServerGlobalNetworkSet: globalNetworkSetDefault(cfg)}}
+	if gates != nil {
+		s.FeatureGates.NonPrivilegedCalicoNode = gates.Enabled(features.NonPrivilegedCalicoNode)
+	}
+	return s
 }
 
 // Facts are the cluster facts of a source: from the Shoot, except what a Network states itself.
@@ -84,29 +67,9 @@ func Facts(src Source) values.ClusterFacts {
 }
 
 // Options resolves the render options for a source and its decoded, validated config (nil means
-// an empty one). The errors name fields of the source (the config, or the shoot facts).
-func Options(src Source, cfg *calicov1alpha1.NetworkConfig, s Settings) (values.Options, field.ErrorList) {
-	var operator values.OperatorConfig
-	if c := s.ControllerConfig; c != nil && c.KubeAPIServerGlobalNetworkSet != nil {
-		operator.KubeAPIServerGlobalNetworkSet = c.KubeAPIServerGlobalNetworkSet.Enabled
-	}
-	var gates values.FeatureGates
-	if s.FeatureGates != nil {
-		gates.NonPrivilegedCalicoNode = s.FeatureGates.Enabled(features.NonPrivilegedCalicoNode)
-	}
-	return values.Resolve(values.Inputs{
-		Config:                 cfg,
-		ConfigPath:             src.configPath(),
-		Cluster:                Facts(src),
-		FeatureGates:           gates,
-		Operator:               operator,
-		Images:                 s.Images,
-		Calico:                 s.Calico,
-		KubeAPIServerAddresses: s.KubeAPIServerAddresses,
-		Ratchet:                s.Ratchet,
-		Compatibility:          s.Compatibility,
-		TakenOver:              s.TakenOver,
-	})
+// an empty one) with settings s. The errors name fields of the source (the config, or the shoot facts).
+func Options(src Source, cfg *calicov1alpha1.NetworkConfig, s values.Settings) (values.Options, field.ErrorList) {
+	return values.Resolve(values.Inputs{Config: cfg, ConfigPath: src.configPath(), Cluster: Facts(src), Settings: s})
 }
 
 // GlobalNetworkSetEnabled is whether the gardener-kube-apiserver GlobalNetworkSet is wanted:
@@ -114,11 +77,15 @@ func Options(src Source, cfg *calicov1alpha1.NetworkConfig, s Settings) (values.
 // Whether it is rendered also depends on
 // hibernation (values.HibernationWanted) and on the addresses.
 func GlobalNetworkSetEnabled(cfg *calicov1alpha1.NetworkConfig, operator *configv1alpha1.ControllerConfiguration) bool {
-	var operatorDefault *bool
-	if operator != nil && operator.KubeAPIServerGlobalNetworkSet != nil {
-		operatorDefault = operator.KubeAPIServerGlobalNetworkSet.Enabled
+	return values.GlobalNetworkSetEnabled(cfg, globalNetworkSetDefault(operator))
+}
+
+// globalNetworkSetDefault is the operator's default for the GlobalNetworkSet; nil when unset.
+func globalNetworkSetDefault(operator *configv1alpha1.ControllerConfiguration) *bool {
+	if operator == nil || operator.KubeAPIServerGlobalNetworkSet == nil {
+		return nil
 	}
-	return values.GlobalNetworkSetEnabled(cfg, operatorDefault)
+	return operator.KubeAPIServerGlobalNetworkSet.Enabled
 }
 
 // AppliedStatus records what options deploy (the Network's status.providerStatus): whether the

@@ -13,9 +13,11 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
-// Result is everything one render produces.
+// Result is everything one render produces, typed where a caller needs to know what was rendered:
+// the images deployed are Options.Images (each workload's in Workloads), the IP pools are Pools, so
+// nobody reads them back out of the manifest's bytes.
 type Result struct {
-	// Options are the resolved render options.
+	// Options are the resolved render options, Images among them.
 	Options values.Options
 	// Manifest is the shoot manifest, CRDs included: its JSON() is the ManagedResource secret's content.
 	Manifest *manifest.Manifest
@@ -41,10 +43,11 @@ func (r Result) Workloads() map[calicoversion.Component]string {
 	return out
 }
 
-// Render resolves the options of a source and its decoded, validated config, and renders the
-// shoot manifest, the seed objects and the applied status. Configuration that does not fit the
-// shoot comes back as field errors (with a nil error); any other failure as an error.
-func (e *Encoder) Render(src Source, cfg *calicov1alpha1.NetworkConfig, s Settings) (Result, field.ErrorList, error) {
+// Render resolves the options of a source and its decoded, validated config with settings s (passed
+// unchanged to values.Resolve), and renders the shoot manifest, the seed objects and the applied
+// status. Configuration that does not fit the shoot comes back as field errors (with a nil error);
+// any other failure as an error.
+func (e *Encoder) Render(src Source, cfg *calicov1alpha1.NetworkConfig, s values.Settings) (Result, field.ErrorList, error) {
 	opts, errs := Options(src, cfg, s)
 	if len(errs) > 0 {
 		return Result{}, errs, nil

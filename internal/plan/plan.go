@@ -36,74 +36,114 @@ type Blocker struct {
 
 // Blockers returns what refuses the diff (classified or not), sorted by object. live may be nil.
 func Blockers(d *manifestdiff.Diff, live *Live) []Blocker {
-	var out []Blocker
-	add := func(o, format string, args ...any) {
-		out = append(out, Blocker{Object: o, Message: fmt.Sprintf(format, args...)})
-	}
-	livePools := map[string]*calicov1.IPPool{}
+	b := blockerScan{live: live, livePools: map[string]*calicov1.IPPool{}}
 	if live != nil {
 		for i := range live.Pools {
-			livePools[live.Pools[i].Name] = &live.Pools[i]
+			b.livePools[live.Pools[i].Name] = &live.Pools[i]
 		}
 	}
 	for _, o := range d.Objects {
-		id := o.ID.Short()
-		switch {
-		case isPool(o.ID) && o.Op == manifestdiff.OpChanged:
-			for _, c := range o.Changes {
-				for _, f := range []string{"cidr", "blockSize"} {
-					if c.Path == "spec."+f {
-						add(id, "IP pool %s: spec.%s cannot change (%v -> %v); Calico keeps the old value and its IPAM blocks; create a new pool and move to it with `calico-pilot pools migrate`", o.ID.Name, f, c.Old, c.New)
-					}
-				}
-			}
-		case isPool(o.ID) && o.Op == manifestdiff.OpRemoved && !ignored(o.Old):
-			if p := livePools[o.ID.Name]; p != nil {
-				c, err := pools.TakeCensus(p, live.Blocks)
-				switch {
-				case err != nil:
-					// A census that could not run is not a pass: the pool may hold addresses.
-					add(id, "IP pool %s (%s) would be deleted by the resource manager, and its allocations could not be counted: %v", o.ID.Name, p.Spec.CIDR, err)
-				case c.Allocations() > 0:
-					add(id, "IP pool %s (%s) would be deleted by the resource manager but still holds %d address(es) (%d pod(s), %d tunnel address(es)) on %d node(s); drain it first (calico-pilot pools migrate)", o.ID.Name, p.Spec.CIDR, c.Allocations(), c.Workloads, c.Tunnels, len(c.Nodes))
-				}
-			}
-		case isCRD(o.ID) && o.Op == manifestdiff.OpRemoved:
-			n := "every"
-			if live != nil {
-				if st, ok := live.CRDs[o.ID.Name]; ok {
-					n = fmt.Sprintf("its %d", st.Objects)
-				}
-			}
-			add(id, "CRD %s would be deleted, and with it %s stored object(s); calico-pilot never deletes Calico CRDs except with the whole Network", o.ID.Name, n)
-		case isCRD(o.ID) && o.Op == manifestdiff.OpChanged && live != nil:
-			st := live.CRDs[o.ID.Name]
-			for _, c := range o.Changes {
-				if c.Op != manifestdiff.OpRemoved {
-					continue
-				}
-				if field := schemaField(c.Fields()); field != "" && st.FieldUse[field] > 0 {
-					add(id, "CRD %s: field %s is dropped from the schema but %d stored object(s) set it; it would be pruned from them", o.ID.Name, field, st.FieldUse[field])
-				}
-			}
-		}
+		b.change(o)
 	}
 	if d.New != nil {
 		for _, obj := range d.New.Objects() {
-			switch {
-			case isPool(obj.ID) && !ignored(obj):
-				p := livePools[obj.ID.Name]
-				disabled, _ := lookup(obj.Content, "spec", "disabled").(bool)
-				if p != nil && p.Spec.Disabled && !disabled {
-					add(obj.ID.Short(), "IP pool %s is disabled in the cluster, and the target lists it enabled as a resource-manager object: the next sync would re-enable it; keep the owner's disable (resources.gardener.cloud/mode: Ignore, as calico-pilot renders pools)", obj.ID.Name)
-				}
-			case isCRD(obj.ID):
-				out = append(out, storageBlockers(d, obj, live)...)
+			b.target(d, obj)
+		}
+	}
+	sort.SliceStable(b.out, func(i, j int) bool { return b.out[i].Object < b.out[j].Object })
+	return b.out
+}
+
+// blockerScan is Blockers' work: the live cluster (live may be nil), its pools by name, the
+// blockers found.
+type blockerScan struct {
+	live      *Live
+	livePools map[string]*calicov1.IPPool
+	out       []Blocker
+}
+
+func (b *blockerScan) add(o, format string, args ...any) {
+	b.out = append(b.out, Blocker{Object: o, Message: fmt.Sprintf(format, args...)})
+}
+
+// change checks one changed or removed object of the diff.
+func (b *blockerScan) change(o *manifestdiff.ObjectDiff) {
+	switch {
+	case isPool(o.ID) && o.Op == manifestdiff.OpChanged:
+		b.poolImmutable(o)
+	case isPool(o.ID) && o.Op == manifestdiff.OpRemoved && !ignored(o.Old):
+		b.poolRemoved(o)
+	case isCRD(o.ID) && o.Op == manifestdiff.OpRemoved:
+		b.crdRemoved(o)
+	case isCRD(o.ID) && o.Op == manifestdiff.OpChanged && b.live != nil:
+		b.crdFieldsDropped(o)
+	}
+}
+
+// poolImmutable: a pool's cidr and blockSize cannot change.
+func (b *blockerScan) poolImmutable(o *manifestdiff.ObjectDiff) {
+	for _, c := range o.Changes {
+		for _, f := range []string{"cidr", "blockSize"} {
+			if c.Path == "spec."+f {
+				b.add(o.ID.Short(), "IP pool %s: spec.%s cannot change (%v -> %v); Calico keeps the old value and its IPAM blocks; create a new pool and move to it with `calico-pilot pools migrate`", o.ID.Name, f, c.Old, c.New)
 			}
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Object < out[j].Object })
-	return out
+}
+
+// poolRemoved: a live pool the resource manager would delete must hold no addresses.
+func (b *blockerScan) poolRemoved(o *manifestdiff.ObjectDiff) {
+	p := b.livePools[o.ID.Name]
+	if p == nil {
+		return
+	}
+	c, err := pools.TakeCensus(p, b.live.Blocks)
+	switch {
+	case err != nil:
+		// A census that could not run is not a pass: the pool may hold addresses.
+		b.add(o.ID.Short(), "IP pool %s (%s) would be deleted by the resource manager, and its allocations could not be counted: %v", o.ID.Name, p.Spec.CIDR, err)
+	case c.Allocations() > 0:
+		b.add(o.ID.Short(), "IP pool %s (%s) would be deleted by the resource manager but still holds %d address(es) (%d pod(s), %d tunnel address(es)) on %d node(s); drain it first (calico-pilot pools migrate)", o.ID.Name, p.Spec.CIDR, c.Allocations(), c.Workloads, c.Tunnels, len(c.Nodes))
+	}
+}
+
+// crdRemoved: a CRD is never deleted, it takes its objects with it.
+func (b *blockerScan) crdRemoved(o *manifestdiff.ObjectDiff) {
+	n := "every"
+	if b.live != nil {
+		if st, ok := b.live.CRDs[o.ID.Name]; ok {
+			n = fmt.Sprintf("its %d", st.Objects)
+		}
+	}
+	b.add(o.ID.Short(), "CRD %s would be deleted, and with it %s stored object(s); calico-pilot never deletes Calico CRDs except with the whole Network", o.ID.Name, n)
+}
+
+// crdFieldsDropped: a schema field stored objects set must not be dropped (it would be pruned).
+func (b *blockerScan) crdFieldsDropped(o *manifestdiff.ObjectDiff) {
+	st := b.live.CRDs[o.ID.Name]
+	for _, c := range o.Changes {
+		if c.Op != manifestdiff.OpRemoved {
+			continue
+		}
+		if field := schemaField(c.Fields()); field != "" && st.FieldUse[field] > 0 {
+			b.add(o.ID.Short(), "CRD %s: field %s is dropped from the schema but %d stored object(s) set it; it would be pruned from them", o.ID.Name, field, st.FieldUse[field])
+		}
+	}
+}
+
+// target checks one object of the target: a pool the owner disabled that would be re-enabled, a
+// CRD that no longer serves the version objects are stored in.
+func (b *blockerScan) target(d *manifestdiff.Diff, obj *manifestdiff.Object) {
+	switch {
+	case isPool(obj.ID) && !ignored(obj):
+		p := b.livePools[obj.ID.Name]
+		disabled, _ := lookup(obj.Content, "spec", "disabled").(bool)
+		if p != nil && p.Spec.Disabled && !disabled {
+			b.add(obj.ID.Short(), "IP pool %s is disabled in the cluster, and the target lists it enabled as a resource-manager object: the next sync would re-enable it; keep the owner's disable (resources.gardener.cloud/mode: Ignore, as calico-pilot renders pools)", obj.ID.Name)
+		}
+	case isCRD(obj.ID):
+		b.out = append(b.out, storageBlockers(d, obj, b.live)...)
+	}
 }
 
 // storageBlockers: objects stored in a version the target CRD does not serve can no longer be read

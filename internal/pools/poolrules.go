@@ -39,6 +39,18 @@ var reservedRanges = []struct {
 // can be any of these. cidr is p's parsed spec.cidr.
 func CheckServesPods(p *calicov1.IPPool, cidr netip.Prefix) error {
 	s := &p.Spec
+	for _, check := range []func(*calicov1.IPPoolSpec, netip.Prefix) error{
+		checkBlockSize, checkReserved, checkEncapsulation, checkAllowedUses, checkAssignmentMode, checkSelectors,
+	} {
+		if err := check(s, cidr); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkBlockSize: the block size is set, in the family's range and fits the pool.
+func checkBlockSize(s *calicov1.IPPoolSpec, cidr netip.Prefix) error {
 	v4 := cidr.Addr().Is4()
 	lo, hi, def := minBlockSizeV4, maxBlockSizeV4, 26
 	if !v4 {
@@ -52,43 +64,69 @@ func CheckServesPods(p *calicov1.IPPool, cidr netip.Prefix) error {
 	case cidr.Bits() > s.BlockSize:
 		return fmt.Errorf("spec.cidr %s is smaller than one block (spec.blockSize %d): Calico IPAM needs a pool of at least /%d; use a larger CIDR or a smaller block", s.CIDR, s.BlockSize, s.BlockSize)
 	}
+	return nil
+}
+
+// checkReserved: the pool overlaps no range that cannot hold pod addresses.
+func checkReserved(s *calicov1.IPPoolSpec, cidr netip.Prefix) error {
 	for _, r := range reservedRanges {
-		if r.prefix.Addr().Is4() == v4 && r.prefix.Overlaps(cidr) {
+		if r.prefix.Addr().Is4() == cidr.Addr().Is4() && r.prefix.Overlaps(cidr) {
 			return fmt.Errorf("spec.cidr %s overlaps %s, which cannot hold pod addresses", s.CIDR, r.what)
 		}
 	}
+	return nil
+}
+
+// checkEncapsulation: IPIP on IPv4 only, at most one encapsulation.
+func checkEncapsulation(s *calicov1.IPPoolSpec, cidr netip.Prefix) error {
 	ipip := s.IPIPMode != "" && s.IPIPMode != "Never"
 	vxlan := s.VXLANMode != "" && s.VXLANMode != "Never"
 	switch {
-	case ipip && !v4:
+	case ipip && !cidr.Addr().Is4():
 		return fmt.Errorf("spec.ipipMode %s on an IPv6 pool: Calico supports IPIP for IPv4 only; use Never (or vxlanMode)", s.IPIPMode)
 	case ipip && vxlan:
 		return fmt.Errorf("spec.ipipMode %s and spec.vxlanMode %s: Calico allows at most one encapsulation per pool; set the other to Never", s.IPIPMode, s.VXLANMode)
 	}
-	if len(s.AllowedUses) > 0 {
-		workload := false
-		for _, u := range s.AllowedUses {
-			switch u {
-			case calicov1.IPPoolAllowedUseWorkload:
-				workload = true
-			case calicov1.IPPoolAllowedUseTunnel, calicov1.IPPoolAllowedUseLoadBalancer:
-			default:
-				return fmt.Errorf("spec.allowedUses: %q is not a use Calico knows; accepted are Workload, Tunnel and LoadBalancer", u)
-			}
-		}
-		if !workload {
-			return fmt.Errorf("spec.allowedUses %s does not include Workload: Calico gives pods no address from it; add Workload (or leave allowedUses unset)", allowedUses(s.AllowedUses))
-		}
+	return nil
+}
+
+// checkAllowedUses: known uses, Workload among them (unset: every use).
+func checkAllowedUses(s *calicov1.IPPoolSpec, _ netip.Prefix) error {
+	if len(s.AllowedUses) == 0 {
+		return nil
 	}
-	if s.AssignmentMode != nil {
-		switch *s.AssignmentMode {
-		case calicov1.AssignmentModeAutomatic:
-		case calicov1.AssignmentModeManual:
-			return fmt.Errorf("spec.assignmentMode is Manual: Calico assigns from it only to pods that name the pool in an annotation; set Automatic (or leave it unset)")
+	workload := false
+	for _, u := range s.AllowedUses {
+		switch u {
+		case calicov1.IPPoolAllowedUseWorkload:
+			workload = true
+		case calicov1.IPPoolAllowedUseTunnel, calicov1.IPPoolAllowedUseLoadBalancer:
 		default:
-			return fmt.Errorf("spec.assignmentMode %q: accepted are Automatic and Manual", *s.AssignmentMode)
+			return fmt.Errorf("spec.allowedUses: %q is not a use Calico knows; accepted are Workload, Tunnel and LoadBalancer", u)
 		}
 	}
+	if !workload {
+		return fmt.Errorf("spec.allowedUses %s does not include Workload: Calico gives pods no address from it; add Workload (or leave allowedUses unset)", allowedUses(s.AllowedUses))
+	}
+	return nil
+}
+
+// checkAssignmentMode: Automatic (or unset).
+func checkAssignmentMode(s *calicov1.IPPoolSpec, _ netip.Prefix) error {
+	if s.AssignmentMode == nil {
+		return nil
+	}
+	switch *s.AssignmentMode {
+	case calicov1.AssignmentModeAutomatic:
+		return nil
+	case calicov1.AssignmentModeManual:
+		return fmt.Errorf("spec.assignmentMode is Manual: Calico assigns from it only to pods that name the pool in an annotation; set Automatic (or leave it unset)")
+	}
+	return fmt.Errorf("spec.assignmentMode %q: accepted are Automatic and Manual", *s.AssignmentMode)
+}
+
+// checkSelectors: the node and namespace selectors are valid and can match.
+func checkSelectors(s *calicov1.IPPoolSpec, _ netip.Prefix) error {
 	for _, sel := range []struct{ field, expr, who string }{
 		{"spec.nodeSelector", s.NodeSelector, "node"},
 		{"spec.namespaceSelector", s.NamespaceSelector, "namespace"},

@@ -38,7 +38,16 @@ func CalicoVersion(cfg *calicov1alpha1.NetworkConfig, path *field.Path) (calicov
 // where the NetworkConfig sits. An unsupported pin is the other rule's error, not this one's.
 func CalicoVersionKubernetes(cfg *calicov1alpha1.NetworkConfig, kubernetesVersion string, path *field.Path) field.ErrorList {
 	r, errs := CalicoVersion(cfg, path)
-	if len(errs) > 0 || r.IsZero() || r.SupportsKubernetes(kubernetesVersion) {
+	if len(errs) > 0 {
+		return nil
+	}
+	return pinKubernetes(cfg, r, kubernetesVersion, path)
+}
+
+// pinKubernetes is the calicoVersion.kubernetes rule for the release r that cfg pins, resolved
+// (CalicoVersion); a zero r (no pin, or an unsupported one) is not judged.
+func pinKubernetes(cfg *calicov1alpha1.NetworkConfig, r calicoversion.Release, kubernetesVersion string, path *field.Path) field.ErrorList {
+	if r.IsZero() || r.SupportsKubernetes(kubernetesVersion) {
 		return nil
 	}
 	var fit []string

@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 )
 
 // Settings is what a NetworkConfig decides for a shoot with given families and node networks.
@@ -27,8 +28,15 @@ type Settings struct {
 //
 // Validation reports these errors and values.Resolve derives from these settings, so a config is
 // valid exactly when the derivation succeeds. The rules that need other parts of the Shoot
-// (KubeProxy, ShootVPA) are separate.
+// (KubeProxy, ShootVPA, CalicoVersionKubernetes) are separate; Shoot applies all of them.
 func NetworkConfig(cfg *calicov1alpha1.NetworkConfig, fam Families, nodes NodeNetworks, path *field.Path) (Settings, field.ErrorList) {
+	s, _, errs := networkConfig(cfg, fam, nodes, path)
+	return s, errs
+}
+
+// networkConfig is NetworkConfig that also returns the pinned release (CalicoVersion), so Shoot
+// resolves the pin once for the calicoVersion rules.
+func networkConfig(cfg *calicov1alpha1.NetworkConfig, fam Families, nodes NodeNetworks, path *field.Path) (Settings, calicoversion.Release, field.ErrorList) {
 	if cfg == nil {
 		cfg = &calicov1alpha1.NetworkConfig{}
 	}
@@ -53,10 +61,10 @@ func NetworkConfig(cfg *calicov1alpha1.NetworkConfig, fam Families, nodes NodeNe
 	collect(errs)
 	s.ServiceLoopPrevention, errs = ServiceLoopPrevention(cfg, path)
 	collect(errs)
-	_, errs = CalicoVersion(cfg, path)
+	pin, errs := CalicoVersion(cfg, path)
 	// policyValidation's and calicoVersion's errors come after the sorted ones (they always did).
 	all = append(inReportOrder(all, path), PolicyValidation(cfg, path)...)
-	return s, append(all, errs...)
+	return s, pin, append(all, errs...)
 }
 
 // fieldOrder is the order in which errors of single fields are reported: the NetworkConfig's

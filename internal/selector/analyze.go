@@ -22,38 +22,54 @@ func Matches(n Node, labels map[string]string, namespaced bool) bool {
 		return ok
 	case *Match:
 		v, ok := labels[n.Key]
-		switch n.Op {
-		case OpEqual:
-			return ok && v == n.Value
-		case OpNotEqual:
-			return !ok || v != n.Value
-		case OpIn:
-			return ok && contains(n.Values, v)
-		case OpNotIn:
-			return !ok || !contains(n.Values, v)
-		case OpContains:
-			return ok && strings.Contains(v, n.Value)
-		case OpStartsWith:
-			return ok && strings.HasPrefix(v, n.Value)
-		case OpEndsWith:
-			return ok && strings.HasSuffix(v, n.Value)
-		}
+		return matchesValue(n, v, ok)
 	case *Not:
 		return !Matches(n.X, labels, namespaced)
 	case *And:
-		for _, t := range n.Terms {
-			if !Matches(t, labels, namespaced) {
-				return false
-			}
-		}
-		return true
+		return allMatch(n.Terms, labels, namespaced)
 	case *Or:
-		for _, t := range n.Terms {
-			if Matches(t, labels, namespaced) {
-				return true
-			}
+		return anyMatches(n.Terms, labels, namespaced)
+	}
+	return false
+}
+
+// matchesValue evaluates m against the label's value v (ok: the label is present).
+func matchesValue(m *Match, v string, ok bool) bool {
+	switch m.Op {
+	case OpEqual:
+		return ok && v == m.Value
+	case OpNotEqual:
+		return !ok || v != m.Value
+	case OpIn:
+		return ok && contains(m.Values, v)
+	case OpNotIn:
+		return !ok || !contains(m.Values, v)
+	case OpContains:
+		return ok && strings.Contains(v, m.Value)
+	case OpStartsWith:
+		return ok && strings.HasPrefix(v, m.Value)
+	case OpEndsWith:
+		return ok && strings.HasSuffix(v, m.Value)
+	}
+	return false
+}
+
+// allMatch says every term matches (true for none).
+func allMatch(terms []Node, labels map[string]string, namespaced bool) bool {
+	for _, t := range terms {
+		if !Matches(t, labels, namespaced) {
+			return false
 		}
-		return false
+	}
+	return true
+}
+
+// anyMatches says at least one term matches (false for none).
+func anyMatches(terms []Node, labels map[string]string, namespaced bool) bool {
+	for _, t := range terms {
+		if Matches(t, labels, namespaced) {
+			return true
+		}
 	}
 	return false
 }
@@ -174,23 +190,30 @@ func (c conjunction) add(n Node, skipped *[]string) (bool, string) {
 		}
 		return false, ""
 	case *Has:
-		k := c.of(n.Key)
-		k.present = true
-		k.terms = append(k.terms, String(n))
+		c.addHas(n.Key, String(n), false)
 	case *Match:
 		c.addMatch(n, false)
 	case *Not:
 		switch x := n.X.(type) {
 		case *Has:
-			k := c.of(x.Key)
-			k.absent = true
-			k.terms = append(k.terms, String(n))
+			c.addHas(x.Key, String(n), true)
 		case *Match:
 			c.addMatch(x, true)
 			c.of(x.Key).terms[len(c.of(x.Key).terms)-1] = String(n)
 		}
 	}
 	return neverMatches(n, skipped)
+}
+
+// addHas records term, has(key) or (absent) !has(key).
+func (c conjunction) addHas(key, term string, absent bool) {
+	k := c.of(key)
+	if absent {
+		k.absent = true
+	} else {
+		k.present = true
+	}
+	k.terms = append(k.terms, term)
 }
 
 func (c conjunction) addMatch(m *Match, negated bool) {

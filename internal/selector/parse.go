@@ -108,55 +108,47 @@ func isKeyByte(c byte) bool {
 
 // parseOr parses and-expressions separated by ||. depth counts the enclosing parentheses and "!".
 func (p *parser) parseOr(depth int) (Node, error) {
-	start := p.pos
-	first, err := p.parseAnd(depth)
-	if err != nil {
-		return nil, err
-	}
-	terms := []Node{first}
-	for {
-		p.skipSpace()
-		if !p.hasPrefix("||") {
-			break
-		}
-		p.pos += 2
-		p.skipSpace()
-		t, err := p.parseAnd(depth)
-		if err != nil {
-			return nil, err
-		}
-		terms = append(terms, t)
-	}
-	if len(terms) == 1 {
-		return first, nil
-	}
-	return &Or{At: start, Terms: terms}, nil
+	return p.parseJoined(depth, "||", p.parseAnd, func(at int, terms []Node) Node { return &Or{At: at, Terms: terms} })
 }
 
 func (p *parser) parseAnd(depth int) (Node, error) {
+	return p.parseJoined(depth, "&&", p.parseUnary, func(at int, terms []Node) Node { return &And{At: at, Terms: terms} })
+}
+
+// parseJoined parses operands separated by op: the operand alone, or join of the operands and where
+// the first starts.
+func (p *parser) parseJoined(depth int, op string, operand func(depth int) (Node, error), join func(at int, terms []Node) Node) (Node, error) {
 	start := p.pos
-	first, err := p.parseUnary(depth)
+	terms, err := p.parseTerms(depth, op, operand)
+	switch {
+	case err != nil:
+		return nil, err
+	case len(terms) == 1:
+		return terms[0], nil
+	}
+	return join(start, terms), nil
+}
+
+// parseTerms parses one or more operands (each by operand) separated by op.
+func (p *parser) parseTerms(depth int, op string, operand func(depth int) (Node, error)) ([]Node, error) {
+	first, err := operand(depth)
 	if err != nil {
 		return nil, err
 	}
 	terms := []Node{first}
 	for {
 		p.skipSpace()
-		if !p.hasPrefix("&&") {
-			break
+		if !p.hasPrefix(op) {
+			return terms, nil
 		}
-		p.pos += 2
+		p.pos += len(op)
 		p.skipSpace()
-		t, err := p.parseUnary(depth)
+		t, err := operand(depth)
 		if err != nil {
 			return nil, err
 		}
 		terms = append(terms, t)
 	}
-	if len(terms) == 1 {
-		return first, nil
-	}
-	return &And{At: start, Terms: terms}, nil
 }
 
 const operandExpected = "a label, '(', '!', all(), global() or has(label)"

@@ -30,6 +30,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/plan"
 	"github.com/calico-pilot/calico-pilot/internal/pools"
 	"github.com/calico-pilot/calico-pilot/internal/rollout"
+	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
 // Preview is what apply would change, for plan's report: the live objects and what they become.
@@ -96,106 +97,196 @@ type pass struct {
 
 // Apply renders and applies. It returns after the last step rolled out, or with an error that
 // says where it stopped; the state in the cluster lets the next apply continue from there.
+// It gathers (the state, the release that runs), decides (the release, the steps), reviews (plan's
+// report and blockers, the objects it would take over), then applies step by step and records.
 func (a *Applier) Apply(ctx context.Context, req Request) (err error) {
-	c := a.Client
-	if err := DetectOperator(ctx, c); err != nil {
+	if err := DetectOperator(ctx, a.Client); err != nil {
 		return err
 	}
-	if !req.DryRun {
-		lock, err := Acquire(ctx, c, req.Identity, a.Now)
+	release, err := a.lock(ctx, req)
+	if err != nil {
+		return err
+	}
+	defer keepFirstError(&err, release)
+	st, found, err := ReadState(ctx, a.Client)
+	if err != nil {
+		return err
+	}
+	facts, err := a.releaseFacts(ctx, req, st, found)
+	if err != nil {
+		return err
+	}
+	d, err := a.decide(req, facts)
+	if err != nil {
+		return err
+	}
+	passes := planPasses(d)
+	last := passes[len(passes)-1]
+	final, foreign, refused, err := a.review(ctx, req, st, d, facts.Deployed, last)
+	if err != nil {
+		return err
+	}
+	if req.DryRun {
+		return dryRunVerdict(req.Out, st, foreign, refused)
+	}
+	if err := admit(req, &st, foreign, refused); err != nil {
+		return err
+	}
+	for _, p := range passes {
+		res, err := a.renderPass(req, p, last, final)
 		if err != nil {
 			return err
 		}
-		defer func() {
-			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-			defer cancel()
-			if rerr := lock.Release(rctx); rerr != nil && err == nil {
-				err = rerr
-			}
-		}()
-	}
-	st, found, err := ReadState(ctx, c)
-	if err != nil {
-		return err
-	}
-	adopting := false
-	recorded := st.Release
-	if !found {
-		var ds appsv1.DaemonSet
-		switch err := c.Get(ctx, client.ObjectKey{Namespace: calicoversion.Namespace, Name: calicoversion.NodeDaemonSet}, &ds); {
-		case err == nil:
-			adopting = true
-			recorded = runningRelease(a.Catalogue, &ds)
-		case !apierrors.IsNotFound(err):
-			return fmt.Errorf("looking for a running calico-node: %w", err)
+		if err := a.step(ctx, req, &st, d, p, res); err != nil {
+			return err
 		}
+	}
+	return a.finish(ctx, req.Out, st, final, last)
+}
+
+// lock takes the Lease for an apply that writes (a dry run writes nothing and takes none). release
+// gives it back, also when ctx has ended.
+func (a *Applier) lock(ctx context.Context, req Request) (release func() error, err error) {
+	if req.DryRun {
+		return func() error { return nil }, nil
+	}
+	lk, err := Acquire(ctx, a.Client, req.Identity, a.Now)
+	if err != nil {
+		return nil, err
+	}
+	return func() error {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		return lk.Release(rctx)
+	}, nil
+}
+
+// keepFirstError runs release and keeps its error in *err unless an earlier one is there.
+func keepFirstError(err *error, release func() error) {
+	if rerr := release(); rerr != nil && *err == nil {
+		*err = rerr
+	}
+}
+
+// releaseFacts gathers what the release decision needs: the recorded release (for an install
+// calico-pilot did not record, the release its calico-node runs), the move in progress and the pin.
+func (a *Applier) releaseFacts(ctx context.Context, req Request, st State, found bool) (calicoversion.Facts, error) {
+	recorded, adopting, err := a.recordedRelease(ctx, st, found)
+	if err != nil {
+		return calicoversion.Facts{}, err
 	}
 	facts := calicoversion.Facts{Recorded: recorded, RecordedCRDs: st.CRDRelease, Deployed: found || adopting, Kubernetes: req.Facts.KubernetesVersion, Now: a.Now()}
 	if m := st.Move; m != nil {
-		facts.Moving = &calicoversion.MoveRecord{From: m.From, To: m.To, Phase: m.Phase, Started: m.Started}
-		if asked, err := a.Catalogue.Resolve(req.CalicoVersion); req.CalicoVersion != "" && err == nil && asked.Name() != m.To {
-			// A move in progress completes, unless its way is given up explicitly (a step that does
-			// not roll out): the cluster then moves from the release the move started from, which
-			// every component not yet moved still runs, to the asked one; the CRDs stay.
-			fmt.Fprintf(req.Out, "giving up the move %s -> %s (phase %s): --calico-version asks for %s\n", m.From, m.To, m.Phase, asked)
-			facts.Moving, facts.Recorded = nil, m.From
-		}
+		a.moveFacts(req, m, &facts)
 	}
-	switch {
-	case req.CalicoVersion != "":
-		facts.Pin = &req.CalicoVersion
-	case req.Config.CalicoVersion != nil:
-		facts.Pin = req.Config.CalicoVersion
+	facts.Pin = askedPin(req)
+	return facts, nil
+}
+
+// recordedRelease is the release the state records; without a state, the release of a calico-node
+// calico-pilot did not apply (adopting: apply takes it over), or nothing on a cluster without one.
+func (a *Applier) recordedRelease(ctx context.Context, st State, found bool) (release string, adopting bool, err error) {
+	if found {
+		return st.Release, false, nil
 	}
+	var ds appsv1.DaemonSet
+	switch err := a.Client.Get(ctx, client.ObjectKey{Namespace: calicoversion.Namespace, Name: calicoversion.NodeDaemonSet}, &ds); {
+	case err == nil:
+		return runningRelease(a.Catalogue, &ds), true, nil
+	case !apierrors.IsNotFound(err):
+		return "", false, fmt.Errorf("looking for a running calico-node: %w", err)
+	}
+	return st.Release, false, nil
+}
+
+// moveFacts records the move in progress m in facts.
+func (a *Applier) moveFacts(req Request, m *MoveState, facts *calicoversion.Facts) {
+	facts.Moving = &calicoversion.MoveRecord{From: m.From, To: m.To, Phase: m.Phase, Started: m.Started}
+	asked, err := a.Catalogue.Resolve(req.CalicoVersion)
+	if req.CalicoVersion == "" || err != nil || asked.Name() == m.To {
+		return
+	}
+	// A move in progress completes, unless its way is given up explicitly (a step that does
+	// not roll out): the cluster then moves from the release the move started from, which
+	// every component not yet moved still runs, to the asked one; the CRDs stay.
+	fmt.Fprintf(req.Out, "giving up the move %s -> %s (phase %s): --calico-version asks for %s\n", m.From, m.To, m.Phase, asked)
+	facts.Moving, facts.Recorded = nil, m.From
+}
+
+// askedPin is the release the user asks for: --calico-version, else the file's
+// networkConfig.calicoVersion (nil: none).
+func askedPin(req Request) *string {
+	if req.CalicoVersion != "" {
+		return &req.CalicoVersion
+	}
+	return req.Config.CalicoVersion
+}
+
+// decide is the release decision for the cluster, reported; a pin it does not follow is an error.
+func (a *Applier) decide(req Request, facts calicoversion.Facts) (calicoversion.Decision, error) {
 	d, err := a.Catalogue.Decide(facts)
 	if err != nil {
-		return fmt.Errorf("the state ConfigMap %s/%s: %w", Namespace, StateConfigMap, err)
+		return calicoversion.Decision{}, fmt.Errorf("the state ConfigMap %s/%s: %w", Namespace, StateConfigMap, err)
 	}
 	if d.Status == calicoversion.ConditionFalse && facts.Pin != nil {
 		// Decide speaks of a shoot and its owner's pin; here the pin is --calico-version (or the file's
 		// networkConfig.calicoVersion) and the shoot is this cluster.
-		return fmt.Errorf("calico version: %s", clusterWords(d.Message))
+		return calicoversion.Decision{}, fmt.Errorf("calico version: %s", clusterWords(d.Message))
 	}
 	fmt.Fprintf(req.Out, "Calico: %s\n", clusterWords(d.Message))
-	passes := planPasses(d)
-	last := passes[len(passes)-1]
+	return d, nil
+}
 
-	// The plan, before anything is written: what the whole apply changes.
+// review is the plan, before anything is written: it renders the last step and hands req.Check
+// what the whole apply changes. It returns that render, the live objects apply would take over and
+// the blockers not accepted.
+func (a *Applier) review(ctx context.Context, req Request, st State, d calicoversion.Decision, deployed bool, last pass) (pipeline.Result, []string, []plan.Blocker, error) {
 	final, err := a.render(req, last.deployment)
 	if err != nil {
-		return err
-	}
-	var from calicoversion.Deployment
-	if found || adopting {
-		from = calicoversion.SteadyWithCRDs(d.Current, d.CRDs)
-		if d.Moving() {
-			from = d.Move.Deployment(d.Phase, d.CRDs)
-		}
+		return pipeline.Result{}, nil, nil, err
 	}
 	preview, foreign, err := a.preview(ctx, st, final)
 	if err != nil {
-		return err
+		return pipeline.Result{}, nil, nil, err
+	}
+	var from calicoversion.Deployment // nothing runs on an empty cluster
+	if deployed {
+		from = d.Deployment()
 	}
 	preview.From, preview.To, preview.Kubernetes = from, last.deployment, req.Facts.KubernetesVersion
 	blockers, err := req.Check(ctx, preview)
 	if err != nil {
-		return err
+		return pipeline.Result{}, nil, nil, err
 	}
+	return final, foreign, unaccepted(blockers, req.AcceptBlockers), nil
+}
+
+// unaccepted are the blockers whose object is not among accepted.
+func unaccepted(blockers []plan.Blocker, accepted []string) []plan.Blocker {
 	var refused []plan.Blocker
 	for _, b := range blockers {
-		if !slices.Contains(req.AcceptBlockers, b.Object) {
+		if !slices.Contains(accepted, b.Object) {
 			refused = append(refused, b)
 		}
 	}
-	if req.DryRun {
-		if len(foreign) > 0 && !st.Adopted {
-			fmt.Fprintf(req.Out, "note: %d object(s) exist that calico-pilot did not apply (%s); apply takes them over only with --adopt\n", len(foreign), strings.Join(first(foreign, 5), ", "))
-		}
-		if len(refused) > 0 {
-			return &BlockedError{Blockers: refused}
-		}
-		return nil
+	return refused
+}
+
+// dryRunVerdict ends a dry run: a note on the objects an apply would take over, and the blockers
+// that would refuse it.
+func dryRunVerdict(out io.Writer, st State, foreign []string, refused []plan.Blocker) error {
+	if len(foreign) > 0 && !st.Adopted {
+		fmt.Fprintf(out, "note: %d object(s) exist that calico-pilot did not apply (%s); apply takes them over only with --adopt\n", len(foreign), strings.Join(first(foreign, 5), ", "))
 	}
+	if len(refused) > 0 {
+		return &BlockedError{Blockers: refused}
+	}
+	return nil
+}
+
+// admit refuses an apply that blockers not accepted stand against, or that would take over objects
+// calico-pilot did not apply without --adopt; it records an adoption in st.
+func admit(req Request, st *State, foreign []string, refused []plan.Blocker) error {
 	if len(refused) > 0 {
 		return &BlockedError{Blockers: refused}
 	}
@@ -206,53 +297,65 @@ func (a *Applier) Apply(ctx context.Context, req Request) (err error) {
 	if len(foreign) > 0 {
 		st.Adopted = true
 	}
+	return nil
+}
 
-	for _, p := range passes {
-		res := final
-		if p.deployment != last.deployment {
-			if res, err = a.render(req, p.deployment); err != nil {
-				return err
-			}
-		}
-		if d.Moving() {
-			st.Move = &MoveState{From: d.Move.From.Name(), To: d.Move.To.Name(), Phase: string(p.phase), Started: d.Started}
-			if st.Move.Started.IsZero() {
-				st.Move.Started = a.Now()
-			}
-			fmt.Fprintf(req.Out, "step %s of the move %s -> %s: %s\n", p.phase, d.Move.From, d.Move.To, d.Move.Describe(p.phase))
-		}
-		if !d.Moving() {
-			// Recorded before anything is applied: an apply that stops half-way (a timeout, Ctrl-C)
-			// leaves a state from which the next one decides the same release, not the catalogue's
-			// release for an unrecorded install.
-			st.Release = p.deployment.Node.Name()
-		}
-		st.CRDRelease = calicoversion.Newer(p.deployment.CRDs, mustRecorded(a.Catalogue, st.CRDRelease)).Name()
-		if err := WriteState(ctx, c, st, a.Now()); err != nil {
-			return err
-		}
-		records, err := a.applyPass(ctx, req, res, st)
-		if err != nil {
-			return err
-		}
-		st.Pools = pools.ToStatus(records)
-		if err := WriteState(ctx, c, st, a.Now()); err != nil {
-			return err
-		}
-		if err := a.waitRollout(ctx, req, res, p, d); err != nil {
-			return err
-		}
+// renderPass is the render of pass p: final (rendered by review) for the last step's deployment.
+func (a *Applier) renderPass(req Request, p, last pass, final pipeline.Result) (pipeline.Result, error) {
+	if p.deployment == last.deployment {
+		return final, nil
 	}
+	return a.render(req, p.deployment)
+}
+
+// step applies one pass: the state it records first, its objects and pools, the state with the
+// pools' records, then the wait for its rollout.
+func (a *Applier) step(ctx context.Context, req Request, st *State, d calicoversion.Decision, p pass, res pipeline.Result) error {
+	a.recordStep(req.Out, st, d, p)
+	if err := WriteState(ctx, a.Client, *st, a.Now()); err != nil {
+		return err
+	}
+	records, err := a.applyPass(ctx, req, res, *st)
+	if err != nil {
+		return err
+	}
+	st.Pools = pools.ToStatus(records)
+	if err := WriteState(ctx, a.Client, *st, a.Now()); err != nil {
+		return err
+	}
+	return a.waitRollout(ctx, req, res, p, d)
+}
+
+// recordStep sets in st what a step records before anything is applied: the move's phase (and says
+// so), or the release; and the newest CRDs ever applied.
+func (a *Applier) recordStep(out io.Writer, st *State, d calicoversion.Decision, p pass) {
+	if d.Moving() {
+		st.Move = &MoveState{From: d.Move.From.Name(), To: d.Move.To.Name(), Phase: string(p.phase), Started: d.Started}
+		if st.Move.Started.IsZero() {
+			st.Move.Started = a.Now()
+		}
+		fmt.Fprintf(out, "step %s of the move %s -> %s: %s\n", p.phase, d.Move.From, d.Move.To, d.Move.Describe(p.phase))
+	} else {
+		// Recorded before anything is applied: an apply that stops half-way (a timeout, Ctrl-C)
+		// leaves a state from which the next one decides the same release, not the catalogue's
+		// release for an unrecorded install.
+		st.Release = p.deployment.Node.Name()
+	}
+	st.CRDRelease = calicoversion.Newer(p.deployment.CRDs, mustRecorded(a.Catalogue, st.CRDRelease)).Name()
+}
+
+// finish deletes what calico-pilot applied and no longer renders, and records the steady state.
+func (a *Applier) finish(ctx context.Context, out io.Writer, st State, final pipeline.Result, last pass) error {
 	rendered := refs(final)
-	if err := a.prune(ctx, req.Out, st.Owned, rendered); err != nil {
+	if err := a.prune(ctx, out, st.Owned, rendered); err != nil {
 		return err
 	}
 	st.Owned, st.Move = rendered, nil
 	st.Release = last.deployment.Node.Name()
-	if err := WriteState(ctx, c, st, a.Now()); err != nil {
+	if err := WriteState(ctx, a.Client, st, a.Now()); err != nil {
 		return err
 	}
-	fmt.Fprintf(req.Out, "applied: Calico %s runs on every component (CRDs of %s); state in %s/%s\n", st.Release, st.CRDRelease, Namespace, StateConfigMap)
+	fmt.Fprintf(out, "applied: Calico %s runs on every component (CRDs of %s); state in %s/%s\n", st.Release, st.CRDRelease, Namespace, StateConfigMap)
 	return nil
 }
 
@@ -315,7 +418,7 @@ func (a *Applier) render(req Request, dep calicoversion.Deployment) (pipeline.Re
 	// The pipeline also renders a shoot's seed-side monitoring, which needs a control-plane namespace;
 	// a plain cluster has no seed, so those objects are rendered for a name and never applied.
 	src := pipeline.Source{Shoot: req.Facts.Shoot(nil), SeedNamespace: "no-seed"}
-	res, errs, err := a.Encoder.Render(src, req.Config, pipeline.Settings{Images: images, Calico: dep})
+	res, errs, err := a.Encoder.Render(src, req.Config, values.Settings{Images: images, Calico: dep})
 	if err != nil {
 		return pipeline.Result{}, fmt.Errorf("rendering Calico %s: %w", dep, err)
 	}
@@ -396,31 +499,33 @@ func (a *Applier) applyPass(ctx context.Context, req Request, res pipeline.Resul
 	if err != nil {
 		return nil, err
 	}
-	for _, u := range o.crds {
-		if err := a.ssa(ctx, u.DeepCopy(), false); err != nil {
-			return nil, err
-		}
+	if err := a.applyAll(ctx, o.crds); err != nil {
+		return nil, err
 	}
 	if err := a.waitEstablished(ctx, req.Timeout, o.crds); err != nil {
 		return nil, err
 	}
-	for _, group := range [][]*unstructured.Unstructured{o.rbac, o.other} {
-		for _, u := range group {
-			if err := a.ssa(ctx, u.DeepCopy(), false); err != nil {
-				return nil, err
-			}
-		}
+	if err := a.applyAll(ctx, slices.Concat(o.rbac, o.other)); err != nil {
+		return nil, err
 	}
 	records, err := a.syncPools(ctx, req.Out, res.Pools, st)
 	if err != nil {
 		return nil, err
 	}
-	for _, u := range o.workloads {
-		if err := a.ssa(ctx, u.DeepCopy(), false); err != nil {
-			return nil, err
-		}
+	if err := a.applyAll(ctx, o.workloads); err != nil {
+		return nil, err
 	}
 	return records, nil
+}
+
+// applyAll applies each of us in order (copies: the rendered objects stay as rendered).
+func (a *Applier) applyAll(ctx context.Context, us []*unstructured.Unstructured) error {
+	for _, u := range us {
+		if err := a.ssa(ctx, u.DeepCopy(), false); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // syncPools creates the pools the config needs that were never created and patches only the
@@ -483,16 +588,37 @@ func (a *Applier) waitEstablished(ctx context.Context, timeout time.Duration, cr
 // waitRollout waits until the pass's components completed their rollout (observed generation,
 // every pod updated and available).
 func (a *Applier) waitRollout(ctx context.Context, req Request, res pipeline.Result, p pass, d calicoversion.Decision) error {
-	present := res.Workloads()
-	var comps []calicoversion.Component
-	for _, c := range p.wait {
-		if _, ok := present[c]; ok {
-			comps = append(comps, c)
+	comps := present(p.wait, res.Workloads())
+	holding, readErr, err := a.pollRollout(ctx, req.Timeout, comps)
+	switch {
+	case err == nil:
+		for _, c := range comps {
+			fmt.Fprintf(req.Out, "rolled out: %s\n", c)
+		}
+		return nil
+	case !wait.Interrupted(err):
+		return fmt.Errorf("waiting for the rollout: %w", err)
+	case ctx.Err() != nil:
+		return fmt.Errorf("interrupted while waiting for %s to roll out; what was applied keeps running and the state records the step: run apply again to continue", describe(holding))
+	}
+	return a.rolloutTimedOut(ctx, req.Timeout, holding, readErr, d)
+}
+
+// present are the components of want that the render has a workload for, in want's order.
+func present(want []calicoversion.Component, workloads map[calicoversion.Component]string) []calicoversion.Component {
+	var out []calicoversion.Component
+	for _, c := range want {
+		if _, ok := workloads[c]; ok {
+			out = append(out, c)
 		}
 	}
-	var holding []rollout.Component
-	var readErr error
-	err := wait.PollUntilContextTimeout(ctx, a.Poll, req.Timeout, true, func(ctx context.Context) (bool, error) {
+	return out
+}
+
+// pollRollout polls comps until each completed its rollout or timeout passed. holding are those
+// the last full read found not complete; readErr is the last read's error when it failed.
+func (a *Applier) pollRollout(ctx context.Context, timeout time.Duration, comps []calicoversion.Component) (holding []rollout.Component, readErr error, err error) {
+	err = wait.PollUntilContextTimeout(ctx, a.Poll, timeout, true, func(ctx context.Context) (bool, error) {
 		var now []rollout.Component
 		for _, c := range comps {
 			rc, err := rollout.ReadWorkload(ctx, a.Client, c)
@@ -510,20 +636,14 @@ func (a *Applier) waitRollout(ctx context.Context, req Request, res pipeline.Res
 		holding, readErr = now, nil
 		return len(holding) == 0, nil
 	})
-	if err == nil {
-		for _, c := range comps {
-			fmt.Fprintf(req.Out, "rolled out: %s\n", c)
-		}
-		return nil
-	}
-	if !wait.Interrupted(err) {
-		return fmt.Errorf("waiting for the rollout: %w", err)
-	}
-	if ctx.Err() != nil {
-		return fmt.Errorf("interrupted while waiting for %s to roll out; what was applied keeps running and the state records the step: run apply again to continue", describe(holding))
-	}
+	return holding, readErr, err
+}
+
+// rolloutTimedOut is the error of a rollout that did not complete in time: what holds it, which
+// pods are not ready, and what to do.
+func (a *Applier) rolloutTimedOut(ctx context.Context, timeout time.Duration, holding []rollout.Component, readErr error, d calicoversion.Decision) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "timed out after %s waiting for the rollout of %s", req.Timeout, describe(holding))
+	fmt.Fprintf(&b, "timed out after %s waiting for the rollout of %s", timeout, describe(holding))
 	if readErr != nil {
 		fmt.Fprintf(&b, " (the last read failed: %v)", readErr)
 	}
@@ -574,19 +694,33 @@ func (a *Applier) heldBy(ctx context.Context, workload string) string {
 // prune deletes what the state says calico-pilot applied and no longer renders; never a CRD or an
 // IP pool.
 func (a *Applier) prune(ctx context.Context, out io.Writer, owned, rendered []ObjectRef) error {
-	for _, r := range owned {
-		if slices.Contains(rendered, r) || r.Kind == "CustomResourceDefinition" || r.Kind == "IPPool" {
-			continue
-		}
-		u := &unstructured.Unstructured{}
-		u.SetAPIVersion(r.APIVersion)
-		u.SetKind(r.Kind)
-		u.SetNamespace(r.Namespace)
-		u.SetName(r.Name)
-		if err := a.Client.Delete(ctx, u); err != nil && !apierrors.IsNotFound(err) && !meta.IsNoMatchError(err) {
+	for _, r := range prunable(owned, rendered) {
+		if err := a.Client.Delete(ctx, r.object()); err != nil && !apierrors.IsNotFound(err) && !meta.IsNoMatchError(err) {
 			return fmt.Errorf("deleting %s, no longer rendered: %w", r, err)
 		}
 		fmt.Fprintf(out, "deleted %s (calico-pilot applied it and no longer renders it)\n", r)
 	}
 	return nil
+}
+
+// prunable are the objects of owned apply deletes: those no longer rendered, except CRDs and IP
+// pools (a CRD takes its objects with it; pools are the cluster owner's once created).
+func prunable(owned, rendered []ObjectRef) []ObjectRef {
+	var out []ObjectRef
+	for _, r := range owned {
+		if !slices.Contains(rendered, r) && r.Kind != "CustomResourceDefinition" && r.Kind != "IPPool" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// object is an empty object of r's kind, namespace and name, to read or delete it.
+func (r ObjectRef) object() *unstructured.Unstructured {
+	u := &unstructured.Unstructured{}
+	u.SetAPIVersion(r.APIVersion)
+	u.SetKind(r.Kind)
+	u.SetNamespace(r.Namespace)
+	u.SetName(r.Name)
+	return u
 }

@@ -47,39 +47,73 @@ type Facts struct {
 // discovery), kube-system/kubeadm-config's networking, the Nodes' spec.podCIDRs and the kube-proxy
 // ConfigMap. What is missing or forbidden stays empty.
 func Observe(ctx context.Context, c client.Reader, serverVersion string) (Observed, error) {
-	o := Observed{KubernetesVersion: strings.TrimPrefix(serverVersion, "v"), NodePodCIDRs: map[string][]string{}}
-	if i := strings.IndexAny(o.KubernetesVersion, "-+"); i > 0 {
-		o.KubernetesVersion = o.KubernetesVersion[:i]
+	o := Observed{KubernetesVersion: kubernetesVersion(serverVersion), NodePodCIDRs: map[string][]string{}}
+	if err := observeKubeadm(ctx, c, &o); err != nil {
+		return Observed{}, err
 	}
-	if strings.HasPrefix(o.KubernetesVersion, "0.") {
+	if err := observeNodes(ctx, c, &o); err != nil {
+		return Observed{}, err
+	}
+	if err := observeKubeProxy(ctx, c, &o); err != nil {
+		return Observed{}, err
+	}
+	return o, nil
+}
+
+// kubernetesVersion is MAJOR.MINOR.PATCH of the API server's version ("" when it does not tell).
+func kubernetesVersion(serverVersion string) string {
+	v := strings.TrimPrefix(serverVersion, "v")
+	if i := strings.IndexAny(v, "-+"); i > 0 {
+		v = v[:i]
+	}
+	if strings.HasPrefix(v, "0.") {
 		// An API server built without version stamping (a development build) says 0.0.0: unknown.
-		o.KubernetesVersion = ""
+		return ""
 	}
-	var kubeadm corev1.ConfigMap
-	switch err := c.Get(ctx, client.ObjectKey{Namespace: "kube-system", Name: "kubeadm-config"}, &kubeadm); {
+	return v
+}
+
+// readKubeSystemConfig decodes the YAML under key of the kube-system ConfigMap name into v; found
+// is false when the ConfigMap is missing or reading it is forbidden.
+func readKubeSystemConfig(ctx context.Context, c client.Reader, name, key string, v any) (found bool, err error) {
+	var cm corev1.ConfigMap
+	switch err := c.Get(ctx, client.ObjectKey{Namespace: "kube-system", Name: name}, &cm); {
 	case apierrors.IsNotFound(err) || apierrors.IsForbidden(err):
+		return false, nil
 	case err != nil:
-		return Observed{}, fmt.Errorf("reading kube-system/kubeadm-config: %w", err)
-	default:
-		var cfg struct {
-			Networking struct {
-				PodSubnet     string `json:"podSubnet"`
-				ServiceSubnet string `json:"serviceSubnet"`
-			} `json:"networking"`
-		}
-		if err := yaml.Unmarshal([]byte(kubeadm.Data["ClusterConfiguration"]), &cfg); err != nil {
-			return Observed{}, fmt.Errorf("kube-system/kubeadm-config ClusterConfiguration: %w", err)
-		}
-		if cfg.Networking.PodSubnet != "" {
-			o.PodCIDR, o.PodCIDRSource = cfg.Networking.PodSubnet, "kube-system/kubeadm-config networking.podSubnet"
-		}
-		if cfg.Networking.ServiceSubnet != "" {
-			o.ServiceCIDR, o.ServiceCIDRSource = cfg.Networking.ServiceSubnet, "kube-system/kubeadm-config networking.serviceSubnet"
-		}
+		return false, fmt.Errorf("reading kube-system/%s: %w", name, err)
 	}
+	if err := yaml.Unmarshal([]byte(cm.Data[key]), v); err != nil {
+		return false, fmt.Errorf("kube-system/%s %s: %w", name, key, err)
+	}
+	return true, nil
+}
+
+// observeKubeadm reads the pod and service networks kubeadm was given.
+func observeKubeadm(ctx context.Context, c client.Reader, o *Observed) error {
+	var cfg struct {
+		Networking struct {
+			PodSubnet     string `json:"podSubnet"`
+			ServiceSubnet string `json:"serviceSubnet"`
+		} `json:"networking"`
+	}
+	if _, err := readKubeSystemConfig(ctx, c, "kubeadm-config", "ClusterConfiguration", &cfg); err != nil {
+		return err
+	}
+	if cfg.Networking.PodSubnet != "" {
+		o.PodCIDR, o.PodCIDRSource = cfg.Networking.PodSubnet, "kube-system/kubeadm-config networking.podSubnet"
+	}
+	if cfg.Networking.ServiceSubnet != "" {
+		o.ServiceCIDR, o.ServiceCIDRSource = cfg.Networking.ServiceSubnet, "kube-system/kubeadm-config networking.serviceSubnet"
+	}
+	return nil
+}
+
+// observeNodes reads the Nodes' pod CIDRs (spec.podCIDRs, else spec.podCIDR).
+func observeNodes(ctx context.Context, c client.Reader, o *Observed) error {
 	var nodes corev1.NodeList
 	if err := c.List(ctx, &nodes); err != nil && !apierrors.IsForbidden(err) {
-		return Observed{}, fmt.Errorf("listing Nodes: %w", err)
+		return fmt.Errorf("listing Nodes: %w", err)
 	}
 	for _, n := range nodes.Items {
 		cidrs := n.Spec.PodCIDRs
@@ -90,111 +124,162 @@ func Observe(ctx context.Context, c client.Reader, serverVersion string) (Observ
 			o.NodePodCIDRs[n.Name] = cidrs
 		}
 	}
-	var proxy corev1.ConfigMap
-	switch err := c.Get(ctx, client.ObjectKey{Namespace: "kube-system", Name: "kube-proxy"}, &proxy); {
-	case apierrors.IsNotFound(err) || apierrors.IsForbidden(err):
-	case err != nil:
-		return Observed{}, fmt.Errorf("reading kube-system/kube-proxy: %w", err)
-	default:
-		var cfg struct {
-			Mode string `json:"mode"`
-		}
-		if err := yaml.Unmarshal([]byte(proxy.Data["config.conf"]), &cfg); err != nil {
-			return Observed{}, fmt.Errorf("kube-system/kube-proxy config.conf: %w", err)
-		}
-		mode := "IPTables" // kube-proxy's default on Linux
-		for m, spelt := range proxyModes {
-			if strings.EqualFold(cfg.Mode, spelt) {
-				mode = m
-			}
-		}
-		o.KubeProxy = &FileKubeProxy{Enabled: ptr.To(true), Mode: mode}
+	return nil
+}
+
+// observeKubeProxy reads whether kube-proxy runs (its ConfigMap exists) and in which mode.
+func observeKubeProxy(ctx context.Context, c client.Reader, o *Observed) error {
+	var cfg struct {
+		Mode string `json:"mode"`
 	}
-	return o, nil
+	found, err := readKubeSystemConfig(ctx, c, "kube-proxy", "config.conf", &cfg)
+	if err != nil || !found {
+		return err
+	}
+	mode := "IPTables" // kube-proxy's default on Linux
+	for m, spelt := range proxyModes {
+		if strings.EqualFold(cfg.Mode, spelt) {
+			mode = m
+		}
+	}
+	o.KubeProxy = &FileKubeProxy{Enabled: ptr.To(true), Mode: mode}
+	return nil
 }
 
 // Complete merges the file's facts with the observed ones: a fact the file leaves out is taken
 // from the cluster; a fact both state differently is an error naming both. The pod CIDR is
 // required from one of them; every Node's spec.podCIDRs must lie inside it.
 func Complete(file FileFacts, obs Observed) (Facts, field.ErrorList) {
-	p := pathFacts
-	var errs field.ErrorList
-	var f Facts
-	pick := func(name, fileVal, clusterVal, clusterSource string, same func(a, b string) bool) string {
-		switch {
-		case fileVal != "" && clusterVal != "" && !same(fileVal, clusterVal):
-			errs = append(errs, field.Invalid(p.Child(name), fileVal, fmt.Sprintf("the cluster says %s (%s): the file contradicts the cluster; correct the file or leave the field out", clusterVal, clusterSource)))
-			return fileVal
-		case fileVal != "":
-			f.Sources = append(f.Sources, fmt.Sprintf("%s: %s (from the file)", name, fileVal))
-			return fileVal
-		case clusterVal != "":
-			f.Sources = append(f.Sources, fmt.Sprintf("%s: %s (from %s)", name, clusterVal, clusterSource))
-			return clusterVal
-		}
-		return ""
+	c := &completion{}
+	c.kubernetesVersion(file, obs)
+	pod := c.podNetwork(file, obs)
+	c.f.ServiceCIDR = c.pick("serviceCIDR", file.ServiceCIDR, obs.ServiceCIDR, obs.ServiceCIDRSource, sameCIDRs)
+	c.f.NodeCIDR = file.NodeCIDR
+	if c.f.NodeCIDR != "" {
+		c.f.Sources = append(c.f.Sources, fmt.Sprintf("nodeCIDR: %s (from the file)", c.f.NodeCIDR))
 	}
-	f.KubernetesVersion = pick("kubernetesVersion", strings.TrimPrefix(file.KubernetesVersion, "v"), obs.KubernetesVersion, "the API server's version", sameMinor)
-	if f.KubernetesVersion == "" {
-		errs = append(errs, field.Required(p.Child("kubernetesVersion"), "the API server does not tell its version (a development build says 0.0.0): state it"))
+	c.ipFamilies(file, pod)
+	c.kubeProxy(file.KubeProxy, obs.KubeProxy)
+	return c.f, c.errs
+}
+
+// completion is Complete's work: the facts so far and the errors found.
+type completion struct {
+	f    Facts
+	errs field.ErrorList
+}
+
+// invalid records an error at cluster.<path>.
+func (c *completion) invalid(value any, detail string, path ...string) {
+	c.errs = append(c.errs, field.Invalid(pathFacts.Child(path[0], path[1:]...), value, detail))
+}
+
+// pick is the value of fact name: the file's, else the cluster's; both, differing, is an error.
+func (c *completion) pick(name, fileVal, clusterVal, clusterSource string, same func(a, b string) bool) string {
+	switch {
+	case fileVal != "" && clusterVal != "" && !same(fileVal, clusterVal):
+		c.invalid(fileVal, fmt.Sprintf("the cluster says %s (%s): the file contradicts the cluster; correct the file or leave the field out", clusterVal, clusterSource), name)
+		return fileVal
+	case fileVal != "":
+		c.f.Sources = append(c.f.Sources, fmt.Sprintf("%s: %s (from the file)", name, fileVal))
+		return fileVal
+	case clusterVal != "":
+		c.f.Sources = append(c.f.Sources, fmt.Sprintf("%s: %s (from %s)", name, clusterVal, clusterSource))
+		return clusterVal
 	}
-	pod := pick("podCIDR", file.PodCIDR, obs.PodCIDR, obs.PodCIDRSource, sameCIDRs)
+	return ""
+}
+
+// kubernetesVersion completes the Kubernetes version, required from the file or the API server.
+func (c *completion) kubernetesVersion(file FileFacts, obs Observed) {
+	c.f.KubernetesVersion = c.pick("kubernetesVersion", strings.TrimPrefix(file.KubernetesVersion, "v"), obs.KubernetesVersion, "the API server's version", sameMinor)
+	if c.f.KubernetesVersion == "" {
+		c.errs = append(c.errs, field.Required(pathFacts.Child("kubernetesVersion"), "the API server does not tell its version (a development build says 0.0.0): state it"))
+	}
+}
+
+// podNetwork completes the pod network (required) and checks the Nodes' pod CIDRs lie inside it.
+// It returns the network as written.
+func (c *completion) podNetwork(file FileFacts, obs Observed) string {
+	pod := c.pick("podCIDR", file.PodCIDR, obs.PodCIDR, obs.PodCIDRSource, sameCIDRs)
 	if pod == "" {
-		errs = append(errs, field.Required(p.Child("podCIDR"), "the cluster has no kube-system/kubeadm-config with networking.podSubnet: state the pod network"))
-	} else if cidrs, err := parseCIDRs(pod); err != nil {
-		errs = append(errs, field.Invalid(p.Child("podCIDR"), pod, fmt.Sprintf("%s: %v", obs.PodCIDRSource, err)))
-	} else {
-		f.PodCIDRs = cidrs
-		names := make([]string, 0, len(obs.NodePodCIDRs))
-		for n := range obs.NodePodCIDRs {
-			names = append(names, n)
-		}
-		slices.Sort(names)
-		for _, n := range names {
-			for _, nc := range obs.NodePodCIDRs[n] {
-				np, err := netip.ParsePrefix(nc)
-				if err != nil || !inside(np, cidrs) {
-					errs = append(errs, field.Invalid(p.Child("podCIDR"), pod, fmt.Sprintf("Node %s has spec.podCIDRs %s, outside the pod network: the pod network is wrong, or the Node was allocated from another one", n, nc)))
-				}
+		c.errs = append(c.errs, field.Required(pathFacts.Child("podCIDR"), "the cluster has no kube-system/kubeadm-config with networking.podSubnet: state the pod network"))
+		return pod
+	}
+	cidrs, err := parseCIDRs(pod)
+	if err != nil {
+		c.invalid(pod, fmt.Sprintf("%s: %v", obs.PodCIDRSource, err), "podCIDR")
+		return pod
+	}
+	c.f.PodCIDRs = cidrs
+	c.nodesInside(pod, cidrs, obs.NodePodCIDRs)
+	return pod
+}
+
+// nodesInside checks every Node's pod CIDRs (by node name) lie inside the pod network, in name order.
+func (c *completion) nodesInside(pod string, cidrs []netip.Prefix, nodePodCIDRs map[string][]string) {
+	names := make([]string, 0, len(nodePodCIDRs))
+	for n := range nodePodCIDRs {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		for _, nc := range nodePodCIDRs[n] {
+			np, err := netip.ParsePrefix(nc)
+			if err != nil || !inside(np, cidrs) {
+				c.invalid(pod, fmt.Sprintf("Node %s has spec.podCIDRs %s, outside the pod network: the pod network is wrong, or the Node was allocated from another one", n, nc), "podCIDR")
 			}
 		}
-		if len(names) > 0 {
-			f.Sources = append(f.Sources, fmt.Sprintf("Node pod CIDRs: %d Node(s), inside the pod network", len(names)))
-		}
 	}
-	f.ServiceCIDR = pick("serviceCIDR", file.ServiceCIDR, obs.ServiceCIDR, obs.ServiceCIDRSource, sameCIDRs)
-	f.NodeCIDR = file.NodeCIDR
-	if f.NodeCIDR != "" {
-		f.Sources = append(f.Sources, fmt.Sprintf("nodeCIDR: %s (from the file)", f.NodeCIDR))
+	if len(names) > 0 {
+		c.f.Sources = append(c.f.Sources, fmt.Sprintf("Node pod CIDRs: %d Node(s), inside the pod network", len(names)))
 	}
-	f.IPFamilies = file.IPFamilies
-	if len(f.IPFamilies) == 0 {
-		f.IPFamilies = families(f.PodCIDRs)
-	} else if len(f.PodCIDRs) > 0 && !slices.Equal(sortedCopy(f.IPFamilies), sortedCopy(families(f.PodCIDRs))) {
-		errs = append(errs, field.Invalid(p.Child("ipFamilies"), f.IPFamilies, fmt.Sprintf("the pod network %s is %s", pod, strings.Join(families(f.PodCIDRs), " and "))))
+}
+
+// ipFamilies completes the IP families: the file's, which must be the pod network's, else the pod
+// network's.
+func (c *completion) ipFamilies(file FileFacts, pod string) {
+	c.f.IPFamilies = file.IPFamilies
+	if len(c.f.IPFamilies) == 0 {
+		c.f.IPFamilies = families(c.f.PodCIDRs)
+	} else if len(c.f.PodCIDRs) > 0 && !slices.Equal(sortedCopy(c.f.IPFamilies), sortedCopy(families(c.f.PodCIDRs))) {
+		c.invalid(c.f.IPFamilies, fmt.Sprintf("the pod network %s is %s", pod, strings.Join(families(c.f.PodCIDRs), " and ")), "ipFamilies")
 	}
-	f.Sources = append(f.Sources, fmt.Sprintf("ipFamilies: %s", strings.Join(f.IPFamilies, ", ")))
-	fileKP, obsKP := file.KubeProxy, obs.KubeProxy
+	c.f.Sources = append(c.f.Sources, fmt.Sprintf("ipFamilies: %s", strings.Join(c.f.IPFamilies, ", ")))
+}
+
+// kubeProxy completes whether kube-proxy runs and its mode: the file's word, which must agree with
+// the cluster's kube-proxy ConfigMap where that exists, else the ConfigMap's.
+func (c *completion) kubeProxy(fileKP, obsKP *FileKubeProxy) {
 	switch {
-	case fileKP != nil && fileKP.Enabled != nil && !*fileKP.Enabled && obsKP != nil:
-		errs = append(errs, field.Invalid(p.Child("kubeProxy", "enabled"), false, "the cluster has the kube-system/kube-proxy ConfigMap: kube-proxy runs"))
 	case fileKP != nil && fileKP.Enabled != nil && !*fileKP.Enabled:
-		f.Sources = append(f.Sources, "kube-proxy: not running (from the file)")
-	case fileKP != nil && fileKP.Mode != "" && obsKP != nil && fileKP.Mode != obsKP.Mode:
-		errs = append(errs, field.Invalid(p.Child("kubeProxy", "mode"), fileKP.Mode, fmt.Sprintf("the cluster says %s (kube-system/kube-proxy config.conf mode)", obsKP.Mode)))
-	case fileKP != nil && (fileKP.Mode != "" || fileKP.Enabled != nil):
-		f.KubeProxyEnabled, f.KubeProxyMode = true, fileKP.Mode
-		if f.KubeProxyMode == "" && obsKP != nil {
-			f.KubeProxyMode = obsKP.Mode
+		if obsKP != nil {
+			c.invalid(false, "the cluster has the kube-system/kube-proxy ConfigMap: kube-proxy runs", "kubeProxy", "enabled")
+			return
 		}
-		f.Sources = append(f.Sources, fmt.Sprintf("kube-proxy: running, mode %s (from the file)", f.KubeProxyMode))
+		c.f.Sources = append(c.f.Sources, "kube-proxy: not running (from the file)")
+	case fileKP != nil && (fileKP.Mode != "" || fileKP.Enabled != nil):
+		c.kubeProxyFromFile(fileKP, obsKP)
 	case obsKP != nil:
-		f.KubeProxyEnabled, f.KubeProxyMode = true, obsKP.Mode
-		f.Sources = append(f.Sources, fmt.Sprintf("kube-proxy: running, mode %s (from kube-system/kube-proxy)", obsKP.Mode))
+		c.f.KubeProxyEnabled, c.f.KubeProxyMode = true, obsKP.Mode
+		c.f.Sources = append(c.f.Sources, fmt.Sprintf("kube-proxy: running, mode %s (from kube-system/kube-proxy)", obsKP.Mode))
 	default:
-		f.Sources = append(f.Sources, "kube-proxy: not running (no kube-system/kube-proxy ConfigMap)")
+		c.f.Sources = append(c.f.Sources, "kube-proxy: not running (no kube-system/kube-proxy ConfigMap)")
 	}
-	return f, errs
+}
+
+// kubeProxyFromFile takes a running kube-proxy from the file; its mode, when stated, must be the
+// cluster's.
+func (c *completion) kubeProxyFromFile(fileKP, obsKP *FileKubeProxy) {
+	if fileKP.Mode != "" && obsKP != nil && fileKP.Mode != obsKP.Mode {
+		c.invalid(fileKP.Mode, fmt.Sprintf("the cluster says %s (kube-system/kube-proxy config.conf mode)", obsKP.Mode), "kubeProxy", "mode")
+		return
+	}
+	c.f.KubeProxyEnabled, c.f.KubeProxyMode = true, fileKP.Mode
+	if c.f.KubeProxyMode == "" && obsKP != nil {
+		c.f.KubeProxyMode = obsKP.Mode
+	}
+	c.f.Sources = append(c.f.Sources, fmt.Sprintf("kube-proxy: running, mode %s (from the file)", c.f.KubeProxyMode))
 }
 
 func sortedCopy(s []string) []string { c := slices.Clone(s); slices.Sort(c); return c }

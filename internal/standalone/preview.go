@@ -27,56 +27,84 @@ func (a *Applier) preview(ctx context.Context, st State, res pipeline.Result) (P
 	if err != nil {
 		return Preview{}, nil, err
 	}
-	var current, target []client.Object
+	var sides previewSides
 	var foreign []string
 	for _, u := range o.all() {
-		live := &unstructured.Unstructured{}
-		live.SetGroupVersionKind(u.GroupVersionKind())
-		err := a.Client.Get(ctx, client.ObjectKeyFromObject(u), live)
-		switch {
-		case err == nil:
-			if !managedByUs(live) && !slices.Contains(st.Owned, refOf(u)) {
-				foreign = append(foreign, refOf(u).String())
-			}
-			current = append(current, comparable(live))
-		case apierrors.IsNotFound(err) || meta.IsNoMatchError(err):
-		default:
-			return Preview{}, nil, fmt.Errorf("reading %s: %w", refOf(u), err)
+		isForeign, err := a.previewObject(ctx, st, u, &sides)
+		if err != nil {
+			return Preview{}, nil, err
 		}
-		after := u.DeepCopy()
-		if err == nil {
-			// Only an existing object can be dry-run: a new one may need a CRD or namespace this
-			// apply creates first.
-			if derr := a.ssa(ctx, after, true); derr != nil {
-				return Preview{}, nil, derr
-			}
-			after = comparable(after)
+		if isForeign {
+			foreign = append(foreign, refOf(u).String())
 		}
-		target = append(target, after)
 	}
-	rendered := refs(res)
-	for _, r := range st.Owned {
-		if slices.Contains(rendered, r) || r.Kind == "CustomResourceDefinition" || r.Kind == "IPPool" {
-			continue
-		}
-		live := &unstructured.Unstructured{}
-		live.SetAPIVersion(r.APIVersion)
-		live.SetKind(r.Kind)
+	a.previewPruned(ctx, prunable(st.Owned, refs(res)), &sides)
+	if err := a.previewPools(ctx, st, res.Pools, &sides); err != nil {
+		return Preview{}, nil, err
+	}
+	p, err := sides.parse()
+	if err != nil {
+		return Preview{}, nil, err
+	}
+	// The workloads first: they say best what install this is; CRDs last.
+	slices.SortStableFunc(foreign, func(a, b string) int { return foreignRank(a) - foreignRank(b) })
+	return p, foreign, nil
+}
+
+// previewSides are the objects of plan's two sides, as they are gathered.
+type previewSides struct {
+	current, target []client.Object
+}
+
+// previewObject adds rendered object u to both sides: the live one, if any, and u after a
+// server-side dry run (u itself when it does not exist yet). isForeign says the live object exists
+// and calico-pilot did not apply it.
+func (a *Applier) previewObject(ctx context.Context, st State, u *unstructured.Unstructured, sides *previewSides) (isForeign bool, err error) {
+	live := &unstructured.Unstructured{}
+	live.SetGroupVersionKind(u.GroupVersionKind())
+	err = a.Client.Get(ctx, client.ObjectKeyFromObject(u), live)
+	switch {
+	case apierrors.IsNotFound(err) || meta.IsNoMatchError(err):
+		// Only an existing object can be dry-run: a new one may need a CRD or namespace this
+		// apply creates first.
+		sides.target = append(sides.target, u.DeepCopy())
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("reading %s: %w", refOf(u), err)
+	}
+	isForeign = !managedByUs(live) && !slices.Contains(st.Owned, refOf(u))
+	sides.current = append(sides.current, comparable(live))
+	after := u.DeepCopy()
+	if err := a.ssa(ctx, after, true); err != nil {
+		return false, err
+	}
+	sides.target = append(sides.target, comparable(after))
+	return isForeign, nil
+}
+
+// previewPruned adds the live objects apply would delete (gone ones are left out) to the current side.
+func (a *Applier) previewPruned(ctx context.Context, pruned []ObjectRef, sides *previewSides) {
+	for _, r := range pruned {
+		live := r.object()
 		if err := a.Client.Get(ctx, client.ObjectKey{Namespace: r.Namespace, Name: r.Name}, live); err == nil {
-			current = append(current, comparable(live))
+			sides.current = append(sides.current, comparable(live))
 		}
 	}
+}
+
+// previewPools adds the live IP pools to the current side and, after pools.Decide, to the target.
+func (a *Applier) previewPools(ctx context.Context, st State, desired []calicov1.IPPool, sides *previewSides) error {
 	var livePools calicov1.IPPoolList
 	if err := a.Client.List(ctx, &livePools); err != nil && !meta.IsNoMatchError(err) {
-		return Preview{}, nil, fmt.Errorf("listing IP pools: %w", err)
+		return fmt.Errorf("listing IP pools: %w", err)
 	}
 	after := map[string]*calicov1.IPPool{}
 	for i := range livePools.Items {
 		p := livePools.Items[i].DeepCopy()
-		current = append(current, typedComparable(p))
+		sides.current = append(sides.current, typedComparable(p))
 		after[p.Name] = p.DeepCopy()
 	}
-	for _, act := range pools.Decide(res.Pools, livePools.Items, pools.FromStatus(st.Pools), a.Now()).Actions {
+	for _, act := range pools.Decide(desired, livePools.Items, pools.FromStatus(st.Pools), a.Now()).Actions {
 		switch act.Kind {
 		case pools.ActionCreate:
 			after[act.Name] = act.Object.DeepCopy()
@@ -85,32 +113,37 @@ func (a *Applier) preview(ctx context.Context, st State, res pipeline.Result) (P
 		}
 	}
 	for _, p := range after {
-		target = append(target, typedComparable(p))
+		sides.target = append(sides.target, typedComparable(p))
 	}
+	return nil
+}
+
+// parse reads both sides as plan compares them.
+func (s previewSides) parse() (Preview, error) {
 	parser, err := manifestdiff.NewParser()
 	if err != nil {
-		return Preview{}, nil, err
+		return Preview{}, err
 	}
-	cur, err := parser.Objects(current)
+	cur, err := parser.Objects(s.current)
 	if err != nil {
-		return Preview{}, nil, fmt.Errorf("reading the live objects: %w", err)
+		return Preview{}, fmt.Errorf("reading the live objects: %w", err)
 	}
-	tgt, err := parser.Objects(target)
+	tgt, err := parser.Objects(s.target)
 	if err != nil {
-		return Preview{}, nil, fmt.Errorf("reading the rendered objects: %w", err)
+		return Preview{}, fmt.Errorf("reading the rendered objects: %w", err)
 	}
-	// The workloads first: they say best what install this is; CRDs last.
-	rank := func(s string) int {
-		switch {
-		case strings.HasPrefix(s, "DaemonSet ") || strings.HasPrefix(s, "Deployment "):
-			return 0
-		case strings.HasPrefix(s, "CustomResourceDefinition "):
-			return 2
-		}
-		return 1
+	return Preview{Current: cur, Target: tgt}, nil
+}
+
+// foreignRank orders the objects apply would take over: workloads, then the rest, then CRDs.
+func foreignRank(s string) int {
+	switch {
+	case strings.HasPrefix(s, "DaemonSet ") || strings.HasPrefix(s, "Deployment "):
+		return 0
+	case strings.HasPrefix(s, "CustomResourceDefinition "):
+		return 2
 	}
-	slices.SortStableFunc(foreign, func(a, b string) int { return rank(a) - rank(b) })
-	return Preview{Current: cur, Target: tgt}, foreign, nil
+	return 1
 }
 
 func managedByUs(u *unstructured.Unstructured) bool {

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
+	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
 // TestGardenerOnlySettingsAreRefusedAtFilePaths: a plain cluster has no kube-apiserver addresses and
@@ -27,7 +28,7 @@ networkConfig:
 		t.Fatal(errs)
 	}
 	facts := Facts{KubernetesVersion: "1.34.3", PodCIDRs: []netip.Prefix{netip.MustParsePrefix("10.244.0.0/16")}, IPFamilies: []string{"IPv4"}, KubeProxyEnabled: true, KubeProxyMode: "IPTables"}
-	_, errs = pipeline.Options(pipeline.Source{Shoot: facts.Shoot(nil), SeedNamespace: "no-seed"}, cfg, pipeline.Settings{})
+	_, errs = pipeline.Options(pipeline.Source{Shoot: facts.Shoot(nil), SeedNamespace: "no-seed"}, cfg, values.Settings{})
 	var got []string
 	for _, e := range FileErrors(errs) {
 		got = append(got, e.Field)

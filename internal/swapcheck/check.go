@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
-	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
@@ -19,6 +19,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/rules"
 	"github.com/calico-pilot/calico-pilot/internal/seedstate"
 	"github.com/calico-pilot/calico-pilot/internal/takeover"
+	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
 // Verdict is the outcome for one shoot.
@@ -76,9 +77,13 @@ type Report struct {
 type Checker struct {
 	Encoder *pipeline.Encoder
 	Parser  *manifestdiff.Parser
-	// Settings are the render settings; a zero Settings.Calico means each shoot gets the line
-	// calico-pilot would give it (plan.ChooseCalico), with its images from Resolver.
-	Settings pipeline.Settings
+	// ControllerConfig is the operator configuration the controller would run with (nil: defaults):
+	// its compatibility default, Calico default and rollout, GlobalNetworkSet default.
+	ControllerConfig *configv1alpha1.ControllerConfiguration
+	// Settings are the render settings (pipeline.OperatorSettings of ControllerConfig and the feature
+	// gates); a zero Settings.Calico means each shoot gets the line calico-pilot would give it
+	// (plan.ChooseCalico), with its images from Resolver.
+	Settings values.Settings
 	// Resolver resolves the images of a shoot's Kubernetes version and Calico line; nil keeps
 	// Settings.Images for every shoot.
 	Resolver *imagevector.Resolver
@@ -88,9 +93,9 @@ type Checker struct {
 
 // calico fills in the Calico deployment of a shoot, unless the caller chose one: the line calico-pilot
 // would give it, with that line's images.
-func (c *Checker) calico(r *Report, settings *pipeline.Settings, cfg *calicov1alpha1.NetworkConfig, network *extensionsv1alpha1.Network, kubernetes string) error {
+func (c *Checker) calico(r *Report, settings *values.Settings, cfg *calicov1alpha1.NetworkConfig, network *extensionsv1alpha1.Network, kubernetes string) error {
 	if settings.Calico.IsZero() {
-		choice, err := plan.ChooseCalico("", cfg, settings.ControllerConfig, network, kubernetes, true)
+		choice, err := plan.ChooseCalico("", cfg, c.ControllerConfig, network, kubernetes, true)
 		if err != nil {
 			return err
 		}
@@ -126,7 +131,7 @@ func (c *Checker) SeedParsed(s seedstate.Shoot, deployed *manifestdiff.Set) Repo
 	if s.Network.Status.ProviderStatus != nil {
 		raw = s.Network.Status.ProviderStatus.Raw
 	}
-	mode, d, err := pipeline.Compatibility(raw, func() (bool, error) { return s.ManagedResource != nil, nil }, c.Settings.ControllerConfig)
+	mode, d, err := pipeline.Compatibility(raw, func() (bool, error) { return s.ManagedResource != nil, nil }, c.ControllerConfig)
 	if err != nil {
 		return failed(r, err.Error())
 	}
@@ -137,7 +142,7 @@ func (c *Checker) SeedParsed(s seedstate.Shoot, deployed *manifestdiff.Set) Repo
 	r.Compatibility = mode
 
 	// Decoded as the controller does: rules beyond the reference are findings, not errors.
-	cfg, errs := pipeline.DecodeExistingNetworkConfig(networkRaw(s), families(s))
+	cfg, errs := pipeline.ExistingNetworkConfig(s.Network)
 	if len(errs) > 0 {
 		return failed(r, errs.ToAggregate().Error())
 	}
@@ -159,7 +164,7 @@ func (c *Checker) SeedParsed(s seedstate.Shoot, deployed *manifestdiff.Set) Repo
 		return failed(r, err.Error())
 	}
 	src := pipeline.Source{Shoot: s.Shoot, Network: s.Network}
-	c.globalNetworkSet(&r, cfg, settings)
+	c.globalNetworkSet(&r, cfg)
 	res, ferrs, err := c.Encoder.Render(src, cfg, settings)
 	switch {
 	case err != nil:
@@ -182,8 +187,8 @@ func (c *Checker) SeedParsed(s seedstate.Shoot, deployed *manifestdiff.Set) Repo
 
 // globalNetworkSet: the kube-apiserver addresses come from DNSRecords the controller resolves; the
 // check takes them from the deployed set, or leaves the set out and says so.
-func (c *Checker) globalNetworkSet(r *Report, cfg *calicov1alpha1.NetworkConfig, settings pipeline.Settings) {
-	if !pipeline.GlobalNetworkSetEnabled(cfg, settings.ControllerConfig) {
+func (c *Checker) globalNetworkSet(r *Report, cfg *calicov1alpha1.NetworkConfig) {
+	if !pipeline.GlobalNetworkSetEnabled(cfg, c.ControllerConfig) {
 		return
 	}
 	r.Notes = append(r.Notes, "the gardener-kube-apiserver GlobalNetworkSet is enabled: its addresses come from DNSRecords at reconcile time; it is left out of this comparison")
@@ -229,15 +234,13 @@ func (c *Checker) compare(r *Report, deployed map[string][]byte, old *manifestdi
 // to compare.
 func (c *Checker) Shoot(shoot *gardencorev1beta1.Shoot) Report {
 	r := Report{Shoot: shoot.Namespace + "/" + shoot.Name}
-	r.Compatibility = pipeline.ChooseCompatibility(pipeline.Deployed{ByOther: true}, c.Settings.ControllerConfig)
-	_, errs := pipeline.ShootConfig(shoot)
+	r.Compatibility = pipeline.ChooseCompatibility(pipeline.Deployed{ByOther: true}, c.ControllerConfig)
+	// The config comes back decoded next to the errors of rules beyond the reference, which the
+	// reference accepted (ratcheted here as the controller does).
+	cfg, errs := pipeline.ShootConfig(shoot)
 	hard, _ := rules.Ratchet(errs)
 	if len(hard) > 0 {
 		return failed(r, hard.ToAggregate().Error())
-	}
-	cfg, derrs := decode.ShootNetworkConfig(shoot)
-	if len(derrs) > 0 {
-		return failed(r, derrs.ToAggregate().Error())
 	}
 	if cfg == nil {
 		cfg = &calicov1alpha1.NetworkConfig{}
@@ -247,7 +250,7 @@ func (c *Checker) Shoot(shoot *gardencorev1beta1.Shoot) Report {
 	if err := c.calico(&r, &settings, cfg, nil, shoot.Spec.Kubernetes.Version); err != nil {
 		return failed(r, err.Error())
 	}
-	c.globalNetworkSet(&r, cfg, settings)
+	c.globalNetworkSet(&r, cfg)
 	opts, ferrs := pipeline.Options(pipeline.Source{Shoot: shoot}, cfg, settings)
 	if len(ferrs) > 0 {
 		return failed(r, ferrs.ToAggregate().Error())
@@ -276,21 +279,6 @@ func failed(r Report, msg string) Report {
 	r.Verdict = VerdictFails
 	r.Errors = append(r.Errors, msg)
 	return r
-}
-
-func networkRaw(s seedstate.Shoot) []byte {
-	if s.Network.Spec.ProviderConfig == nil {
-		return nil
-	}
-	return s.Network.Spec.ProviderConfig.Raw
-}
-
-func families(s seedstate.Shoot) []string {
-	out := make([]string, 0, len(s.Network.Spec.IPFamilies))
-	for _, f := range s.Network.Spec.IPFamilies {
-		out = append(out, string(f))
-	}
-	return out
 }
 
 // WriteText writes the reports for people.

@@ -177,12 +177,14 @@ func renderShoot(s *gardencorev1beta1.Shoot, addrs []netip.Addr, nonPrivileged b
 		return nil, errs, nil
 	}
 	opts, errs := values.Resolve(values.Inputs{
-		Config:                 cfg,
-		ConfigPath:             decode.ProviderConfigPath(),
-		Cluster:                values.FactsFromShoot(s, "shoot--dev--test"),
-		FeatureGates:           values.FeatureGates{NonPrivilegedCalicoNode: nonPrivileged},
-		Images:                 imgs,
-		KubeAPIServerAddresses: addrs,
+		Config:     cfg,
+		ConfigPath: decode.ProviderConfigPath(),
+		Cluster:    values.FactsFromShoot(s, "shoot--dev--test"),
+		Settings: values.Settings{
+			FeatureGates:           values.FeatureGates{NonPrivilegedCalicoNode: nonPrivileged},
+			Images:                 imgs,
+			KubeAPIServerAddresses: addrs,
+		},
 	})
 	if len(errs) > 0 {
 		return nil, errs, nil

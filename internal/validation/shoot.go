@@ -15,49 +15,59 @@ import (
 
 var supportedIPFamilies = []string{"IPv4", "IPv6"}
 
-// ValidateShoot validates what the Calico extension needs from a Shoot: spec.networking, the
-// NetworkConfig in spec.networking.providerConfig (decoded strictly, paths below it), the kube-proxy
-// rule, the VPA prerequisite of autoScaling.mode vpa and the Kubernetes range of a pinned Calico line. Workerless shoots get no Network and are
-// not validated (as in the reference webhook).
+// ValidateShoot validates what the Calico extension needs from a Shoot, as one sequence: it checks
+// spec.networking (ValidateNetworking), gathers the Shoot's facts, decodes the NetworkConfig in
+// spec.networking.providerConfig once (strictly, paths below it), then applies every rule to it in
+// one place (rules.Shoot: the NetworkConfig rules with the Shoot's families, the kube-proxy rule, the
+// VPA prerequisite of autoScaling.mode vpa and the Kubernetes range of a pinned Calico release).
+// Workerless Shoots (rules.NetworkingOf) get no Network and are not validated (as in the reference
+// webhook).
 //
-// It hands back the decoded NetworkConfig (nil when the Shoot has none), so callers decode the
-// providerConfig once; the config is nil whenever the error list is not empty.
+// It hands back the decoded NetworkConfig whenever the providerConfig decodes, also when other
+// rules fail, so callers that go on after an error (ratcheting, validate's notes on a pin) decode it
+// once; it is nil when the Shoot has none, is not a calico Shoot, or its providerConfig does not
+// decode.
 func ValidateShoot(shoot *gardencorev1beta1.Shoot) (*calicov1alpha1.NetworkConfig, field.ErrorList) {
-	if shoot == nil || shoot.IsWorkerless() {
+	if shoot == nil {
+		return nil, nil
+	}
+	networking := rules.NetworkingOf(shoot)
+	if networking == rules.NetworkingWorkerless {
 		return nil, nil
 	}
 	netPath := field.NewPath("spec", "networking")
-	networking := shoot.Spec.Networking
-	if networking == nil {
+	if shoot.Spec.Networking == nil {
 		return nil, field.ErrorList{field.Required(netPath.Child("type"), fmt.Sprintf("networking type is required, it must be %q", calicov1alpha1.NetworkType))}
 	}
-	allErrs := ValidateNetworking(networking, netPath)
-	if networking.Type == nil || *networking.Type != calicov1alpha1.NetworkType {
+	allErrs := ValidateNetworking(shoot.Spec.Networking, netPath)
+	if networking != rules.NetworkingCalico {
 		// A providerConfig of another plugin is not a NetworkConfig.
 		return nil, allErrs
 	}
 
+	facts := shootFacts(shoot)
 	cfg, decodeErrs := decode.ShootNetworkConfig(shoot)
-	allErrs = append(allErrs, decodeErrs...)
 	if len(decodeErrs) > 0 {
-		// Rules below need the decoded config; judging a half-understood config would mislead.
-		return nil, allErrs
+		// The rules need the decoded config; judging a half-understood config would mislead.
+		return nil, append(allErrs, decodeErrs...)
 	}
-	pcPath := decode.ProviderConfigPath()
-	allErrs = append(allErrs, ValidateNetworkConfig(cfg, validFamilies(networking.IPFamilies), pcPath)...)
+	return cfg, append(allErrs, rules.Shoot(cfg, facts, decode.ProviderConfigPath())...)
+}
 
-	var kubeProxyEnabled *bool
-	if kp := shoot.Spec.Kubernetes.KubeProxy; kp != nil {
-		kubeProxyEnabled = kp.Enabled
+// shootFacts gathers what the rules judge a Shoot's NetworkConfig against. Unknown IP families are
+// left out (ValidateNetworking reports them), so that one wrong family does not also produce errors
+// about family-specific NetworkConfig blocks.
+func shootFacts(shoot *gardencorev1beta1.Shoot) rules.ShootFacts {
+	k := shoot.Spec.Kubernetes
+	facts := rules.ShootFacts{
+		Families:          rules.FamiliesOf(validFamilies(shoot.Spec.Networking.IPFamilies)),
+		VPAEnabled:        k.VerticalPodAutoscaler != nil && k.VerticalPodAutoscaler.Enabled,
+		KubernetesVersion: k.Version,
 	}
-	allErrs = append(allErrs, rules.KubeProxy(cfg, kubeProxyEnabled, field.NewPath("spec", "kubernetes", "kubeProxy", "enabled"), pcPath)...)
-	vpa := shoot.Spec.Kubernetes.VerticalPodAutoscaler
-	allErrs = append(allErrs, rules.ShootVPA(cfg, vpa != nil && vpa.Enabled, field.NewPath("spec", "kubernetes", "verticalPodAutoscaler", "enabled"), pcPath)...)
-	allErrs = append(allErrs, rules.CalicoVersionKubernetes(cfg, shoot.Spec.Kubernetes.Version, pcPath)...)
-	if len(allErrs) > 0 {
-		return nil, allErrs
+	if k.KubeProxy != nil {
+		facts.KubeProxyEnabled = k.KubeProxy.Enabled
 	}
-	return cfg, nil
+	return facts
 }
 
 // ValidateNetworking validates a Shoot's spec.networking as the reference webhook does (type, CIDRs,
@@ -95,8 +105,7 @@ func ValidateNetworking(networking *gardencorev1beta1.Networking, fldPath *field
 	return allErrs
 }
 
-// validFamilies drops unknown entries, so that one wrong family does not also produce errors
-// about family-specific NetworkConfig blocks.
+// validFamilies drops unknown entries.
 func validFamilies(in []gardencorev1beta1.IPFamily) []gardencorev1beta1.IPFamily {
 	var out []gardencorev1beta1.IPFamily
 	for _, f := range in {

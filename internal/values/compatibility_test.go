@@ -143,7 +143,7 @@ func TestRatchetReferenceAcceptedConfigs(t *testing.T) {
 
 // A reference rule stays an error when ratcheting.
 func TestRatchetKeepsReferenceRules(t *testing.T) {
-	in := values.Inputs{Config: mustConfig(t, `{backend: calico}`), Cluster: ipv4Facts(), Ratchet: true}
+	in := values.Inputs{Config: mustConfig(t, `{backend: calico}`), Cluster: ipv4Facts(), Settings: values.Settings{Ratchet: true}}
 	_, errs := values.Resolve(in)
 	want := field.ErrorList{field.NotSupported(field.NewPath("spec", "networking", "providerConfig", "backend"), "calico", []string{"bird", "none", "vxlan"}).WithOrigin("backend.supported")}
 	if diff := cmp.Diff(want.ToAggregate().Error(), errs.ToAggregate().Error()); diff != "" {
@@ -223,7 +223,7 @@ func TestCompatibilityReference(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in := values.Inputs{Config: mustConfig(t, tt.config), Cluster: tt.facts(), Ratchet: true}
+			in := values.Inputs{Config: mustConfig(t, tt.config), Cluster: tt.facts(), Settings: values.Settings{Ratchet: true}}
 			native, errs := values.Resolve(in)
 			if len(errs) > 0 {
 				t.Fatalf("Native: %v", errs)

@@ -19,17 +19,30 @@ type Inputs struct {
 	ConfigPath *field.Path
 	// Cluster are the facts of the cluster the config is for.
 	Cluster ClusterFacts
-	// FeatureGates are the extension's feature gates.
-	FeatureGates FeatureGates
+	// Settings are what the operator and the environment add: the same for every shoot of a
+	// controller except what its reconcile gathered (addresses, compatibility, Calico release).
+	Settings
+}
+
+// Settings are the inputs of a render that do not come from the shoot's config or facts: the
+// operator's configuration and feature gates (pipeline.OperatorSettings builds them from the
+// ControllerConfiguration), the images and Calico release to deploy, and what the controller
+// gathered for the Network (kube-apiserver addresses, compatibility mode, taken-over template).
+// This is the one declaration of these fields: the controller's Renderer, the pipeline and the CLI
+// commands pass a Settings value along, they do not re-list it.
+type Settings struct {
 	// Operator is the operator's configuration that affects rendering.
 	Operator OperatorConfig
+	// FeatureGates are the extension's feature gates that affect rendering.
+	FeatureGates FeatureGates
 	// Images are the image references to deploy (of the releases in Calico).
 	Images imagevector.Images
 	// Calico is the release each Calico component runs (the caller chooses: a shoot's pin, the
 	// operator's default or rollout, a move in progress); zero means every component at the default.
 	Calico calicoversion.Deployment
 	// KubeAPIServerAddresses are the kube-apiserver addresses for the gardener-kube-apiserver
-	// GlobalNetworkSet (from DNSRecords in the controller, from flags offline).
+	// GlobalNetworkSet (from DNSRecords in the controller, from flags offline). Nil leaves the set
+	// out (disabled, or hibernation is wanted: HibernationWanted).
 	KubeAPIServerAddresses []netip.Addr
 	// Ratchet turns the errors of rules that go beyond the reference extension into
 	// Options.Findings, deploying what the reference deployed for those fields: the controller sets
@@ -37,10 +50,12 @@ type Inputs struct {
 	// new configs leave it off.
 	Ratchet bool
 	// Compatibility is how the fields the reference ignored are treated: Reference ignores them as
-	// the reference did (Networks taken over from it), Native ("" too) honours them.
+	// the reference did (Networks taken over from it), Native ("" too) honours them. The controller
+	// chooses it with pipeline.ChooseCompatibility.
 	Compatibility calicov1alpha1.CompatibilityMode
 	// TakenOver is what Reference mode renders unchanged from the reference's calico-node pod template
-	// (internal/takeover); ignored in Native mode.
+	// (internal/takeover): the controller reads it from the deployed manifest when it takes a Network
+	// over and keeps it in the provider status. Ignored in Native mode.
 	TakenOver *calicov1alpha1.TakenOverTemplate
 }
 

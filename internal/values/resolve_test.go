@@ -198,7 +198,7 @@ func TestResolveDerivations(t *testing.T) {
 			if tt.cfg != nil {
 				before = tt.cfg.DeepCopy()
 			}
-			got, errs := values.Resolve(values.Inputs{Config: tt.cfg, Cluster: facts, FeatureGates: tt.gates})
+			got, errs := values.Resolve(values.Inputs{Config: tt.cfg, Cluster: facts, Settings: values.Settings{FeatureGates: tt.gates}})
 			if len(errs) > 0 {
 				t.Fatalf("unexpected errors: %v", errs)
 			}
@@ -353,7 +353,7 @@ func TestResolveErrors(t *testing.T) {
 			for _, a := range tt.addrs {
 				addrs = append(addrs, netip.MustParseAddr(a))
 			}
-			_, errs := values.Resolve(values.Inputs{Config: tt.cfg, Cluster: facts, KubeAPIServerAddresses: addrs})
+			_, errs := values.Resolve(values.Inputs{Config: tt.cfg, Cluster: facts, Settings: values.Settings{KubeAPIServerAddresses: addrs}})
 			if diff := cmp.Diff(tt.want, keys(errs)); diff != "" {
 				t.Errorf("errors (-want +got):\n%s\nall: %v", diff, errs)
 			}
@@ -388,7 +388,7 @@ func TestResolveGlobalNetworkSetPrecedence(t *testing.T) {
 			}
 			facts := ipv4Facts()
 			facts.Hibernated = tt.hib
-			got, errs := values.Resolve(values.Inputs{Config: cfg, Cluster: facts, Operator: values.OperatorConfig{KubeAPIServerGlobalNetworkSet: tt.operator}, KubeAPIServerAddresses: addrs})
+			got, errs := values.Resolve(values.Inputs{Config: cfg, Cluster: facts, Settings: values.Settings{Operator: values.OperatorConfig{KubeAPIServerGlobalNetworkSet: tt.operator}, KubeAPIServerAddresses: addrs}})
 			if len(errs) > 0 {
 				t.Fatalf("unexpected errors: %v", errs)
 			}
@@ -401,7 +401,7 @@ func TestResolveGlobalNetworkSetPrecedence(t *testing.T) {
 	got, errs := values.Resolve(values.Inputs{
 		Config:   &calicov1alpha1.NetworkConfig{KubeAPIServerGlobalNetworkSet: &calicov1alpha1.KubeAPIServerGlobalNetworkSet{Enabled: ptr.To(false)}},
 		Cluster:  ipv4Facts(),
-		Operator: values.OperatorConfig{KubeAPIServerGlobalNetworkSet: ptr.To(true)},
+		Settings: values.Settings{Operator: values.OperatorConfig{KubeAPIServerGlobalNetworkSet: ptr.To(true)}},
 	})
 	if len(errs) > 0 || got.KubeAPIServerNets != nil {
 		t.Errorf("opt-out: got nets %v, errors %v; want none", got.KubeAPIServerNets, errs)

@@ -14,6 +14,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 	"github.com/calico-pilot/calico-pilot/internal/validation"
+	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
 // TestOverlayAnswersAgree is the regression test for the three overlay answers that once
@@ -75,7 +76,7 @@ func TestOverlayAnswersAgree(t *testing.T) {
 				if len(errs) > 0 {
 					t.Fatalf("webhook derivation: %v", errs.ToAggregate())
 				}
-				res, errs, err := enc.Render(pipeline.Source{Shoot: shoot, SeedNamespace: "shoot--dev--x"}, cfg, pipeline.Settings{Images: images})
+				res, errs, err := enc.Render(pipeline.Source{Shoot: shoot, SeedNamespace: "shoot--dev--x"}, cfg, values.Settings{Images: images})
 				if err != nil || len(errs) > 0 {
 					t.Fatalf("render: %v %v", err, errs.ToAggregate())
 				}

@@ -6,6 +6,7 @@ import (
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
+	"github.com/calico-pilot/calico-pilot/internal/rules"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -22,7 +23,7 @@ func resolveNetworking(shoot *gardencorev1beta1.Shoot, cfg *calicov1alpha1.Netwo
 		cfg = cfg.DeepCopy()
 		cfg.KubeAPIServerGlobalNetworkSet = nil
 	}
-	opts, errs := pipeline.Options(pipeline.Source{Shoot: shoot}, cfg, pipeline.Settings{Ratchet: true})
+	opts, errs := pipeline.Options(pipeline.Source{Shoot: shoot}, cfg, values.Settings{Ratchet: true})
 	if len(errs) > 0 {
 		return Networking{}, errs
 	}
@@ -41,10 +42,11 @@ func networkingFromOptions(opts values.Options) Networking {
 	}
 }
 
-// runsNodes tells whether a shoot may have nodes (see Cluster.RunsNodes). Hibernation is
-// values.HibernationWanted, the answer the controller and render use.
+// runsNodes tells whether a shoot may have Calico nodes (see Cluster.RunsNodes): it gets Calico
+// networking (rules.NetworkingOf: not a workerless one), has been acted on and is not hibernated.
+// Hibernation is values.HibernationWanted, the answer the controller and render use.
 func runsNodes(shoot *gardencorev1beta1.Shoot) bool {
-	return !shoot.IsWorkerless() && shoot.Status.LastOperation != nil && !values.HibernationWanted(shoot)
+	return rules.NetworkingOf(shoot) == rules.NetworkingCalico && shoot.Status.LastOperation != nil && !values.HibernationWanted(shoot)
 }
 
 // maxNodes is the sum of the worker pools' maximum sizes; 0 when they are not given.

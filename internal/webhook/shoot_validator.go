@@ -16,6 +16,7 @@ import (
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
+	"github.com/calico-pilot/calico-pilot/internal/rules"
 )
 
 // shootGroupKind is what this webhook validates.
@@ -53,7 +54,7 @@ func (v ShootValidator) Handle(ctx context.Context, req admission.Request) admis
 	if !isCalico(shoot) {
 		return admission.Allowed("networking type is not " + calicov1alpha1.NetworkType)
 	}
-	if shoot.IsWorkerless() {
+	if rules.NetworkingOf(shoot) == rules.NetworkingWorkerless {
 		// Workerless shoots get no Network object, so there is no Calico to configure.
 		return admission.Allowed("workerless shoot")
 	}
@@ -69,9 +70,6 @@ func (v ShootValidator) Handle(ctx context.Context, req admission.Request) admis
 		var kept []string
 		errs, kept = ratchet(req, errs)
 		warnings = append(warnings, kept...)
-		if len(errs) == 0 {
-			cfg, errs = decode.ShootNetworkConfig(shoot)
-		}
 	}
 	if req.Operation == admissionv1.Update && len(errs) == 0 {
 		if resp, done := cancelled(ctx); done {
@@ -98,8 +96,9 @@ func (v ShootValidator) Handle(ctx context.Context, req admission.Request) admis
 }
 
 // validateShoot runs the same steps as `calico-pilot validate` on a Shoot (pipeline.ShootConfig:
-// spec.networking, the strictly decoded providerConfig, the kube-proxy and VPA rules), decoding the
-// providerConfig once. The returned NetworkConfig is nil when there is none or the Shoot is invalid.
+// spec.networking, the strictly decoded providerConfig, every rule), decoding the providerConfig
+// once. The returned NetworkConfig is nil when there is none or it does not decode; next to errors
+// that ratcheting drops, it is the config the update is judged with.
 func validateShoot(shoot *gardencorev1beta1.Shoot) (*calicov1alpha1.NetworkConfig, field.ErrorList) {
 	return pipeline.ShootConfig(shoot)
 }

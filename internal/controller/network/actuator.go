@@ -39,8 +39,8 @@ type Actuator struct {
 	// APIReader reads from the API server directly: the rare reads after an AlreadyExists, when
 	// the cache has not seen an object yet. ManagedResources are read from Client's cache.
 	APIReader client.Reader
-	// Deps are the decoder, renderer, address source, shoot client factory, feature gates and
-	// operator configuration; ShootClient must be set (AddToManager defaults it).
+	// Deps are the renderer, address source, shoot client factory, feature gates and operator
+	// configuration; ShootClient must be set (AddToManager defaults it).
 	Deps
 	// TTLRequeueMin and TTLRequeueMax bound the requeue delay after a CNAME was resolved.
 	TTLRequeueMin, TTLRequeueMax time.Duration
@@ -112,35 +112,38 @@ func (a *Actuator) reconcile(ctx context.Context, log logr.Logger, network *exte
 	return a.report(in, out, pools)
 }
 
-// gathered is what a reconcile reads before it decides anything: the decoded providerConfig and
-// the seed's and landscape's facts about the shoot.
+// gathered is what a reconcile reads before it decides anything: the renderer's Inputs (the
+// Network, its shoot, the decoded providerConfig, and the settings with the compatibility mode, the
+// taken-over template and the kube-apiserver addresses; the Calico release is decided next) and the
+// seed's and landscape's facts about the shoot the other steps need.
 type gathered struct {
-	network   *extensionsv1alpha1.Network
-	shoot     *gardencorev1beta1.Shoot
+	Inputs
 	namespace string
-	cfg       *calicov1alpha1.NetworkConfig
-	// compatibility is the Network's compatibility mode; deployed what the seed holds for it.
-	compatibility calicov1alpha1.CompatibilityMode
-	deployed      pipeline.Deployed
-	// takenOver is what Reference mode keeps from the reference's manifest.
-	takenOver *calicov1alpha1.TakenOverTemplate
-	// addrs are the kube-apiserver addresses for the GlobalNetworkSet (nil Addrs: left out).
+	// deployed is what the seed holds for the Network (how the compatibility mode was chosen).
+	deployed pipeline.Deployed
+	// addrs are the kube-apiserver addresses for the GlobalNetworkSet (nil Addrs: left out), with
+	// their TTL for the requeue.
 	addrs KubeAPIServerAddresses
 }
 
 // gather decodes and validates the providerConfig (condition ConfigurationValid) and reads what the
 // decisions need: the compatibility mode and the deployed state, what a takeover keeps, and the
-// kube-apiserver addresses (condition KubeAPIServerGlobalNetworkSet).
+// kube-apiserver addresses (condition KubeAPIServerGlobalNetworkSet), into the render settings
+// (pipeline.OperatorSettings of the operator's configuration and feature gates).
 func (a *Actuator) gather(ctx context.Context, log logr.Logger, network *extensionsv1alpha1.Network, cluster *Cluster, conds *conditionSet) (gathered, error) {
-	in := gathered{network: network, shoot: cluster.Shoot, namespace: network.Namespace}
-	var err error
-	if in.cfg, err = a.decodeConfig(network); err != nil {
+	in := gathered{Inputs: Inputs{Network: network, Shoot: cluster.Shoot}, namespace: network.Namespace}
+	cfg, errs := pipeline.ExistingNetworkConfig(network)
+	if len(errs) > 0 {
+		err := errs.ToAggregate()
 		conds.set(ConditionConfigurationValid, gardencorev1beta1.ConditionFalse, "InvalidProviderConfig", err.Error())
 		return in, extensionsnetwork.ConfigurationError(fmt.Errorf("invalid providerConfig: %w", err))
 	}
+	in.Config = cfg
 	conds.set(ConditionConfigurationValid, gardencorev1beta1.ConditionTrue, "ProviderConfigValid", "The providerConfig is valid.")
 
-	if in.compatibility, in.deployed, err = a.compatibility(ctx, network); err != nil {
+	in.Settings = pipeline.OperatorSettings(a.Config, a.FeatureGates)
+	var err error
+	if in.Settings.Compatibility, in.deployed, err = a.compatibility(ctx, network); err != nil {
 		return in, err
 	}
 	if in.deployed.StatusErr != nil {
@@ -148,16 +151,17 @@ func (a *Actuator) gather(ctx context.Context, log logr.Logger, network *extensi
 		// deployed manifest, so nothing unsafe follows from ignoring it.
 		log.Info("Ignoring unreadable providerStatus", "error", in.deployed.StatusErr.Error())
 	}
-	in.takenOver = a.takeOver(ctx, log, in.namespace, in.deployed.Previous, in.compatibility)
-	in.addrs, err = a.kubeAPIServerAddresses(ctx, in.namespace, in.shoot, in.cfg, conds)
+	in.Settings.TakenOver = a.takeOver(ctx, log, in.namespace, in.deployed.Previous, in.Settings.Compatibility)
+	in.addrs, err = a.kubeAPIServerAddresses(ctx, in.namespace, in.Shoot, in.Config, conds)
+	in.Settings.KubeAPIServerAddresses = in.addrs.Addrs
 	return in, err
 }
 
 // decide is the one decision of the Calico release the shoot runs (calicoversion.Decide).
 func (a *Actuator) decide(in gathered, conds *conditionSet) (calicoversion.Decision, error) {
 	previous := in.deployed.Previous
-	line, err := a.catalogue().Decide(releaseFacts(previous, previous != nil || in.deployed.ByOther, in.cfg, a.Config,
-		a.assignment(in.namespace), in.shoot.Spec.Kubernetes.Version, values.HibernationWanted(in.shoot), a.now()))
+	line, err := a.catalogue().Decide(releaseFacts(previous, previous != nil || in.deployed.ByOther, in.Config, a.Config,
+		a.assignment(in.namespace), in.Shoot.Spec.Kubernetes.Version, values.HibernationWanted(in.Shoot), a.now()))
 	if err != nil {
 		// A release of a line this calico-pilot does not carry: rendering anything would move the
 		// shoot across lines, so nothing is changed until a calico-pilot that carries it runs.
@@ -178,17 +182,8 @@ type rendered struct {
 // move once the applied step rolled out and renders the next step. It sets the CalicoVersion and
 // findings conditions and records the release in the status to apply.
 func (a *Actuator) render(ctx context.Context, log logr.Logger, in gathered, line calicoversion.Decision, conds *conditionSet) (rendered, error) {
-	inputs := Inputs{
-		Network:                in.network,
-		Shoot:                  in.shoot,
-		Config:                 in.cfg,
-		KubeAPIServerAddresses: in.addrs.Addrs,
-		FeatureGates:           a.FeatureGates,
-		ControllerConfig:       a.Config,
-		Compatibility:          in.compatibility,
-		TakenOver:              in.takenOver,
-		Calico:                 line.Deployment(),
-	}
+	inputs := in.Inputs
+	inputs.Settings.Calico = line.Deployment()
 	var out rendered
 	var err error
 	out.Rendered, err = a.Renderer.Render(ctx, inputs)
@@ -196,7 +191,7 @@ func (a *Actuator) render(ctx context.Context, log logr.Logger, in gathered, lin
 		// A move in progress: step it once the applied step rolled out in the shoot.
 		var next bool
 		if line, next = a.stepMove(ctx, log, in.namespace, line, out.Workloads); next {
-			inputs.Calico = line.Deployment()
+			inputs.Settings.Calico = line.Deployment()
 			out.Rendered, err = a.Renderer.Render(ctx, inputs)
 		}
 	}
@@ -227,13 +222,13 @@ type appliedPools struct {
 // apply writes the render: nothing while an overlay switch waits for routes; then the seed and the
 // shoot ManagedResources, then the shoot's IP pools.
 func (a *Actuator) apply(ctx context.Context, log logr.Logger, in gathered, out rendered, conds *conditionSet, asked bool) (appliedPools, error) {
-	if err := a.checkOverlaySwitch(ctx, log, in.namespace, in.shoot, in.deployed.Previous, out.Status, conds); err != nil {
+	if err := a.checkOverlaySwitch(ctx, log, in.namespace, in.Shoot, in.deployed.Previous, out.Status, conds); err != nil {
 		return appliedPools{}, err
 	}
 	if err := a.storeManagedResources(ctx, log, in.namespace, out.Rendered); err != nil {
 		return appliedPools{}, err
 	}
-	records, requeue := a.syncPools(ctx, log, in.namespace, in.shoot, out.Pools, in.deployed.Previous, conds, asked)
+	records, requeue := a.syncPools(ctx, log, in.namespace, in.Shoot, out.Pools, in.deployed.Previous, conds, asked)
 	return appliedPools{records: records, requeue: requeue}, nil
 }
 
@@ -294,19 +289,6 @@ func minRequeue(a, b time.Duration) time.Duration {
 		return b
 	}
 	return a
-}
-
-// decodeConfig strictly decodes and validates the providerConfig.
-func (a *Actuator) decodeConfig(network *extensionsv1alpha1.Network) (*calicov1alpha1.NetworkConfig, error) {
-	var raw []byte
-	if network.Spec.ProviderConfig != nil {
-		raw = network.Spec.ProviderConfig.Raw
-	}
-	families := make([]string, 0, len(network.Spec.IPFamilies))
-	for _, f := range network.Spec.IPFamilies {
-		families = append(families, string(f))
-	}
-	return a.Decoder.Decode(raw, families)
 }
 
 // kubeAPIServerAddresses returns the addresses for the GlobalNetworkSet; nil Addrs when the set is

@@ -5,16 +5,15 @@ import (
 	"net/netip"
 	"time"
 
-	"k8s.io/component-base/featuregate"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
-	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/rules"
+	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
 // Inputs are the gathered facts the decide + render step works from. The Renderer must not modify
@@ -26,23 +25,13 @@ type Inputs struct {
 	Shoot *gardencorev1beta1.Shoot
 	// Config is the decoded and validated providerConfig; an empty NetworkConfig when none is set.
 	Config *calicov1alpha1.NetworkConfig
-	// KubeAPIServerAddresses are the addresses for the gardener-kube-apiserver GlobalNetworkSet. Nil
-	// means the set is left out (disabled, or hibernation is wanted: values.HibernationWanted); never
-	// empty when enabled on a shoot that is not hibernated.
-	KubeAPIServerAddresses []netip.Addr
-	// FeatureGates are the controller's feature gates.
-	FeatureGates featuregate.FeatureGate
-	// ControllerConfig is the operator configuration.
-	ControllerConfig *configv1alpha1.ControllerConfiguration
-	// Compatibility is how the fields the reference extension ignored are treated for this Network
-	// (pipeline.ChooseCompatibility).
-	Compatibility calicov1alpha1.CompatibilityMode
-	// TakenOver is what Reference mode renders unchanged from the reference's deployed calico-node
-	// (internal/takeover); nil in Native mode or when nothing was taken over.
-	TakenOver *calicov1alpha1.TakenOverTemplate
-	// Calico is the release each Calico component runs (the actuator decides it: pin, operator
-	// default or rollout, a move in progress); zero means every component at the default line.
-	Calico calicoversion.Deployment
+	// Settings go to the pipeline unchanged but for two fields the Renderer owns: it sets Images
+	// (looked up for the shoot's Kubernetes version and Settings.Calico) and Ratchet (a Network's
+	// config was admitted or deployed by the reference, so rules beyond the reference are findings).
+	// The actuator builds them with pipeline.OperatorSettings and adds what it gathered: the
+	// kube-apiserver addresses (nil: the set is left out), the compatibility mode, the taken-over
+	// template and the Calico release each component runs (zero: the default line).
+	Settings values.Settings
 }
 
 // Rendered is what the decide + render step produced.
@@ -70,21 +59,6 @@ type Renderer interface {
 	// Render turns the inputs into the manifest to store. An error wrapping a field.ErrorList or
 	// otherwise naming the user's configuration must be returned through ConfigurationError.
 	Render(ctx context.Context, in Inputs) (Rendered, error)
-}
-
-// ConfigDecoder strictly decodes and validates a Network's providerConfig.
-type ConfigDecoder interface {
-	// Decode returns the NetworkConfig of raw (an empty one for nil raw). Invalid input gives an
-	// error that names the field path, what is wrong and what is accepted.
-	Decode(raw []byte, ipFamilies []string) (*calicov1alpha1.NetworkConfig, error)
-}
-
-// ConfigDecoderFunc adapts a function to the ConfigDecoder interface.
-type ConfigDecoderFunc func(raw []byte, ipFamilies []string) (*calicov1alpha1.NetworkConfig, error)
-
-// Decode calls f.
-func (f ConfigDecoderFunc) Decode(raw []byte, ipFamilies []string) (*calicov1alpha1.NetworkConfig, error) {
-	return f(raw, ipFamilies)
 }
 
 // KubeAPIServerAddresses are the addresses of a shoot's kube-apiserver load balancer.

@@ -44,24 +44,17 @@ func NewRenderer(vector *imagevector.Vector) (Renderer, error) {
 	return &calicoRenderer{images: imagevector.NewResolver(vector), encoder: enc, crds: crds}, nil
 }
 
-// Render implements Renderer.
+// Render implements Renderer: in.Settings with the shoot's images and Ratchet, through the pipeline.
 func (r *calicoRenderer) Render(_ context.Context, in Inputs) (Rendered, error) {
-	images, err := r.images.ForShoot(in.Shoot.Spec.Kubernetes.Version, in.Calico)
-	if err != nil {
+	s := in.Settings
+	var err error
+	if s.Images, err = r.images.ForShoot(in.Shoot.Spec.Kubernetes.Version, s.Calico); err != nil {
 		return Rendered{}, err
 	}
-	res, errs, err := r.encoder.Render(pipeline.Source{Shoot: in.Shoot, Network: in.Network}, in.Config, pipeline.Settings{
-		ControllerConfig:       in.ControllerConfig,
-		FeatureGates:           in.FeatureGates,
-		Images:                 images,
-		Calico:                 in.Calico,
-		KubeAPIServerAddresses: in.KubeAPIServerAddresses,
-		// A config in a Network was admitted (or deployed by the reference): never an error for
-		// rules beyond the reference.
-		Ratchet:       true,
-		Compatibility: in.Compatibility,
-		TakenOver:     in.TakenOver,
-	})
+	// A config in a Network was admitted (or deployed by the reference): never an error for rules
+	// beyond the reference.
+	s.Ratchet = true
+	res, errs, err := r.encoder.Render(pipeline.Source{Shoot: in.Shoot, Network: in.Network}, in.Config, s)
 	if len(errs) > 0 {
 		return Rendered{}, extensionsnetwork.ConfigurationError(errs.ToAggregate())
 	}

@@ -32,7 +32,7 @@ import (
 
 // Setup is everything a Network controller process is built from; NewManager turns it into a
 // manager running the controller. The command, the demo and the integration tests all use it, so
-// they run the same wiring (scheme, uncached kinds, renderer, decoder, address source).
+// they run the same wiring (scheme, uncached kinds, renderer, address source).
 type Setup struct {
 	// RestConfig reaches the seed.
 	RestConfig *rest.Config
@@ -56,7 +56,7 @@ type Setup struct {
 	Namespace string
 }
 
-// NewManager builds the manager, the production renderer and decoder, and registers the Network
+// NewManager builds the manager and the production renderer, and registers the Network
 // controller. The caller adds health checks if it wants them and starts the manager.
 func NewManager(s Setup) (manager.Manager, error) {
 	mopts := s.Manager
@@ -102,7 +102,7 @@ func NewManager(s Setup) (manager.Manager, error) {
 	if err != nil {
 		return nil, err
 	}
-	deps := Deps{Decoder: NewConfigDecoder(), Renderer: renderer, FeatureGates: s.FeatureGates, Config: s.Config}
+	deps := Deps{Renderer: renderer, FeatureGates: s.FeatureGates, Config: s.Config}
 	if s.ImageVector != nil {
 		deps.Catalogue = s.ImageVector.Catalogue()
 	}
@@ -127,8 +127,6 @@ func NewManager(s Setup) (manager.Manager, error) {
 // Deps are the parts the controller is built from. Tests and the demo pass their own where they
 // need to (a renderer, an address source with a test DNS server).
 type Deps struct {
-	// Decoder decodes and validates providerConfig.
-	Decoder ConfigDecoder
 	// Renderer is the decide + render step.
 	Renderer Renderer
 	// Addresses finds the kube-apiserver addresses.
@@ -218,8 +216,8 @@ func UncachedObjects() []client.Object {
 // calico, driving it, with mgr.
 // mgr's client must not cache UncachedObjects.
 func AddToManager(mgr manager.Manager, deps Deps, opts Options) error {
-	if deps.Decoder == nil || deps.Renderer == nil {
-		return errors.New("network controller needs a decoder and a renderer")
+	if deps.Renderer == nil {
+		return errors.New("network controller needs a renderer")
 	}
 	if deps.ShootClient == nil {
 		scheme, userAgent := mgr.GetScheme(), opts.UserAgent

@@ -15,7 +15,6 @@ import (
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
-	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
@@ -77,20 +76,54 @@ func refHostPath(name, path string, t *corev1.HostPathType) corev1.Volume {
 // (§2.4, §3.7 and the differences issue 20 measured; where the facts say nothing, as calico-pilot
 // renders it, marked "not in the facts").
 func ReferenceNodeTemplate(o *values.Options) corev1.PodTemplateSpec {
-	privileged := &corev1.SecurityContext{Privileged: ptr.To(true)}
-	xtables := corev1.VolumeMount{Name: "xtables-lock", MountPath: "/run/xtables.lock"}
-	npMounts := []corev1.VolumeMount{{Name: "var-run", MountPath: "/var/run"}, {Name: "var-lib", MountPath: "/var/lib"}, {Name: "var-log", MountPath: "/var/log"}}
+	cs := append(refNodeHelpers(o), refNodeContainer(o))
+	if o.BirdExporter && !o.NonPrivileged {
+		cs = append(cs, refBirdExporter(o))
+	}
+	return corev1.PodTemplateSpec{
+		ObjectMeta: metav1ObjectMeta(map[string]string{
+			"k8s-app": "calico-node", "gardener.cloud/role": "system-component", "node.gardener.cloud/critical-component": "true",
+			"networking.gardener.cloud/to-public-networks": "allowed", "networking.gardener.cloud/to-apiserver": "allowed",
+			"networking.gardener.cloud/to-dns": "allowed",
+		}, map[string]string{"checksum/configmap-calico": RefChecksum}),
+		Spec: corev1.PodSpec{
+			NodeSelector: map[string]string{"kubernetes.io/os": "linux"}, HostNetwork: true,
+			Tolerations: []corev1.Toleration{
+				{Effect: corev1.TaintEffectNoSchedule, Operator: corev1.TolerationOpExists}, {Effect: corev1.TaintEffectNoExecute, Operator: corev1.TolerationOpExists},
+			},
+			ServiceAccountName:            "calico-node",
+			SecurityContext:               &corev1.PodSecurityContext{SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault}},
+			TerminationGracePeriodSeconds: ptr.To[int64](0), PriorityClassName: "system-node-critical",
+			InitContainers: refNodeInits(o), Containers: cs, Volumes: refNodeVolumes(o),
+		},
+	}
+}
 
+// refPrivileged is the security context of a privileged container.
+func refPrivileged() *corev1.SecurityContext {
+	return &corev1.SecurityContext{Privileged: ptr.To(true)}
+}
+
+// refXtablesMount is the iptables lock every container that writes rules mounts.
+var refXtablesMount = corev1.VolumeMount{Name: "xtables-lock", MountPath: "/run/xtables.lock"}
+
+// refNonPrivilegedMounts are the host directories a non-privileged calico-node mounts whole.
+func refNonPrivilegedMounts() []corev1.VolumeMount {
+	return []corev1.VolumeMount{{Name: "var-run", MountPath: "/var/run"}, {Name: "var-lib", MountPath: "/var/lib"}, {Name: "var-log", MountPath: "/var/log"}}
+}
+
+// refNodeInits are calico-node's init containers, in the template's order.
+func refNodeInits(o *values.Options) []corev1.Container {
 	var inits []corev1.Container
 	if o.OverlayDisabled {
 		inits = append(inits, corev1.Container{
 			Name: "cleanup-routes", Image: o.Images.CalicoNode, Command: []string{"sh", "-c", refCleanupRoutes},
-			SecurityContext: privileged,
+			SecurityContext: refPrivileged(),
 		})
 	}
 	inits = append(inits, corev1.Container{
 		Name: "log-mtu-issues", Image: o.Images.CalicoNode, Command: []string{"/bin/sh", "-c", refLogMTU},
-		SecurityContext: privileged, // no volume mounts (§2.4: not even /run/xtables.lock)
+		SecurityContext: refPrivileged(), // no volume mounts (§2.4: not even /run/xtables.lock)
 	})
 	inits = append(inits, corev1.Container{
 		Name: "install-cni", Image: o.Images.CalicoCNI, Command: []string{"/opt/cni/bin/install"},
@@ -102,7 +135,7 @@ func ReferenceNodeTemplate(o *values.Options) corev1.PodTemplateSpec {
 		VolumeMounts: []corev1.VolumeMount{
 			{Name: "cni-net-dir", MountPath: "/host/etc/cni/net.d"}, {Name: "cni-bin-dir", MountPath: "/host/secondary-bin-dir"},
 		},
-		SecurityContext: privileged,
+		SecurityContext: refPrivileged(),
 	})
 	if o.EBPF {
 		bidi := ptr.To(corev1.MountPropagationBidirectional)
@@ -113,7 +146,7 @@ func ReferenceNodeTemplate(o *values.Options) corev1.PodTemplateSpec {
 				{Name: "var-run-calico", MountPath: "/var/run/calico", MountPropagation: bidi},
 				{Name: "nodeproc", MountPath: "/nodeproc", ReadOnly: true},
 			},
-			SecurityContext: privileged,
+			SecurityContext: refPrivileged(),
 		})
 	}
 	if o.NonPrivileged {
@@ -121,13 +154,18 @@ func ReferenceNodeTemplate(o *values.Options) corev1.PodTemplateSpec {
 			Name: "hostpath-init", Image: o.Images.CalicoNode, Command: []string{"sh", "-c", refHostPathInit},
 			Env:             []corev1.EnvVar{refEnv("NODE_USER_ID", "999")},
 			SecurityContext: &corev1.SecurityContext{RunAsUser: ptr.To[int64](0), AllowPrivilegeEscalation: ptr.To(false)},
-			VolumeMounts:    npMounts,
+			VolumeMounts:    refNonPrivilegedMounts(),
 		})
 	}
+	return inits
+}
 
+// refNodeHelpers are the containers before calico-node: the upstream DNS SNAT rule and the
+// network-unavailable condition ensurer.
+func refNodeHelpers(o *values.Options) []corev1.Container {
 	var cs []corev1.Container
 	if o.SNATToUpstreamDNS {
-		sc := privileged
+		sc := refPrivileged()
 		if o.NonPrivileged {
 			sc = &corev1.SecurityContext{Privileged: ptr.To(false), AllowPrivilegeEscalation: ptr.To(false), Capabilities: &corev1.Capabilities{Add: []corev1.Capability{"NET_ADMIN"}}}
 		}
@@ -137,29 +175,11 @@ func ReferenceNodeTemplate(o *values.Options) corev1.PodTemplateSpec {
 		}
 		cs = append(cs, corev1.Container{
 			Name: "add-snat-rule-to-upstream-dns", Image: o.Images.CalicoNode, Command: []string{"/bin/sh", "-c", refAddSNAT},
-			Env: []corev1.EnvVar{refEnv("POD_CIDR", podCIDR)}, SecurityContext: sc, VolumeMounts: []corev1.VolumeMount{xtables},
+			Env: []corev1.EnvVar{refEnv("POD_CIDR", podCIDR)}, SecurityContext: sc, VolumeMounts: []corev1.VolumeMount{refXtablesMount},
 		})
 	}
-	ipEnv := func() []corev1.EnvVar {
-		var e []corev1.EnvVar
-		if o.IPv4 {
-			e = append(e, refEnv("IP", "autodetect"))
-			if o.IPv4AutoDetectionMethod != "" {
-				e = append(e, refEnv("IP_AUTODETECTION_METHOD", o.IPv4AutoDetectionMethod))
-			}
-		} else {
-			e = append(e, refEnv("IP", "none"))
-		}
-		if o.IPv6 {
-			e = append(e, refEnv("IP6", "autodetect"))
-			if o.IPv6AutoDetectionMethod != "" {
-				e = append(e, refEnv("IP6_AUTODETECTION_METHOD", o.IPv6AutoDetectionMethod))
-			}
-		}
-		return e
-	}
 	if o.Backend != "none" {
-		e := append([]corev1.EnvVar{refConfigEnv("CALICO_NETWORKING_BACKEND", "calico_backend")}, ipEnv()...)
+		e := append([]corev1.EnvVar{refConfigEnv("CALICO_NETWORKING_BACKEND", "calico_backend")}, refEnsurerIPEnv(o)...)
 		e = append(e, refEnv("NO_DEFAULT_POOLS", "true"), refNodeName("NODENAME"))
 		cs = append(cs, corev1.Container{
 			Name: "network-unavailable-condition-ensurer", Image: o.Images.CalicoNode, Command: []string{"/bin/sh", "-c", RefEnsurer},
@@ -167,8 +187,57 @@ func ReferenceNodeTemplate(o *values.Options) corev1.PodTemplateSpec {
 			Env:     e, SecurityContext: &corev1.SecurityContext{Privileged: ptr.To(false), AllowPrivilegeEscalation: ptr.To(false)},
 		})
 	}
+	return cs
+}
 
-	// calico-node's env, in the template's order (§2.4 table).
+// refEnsurerIPEnv is the ensurer's address autodetection env.
+func refEnsurerIPEnv(o *values.Options) []corev1.EnvVar {
+	var e []corev1.EnvVar
+	if o.IPv4 {
+		e = append(e, refEnv("IP", "autodetect"))
+		if o.IPv4AutoDetectionMethod != "" {
+			e = append(e, refEnv("IP_AUTODETECTION_METHOD", o.IPv4AutoDetectionMethod))
+		}
+	} else {
+		e = append(e, refEnv("IP", "none"))
+	}
+	if o.IPv6 {
+		e = append(e, refEnv("IP6", "autodetect"))
+		if o.IPv6AutoDetectionMethod != "" {
+			e = append(e, refEnv("IP6_AUTODETECTION_METHOD", o.IPv6AutoDetectionMethod))
+		}
+	}
+	return e
+}
+
+// refNodeContainer is the calico-node container.
+func refNodeContainer(o *values.Options) corev1.Container {
+	live := []string{"/bin/calico-node", "-felix-live"}
+	ready := []string{"/bin/calico-node", "-felix-ready"}
+	if o.Backend == "bird" {
+		live, ready = append(live, "-bird-live"), append(ready, "-bird-ready")
+	}
+	sc := refPrivileged()
+	if o.NonPrivileged {
+		sc = &corev1.SecurityContext{
+			RunAsUser: ptr.To[int64](999), RunAsGroup: ptr.To[int64](0), Privileged: ptr.To(false), AllowPrivilegeEscalation: ptr.To(false),
+			Capabilities: &corev1.Capabilities{Add: []corev1.Capability{"NET_RAW", "NET_ADMIN", "NET_BIND_SERVICE"}},
+		}
+	}
+	return corev1.Container{
+		Name: "calico-node", Image: o.Images.CalicoNode, EnvFrom: refServicesEndpoint, Env: refNodeEnv(o),
+		Ports:     []corev1.ContainerPort{{Name: "metrics", ContainerPort: 9091, Protocol: corev1.ProtocolTCP}},
+		Resources: refRequests(o.AutoScaling.NodeRequests.CPU, o.AutoScaling.NodeRequests.Memory),
+		Lifecycle: &corev1.Lifecycle{PreStop: &corev1.LifecycleHandler{Exec: &corev1.ExecAction{Command: []string{"/bin/calico-node", "-shutdown"}}}},
+		LivenessProbe: &corev1.Probe{ProbeHandler: corev1.ProbeHandler{Exec: &corev1.ExecAction{Command: live}},
+			PeriodSeconds: 10, InitialDelaySeconds: 10, FailureThreshold: 6, TimeoutSeconds: 10},
+		ReadinessProbe:  &corev1.Probe{ProbeHandler: corev1.ProbeHandler{Exec: &corev1.ExecAction{Command: ready}}, PeriodSeconds: 10, TimeoutSeconds: 10},
+		SecurityContext: sc, VolumeMounts: refNodeMounts(o),
+	}
+}
+
+// refNodeEnv is calico-node's env, in the template's order (§2.4 table).
+func refNodeEnv(o *values.Options) []corev1.EnvVar {
 	var e []corev1.EnvVar
 	if o.IPAM.UsePodCIDR {
 		e = append(e, refEnv("USE_POD_CIDR", "true"))
@@ -177,6 +246,27 @@ func ReferenceNodeTemplate(o *values.Options) corev1.PodTemplateSpec {
 		refEnv("DATASTORE_TYPE", "kubernetes"), refConfigEnv("FELIX_TYPHAK8SSERVICENAME", "typha_service_name"),
 		refEnv("WAIT_FOR_DATASTORE", "true"), refNodeName("NODENAME"), refConfigEnv("CALICO_NETWORKING_BACKEND", "calico_backend"),
 		refEnv("CLUSTER_TYPE", "k8s,bgp"))
+	e = append(e, refNodePoolEnv(o)...)
+	e = append(e, refEnv("FELIX_IPV6SUPPORT", refBool(o.IPv6)),
+		refConfigEnv("FELIX_IPINIPMTU", "veth_mtu"), refConfigEnv("FELIX_VXLANMTU", "veth_mtu"), refConfigEnv("FELIX_WIREGUARDMTU", "veth_mtu"),
+		refEnv("CALICO_DISABLE_FILE_LOGGING", "true"), refEnv("FELIX_DEFAULTENDPOINTTOHOSTACTION", "ACCEPT"))
+	if o.FelixIPIPEnabled != nil {
+		e = append(e, refEnv("FELIX_IPINIPENABLED", refBool(*o.FelixIPIPEnabled)))
+	}
+	e = append(e, refFelixDataplaneEnv(o)...)
+	e = append(e, refEnv("CALICO_MANAGE_CNI", "true"))
+	if o.FelixVXLANEnabled {
+		if o.IPv4 && o.IPv4Pool.Encapsulation == values.EncapsulationVXLAN {
+			e = append(e, refEnv("CALICO_IPV4POOL_IPIP", "Never"))
+		}
+		e = append(e, refEnv("FELIX_VXLANENABLED", "true"))
+	}
+	return e
+}
+
+// refNodePoolEnv is calico-node's address and default pool env per family.
+func refNodePoolEnv(o *values.Options) []corev1.EnvVar {
+	var e []corev1.EnvVar
 	if o.IPv4 {
 		e = append(e, refEnv("IP", "autodetect"), refEnv("CALICO_IPV4POOL_"+string(o.IPv4Pool.Encapsulation), o.IPv4Pool.Mode),
 			refEnv("CALICO_IPV4POOL_CIDR", o.PodCIDRv4))
@@ -194,13 +284,12 @@ func ReferenceNodeTemplate(o *values.Options) corev1.PodTemplateSpec {
 		}
 		e = append(e, refEnv("CALICO_IPV6POOL_NAT_OUTGOING", refBool(o.IPv6Pool.NATOutgoing)), refEnv("CALICO_ROUTER_ID", "hash"))
 	}
-	e = append(e, refEnv("FELIX_IPV6SUPPORT", refBool(o.IPv6)),
-		refConfigEnv("FELIX_IPINIPMTU", "veth_mtu"), refConfigEnv("FELIX_VXLANMTU", "veth_mtu"), refConfigEnv("FELIX_WIREGUARDMTU", "veth_mtu"),
-		refEnv("CALICO_DISABLE_FILE_LOGGING", "true"), refEnv("FELIX_DEFAULTENDPOINTTOHOSTACTION", "ACCEPT"))
-	if o.FelixIPIPEnabled != nil {
-		e = append(e, refEnv("FELIX_IPINIPENABLED", refBool(*o.FelixIPIPEnabled)))
-	}
-	e = append(e, refEnv("FELIX_BPFENABLED", refBool(o.EBPF)))
+	return e
+}
+
+// refFelixDataplaneEnv is Felix's eBPF, kube-proxy, NAT, nftables, chain insert and WireGuard env.
+func refFelixDataplaneEnv(o *values.Options) []corev1.EnvVar {
+	e := []corev1.EnvVar{refEnv("FELIX_BPFENABLED", refBool(o.EBPF))}
 	if o.EBPF && o.KubeProxyEnabled {
 		e = append(e, refEnv("FELIX_BPFKUBEPROXYHEALTZPORT", "10257"), refEnv("FELIX_BPFKUBEPROXYHEALTHZPORT", "10257"))
 	}
@@ -218,28 +307,14 @@ func ReferenceNodeTemplate(o *values.Options) corev1.PodTemplateSpec {
 	if o.WireGuard {
 		e = append(e, refEnv("FELIX_WIREGUARDENABLED", "true"), refEnv("FELIX_WIREGUARDENABLEDV6", "true"))
 	}
-	e = append(e, refEnv("CALICO_MANAGE_CNI", "true"))
-	if o.FelixVXLANEnabled {
-		if o.IPv4 && o.IPv4Pool.Encapsulation == values.EncapsulationVXLAN {
-			e = append(e, refEnv("CALICO_IPV4POOL_IPIP", "Never"))
-		}
-		e = append(e, refEnv("FELIX_VXLANENABLED", "true"))
-	}
-	live := []string{"/bin/calico-node", "-felix-live"}
-	ready := []string{"/bin/calico-node", "-felix-ready"}
-	if o.Backend == "bird" {
-		live, ready = append(live, "-bird-live"), append(ready, "-bird-ready")
-	}
-	sc := privileged
+	return e
+}
+
+// refNodeMounts are calico-node's volume mounts.
+func refNodeMounts(o *values.Options) []corev1.VolumeMount {
+	mounts := []corev1.VolumeMount{{Name: "cni-net-dir", MountPath: "/host/etc/cni/net.d"}, {Name: "lib-modules", MountPath: "/lib/modules", ReadOnly: true}, refXtablesMount}
 	if o.NonPrivileged {
-		sc = &corev1.SecurityContext{
-			RunAsUser: ptr.To[int64](999), RunAsGroup: ptr.To[int64](0), Privileged: ptr.To(false), AllowPrivilegeEscalation: ptr.To(false),
-			Capabilities: &corev1.Capabilities{Add: []corev1.Capability{"NET_RAW", "NET_ADMIN", "NET_BIND_SERVICE"}},
-		}
-	}
-	mounts := []corev1.VolumeMount{{Name: "cni-net-dir", MountPath: "/host/etc/cni/net.d"}, {Name: "lib-modules", MountPath: "/lib/modules", ReadOnly: true}, xtables}
-	if o.NonPrivileged {
-		mounts = append(mounts, npMounts...)
+		mounts = append(mounts, refNonPrivilegedMounts()...)
 	} else {
 		mounts = append(mounts, corev1.VolumeMount{Name: "var-run-calico", MountPath: "/var/run/calico"}, corev1.VolumeMount{Name: "var-lib-calico", MountPath: "/var/lib/calico"})
 	}
@@ -247,30 +322,25 @@ func ReferenceNodeTemplate(o *values.Options) corev1.PodTemplateSpec {
 	if o.EBPF {
 		mounts = append(mounts, corev1.VolumeMount{Name: "bpffs", MountPath: "/sys/fs/bpf"})
 	}
-	mounts = append(mounts, corev1.VolumeMount{Name: "cni-log-dir", MountPath: "/var/log/calico/cni", ReadOnly: true})
-	cs = append(cs, corev1.Container{
-		Name: "calico-node", Image: o.Images.CalicoNode, EnvFrom: refServicesEndpoint, Env: e,
-		Ports:     []corev1.ContainerPort{{Name: "metrics", ContainerPort: 9091, Protocol: corev1.ProtocolTCP}},
-		Resources: refRequests(o.AutoScaling.NodeRequests.CPU, o.AutoScaling.NodeRequests.Memory),
-		Lifecycle: &corev1.Lifecycle{PreStop: &corev1.LifecycleHandler{Exec: &corev1.ExecAction{Command: []string{"/bin/calico-node", "-shutdown"}}}},
-		LivenessProbe: &corev1.Probe{ProbeHandler: corev1.ProbeHandler{Exec: &corev1.ExecAction{Command: live}},
-			PeriodSeconds: 10, InitialDelaySeconds: 10, FailureThreshold: 6, TimeoutSeconds: 10},
-		ReadinessProbe:  &corev1.Probe{ProbeHandler: corev1.ProbeHandler{Exec: &corev1.ExecAction{Command: ready}}, PeriodSeconds: 10, TimeoutSeconds: 10},
-		SecurityContext: sc, VolumeMounts: mounts,
-	})
-	if o.BirdExporter && !o.NonPrivileged {
-		args := []string{"-format.new=true", "-bird.socket=/var/run/calico/bird.ctl"}
-		if !o.IPv6 {
-			args = append(args, "-bird.ipv6=false")
-		}
-		cs = append(cs, corev1.Container{
-			Name: "bird-exporter", Image: o.Images.BirdExporter, Args: append(args, "-web.listen-address=:9094"),
-			Ports:        []corev1.ContainerPort{{Name: "bird-metrics", ContainerPort: 9094, Protocol: corev1.ProtocolTCP}},
-			Resources:    refRequests(resource.MustParse("10m"), resource.MustParse("32Mi")),
-			VolumeMounts: []corev1.VolumeMount{{Name: "var-run-calico", MountPath: "/var/run/calico", ReadOnly: true}}, // not in the facts
-		})
-	}
+	return append(mounts, corev1.VolumeMount{Name: "cni-log-dir", MountPath: "/var/log/calico/cni", ReadOnly: true})
+}
 
+// refBirdExporter is the BIRD metrics exporter container.
+func refBirdExporter(o *values.Options) corev1.Container {
+	args := []string{"-format.new=true", "-bird.socket=/var/run/calico/bird.ctl"}
+	if !o.IPv6 {
+		args = append(args, "-bird.ipv6=false")
+	}
+	return corev1.Container{
+		Name: "bird-exporter", Image: o.Images.BirdExporter, Args: append(args, "-web.listen-address=:9094"),
+		Ports:        []corev1.ContainerPort{{Name: "bird-metrics", ContainerPort: 9094, Protocol: corev1.ProtocolTCP}},
+		Resources:    refRequests(resource.MustParse("10m"), resource.MustParse("32Mi")),
+		VolumeMounts: []corev1.VolumeMount{{Name: "var-run-calico", MountPath: "/var/run/calico", ReadOnly: true}}, // not in the facts
+	}
+}
+
+// refNodeVolumes are calico-node's pod volumes.
+func refNodeVolumes(o *values.Options) []corev1.Volume {
 	dirOrCreate := ptr.To(corev1.HostPathDirectoryOrCreate)
 	vs := []corev1.Volume{refHostPath("lib-modules", "/lib/modules", nil)}
 	if o.NonPrivileged {
@@ -283,26 +353,8 @@ func ReferenceNodeTemplate(o *values.Options) corev1.PodTemplateSpec {
 		vs = append(vs, refHostPath("sys-fs", "/sys/fs/", dirOrCreate), refHostPath("bpffs", "/sys/fs/bpf", ptr.To(corev1.HostPathDirectory)),
 			refHostPath("nodeproc", "/proc", nil))
 	}
-	vs = append(vs, refHostPath("cni-bin-dir", "/opt/cni/bin", dirOrCreate), refHostPath("cni-net-dir", "/etc/cni/net.d", nil),
+	return append(vs, refHostPath("cni-bin-dir", "/opt/cni/bin", dirOrCreate), refHostPath("cni-net-dir", "/etc/cni/net.d", nil),
 		refHostPath("cni-log-dir", "/var/log/calico/cni", nil), refHostPath("policysync", "/var/run/nodeagent", dirOrCreate))
-
-	return corev1.PodTemplateSpec{
-		ObjectMeta: metav1ObjectMeta(map[string]string{
-			"k8s-app": "calico-node", "gardener.cloud/role": "system-component", "node.gardener.cloud/critical-component": "true",
-			"networking.gardener.cloud/to-public-networks": "allowed", "networking.gardener.cloud/to-apiserver": "allowed",
-			"networking.gardener.cloud/to-dns": "allowed",
-		}, map[string]string{"checksum/configmap-calico": RefChecksum}),
-		Spec: corev1.PodSpec{
-			NodeSelector: map[string]string{"kubernetes.io/os": "linux"}, HostNetwork: true,
-			Tolerations: []corev1.Toleration{
-				{Effect: corev1.TaintEffectNoSchedule, Operator: corev1.TolerationOpExists}, {Effect: corev1.TaintEffectNoExecute, Operator: corev1.TolerationOpExists},
-			},
-			ServiceAccountName:            "calico-node",
-			SecurityContext:               &corev1.PodSecurityContext{SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault}},
-			TerminationGracePeriodSeconds: ptr.To[int64](0), PriorityClassName: "system-node-critical",
-			InitContainers: inits, Containers: cs, Volumes: vs,
-		},
-	}
 }
 
 // ReferenceTyphaTemplate is the reference's typha pod template (§2.7 and issue 20's measurements).
@@ -411,12 +463,8 @@ func RenderCompat(sc Scenario, taken *calicov1alpha1.TakenOverTemplate, mode cal
 	if err != nil {
 		return Rendered{}, err
 	}
-	gates, err := features.FromMap(map[string]bool{string(features.NonPrivilegedCalicoNode): sc.NonPrivileged})
-	if err != nil {
-		return Rendered{}, err
-	}
-	o, errs := pipeline.Options(pipeline.Source{Shoot: s, SeedNamespace: "shoot--dev--test"}, cfg, pipeline.Settings{
-		FeatureGates: gates, Images: imgs, Calico: calico, Ratchet: true, Compatibility: mode, TakenOver: taken,
+	o, errs := pipeline.Options(pipeline.Source{Shoot: s, SeedNamespace: "shoot--dev--test"}, cfg, values.Settings{
+		FeatureGates: values.FeatureGates{NonPrivilegedCalicoNode: sc.NonPrivileged}, Images: imgs, Calico: calico, Ratchet: true, Compatibility: mode, TakenOver: taken,
 	})
 	if len(errs) > 0 {
 		return Rendered{}, errs.ToAggregate()

@@ -12,7 +12,6 @@ import (
 
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
-	"github.com/calico-pilot/calico-pilot/internal/features"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/testenv"
@@ -304,12 +303,8 @@ func ResolveCalico(s *gardencorev1beta1.Shoot, nonPrivileged bool, addresses []s
 	for _, a := range addresses {
 		addrs = append(addrs, netip.MustParseAddr(a))
 	}
-	gates, err := features.FromMap(map[string]bool{string(features.NonPrivilegedCalicoNode): nonPrivileged})
-	if err != nil {
-		panic(err)
-	}
-	opts, resolveErrs = pipeline.Options(pipeline.Source{Shoot: s, SeedNamespace: "shoot--dev--test"}, cfg, pipeline.Settings{
-		FeatureGates:           gates,
+	opts, resolveErrs = pipeline.Options(pipeline.Source{Shoot: s, SeedNamespace: "shoot--dev--test"}, cfg, values.Settings{
+		FeatureGates:           values.FeatureGates{NonPrivilegedCalicoNode: nonPrivileged},
 		Images:                 imgs,
 		KubeAPIServerAddresses: addrs,
 		Calico:                 calico,

@@ -19,6 +19,8 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
 	"github.com/calico-pilot/calico-pilot/internal/mrdata"
+	"github.com/calico-pilot/calico-pilot/internal/pipeline"
+	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
 // TestTakeOverKeepsReferenceTemplate (issue 20 item 4): a Network the reference deployed is taken over
@@ -40,17 +42,17 @@ func TestTakeOverKeepsReferenceTemplate(t *testing.T) {
 			PodCIDR:     "100.96.0.0/11", ServiceCIDR: "100.64.0.0/13", IPFamilies: []gardencorev1beta1.IPFamily{"IPv4"},
 		},
 	}
-	cfg, err := network.NewConfigDecoder().Decode(n.Spec.ProviderConfig.Raw, []string{"IPv4"})
-	if err != nil {
-		t.Fatal(err)
+	cfg, errs := pipeline.ExistingNetworkConfig(n)
+	if len(errs) > 0 {
+		t.Fatal(errs.ToAggregate())
 	}
 	r, err := network.NewRenderer(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A shoot taken over from the reference runs the release unrecorded shoots run (v3.31.6).
-	rendered, err := r.Render(ctx, network.Inputs{Network: n, Shoot: baseShoot(), Config: cfg, Compatibility: calicov1alpha1.CompatibilityReference,
-		Calico: calicoversion.Steady(calicoversion.Default().Unrecorded().Release)})
+	rendered, err := r.Render(ctx, network.Inputs{Network: n, Shoot: baseShoot(), Config: cfg, Settings: values.Settings{
+		Compatibility: calicov1alpha1.CompatibilityReference, Calico: calicoversion.Steady(calicoversion.Default().Unrecorded().Release)}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -197,7 +197,7 @@ func options(t *testing.T, facts values.ClusterFacts) values.Options {
 	t.Helper()
 	imgs := rendertest.DefaultImages()
 	facts.Paths = values.ShootFactPaths()
-	o, errs := values.Resolve(values.Inputs{Cluster: facts, Images: imgs, KubeAPIServerAddresses: nil})
+	o, errs := values.Resolve(values.Inputs{Cluster: facts, Settings: values.Settings{Images: imgs}})
 	if len(errs) > 0 {
 		t.Fatal(errs.ToAggregate())
 	}

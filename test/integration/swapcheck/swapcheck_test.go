@@ -25,6 +25,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/testenv"
+	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
 const mrName = "extension-networking-calico-config"
@@ -229,7 +230,7 @@ func pilotManifestAt(t testing.TB, name, config, release string) map[string][]by
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	res, ferrs, err := enc.Render(pipeline.Source{Shoot: shootObject(name), Network: n}, cfg, pipeline.Settings{Images: images, Ratchet: true, Calico: calicoversion.Steady(r)})
+	res, ferrs, err := enc.Render(pipeline.Source{Shoot: shootObject(name), Network: n}, cfg, values.Settings{Images: images, Ratchet: true, Calico: calicoversion.Steady(r)})
 	if err != nil || len(ferrs) > 0 {
 		t.Fatal(err, ferrs)
 	}

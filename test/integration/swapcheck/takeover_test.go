@@ -148,17 +148,9 @@ func controllerManifest(t *testing.T, s takeoverShoot) map[string][]byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var families []string
-	for _, f := range s.network.Spec.IPFamilies {
-		families = append(families, string(f))
-	}
-	var raw []byte
-	if pc := s.network.Spec.ProviderConfig; pc != nil {
-		raw = pc.Raw
-	}
-	cfg, err := network.NewConfigDecoder().Decode(raw, families)
-	if err != nil {
-		t.Fatal(err)
+	cfg, errs := pipeline.ExistingNetworkConfig(s.network)
+	if len(errs) > 0 {
+		t.Fatal(errs.ToAggregate())
 	}
 	gates, err := features.FromMap(s.gates)
 	if err != nil {
@@ -174,10 +166,10 @@ func controllerManifest(t *testing.T, s takeoverShoot) map[string][]byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rendered, err := r.Render(context.Background(), network.Inputs{
-		Network: s.network, Shoot: s.shoot, Config: cfg, FeatureGates: gates,
-		Compatibility: mode, TakenOver: taken, Calico: choice.Deployment,
-	})
+	// As the actuator builds them: the operator's settings plus what it gathered for the Network.
+	settings := pipeline.OperatorSettings(nil, gates)
+	settings.Compatibility, settings.TakenOver, settings.Calico = mode, taken, choice.Deployment
+	rendered, err := r.Render(context.Background(), network.Inputs{Network: s.network, Shoot: s.shoot, Config: cfg, Settings: settings})
 	if err != nil {
 		t.Fatal(err)
 	}
