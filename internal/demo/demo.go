@@ -149,16 +149,11 @@ func reconcileAgain(ctx context.Context, c client.Client, key client.ObjectKey, 
 	before := writes.Snapshot()
 	n := &extensionsv1alpha1.Network{}
 	n.Namespace, n.Name = key.Namespace, key.Name
-	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": map[string]string{
-		extensionsv1alpha1.AnnotationOperation: extensionsv1alpha1.OperationReconcile,
-	}}})
-	if err != nil {
-		return "", fmt.Errorf("encoding the operation annotation: %w", err)
-	}
+	patch := fmt.Appendf(nil, `{"metadata":{"annotations":{%q:%q}}}`, extensionsv1alpha1.AnnotationOperation, extensionsv1alpha1.OperationReconcile)
 	if err := c.Patch(ctx, n, client.RawPatch("application/merge-patch+json", patch)); err != nil {
 		return "", fmt.Errorf("annotating Network: %w", err)
 	}
-	err = wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
 		if err := c.Get(ctx, key, n); err != nil {
 			return false, err
 		}
