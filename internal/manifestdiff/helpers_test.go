@@ -2,6 +2,7 @@ package manifestdiff
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 
@@ -162,19 +163,16 @@ func classified(old, new *Set) *Diff {
 	return d
 }
 
-func jsonOf(t testing.TB, d *Diff) string {
-	t.Helper()
-	var b bytes.Buffer
-	if err := d.WriteJSON(&b); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
-}
+// jsonOf and textOf are the diff's JSON and text output.
+func jsonOf(t testing.TB, d *Diff) string { return written(t, d.WriteJSON) }
 
-func textOf(t testing.TB, d *Diff) string {
+func textOf(t testing.TB, d *Diff) string { return written(t, d.WriteText) }
+
+// written is what write writes.
+func written(t testing.TB, write func(io.Writer) error) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := d.WriteText(&b); err != nil {
+	if err := write(&b); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
