@@ -34,10 +34,8 @@ type AdmissionOptions struct {
 	BindHost string
 	// DrainPeriod is how long the webhook server keeps serving after the signal (webhook.DrainPeriod).
 	DrainPeriod time.Duration
-	// MetricsBindAddress serves Prometheus metrics; "0" switches them off.
-	MetricsBindAddress string
-	// HealthProbeBindAddress serves /healthz and /readyz; "0" switches them off.
-	HealthProbeBindAddress string
+	// EndpointFlags are the metrics and health endpoints, the controller's flags.
+	EndpointFlags
 	// Log are --log-level and --log-format, the controller's logging flags.
 	Log *LogOptions
 	// Verbosity is the admission's older logging flag: 1 is --log-level debug, 0 leaves --log-level.
@@ -49,13 +47,12 @@ type AdmissionOptions struct {
 // NewAdmissionOptions returns the defaults: the port and cert dir the chart uses.
 func NewAdmissionOptions() *AdmissionOptions {
 	return &AdmissionOptions{
-		CertDir:                "/etc/calico-pilot/admission-tls",
-		Port:                   10250,
-		DrainPeriod:            webhook.DrainPeriod,
-		MetricsBindAddress:     ":8080",
-		HealthProbeBindAddress: ":8081",
-		Log:                    NewLogOptions(),
-		Gardener:               NewAdmissionGardenerFlags(),
+		CertDir:       "/etc/calico-pilot/admission-tls",
+		Port:          10250,
+		DrainPeriod:   webhook.DrainPeriod,
+		EndpointFlags: NewEndpointFlags(),
+		Log:           NewLogOptions(),
+		Gardener:      NewAdmissionGardenerFlags(),
 	}
 }
 
@@ -65,8 +62,7 @@ func (o *AdmissionOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.Port, "port", o.Port, "HTTPS port of the webhook server")
 	fs.StringVar(&o.BindHost, "bind-host", o.BindHost, "address the webhook server listens on (empty: all addresses)")
 	fs.DurationVar(&o.DrainPeriod, "drain-period", o.DrainPeriod, "how long the webhook server keeps serving after SIGTERM (answering with Connection: close) before it shuts down; keep it below the pod's termination grace period")
-	fs.StringVar(&o.MetricsBindAddress, "metrics-bind-address", o.MetricsBindAddress, `address of the Prometheus metrics endpoint ("0" disables it)`)
-	fs.StringVar(&o.HealthProbeBindAddress, "health-probe-bind-address", o.HealthProbeBindAddress, `address of /healthz and /readyz ("0" disables them)`)
+	o.EndpointFlags.AddFlags(fs)
 	o.Log.AddFlags(fs)
 	fs.IntVar(&o.Verbosity, "verbosity", o.Verbosity, "log verbosity (0: --log-level, 1: debug); kept for existing deployments, prefer --log-level")
 	o.Gardener.AddFlags(fs, o)

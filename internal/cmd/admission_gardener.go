@@ -68,7 +68,6 @@ func (f *AdmissionGardenerFlags) AddFlags(fs *pflag.FlagSet, o *AdmissionOptions
 	fs.IntVar(&o.Port, "webhook-config-server-port", o.Port, "the reference's name of --port")
 	fs.StringVar(&o.BindHost, "webhook-config-server-host", o.BindHost, "the reference's name of --bind-host")
 	fs.StringVar(&o.CertDir, "webhook-config-cert-dir", o.CertDir, "the reference's name of --cert-dir")
-	fs.StringVar(&o.HealthProbeBindAddress, "health-bind-address", o.HealthProbeBindAddress, "the Gardener extensions' name of --health-probe-bind-address (the controller accepts both as well)")
 }
 
 // Enabled is whether the admission registers itself.

@@ -251,7 +251,7 @@ func (o *ApplyOptions) report(ctx context.Context, c client.Client, p standalone
 	}
 	move := plan.NewMove(p.From, p.To, d, p.Kubernetes, objects)
 	blockers := append(plan.Blockers(d, live), move.Blockers()...)
-	po := &PlanOptions{PlanOutput: "text"}
+	po := &PlanOptions{PlanOutput: outputText}
 	var b strings.Builder
 	sum := d.Summarize()
 	o.disruptive = sum.Highest == manifestdiff.ClassDisruptive || sum.Highest == manifestdiff.ClassBlocked

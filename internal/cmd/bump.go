@@ -42,7 +42,7 @@ func (o *BumpOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.NewUpstream, "new-upstream", "", "the new upstream manifest (required)")
 	fs.StringVarP(&o.Output, "output", "o", "", "write the new downstream to this file instead of stdout")
 	fs.StringVar(&o.Report, "report", "", "write the report to this file instead of stderr")
-	fs.StringVar(&o.ReportFormat, "report-format", "text", "report format: text or json")
+	fs.StringVar(&o.ReportFormat, "report-format", outputText, "report format: text or json")
 	fs.StringVar(&o.FromVersion, "from-version", "", "old upstream version (default: inferred from the old upstream's calico image tags)")
 	fs.StringVar(&o.ToVersion, "to-version", "", "new upstream version (default: inferred from the new upstream's calico image tags)")
 	fs.StringArrayVar(&o.ExpectAbsent, "expect-absent", nil, "fail (exit 1) when an output line matches this regular expression; repeatable")
@@ -90,10 +90,7 @@ func (o *BumpOptions) Validate() error {
 	if len(missing) > 0 {
 		return fmt.Errorf("missing required flags: %s", strings.Join(missing, ", "))
 	}
-	if o.ReportFormat != "text" && o.ReportFormat != "json" {
-		return fmt.Errorf("--report-format %q: accepted values are text and json", o.ReportFormat)
-	}
-	return nil
+	return checkOutput("report-format", o.ReportFormat)
 }
 
 // Run merges, writes the output and the report, and returns an *ExitError for conflicts (1),
@@ -221,7 +218,7 @@ func (o *BumpOptions) checkOutputs() error {
 func (o *BumpOptions) writeReport(ctx context.Context, stderr io.Writer, r *bump.Report) error {
 	var b strings.Builder
 	var err error
-	if o.ReportFormat == "json" {
+	if o.ReportFormat == outputJSON {
 		err = r.WriteJSON(&b)
 	} else {
 		err = r.WriteText(&b)

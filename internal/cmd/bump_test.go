@@ -93,7 +93,7 @@ func TestBumpCommand(t *testing.T) {
 			name:        "bad report format exits 2",
 			args:        jinja("--report-format", "xml"),
 			wantCode:    2,
-			wantErrLast: `error: --report-format "xml": accepted values are text and json`,
+			wantErrLast: `error: --report-format "xml" is not supported, use text or json`,
 		},
 	}
 	runBumpCases(t, cases)

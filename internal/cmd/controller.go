@@ -37,10 +37,10 @@ type ControllerOptions struct {
 	LeaderElect               bool
 	LeaderElectionNamespace   string
 	LeaderElectionID          string
-	MetricsBindAddress        string
 	PprofBindAddress          string
-	HealthBindAddress         string
 	DeleteTimeout             time.Duration
+	// EndpointFlags are the metrics and health endpoints, the admission's flags.
+	EndpointFlags
 	// DNS configures how CNAME DNSRecords are resolved and the TTL-driven requeue bounds.
 	DNS *apiserverendpoints.Options
 	// Extension are the Gardener extension flags (extension_flags.go).
@@ -59,8 +59,7 @@ func NewControllerOptions() *ControllerOptions {
 		MaxConcurrentReconciles: d.MaxConcurrentReconciles,
 		LeaderElect:             true,
 		LeaderElectionID:        "calico-pilot-leader-election",
-		MetricsBindAddress:      ":8080",
-		HealthBindAddress:       ":8081",
+		EndpointFlags:           NewEndpointFlags(),
 		DeleteTimeout:           d.DeleteTimeout,
 		DNS:                     apiserverendpoints.NewOptions(),
 		Extension:               NewExtensionFlags(),
@@ -76,11 +75,8 @@ func (o *ControllerOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.LeaderElect, "leader-elect", o.LeaderElect, "elect a leader so that only one replica reconciles")
 	fs.StringVar(&o.LeaderElectionNamespace, "leader-election-namespace", o.LeaderElectionNamespace, "namespace of the leader election lease (default: $LEADER_ELECTION_NAMESPACE, else the in-cluster namespace)")
 	fs.StringVar(&o.LeaderElectionID, "leader-election-id", o.LeaderElectionID, "name of the leader election lease")
-	fs.StringVar(&o.MetricsBindAddress, "metrics-bind-address", o.MetricsBindAddress, "address of the Prometheus metrics endpoint (0 disables it)")
 	fs.StringVar(&o.PprofBindAddress, "pprof-bind-address", o.PprofBindAddress, "address of the Go profiling endpoints (/debug/pprof; empty or 0: off, the default)")
-	fs.StringVar(&o.HealthBindAddress, "health-probe-bind-address", o.HealthBindAddress, "address of the /healthz and /readyz endpoints (0 disables them); the admission's flag has the same name")
-	// The Gardener extensions' name, used by the charts; the same option.
-	fs.StringVar(&o.HealthBindAddress, "health-bind-address", o.HealthBindAddress, "the Gardener extensions' name of --health-probe-bind-address")
+	o.EndpointFlags.AddFlags(fs)
 	fs.DurationVar(&o.DeleteTimeout, "delete-timeout", o.DeleteTimeout, "how long deletion waits for the ManagedResource to disappear")
 	o.DNS.AddFlags(fs)
 	o.Extension.AddFlags(fs)
@@ -247,7 +243,7 @@ func (o *ControllerOptions) Run(ctx context.Context, streams IO) error {
 			LeaderElectionID:        o.LeaderElectionID,
 			LeaderElectionNamespace: o.LeaderElectionNamespace,
 			Metrics:                 metricsserver.Options{BindAddress: o.MetricsBindAddress},
-			HealthProbeBindAddress:  o.HealthBindAddress,
+			HealthProbeBindAddress:  o.HealthProbeBindAddress,
 			PprofBindAddress:        o.PprofBindAddress,
 		},
 		ImageVector: vector,

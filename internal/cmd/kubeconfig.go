@@ -1,9 +1,11 @@
 package cmd
 
 import (
+	"bytes"
 	"fmt"
+	"maps"
 	"path/filepath"
-	"sort"
+	"slices"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
@@ -66,67 +68,49 @@ func loadKubeconfig(flag, path string, inline bool) (*rest.Config, error) {
 
 // inlineFiles replaces the file references of cfg by their contents, read through readInput.
 func inlineFiles(cfg *clientcmdapi.Config, dir string) error {
-	read := func(what, name, file string) ([]byte, error) {
-		if !filepath.IsAbs(file) {
-			file = filepath.Join(dir, file)
-		}
-		b, err := readInput(file, nil)
-		if err != nil {
-			return nil, fmt.Errorf("%s of %s: %w", what, name, err)
-		}
-		return b, nil
-	}
-	for _, name := range sortedKeys(cfg.Clusters) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Clusters)) {
 		c := cfg.Clusters[name]
-		if c.CertificateAuthority != "" && len(c.CertificateAuthorityData) == 0 {
-			b, err := read("certificate-authority", "cluster "+name, c.CertificateAuthority)
-			if err != nil {
-				return err
-			}
-			c.CertificateAuthorityData, c.CertificateAuthority = b, ""
+		if err := inlineFile(dir, "certificate-authority", "cluster "+name, &c.CertificateAuthority, &c.CertificateAuthorityData); err != nil {
+			return err
 		}
 	}
-	for _, name := range sortedKeys(cfg.AuthInfos) {
-		a := cfg.AuthInfos[name]
-		if a.ClientCertificate != "" && len(a.ClientCertificateData) == 0 {
-			b, err := read("client-certificate", "user "+name, a.ClientCertificate)
-			if err != nil {
-				return err
-			}
-			a.ClientCertificateData, a.ClientCertificate = b, ""
+	for _, name := range slices.Sorted(maps.Keys(cfg.AuthInfos)) {
+		a, owner := cfg.AuthInfos[name], "user "+name
+		if err := inlineFile(dir, "client-certificate", owner, &a.ClientCertificate, &a.ClientCertificateData); err != nil {
+			return err
 		}
-		if a.ClientKey != "" && len(a.ClientKeyData) == 0 {
-			b, err := read("client-key", "user "+name, a.ClientKey)
-			if err != nil {
-				return err
-			}
-			a.ClientKeyData, a.ClientKey = b, ""
+		if err := inlineFile(dir, "client-key", owner, &a.ClientKey, &a.ClientKeyData); err != nil {
+			return err
 		}
-		if a.TokenFile != "" && a.Token == "" {
-			b, err := read("tokenFile", "user "+name, a.TokenFile)
-			if err != nil {
+		if a.Token == "" {
+			var token []byte
+			if err := inlineFile(dir, "tokenFile", owner, &a.TokenFile, &token); err != nil {
 				return err
 			}
-			a.Token, a.TokenFile = string(trimSpace(b)), ""
+			// A token file ends in a newline more often than not; the token does not.
+			a.Token = string(bytes.TrimRight(token, "\n\r "))
 		}
 	}
 	return nil
 }
 
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r' || b[len(b)-1] == ' ') {
-		b = b[:len(b)-1]
+// inlineFile reads the file a kubeconfig reference names (relative to dir, the kubeconfig's
+// directory) into its data field and drops the reference, unless the data is given already (the
+// data wins, as in client-go). Errors name the reference (what) and its cluster or user (owner).
+func inlineFile(dir, what, owner string, file *string, data *[]byte) error {
+	if *file == "" || len(*data) > 0 {
+		return nil
 	}
-	return b
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+	path := *file
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
 	}
-	sort.Strings(keys)
-	return keys
+	b, err := readInput(path, nil)
+	if err != nil {
+		return fmt.Errorf("%s of %s: %w", what, owner, err)
+	}
+	*data, *file = b, ""
+	return nil
 }
 
 // cliClient is the one path from a CLI command's kubeconfig flag (plan, pools migrate, swap-check)

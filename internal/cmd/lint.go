@@ -12,12 +12,6 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/lint"
 )
 
-// Output formats of `calico-pilot lint`.
-const (
-	lintOutputText = "text"
-	lintOutputJSON = "json"
-)
-
 // LintOptions are the flags of `calico-pilot lint`.
 type LintOptions struct {
 	// File is the file to lint; "-" reads stdin.
@@ -56,7 +50,7 @@ Exit status: 0 clean or warnings only, 1 errors, 2 unreadable input or bad usage
 // AddFlags registers the lint flags.
 func (o *LintOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.File, "filename", "f", "", `file with Calico policies and network sets (several YAML documents allowed); "-" reads stdin (required)`)
-	fs.StringVarP(&o.Output, "output", "o", lintOutputText, "output format: text or json")
+	addOutputFlag(fs, &o.Output, "output", "o")
 }
 
 // Complete has nothing to derive: lint's flags are used as given.
@@ -67,8 +61,8 @@ func (o *LintOptions) Validate() error {
 	if o.File == "" {
 		return errors.New(`required flag -f/--filename is not set (use "-" for stdin)`)
 	}
-	if o.Output != lintOutputText && o.Output != lintOutputJSON {
-		return fmt.Errorf("--output %q is not supported, use text or json", o.Output)
+	if err := checkOutput("output", o.Output); err != nil {
+		return err
 	}
 	return nil
 }
@@ -85,7 +79,7 @@ func (o *LintOptions) Run(ctx context.Context, streams IO) error {
 		if err != nil {
 			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("%s: %w", inputName(o.File), err)}
 		}
-		if o.Output == lintOutputJSON {
+		if o.Output == outputJSON {
 			err = res.WriteJSON(out)
 		} else {
 			err = res.WriteText(out)

@@ -104,8 +104,8 @@ func (o *PlanOptions) AddFlags(f *pflag.FlagSet) {
 	_ = f.MarkHidden("seed-namespace")
 	_ = f.MarkHidden("crds")
 	f.Lookup("output").Usage = "output format: text or json"
-	f.Lookup("output").DefValue = "text"
-	o.Output = "text"
+	f.Lookup("output").DefValue = outputText
+	o.Output = outputText
 	f.StringVar(&o.Current, "current", "", "the deployed ManagedResource secret (Secret manifest) or a manifest stream (required)")
 	f.StringVar(&o.Target, "target", "", "a manifest stream or ManagedResource secret to compare with, instead of rendering")
 	f.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig of the shoot for the live checks (read only); without --current, a seed's (with --target-version)")
@@ -145,8 +145,8 @@ func (o *PlanOptions) Complete() error {
 
 // Validate checks the flag combination.
 func (o *PlanOptions) Validate() error {
-	if o.PlanOutput != "text" && o.PlanOutput != "json" {
-		return fmt.Errorf("--output %q: accepted are text and json", o.PlanOutput)
+	if err := checkOutput("output", o.PlanOutput); err != nil {
+		return err
 	}
 	if o.LiveShoots && !o.seedMode() {
 		return errors.New("--live-shoots is for a seed plan (--kubeconfig SEED --target-version RELEASE|LINE, no --current); for one shoot give its kubeconfig with --kubeconfig")
@@ -367,7 +367,7 @@ type planReport struct {
 }
 
 func (o *PlanOptions) report(w io.Writer, d *manifestdiff.Diff, blockers []plan.Blocker, sum manifestdiff.Summary, live bool, move plan.Move) error {
-	if o.PlanOutput == "json" {
+	if o.PlanOutput == outputJSON {
 		var buf bytes.Buffer
 		if err := d.WriteJSON(&buf); err != nil {
 			return err

@@ -76,7 +76,7 @@ func (o *PlanOptions) runSeed(ctx context.Context, streams IO) error {
 		rows = append(rows, planSeedShoot(checker, resolver, s, target, gather))
 	}
 	var b bytes.Buffer
-	if o.PlanOutput == "json" {
+	if o.PlanOutput == outputJSON {
 		enc := json.NewEncoder(&b)
 		enc.SetIndent("", "  ")
 		err = enc.Encode(rows)

@@ -83,7 +83,7 @@ func (o *PoolsMigrateOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&o.ClusterCIDRs, "cluster-cidr", nil, "the cluster's pod range(s) the new pool must lie in (default: kubeadm-config's podSubnet)")
 	fs.BoolVar(&o.DryRun, "dry-run", false, "check and report, write nothing")
 	fs.BoolVar(&o.DeleteOld, "delete-old", false, "delete the old pool once no address is allocated from it")
-	fs.StringVarP(&o.Output, "output", "o", "text", "output format: text or json")
+	addOutputFlag(fs, &o.Output, "output", "o")
 }
 
 // Complete builds the cluster client.
@@ -107,8 +107,8 @@ func (o *PoolsMigrateOptions) Validate() error {
 	if o.From == "" || o.To == "" {
 		return errors.New("--from and --to are required: the names of the old and the new IP pool")
 	}
-	if o.Output != "text" && o.Output != "json" {
-		return fmt.Errorf("--output %q: accepted are text and json", o.Output)
+	if err := checkOutput("output", o.Output); err != nil {
+		return err
 	}
 	return nil
 }
@@ -246,7 +246,7 @@ func (o *PoolsMigrateOptions) write(ctx context.Context, step pools.MigrationSte
 }
 
 func (o *PoolsMigrateOptions) print(w io.Writer, rep poolsMigrateReport) error {
-	if o.Output == "json" {
+	if o.Output == outputJSON {
 		if rep.Steps == nil {
 			rep.Steps = []pools.MigrationStep{}
 		}

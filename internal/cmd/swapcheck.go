@@ -70,7 +70,7 @@ func (o *SwapCheckOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.File, "filename", "f", "", `file with Shoots, or with a seed's Networks, Clusters, ManagedResources and Secrets; "-" reads stdin`)
 	fs.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig of a seed: reads every calico Network with its Cluster and deployed ManagedResource")
 	fs.StringVar(&o.ConfigFile, "config", "", "ControllerConfiguration calico-pilot will run with (compatibility.honourIgnoredFields, featureGates, kubeAPIServerGlobalNetworkSet)")
-	fs.StringVarP(&o.Output, "output", "o", "text", "output format: text or json")
+	addOutputFlag(fs, &o.Output, "output", "o")
 }
 
 // Complete reads the ControllerConfiguration.
@@ -96,10 +96,8 @@ func (o *SwapCheckOptions) Validate() error {
 		return errors.New("one of -f/--filename and --kubeconfig is required")
 	case o.File != "" && o.Kubeconfig != "":
 		return errors.New("-f/--filename and --kubeconfig exclude each other")
-	case o.Output != "text" && o.Output != "json":
-		return fmt.Errorf("--output %q is not supported, use text or json", o.Output)
 	}
-	return nil
+	return checkOutput("output", o.Output)
 }
 
 // Run checks every shoot and reports. It only reads, so an interrupt stops it at once (exit 130)
@@ -125,7 +123,7 @@ func (o *SwapCheckOptions) run(ctx context.Context, streams IO) error {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	var b bytes.Buffer
-	if o.Output == "json" {
+	if o.Output == outputJSON {
 		err = swapcheck.WriteJSON(&b, reports)
 	} else {
 		if len(reports) == 0 {

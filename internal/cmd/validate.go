@@ -24,12 +24,6 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/validation"
 )
 
-// Output formats of `calico-pilot validate`.
-const (
-	validateOutputText = "text"
-	validateOutputJSON = "json"
-)
-
 // ValidateOptions are the flags of `calico-pilot validate`.
 type ValidateOptions struct {
 	// File is the file to validate; "-" reads stdin.
@@ -101,7 +95,7 @@ func (o *ValidateOptions) AddFlags(fs *pflag.FlagSet) {
 	o.flags = fs
 	fs.StringVarP(&o.File, "filename", "f", "", `file with a NetworkConfig or Shoot (several YAML documents allowed); "-" reads stdin (required)`)
 	fs.StringSliceVar(&o.IPFamilies, "ip-families", []string{"IPv4"}, "IP families of the shoot a bare NetworkConfig is meant for: IPv4, IPv6 or IPv4,IPv6 (Shoots carry their own)")
-	fs.StringVarP(&o.Output, "output", "o", validateOutputText, "output format: text or json")
+	addOutputFlag(fs, &o.Output, "output", "o")
 	fs.BoolVar(&o.Strict, "strict", false, "judge as a new config (admission on create): rules beyond the reference extension are errors, not warnings")
 	fs.StringVar(&o.RunningVersion, "running-version", "", "Calico release the shoot runs now (its Network's providerStatus calicoVersion; "+calicoversion.Default().Accepted()+"): a calicoVersion pin to another release is judged as a move (refused down across a CRD storage change, else its facts as warnings)")
 }
@@ -138,8 +132,8 @@ func (o *ValidateOptions) Validate() error {
 	if o.File == "" {
 		return errors.New(`required flag -f/--filename is not set (use "-" for stdin)`)
 	}
-	if o.Output != validateOutputText && o.Output != validateOutputJSON {
-		return fmt.Errorf("--output %q is not supported, use text or json", o.Output)
+	if err := checkOutput("output", o.Output); err != nil {
+		return err
 	}
 	if errs := validation.ValidateIPFamilies(o.ipFamilies, field.NewPath("ip-families")); len(errs) > 0 {
 		return fmt.Errorf("--ip-families %s: %s", strings.Join(o.IPFamilies, ","), errs[0].ErrorBody())
@@ -211,7 +205,7 @@ func (o *ValidateOptions) run(streams IO) error {
 	}
 
 	var writeErr error
-	if o.Output == validateOutputJSON {
+	if o.Output == outputJSON {
 		writeErr = writeJSONResults(streams.Out, results)
 	} else {
 		writeErr = writeTextResults(streams.Out, results)

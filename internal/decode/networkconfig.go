@@ -11,21 +11,11 @@ import (
 // sits (nil for a file of its own, spec.networking.providerConfig inside a Shoot); every error path
 // is below it. The returned object is nil whenever there are errors, so nothing half-decoded is used.
 func NetworkConfig(data []byte, fldPath *field.Path) (*calicov1alpha1.NetworkConfig, field.ErrorList) {
-	cfg := &calicov1alpha1.NetworkConfig{}
-	gvk := calicov1alpha1.SchemeGroupVersion.WithKind("NetworkConfig")
-	if errs := into(data, fldPath, gvk, cfg, strictMode); len(errs) > 0 {
-		return nil, errs
-	}
-	return cfg, nil
+	return newFrom[calicov1alpha1.NetworkConfig](data, fldPath, calicov1alpha1.SchemeGroupVersion.WithKind("NetworkConfig"), strictMode)
 }
 
 // ControllerConfiguration strictly decodes the operator configuration from YAML or JSON. Unlike the
 // reference loader, unknown fields are errors, so a misspelled setting is not silently dropped.
 func ControllerConfiguration(data []byte) (*configv1alpha1.ControllerConfiguration, field.ErrorList) {
-	cfg := &configv1alpha1.ControllerConfiguration{}
-	gvk := configv1alpha1.SchemeGroupVersion.WithKind("ControllerConfiguration")
-	if errs := into(data, nil, gvk, cfg, strictMode); len(errs) > 0 {
-		return nil, errs
-	}
-	return cfg, nil
+	return newFrom[configv1alpha1.ControllerConfiguration](data, nil, configv1alpha1.SchemeGroupVersion.WithKind("ControllerConfiguration"), strictMode)
 }

@@ -12,3 +12,13 @@ import (
 func Object(data []byte, fldPath *field.Path, gvk schema.GroupVersionKind, obj any) field.ErrorList {
 	return into(data, fldPath, gvk, obj, strictMode)
 }
+
+// newFrom decodes data into a new T of kind gvk in mode m; the result is nil whenever there are
+// errors, so nothing half-decoded is used.
+func newFrom[T any](data []byte, fldPath *field.Path, gvk schema.GroupVersionKind, m mode) (*T, field.ErrorList) {
+	obj := new(T)
+	if errs := into(data, fldPath, gvk, obj, m); len(errs) > 0 {
+		return nil, errs
+	}
+	return obj, nil
+}

@@ -11,12 +11,7 @@ import (
 // model are ignored (a Shoot has many); a wrong apiVersion or kind, or a modelled field of the wrong
 // type, is an error. The providerConfig is kept raw; decode it with ShootNetworkConfig.
 func Shoot(data []byte) (*gardencorev1beta1.Shoot, field.ErrorList) {
-	shoot := &gardencorev1beta1.Shoot{}
-	gvk := gardencorev1beta1.SchemeGroupVersion.WithKind("Shoot")
-	if errs := into(data, nil, gvk, shoot, lenientMode); len(errs) > 0 {
-		return nil, errs
-	}
-	return shoot, nil
+	return newFrom[gardencorev1beta1.Shoot](data, nil, gardencorev1beta1.SchemeGroupVersion.WithKind("Shoot"), lenientMode)
 }
 
 // ProviderConfigPath is where a Shoot holds its NetworkConfig.

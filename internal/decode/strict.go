@@ -4,6 +4,7 @@ import (
 	"bytes"
 	gojson "encoding/json"
 	"fmt"
+	"iter"
 	"reflect"
 	"sort"
 	"strconv"
@@ -290,36 +291,43 @@ func jsonName(f reflect.StructField) (name string, inline bool) {
 	return name, false
 }
 
-func collectJSONNames(t reflect.Type, names *[]string) {
+// jsonFields yields the exported fields of struct type t that JSON decodes into, with their JSON
+// names, in declaration order: the fields of an inlined struct (embedded, or tagged ",inline") in its
+// place; fields tagged "-" are left out, as encoding/json leaves them out.
+func jsonFields(t reflect.Type) iter.Seq2[string, reflect.StructField] {
+	return func(yield func(string, reflect.StructField) bool) { yieldJSONFields(t, yield) }
+}
+
+// yieldJSONFields is jsonFields' walk; it returns false once yield has asked to stop.
+func yieldJSONFields(t reflect.Type, yield func(string, reflect.StructField) bool) bool {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		if !f.IsExported() {
 			continue
 		}
 		name, inline := jsonName(f)
-		if inline {
-			collectJSONNames(deref(f.Type), names)
-			continue
+		switch {
+		case inline:
+			if !yieldJSONFields(deref(f.Type), yield) {
+				return false
+			}
+		case name != "":
+			if !yield(name, f) {
+				return false
+			}
 		}
-		if name != "" {
-			*names = append(*names, name)
-		}
+	}
+	return true
+}
+
+func collectJSONNames(t reflect.Type, names *[]string) {
+	for name := range jsonFields(t) {
+		*names = append(*names, name)
 	}
 }
 
 func fieldByJSONName(t reflect.Type, want string) (reflect.StructField, bool) {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		name, inline := jsonName(f)
-		if inline {
-			if inner, ok := fieldByJSONName(deref(f.Type), want); ok {
-				return inner, true
-			}
-			continue
-		}
+	for name, f := range jsonFields(t) {
 		if name == want {
 			return f, true
 		}

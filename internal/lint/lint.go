@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/calico-pilot/calico-pilot/internal/decode"
+	"github.com/calico-pilot/calico-pilot/internal/manifest"
 )
 
 // Severity says whether a finding makes the input wrong (error) or probably not what was meant.
@@ -109,18 +110,16 @@ func Lint(data []byte) (*Result, error) {
 	return &Result{Documents: results}, nil
 }
 
+// describe names a document as messages name an object ("<Kind> [<namespace>/]<name>",
+// manifest.ObjectKey without the group), or says what it lacks.
 func describe(doc decode.Document) string {
-	name := doc.Name
-	if doc.Namespace != "" {
-		name = doc.Namespace + "/" + name
-	}
 	switch {
 	case doc.Kind == "":
 		return "document without kind"
-	case name == "":
+	case doc.Namespace == "" && doc.Name == "":
 		return doc.Kind
 	default:
-		return doc.Kind + " " + name
+		return manifest.ObjectKey("", doc.Kind, doc.Namespace, doc.Name)
 	}
 }
 

@@ -26,16 +26,23 @@ type Doc struct {
 	JSON []byte
 }
 
-// ID is the object's identity as "<kind>.<group> <namespace>/<name>".
+// ID is the object's identity as "<kind>.<group> <namespace>/<name>" (ObjectKey).
 func (d Doc) ID() string {
-	k := d.Kind
-	if d.Group != "" {
-		k += "." + d.Group
+	return ObjectKey(d.Group, d.Kind, d.Namespace, d.Name)
+}
+
+// ObjectKey is how messages and reports name an object: "<Kind>[.<group>] [<namespace>/]<name>",
+// e.g. "DaemonSet.apps kube-system/calico-node". The version is not part of it: it is the object's
+// identity as the resource manager sees it. With group "" it is "<Kind> [<namespace>/]<name>".
+func ObjectKey(group, kind, namespace, name string) string {
+	k := kind
+	if group != "" {
+		k += "." + group
 	}
-	if d.Namespace == "" {
-		return k + " " + d.Name
+	if namespace == "" {
+		return k + " " + name
 	}
-	return k + " " + d.Namespace + "/" + d.Name
+	return k + " " + namespace + "/" + name
 }
 
 // newEncoder returns the encoder for buf. HTML characters are not escaped: the documents are

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/calico-pilot/calico-pilot/internal/manifest"
 )
 
 // ObjectID is the identity of an object as the resource manager sees it: the version is not part
@@ -15,24 +17,15 @@ type ObjectID struct {
 	Name      string `json:"name"`
 }
 
-// String is "<Kind>[.<group>] [<namespace>/]<name>", e.g. "DaemonSet.apps kube-system/calico-node".
+// String is "<Kind>[.<group>] [<namespace>/]<name>", e.g. "DaemonSet.apps kube-system/calico-node"
+// (manifest.ObjectKey, the one form of an object's identity).
 func (id ObjectID) String() string {
-	k := id.Kind
-	if id.Group != "" {
-		k += "." + id.Group
-	}
-	if id.Namespace == "" {
-		return k + " " + id.Name
-	}
-	return k + " " + id.Namespace + "/" + id.Name
+	return manifest.ObjectKey(id.Group, id.Kind, id.Namespace, id.Name)
 }
 
-// Short is "<Kind> [<namespace>/]<name>", the form used in text output.
+// Short is "<Kind> [<namespace>/]<name>", the form used in text output: String without the group.
 func (id ObjectID) Short() string {
-	if id.Namespace == "" {
-		return id.Kind + " " + id.Name
-	}
-	return id.Kind + " " + id.Namespace + "/" + id.Name
+	return manifest.ObjectKey("", id.Kind, id.Namespace, id.Name)
 }
 
 // less orders IDs by kind, group, namespace and name.

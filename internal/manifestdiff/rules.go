@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 )
 
@@ -41,19 +43,11 @@ func literalTrue(obj *Object, key string) bool {
 	return ok && v == "true"
 }
 
-// lookup returns the value at a path of map keys.
+// lookup returns the value at a path of map keys; not found when a step is missing or not an object
+// (the error NestedFieldNoCopy returns then says only that).
 func lookup(m map[string]any, keys ...string) (any, bool) {
-	var cur any = m
-	for _, k := range keys {
-		mm, ok := cur.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if cur, ok = mm[k]; !ok {
-			return nil, false
-		}
-	}
-	return cur, true
+	v, found, err := unstructured.NestedFieldNoCopy(m, keys...)
+	return v, found && err == nil
 }
 
 func lookupString(obj *Object, keys ...string) string {

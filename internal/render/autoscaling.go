@@ -23,21 +23,22 @@ import (
 
 // cpvaConstants returns a cpvpa's RBAC, ServiceAccount and ConfigMap: they depend only on what
 // it scales, not on the options.
-func cpvaConstants(name, rbacName, targetKind, targetName, key, config string) []client.Object {
+func cpvaConstants(c cpva) []client.Object {
 	return []client.Object{
-		clusterRole(rbacName, nil,
+		clusterRole(c.rbacName, nil,
 			// Counts nodes.
 			rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"nodes"}, Verbs: []string{"list", "watch"}},
 			// Reads and patches the target's resource requests.
-			rbacv1.PolicyRule{APIGroups: []string{"apps"}, Resources: []string{targetKind + "s"}, Verbs: []string{"get", "patch"}, ResourceNames: []string{targetName}},
+			rbacv1.PolicyRule{APIGroups: []string{"apps"}, Resources: []string{c.targetKind + "s"}, Verbs: []string{"get", "patch"}, ResourceNames: []string{c.targetName}},
 		),
-		clusterRoleBinding(rbacName, rbacName, nil, saSubject(rbacName)),
-		serviceAccount(rbacName),
-		autoscalerConfigMap(name, map[string]string{key: config}),
+		clusterRoleBinding(c.rbacName, c.rbacName, nil, saSubject(c.rbacName)),
+		serviceAccount(c.rbacName),
+		autoscalerConfigMap(c.name, map[string]string{c.key: c.config}),
 	}
 }
 
-// cpva describes a cluster-proportional vertical autoscaler (cpvpa) Deployment.
+// cpva describes a cluster-proportional vertical autoscaler (cpvpa): its Deployment (cpvaDeployment)
+// and the objects that do not depend on the options (cpvaConstants) are built from the one value.
 type cpva struct {
 	// name of the Deployment and its ConfigMap; app is its k8s-app label (selector), the
 	// reference's, which differs from the name for calico-node's.

@@ -4,6 +4,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
+	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
 // ConstantGroup is a set of shoot objects whose content does not depend on Options beyond the
@@ -45,12 +46,14 @@ type Constant struct {
 	KubeControllers calicoversion.Release
 }
 
-// constantOf is group g as a shoot with options' Calico deployment d selects it.
-func constantOf(g ConstantGroup, d calicoversion.Deployment, withTypha bool) Constant {
+// constantOf is group g as a shoot with options o selects it: by the releases of its Calico
+// deployment, and whether typha runs.
+func constantOf(g ConstantGroup, o *values.Options) Constant {
+	d := o.Calico
 	switch g {
 	case GroupAlways:
 		c := Constant{Group: g, Node: d.Node, Typha: d.Typha}
-		if !withTypha {
+		if !o.Typha {
 			c.Typha = d.Node
 		}
 		return c

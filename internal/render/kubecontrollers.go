@@ -23,7 +23,7 @@ func kubeControllers(o *values.Options) (part, error) {
 	var groups []Constant
 	if o.KubeControllers {
 		objs = append(objs, kubeControllersDeployment(o))
-		groups = append(groups, constantOf(GroupKubeControllers, o.Calico, o.Typha))
+		groups = append(groups, constantOf(GroupKubeControllers, o))
 	}
 	if o.AutoScaling.KubeControllersVPA {
 		objs = append(objs, vpa(NameKubeControllers, "Deployment", NameKubeControllers, []vpav1.ContainerResourcePolicy{{

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -21,8 +22,25 @@ import (
 // nonPrivilegedUID is the user calico-node runs as without privileges (Calico's documented choice).
 const nonPrivilegedUID = 999
 
+// The ports calico-node's containers serve metrics on, each stated once for the setting that
+// chooses it, the container port and the monitoring Service.
+const (
+	// felixMetricsPort is felix's Prometheus endpoint (FELIX_PROMETHEUSMETRICSPORT).
+	felixMetricsPort = 9091
+	// birdMetricsPort is bird-exporter's Prometheus endpoint (-web.listen-address).
+	birdMetricsPort = 9094
+)
+
 // nodeCPVAConfig sizes calico-node's memory with the node count; CPU stays at its request.
 const nodeCPVAConfig = `{"calico-node":{"requests":{"memory":{"base":"50Mi","step":"50Mi","nodesPerStep":10,"max":"1400Mi"}}}}`
+
+// nodeCPVA is calico-node's cluster-proportional vertical autoscaler.
+var nodeCPVA = cpva{
+	name: NameNodeCPVA, app: AppNodeCPVA, rbacName: NameNodeCPVARBAC,
+	// calico-node's own size must not wait behind other workloads.
+	priorityClass: "system-cluster-critical",
+	targetKind:    "daemonset", targetName: NameCalicoNode, key: "node-autoscaler", config: nodeCPVAConfig,
+}
 
 // calicoNode returns calico-node's objects that depend on the options: its configuration
 // calico-config (cniconfig.go), the DaemonSet, the binding of its ClusterRole, bird's metrics
@@ -34,25 +52,20 @@ func calicoNode(o *values.Options) (part, error) {
 	if err != nil {
 		return part{}, err
 	}
-	groups := []Constant{constantOf(GroupAlways, o.Calico, o.Typha)}
+	groups := []Constant{constantOf(GroupAlways, o)}
 	// The pods roll when the configuration they read changes.
 	objs := make([]client.Object, 0, 6) // every object below, without reallocating
 	objs = append(objs, cm, nodeRoleBinding(o), nodeDaemonSet(o, configChecksum(o, cm.Data)))
 	if o.BirdExporter && !o.NonPrivileged {
-		objs = append(objs, monitoringService(NameBirdMonitoring, NameCalicoNode, 9094, "metrics"))
+		objs = append(objs, monitoringService(NameBirdMonitoring, NameCalicoNode, birdMetricsPort, "metrics"))
 	}
 	a := o.AutoScaling
 	if a.NodeVPA {
 		objs = append(objs, nodeVPA(o))
 	}
 	if a.NodeCPVA {
-		objs = append(objs, cpvaDeployment(o, cpva{
-			name: NameNodeCPVA, app: AppNodeCPVA, rbacName: NameNodeCPVARBAC,
-			// calico-node's own size must not wait behind other workloads.
-			priorityClass: "system-cluster-critical",
-			targetKind:    "daemonset", targetName: NameCalicoNode, key: "node-autoscaler", config: nodeCPVAConfig,
-		}))
-		groups = append(groups, constantOf(GroupNodeCPVA, o.Calico, o.Typha))
+		objs = append(objs, cpvaDeployment(o, nodeCPVA))
+		groups = append(groups, constantOf(GroupNodeCPVA, o))
 	}
 	return part{objects: objs, groups: groups}, nil
 }
@@ -157,13 +170,13 @@ func constantRBAC(node, typha calicoversion.Release) []client.Object {
 // felixMonitoringService is the Service Prometheus finds felix's metrics by; every shoot runs
 // felix, so it does not depend on the options (see constants.go).
 func felixMonitoringService() client.Object {
-	return monitoringService(NameFelixMonitoring, NameCalicoNode, 9091, "metrics")
+	return monitoringService(NameFelixMonitoring, NameCalicoNode, felixMetricsPort, "metrics")
 }
 
 // nodeCPVAConstants returns calico-node's vertical autoscaler's RBAC and ConfigMap, which do not
 // depend on the options (see constants.go).
 func nodeCPVAConstants() []client.Object {
-	return cpvaConstants(NameNodeCPVA, NameNodeCPVARBAC, "daemonset", NameCalicoNode, "node-autoscaler", nodeCPVAConfig)
+	return cpvaConstants(nodeCPVA)
 }
 
 // nodeVPA lets the VPA set calico-node's requests (vpa mode); the small helper sidecars keep
@@ -385,12 +398,12 @@ func nodeContainers(o *values.Options) []corev1.Container {
 		if !o.IPv6 {
 			args = append(args, "-bird.ipv6=false")
 		}
-		args = append(args, "-web.listen-address=:9094")
+		args = append(args, "-web.listen-address=:"+strconv.Itoa(birdMetricsPort))
 		cs = append(cs, corev1.Container{
 			Name:         ContainerBirdExporter,
 			Image:        o.Images.BirdExporter,
 			Args:         args,
-			Ports:        []corev1.ContainerPort{{Name: "bird-metrics", ContainerPort: 9094, Protocol: corev1.ProtocolTCP}},
+			Ports:        []corev1.ContainerPort{{Name: "bird-metrics", ContainerPort: birdMetricsPort, Protocol: corev1.ProtocolTCP}},
 			Resources:    requests("10m", "32Mi"),
 			VolumeMounts: []corev1.VolumeMount{{Name: "var-run-calico", MountPath: "/var/run/calico", ReadOnly: true}},
 		})
@@ -406,7 +419,7 @@ func calicoNodeContainer(o *values.Options) corev1.Container {
 	}
 	e = append(e,
 		env("FELIX_PROMETHEUSMETRICSENABLED", "true"),
-		env("FELIX_PROMETHEUSMETRICSPORT", "9091"),
+		env("FELIX_PROMETHEUSMETRICSPORT", strconv.Itoa(felixMetricsPort)),
 		env("DATASTORE_TYPE", "kubernetes"),
 		envFromConfigMap("FELIX_TYPHAK8SSERVICENAME", "typha_service_name"),
 		env("WAIT_FOR_DATASTORE", "true"),
@@ -502,7 +515,7 @@ func calicoNodeContainer(o *values.Options) corev1.Container {
 		Image:     o.Images.CalicoNode,
 		EnvFrom:   kubeServicesEndpoint(),
 		Env:       e,
-		Ports:     []corev1.ContainerPort{{Name: "metrics", ContainerPort: 9091, Protocol: corev1.ProtocolTCP}},
+		Ports:     []corev1.ContainerPort{{Name: "metrics", ContainerPort: felixMetricsPort, Protocol: corev1.ProtocolTCP}},
 		Resources: requestsOf(o.AutoScaling.NodeRequests),
 		Lifecycle: &corev1.Lifecycle{PreStop: &corev1.LifecycleHandler{Exec: &corev1.ExecAction{Command: []string{"/bin/calico-node", "-shutdown"}}}},
 		LivenessProbe: &corev1.Probe{

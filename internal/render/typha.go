@@ -1,6 +1,8 @@
 package render
 
 import (
+	"strconv"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
@@ -16,11 +18,28 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
+// The ports typha serves on, each stated once for the setting that chooses it, the container port
+// and the Services and NetworkPolicy that reach it.
+const (
+	// typhaPort is where typha serves felix.
+	typhaPort = 5473
+	// typhaMetricsPort is typha's Prometheus endpoint (TYPHA_PROMETHEUSMETRICSPORT).
+	typhaMetricsPort = 9093
+)
+
 // typhaCPALadder scales typha replicas with the node count; cores are not considered.
 const typhaCPALadder = `{"coresToReplicas":[],"nodesToReplicas":[[1,1],[2,2],[100,3],[250,4],[500,5],[1000,6],[1500,7],[2000,8]]}`
 
 // typhaCPVAConfig sizes typha's requests with the node count (cpvpa linear steps).
 const typhaCPVAConfig = `{"calico-typha":{"requests":{"cpu":{"base":"180m","step":"140m","nodesPerStep":17,"max":"1000m"},"memory":{"base":"180Mi","step":"70Mi","nodesPerStep":17,"max":"2000Mi"}}}}`
+
+// typhaCPVA is typha's cluster-proportional vertical autoscaler.
+var typhaCPVA = cpva{
+	name: NameTyphaCPVA, app: NameTyphaCPVA, rbacName: NameTyphaCPVARBAC,
+	// Gardener's priority-class rules: typha's autoscalers are shoot system components (800).
+	priorityClass: "gardener-shoot-system-800",
+	targetKind:    "deployment", targetName: NameTyphaDeployment, key: "typha-autoscaler", config: typhaCPVAConfig,
+}
 
 // typha returns calico-typha's objects that depend on the options: the Deployment and its
 // autoscalers (the horizontal one whenever typha runs; the VerticalPodAutoscaler in vpa mode or
@@ -33,7 +52,7 @@ func typha(o *values.Options) (part, error) {
 	var groups []Constant
 	if o.Typha {
 		objs = append(objs, typhaDeployment(o))
-		groups = append(groups, constantOf(GroupTypha, o.Calico, o.Typha))
+		groups = append(groups, constantOf(GroupTypha, o))
 	}
 	a := o.AutoScaling
 	if a.TyphaVPA {
@@ -58,16 +77,11 @@ func typha(o *values.Options) (part, error) {
 				config: typhaCPAData(),
 			}),
 		)
-		groups = append(groups, constantOf(GroupTyphaCPA, o.Calico, o.Typha))
+		groups = append(groups, constantOf(GroupTyphaCPA, o))
 	}
 	if a.TyphaCPVA {
-		objs = append(objs, cpvaDeployment(o, cpva{
-			name: NameTyphaCPVA, app: NameTyphaCPVA, rbacName: NameTyphaCPVARBAC,
-			// Gardener's priority-class rules: typha's autoscalers are shoot system components (800).
-			priorityClass: "gardener-shoot-system-800",
-			targetKind:    "deployment", targetName: NameTyphaDeployment, key: "typha-autoscaler", config: typhaCPVAConfig,
-		}))
-		groups = append(groups, constantOf(GroupTyphaCPVA, o.Calico, o.Typha))
+		objs = append(objs, cpvaDeployment(o, typhaCPVA))
+		groups = append(groups, constantOf(GroupTyphaCPVA, o))
 	}
 	return part{objects: objs, groups: groups}, nil
 }
@@ -81,7 +95,7 @@ func typhaConstants() []client.Object {
 			TypeMeta:   typeMeta("v1", "Service"),
 			ObjectMeta: meta(NameTypha, Namespace, labels),
 			Spec: corev1.ServiceSpec{
-				Ports:    []corev1.ServicePort{{Name: NameTypha, Port: 5473, Protocol: corev1.ProtocolTCP, TargetPort: intstr.FromString(NameTypha)}},
+				Ports:    []corev1.ServicePort{{Name: NameTypha, Port: typhaPort, Protocol: corev1.ProtocolTCP, TargetPort: intstr.FromString(NameTypha)}},
 				Selector: map[string]string{"k8s-app": NameTypha},
 			},
 		},
@@ -96,7 +110,7 @@ func typhaConstants() []client.Object {
 			},
 		},
 		serviceAccount(NameTypha),
-		monitoringService(NameTyphaMonitoring, NameTypha, 9093, "metrics"),
+		monitoringService(NameTyphaMonitoring, NameTypha, typhaMetricsPort, "metrics"),
 		typhaNetworkPolicy(),
 	}
 }
@@ -108,7 +122,7 @@ func typhaDeployment(o *values.Options) *appsv1.Deployment {
 	}
 	e = append(e,
 		env("TYPHA_PROMETHEUSMETRICSENABLED", "true"),
-		env("TYPHA_PROMETHEUSMETRICSPORT", "9093"),
+		env("TYPHA_PROMETHEUSMETRICSPORT", strconv.Itoa(typhaMetricsPort)),
 		env("TYPHA_LOGSEVERITYSCREEN", "info"),
 		env("TYPHA_LOGFILEPATH", "none"),
 		env("TYPHA_LOGSEVERITYSYS", "none"),
@@ -165,8 +179,8 @@ func typhaDeployment(o *values.Options) *appsv1.Deployment {
 						Name:  NameTypha,
 						Image: o.Images.CalicoTypha,
 						Ports: []corev1.ContainerPort{
-							{Name: NameTypha, ContainerPort: 5473, Protocol: corev1.ProtocolTCP},
-							{Name: "metrics", ContainerPort: 9093, Protocol: corev1.ProtocolTCP},
+							{Name: NameTypha, ContainerPort: typhaPort, Protocol: corev1.ProtocolTCP},
+							{Name: "metrics", ContainerPort: typhaMetricsPort, Protocol: corev1.ProtocolTCP},
 						},
 						EnvFrom:        envFrom,
 						Env:            e,
@@ -197,7 +211,7 @@ func typhaNetworkPolicy() client.Object {
 			PolicyTypes: []networkingv1.PolicyType{networkingv1.PolicyTypeIngress},
 			Ingress: []networkingv1.NetworkPolicyIngressRule{{
 				From:  []networkingv1.NetworkPolicyPeer{{PodSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"k8s-app": NameCalicoNode}}}},
-				Ports: []networkingv1.NetworkPolicyPort{{Protocol: ptr.To(corev1.ProtocolTCP), Port: ptr.To(intstr.FromInt32(5473))}},
+				Ports: []networkingv1.NetworkPolicyPort{{Protocol: ptr.To(corev1.ProtocolTCP), Port: ptr.To(intstr.FromInt32(typhaPort))}},
 			}},
 		},
 	}
@@ -233,5 +247,5 @@ func typhaCPAConstants() []client.Object {
 // typhaCPVAConstants returns typha's vertical autoscaler's RBAC and ConfigMap, which do not
 // depend on the options (see constants.go).
 func typhaCPVAConstants() []client.Object {
-	return cpvaConstants(NameTyphaCPVA, NameTyphaCPVARBAC, "deployment", NameTyphaDeployment, "typha-autoscaler", typhaCPVAConfig)
+	return cpvaConstants(typhaCPVA)
 }

@@ -51,11 +51,15 @@ type ShootFacts struct {
 	KubernetesVersion string
 }
 
-// Where a Shoot holds the facts the Shoot rules name in their errors.
-var (
-	shootKubeProxyEnabledPath = field.NewPath("spec", "kubernetes", "kubeProxy", "enabled")
-	shootVPAEnabledPath       = field.NewPath("spec", "kubernetes", "verticalPodAutoscaler", "enabled")
-)
+// ShootKubeProxyEnabledPath is where a Shoot says whether kube-proxy runs.
+func ShootKubeProxyEnabledPath() *field.Path {
+	return field.NewPath("spec", "kubernetes", "kubeProxy", "enabled")
+}
+
+// ShootVPAEnabledPath is where a Shoot says whether it runs a VerticalPodAutoscaler.
+func ShootVPAEnabledPath() *field.Path {
+	return field.NewPath("spec", "kubernetes", "verticalPodAutoscaler", "enabled")
+}
 
 // Shoot applies every rule to a Shoot's NetworkConfig and returns the errors, in this order: the
 // NetworkConfig rules with the Shoot's families (NetworkConfig), then the rules that need the rest of
@@ -69,7 +73,7 @@ func Shoot(cfg *calicov1alpha1.NetworkConfig, facts ShootFacts, path *field.Path
 	if cfg != nil {
 		_, pin, errs = networkConfig(cfg, facts.Families, NodeNetworks{}, path)
 	}
-	errs = append(errs, KubeProxy(cfg, facts.KubeProxyEnabled, shootKubeProxyEnabledPath, path)...)
-	errs = append(errs, ShootVPA(cfg, facts.VPAEnabled, shootVPAEnabledPath, path)...)
+	errs = append(errs, KubeProxy(cfg, facts.KubeProxyEnabled, ShootKubeProxyEnabledPath(), path)...)
+	errs = append(errs, ShootVPA(cfg, facts.VPAEnabled, ShootVPAEnabledPath(), path)...)
 	return append(errs, pinKubernetes(cfg, pin, facts.KubernetesVersion, path)...)
 }

@@ -8,6 +8,7 @@ import (
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/rules"
 )
 
 // Inputs is everything Resolve derives Options from. Resolve never mutates it.
@@ -112,8 +113,8 @@ func ShootFactPaths() FactPaths {
 	return FactPaths{
 		PodCIDR:          field.NewPath("spec", "networking", "pods"),
 		NodeCIDR:         field.NewPath("spec", "networking", "nodes"),
-		KubeProxyEnabled: field.NewPath("spec", "kubernetes", "kubeProxy", "enabled"),
-		VPAEnabled:       field.NewPath("spec", "kubernetes", "verticalPodAutoscaler", "enabled"),
+		KubeProxyEnabled: rules.ShootKubeProxyEnabledPath(),
+		VPAEnabled:       rules.ShootVPAEnabledPath(),
 	}
 }
 
