@@ -96,16 +96,11 @@ func loadFiles(t testing.TB, files [4]string) (Input, Input, Input, []byte) {
 func diffLines(got, want string) int {
 	g, _ := splitLines(got)
 	w, _ := splitLines(want)
-	ids := map[string]int{}
+	ids := keyTable{}
 	intern := func(ls []string) []int {
 		out := make([]int, len(ls))
 		for i, l := range ls {
-			id, ok := ids[l]
-			if !ok {
-				id = len(ids)
-				ids[l] = id
-			}
-			out[i] = id
+			out[i] = ids.id(l)
 		}
 		return out
 	}
