@@ -171,81 +171,103 @@ func (r *DNSResolver) Resolve(ctx context.Context, name string) (Resolution, err
 // answers with a CNAME only. It returns the addresses, the shortest TTL seen (-1 when no record was
 // seen) and the CNAME targets met.
 func (r *DNSResolver) follow(ctx context.Context, name string, qtype uint16) ([]netip.Addr, time.Duration, []string, error) {
-	minTTL := time.Duration(-1)
-	seen := func(ttl uint32) {
-		if d := time.Duration(ttl) * time.Second; minTTL < 0 || d < minTTL {
-			minTTL = d
-		}
-	}
-	var chain []string
-	visited := map[string]bool{dns.CanonicalName(name): true}
+	ch := &cnameChase{name: name, qtype: qtype, maxCNAMEs: r.maxCNAMEs, minTTL: -1, visited: map[string]bool{dns.CanonicalName(name): true}}
 	current := name
 	for {
 		resp, server, err := r.exchange(ctx, current, qtype)
 		if err != nil {
 			return nil, 0, nil, err
 		}
-		cnames := map[string]*dns.CNAME{}
-		for _, rr := range resp.Answer {
-			if c, ok := rr.(*dns.CNAME); ok {
-				cnames[dns.CanonicalName(c.Hdr.Name)] = c
-			}
+		target, err := ch.followCNAMEs(resp, current, server)
+		if err != nil {
+			return nil, 0, nil, err
 		}
-		target := current
-		for {
-			c, ok := cnames[dns.CanonicalName(target)]
-			if !ok {
-				break
-			}
-			next := dns.CanonicalName(c.Target)
-			if visited[next] {
-				return nil, 0, nil, &QueryError{Name: current, Type: dns.TypeToString[qtype], Server: server, Answer: fmt.Sprintf("a CNAME loop back to %s", c.Target)}
-			}
-			if len(chain) >= r.maxCNAMEs {
-				return nil, 0, nil, &QueryError{Name: name, Type: dns.TypeToString[qtype], Server: server, Answer: fmt.Sprintf("a CNAME chain longer than %d names", r.maxCNAMEs)}
-			}
-			visited[next] = true
-			seen(c.Hdr.Ttl)
-			chain = append(chain, c.Target)
-			target = c.Target
-		}
-		var addrs []netip.Addr
-		for _, rr := range resp.Answer {
-			if !strings.EqualFold(rr.Header().Name, target) {
-				continue
-			}
-			var ip net.IP
-			switch a := rr.(type) {
-			case *dns.A:
-				ip = a.A
-			case *dns.AAAA:
-				ip = a.AAAA
-			default:
-				continue
-			}
-			if rr.Header().Rrtype != qtype {
-				continue
-			}
-			addr, ok := netip.AddrFromSlice(ip)
-			if !ok {
-				continue
-			}
-			seen(rr.Header().Ttl)
-			addrs = append(addrs, addr.Unmap())
-		}
-		if len(addrs) > 0 {
-			return addrs, minTTL, chain, nil
+		if addrs := ch.addresses(resp, target); len(addrs) > 0 {
+			return addrs, ch.minTTL, ch.chain, nil
 		}
 		if resp.Rcode == dns.RcodeNameError {
 			return nil, 0, nil, &QueryError{Name: target, Type: dns.TypeToString[qtype], Server: server, Answer: "NXDOMAIN (the name does not exist)"}
 		}
 		if target == current {
 			// NOERROR without data: the name exists but has no record of this type.
-			return nil, minTTL, chain, nil
+			return nil, ch.minTTL, ch.chain, nil
 		}
 		// The answer ended in a CNAME whose target it does not resolve: ask for the target.
 		current = target
 	}
+}
+
+// cnameChase is the state of one follow: the name and record type asked for, the CNAME targets met
+// (at most maxCNAMEs) and the names visited, and the shortest TTL seen (-1 before any record).
+type cnameChase struct {
+	name      string
+	qtype     uint16
+	maxCNAMEs int
+	chain     []string
+	visited   map[string]bool
+	minTTL    time.Duration
+}
+
+// seen takes a record's TTL into the shortest TTL seen.
+func (ch *cnameChase) seen(ttl uint32) {
+	if d := time.Duration(ttl) * time.Second; ch.minTTL < 0 || d < ch.minTTL {
+		ch.minTTL = d
+	}
+}
+
+// followCNAMEs follows the CNAMEs of an answer (from server) to a query for current, and returns
+// the name they end at; a loop or a chain longer than maxCNAMEs is an error.
+func (ch *cnameChase) followCNAMEs(resp *dns.Msg, current, server string) (string, error) {
+	cnames := map[string]*dns.CNAME{}
+	for _, rr := range resp.Answer {
+		if c, ok := rr.(*dns.CNAME); ok {
+			cnames[dns.CanonicalName(c.Hdr.Name)] = c
+		}
+	}
+	target := current
+	for {
+		c, ok := cnames[dns.CanonicalName(target)]
+		if !ok {
+			return target, nil
+		}
+		next := dns.CanonicalName(c.Target)
+		if ch.visited[next] {
+			return "", &QueryError{Name: current, Type: dns.TypeToString[ch.qtype], Server: server, Answer: fmt.Sprintf("a CNAME loop back to %s", c.Target)}
+		}
+		if len(ch.chain) >= ch.maxCNAMEs {
+			return "", &QueryError{Name: ch.name, Type: dns.TypeToString[ch.qtype], Server: server, Answer: fmt.Sprintf("a CNAME chain longer than %d names", ch.maxCNAMEs)}
+		}
+		ch.visited[next] = true
+		ch.seen(c.Hdr.Ttl)
+		ch.chain = append(ch.chain, c.Target)
+		target = c.Target
+	}
+}
+
+// addresses returns the answer's addresses of the asked type for target.
+func (ch *cnameChase) addresses(resp *dns.Msg, target string) []netip.Addr {
+	var addrs []netip.Addr
+	for _, rr := range resp.Answer {
+		if !strings.EqualFold(rr.Header().Name, target) || rr.Header().Rrtype != ch.qtype {
+			continue
+		}
+		var ip net.IP
+		switch a := rr.(type) {
+		case *dns.A:
+			ip = a.A
+		case *dns.AAAA:
+			ip = a.AAAA
+		default:
+			continue
+		}
+		addr, ok := netip.AddrFromSlice(ip)
+		if !ok {
+			continue
+		}
+		ch.seen(rr.Header().Ttl)
+		addrs = append(addrs, addr.Unmap())
+	}
+	return addrs
 }
 
 // exchange asks the servers in order for qtype records of name and returns the first answer that

@@ -2,8 +2,9 @@ package bump
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -72,40 +73,57 @@ func imageRepository(ref string) string {
 // imageCheck verifies that every image repository the downstream rewrote everywhere is rewritten
 // everywhere in the output too, and counts the rewritten references.
 func (m *merger) imageCheck(output string) Check {
-	rewritten := map[string]int{} // upstream repository -> rewrites in the old downstream
-	var replacements []string
-	for i, l := range m.o.lines {
-		ai := m.oa.partner[i]
-		if ai < 0 || m.a.lines[ai].text == l.text || m.a.lines[ai].isComment() {
-			continue
-		}
-		if !strings.Contains(l.text, "image:") || l.isComment() {
-			continue
-		}
-		mm := imageLine.FindStringSubmatch(l.text)
-		if mm == nil {
-			continue
-		}
-		rewritten[imageRepository(mm[1])]++
-		replacements = append(replacements, strings.TrimSpace(m.masker.Unmask(m.followVersion(m.a.lines[ai].text))))
-	}
+	rewritten, replacements := m.downstreamImageRewrites()
 	if len(rewritten) == 0 {
 		return Check{Name: "image rewrites", OK: true, Message: "the downstream rewrote no image references"}
 	}
 	// Repositories the old downstream still references un-rewritten are not required to vanish.
 	keptInDownstream := map[string]bool{}
 	for _, l := range m.a.lines {
-		if !strings.Contains(l.text, "image:") || l.isComment() {
+		if l.isComment() {
 			continue
 		}
-		if mm := imageLine.FindStringSubmatch(l.text); mm != nil {
-			keptInDownstream[imageRepository(mm[1])] = true
+		if repo, ok := imageRepositoryIn(l.text); ok {
+			keptInDownstream[repo] = true
 		}
 	}
+	inOutput, leftover := outputImageRewrites(output, rewritten, keptInDownstream, replacements)
 	total := 0
 	for _, n := range rewritten {
 		total += n
 	}
+	msg := fmt.Sprintf("old downstream rewrote %d references (%s); output has %d rewritten references and %d un-rewritten references to those repositories",
+		total, strings.Join(slices.Sorted(maps.Keys(rewritten)), ", "), inOutput, len(leftover))
+	if len(leftover) > 0 {
+		msg += ": " + strings.Join(leftover, "; ")
+	}
+	return Check{Name: "image rewrites", OK: len(leftover) == 0, Message: msg}
+}
+
+// downstreamImageRewrites returns the upstream image repositories the old downstream rewrote, with
+// how many references it rewrote, and the rewritten lines as the output should carry them.
+func (m *merger) downstreamImageRewrites() (map[string]int, []string) {
+	rewritten := map[string]int{} // upstream repository -> rewrites in the old downstream
+	var replacements []string
+	for i, l := range m.o.lines {
+		ai := m.oa.partner[i]
+		if ai < 0 || m.a.lines[ai].text == l.text || m.a.lines[ai].isComment() || l.isComment() {
+			continue
+		}
+		repo, ok := imageRepositoryIn(l.text)
+		if !ok {
+			continue
+		}
+		rewritten[repo]++
+		replacements = append(replacements, strings.TrimSpace(m.masker.Unmask(m.followVersion(m.a.lines[ai].text))))
+	}
+	return rewritten, replacements
+}
+
+// outputImageRewrites scans the output's non-comment lines: it counts the lines that are one of
+// the replacements and lists (as "line N: text") the references to a rewritten repository that the
+// old downstream did not keep.
+func outputImageRewrites(output string, rewritten map[string]int, keptInDownstream map[string]bool, replacements []string) (int, []string) {
 	outLines, _ := splitLines(output)
 	replaced := map[string]bool{}
 	for _, r := range replacements {
@@ -121,27 +139,23 @@ func (m *merger) imageCheck(output string) Check {
 			inOutput++
 			continue
 		}
-		if !strings.Contains(l, "image:") {
-			continue
-		}
-		if mm := imageLine.FindStringSubmatch(l); mm != nil {
-			repo := imageRepository(mm[1])
-			if rewritten[repo] > 0 && !keptInDownstream[repo] {
-				leftover = append(leftover, fmt.Sprintf("line %d: %s", n+1, strings.TrimSpace(l)))
-			}
+		if repo, ok := imageRepositoryIn(l); ok && rewritten[repo] > 0 && !keptInDownstream[repo] {
+			leftover = append(leftover, fmt.Sprintf("line %d: %s", n+1, strings.TrimSpace(l)))
 		}
 	}
-	repos := make([]string, 0, len(rewritten))
-	for r := range rewritten {
-		repos = append(repos, r)
+	return inOutput, leftover
+}
+
+// imageRepositoryIn returns the repository of the image a line references, if it is an image line.
+func imageRepositoryIn(text string) (string, bool) {
+	if !strings.Contains(text, "image:") {
+		return "", false
 	}
-	sort.Strings(repos)
-	msg := fmt.Sprintf("old downstream rewrote %d references (%s); output has %d rewritten references and %d un-rewritten references to those repositories",
-		total, strings.Join(repos, ", "), inOutput, len(leftover))
-	if len(leftover) > 0 {
-		msg += ": " + strings.Join(leftover, "; ")
+	mm := imageLine.FindStringSubmatch(text)
+	if mm == nil {
+		return "", false
 	}
-	return Check{Name: "image rewrites", OK: len(leftover) == 0, Message: msg}
+	return imageRepository(mm[1]), true
 }
 
 // expectationChecks runs the user's --expect-absent and --expect-count checks on the output.

@@ -85,8 +85,7 @@ func parseDocument(ctx context.Context, name, masked string) (*document, error) 
 		d.lines[i].num = i + 1
 	}
 	seen := map[string]int{}
-	start := 0
-	for start < len(texts) {
+	for start := 0; start < len(texts); {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("bump cancelled: %w", err)
 		}
@@ -94,31 +93,11 @@ func parseDocument(ctx context.Context, name, masked string) (*document, error) 
 		for end < len(texts) && !isDocSeparator(texts[end]) {
 			end++
 		}
-		chunk := strings.Join(texts[start:end], "\n")
 		var root yaml.Node
-		if err := yaml.Unmarshal([]byte(chunk), &root); err != nil {
+		if err := yaml.Unmarshal([]byte(strings.Join(texts[start:end], "\n")), &root); err != nil {
 			return nil, yamlInputError(name, texts[start:end], start, err)
 		}
-		id := documentID(&root)
-		first := firstText(texts[start:end])
-		switch {
-		case id != "":
-		case start == 0 && !isDocSeparator(texts[0]):
-			id = "(preamble)"
-		case first == "" && start > 0:
-			// An empty document has no identity of its own: it stays with the one before.
-			id = d.lines[start-1].doc
-		default:
-			// A document without kind and name (only comments): named by its first line of
-			// text, which is stabler than its position.
-			id = "(document " + first + ")"
-		}
-		if first != "" || start == 0 {
-			seen[id]++
-			if seen[id] > 1 {
-				id += "#" + strconv.Itoa(seen[id])
-			}
-		}
+		id := d.documentName(&root, texts, start, end, seen)
 		for i := start; i < end; i++ {
 			d.lines[i].doc = id
 		}
@@ -128,6 +107,33 @@ func parseDocument(ctx context.Context, name, masked string) (*document, error) 
 		start = end
 	}
 	return d, nil
+}
+
+// documentName returns the identity of the YAML document (root) in texts[start:end]: its kind and
+// name, the preamble, the document before it when it is empty, or its first line of text; the
+// second and later documents of one identity get "#2", "#3", ... (seen counts them).
+func (d *document) documentName(root *yaml.Node, texts []string, start, end int, seen map[string]int) string {
+	id := documentID(root)
+	first := firstText(texts[start:end])
+	switch {
+	case id != "":
+	case start == 0 && !isDocSeparator(texts[0]):
+		id = "(preamble)"
+	case first == "" && start > 0:
+		// An empty document has no identity of its own: it stays with the one before.
+		id = d.lines[start-1].doc
+	default:
+		// A document without kind and name (only comments): named by its first line of
+		// text, which is stabler than its position.
+		id = "(document " + first + ")"
+	}
+	if first != "" || start == 0 {
+		seen[id]++
+		if seen[id] > 1 {
+			id += "#" + strconv.Itoa(seen[id])
+		}
+	}
+	return id
 }
 
 func yamlInputError(name string, chunk []string, chunkStart int, err error) error {

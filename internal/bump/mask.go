@@ -61,46 +61,19 @@ func (m *Masker) Mask(text string) string {
 	b.Grow(len(text))
 	i := 0
 	if strings.HasPrefix(text, "#!") {
-		end := strings.IndexByte(text, '\n')
-		if end < 0 {
-			end = len(text)
-		}
-		b.WriteString(m.commentToken(text[:end]))
-		i = end
+		i = lineEnd(text, 0)
+		b.WriteString(m.commentToken(text[:i]))
 	}
 	for i < len(text) {
 		c := text[i]
-		if c == '{' && i+1 < len(text) && (text[i+1] == '{' || text[i+1] == '%' || text[i+1] == '#') {
-			closer := "}}"
-			switch text[i+1] {
-			case '%':
-				closer = "%}"
-			case '#':
-				closer = "#}"
-			}
-			end := strings.Index(text[i+2:], closer)
-			if end >= 0 {
-				end = i + 2 + end + len(closer)
-				lineStart := strings.LastIndexByte(text[:i], '\n') + 1
-				startsLine := strings.TrimLeft(text[lineStart:i], " \t") == ""
-				comment := text[i+1] != '{' && startsLine
-				m.maskPieces(&b, text[i:end], comment)
+		if c == '{' {
+			if end, ok := m.maskConstruct(&b, text, i); ok {
 				i = end
 				continue
 			}
 		}
 		if c == '_' && strings.HasPrefix(text[i:], "__slot__:") {
-			end := strings.IndexByte(text[i:], '\n')
-			if end < 0 {
-				end = len(text)
-			} else {
-				end += i
-			}
-			if i > 0 && (text[i-1] == '"' || text[i-1] == '\'') {
-				if q := strings.IndexByte(text[i:end], text[i-1]); q >= 0 {
-					end = i + q
-				}
-			}
+			end := slotEnd(text, i)
 			b.WriteString(m.token(text[i:end]))
 			i = end
 			continue
@@ -109,6 +82,56 @@ func (m *Masker) Mask(text string) string {
 		i++
 	}
 	return b.String()
+}
+
+// maskConstruct masks the template construct (`{{ }}`, `{% %}`, `{# #}`) that starts at text[i],
+// if it is one and closed, and returns where it ends. A statement or comment construct that starts
+// its line becomes a YAML comment.
+func (m *Masker) maskConstruct(b *strings.Builder, text string, i int) (int, bool) {
+	if i+1 >= len(text) {
+		return 0, false
+	}
+	var closer string
+	switch text[i+1] {
+	case '{':
+		closer = "}}"
+	case '%':
+		closer = "%}"
+	case '#':
+		closer = "#}"
+	default:
+		return 0, false
+	}
+	end := strings.Index(text[i+2:], closer)
+	if end < 0 {
+		return 0, false
+	}
+	end = i + 2 + end + len(closer)
+	lineStart := strings.LastIndexByte(text[:i], '\n') + 1
+	startsLine := strings.TrimLeft(text[lineStart:i], " \t") == ""
+	comment := text[i+1] != '{' && startsLine
+	m.maskPieces(b, text[i:end], comment)
+	return end, true
+}
+
+// slotEnd returns where the slot placeholder at text[i] ends: at the end of its line, or at its
+// closing quote when it is quoted.
+func slotEnd(text string, i int) int {
+	end := lineEnd(text, i)
+	if i > 0 && (text[i-1] == '"' || text[i-1] == '\'') {
+		if q := strings.IndexByte(text[i:end], text[i-1]); q >= 0 {
+			end = i + q
+		}
+	}
+	return end
+}
+
+// lineEnd returns the index of the newline that ends the line holding text[i], or len(text).
+func lineEnd(text string, i int) int {
+	if end := strings.IndexByte(text[i:], '\n'); end >= 0 {
+		return i + end
+	}
+	return len(text)
 }
 
 func (m *Masker) maskPieces(b *strings.Builder, construct string, comment bool) {

@@ -71,23 +71,64 @@ const (
 // including conflicts and failed checks, is in the Result (see Report.Clean). A cancelled ctx
 // stops the merge promptly with an error wrapping ctx.Err() and no result.
 func Merge(ctx context.Context, oldUp, oldDown, newUp Input, opts Options) (*Result, error) {
-	cancelled := func() error {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("bump cancelled: %w", err)
-		}
-		return nil
+	inputs := [3]Input{oldUp, oldDown, newUp}
+	crlf, err := normalizeInputs(&inputs)
+	if err != nil {
+		return nil, err
 	}
-	// Line endings: compare without carriage returns, give the output the downstream's.
+	masker := NewMasker(inputs[0].Data, inputs[1].Data, inputs[2].Data)
+	docs, err := parseInputs(ctx, inputs, masker)
+	if err != nil {
+		return nil, err
+	}
+	m := &merger{o: docs[0], a: docs[1], b: docs[2], masker: masker}
+	m.report = Report{OldUpstream: oldUp.Name, OldDownstream: oldDown.Name, NewUpstream: newUp.Name}
+	m.noteLineEndings(crlf)
+	if check, ok := originCheck(m.o, m.a, opts.Force); ok {
+		m.report.Checks = append(m.report.Checks, check)
+	}
+	m.resolveVersions(opts)
+	m.anchorDocuments()
+	if err := mergeCancelled(ctx); err != nil {
+		return nil, err
+	}
+	if err := m.merge(ctx); err != nil {
+		return nil, err
+	}
+	output := m.output(crlf[1])
+	m.report.MaskedTemplates = masker.Masked()
+	m.report.Patches = m.patchReports()
+	m.report.Checks = append(m.report.Checks, m.imageCheck(output))
+	m.report.Checks = append(m.report.Checks, expectationChecks(output, opts)...)
+	return &Result{Output: []byte(output), Report: m.report}, nil
+}
+
+// mergeCancelled returns an error wrapping ctx.Err() once ctx is cancelled.
+func mergeCancelled(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("bump cancelled: %w", err)
+	}
+	return nil
+}
+
+// normalizeInputs checks each input's size and strips its carriage returns (line endings are
+// compared without them), reporting which inputs had CRLF line endings.
+func normalizeInputs(inputs *[3]Input) ([3]bool, error) {
 	var crlf [3]bool
-	for i, in := range []*Input{&oldUp, &oldDown, &newUp} {
+	for i := range inputs {
+		in := &inputs[i]
 		if n := bytes.Count(in.Data, []byte("\n")); n > MaxLines {
-			return nil, &InputError{File: in.Name, Reason: fmt.Sprintf("%d lines, more than the limit of %d lines per input", n, MaxLines)}
+			return crlf, &InputError{File: in.Name, Reason: fmt.Sprintf("%d lines, more than the limit of %d lines per input", n, MaxLines)}
 		}
 		in.Data, crlf[i] = normalizeLineEndings(in.Data)
 	}
-	masker := NewMasker(oldUp.Data, oldDown.Data, newUp.Data)
+	return crlf, nil
+}
+
+// parseInputs parses the masked inputs; both upstreams need YAML structure to anchor patches to.
+func parseInputs(ctx context.Context, inputs [3]Input, masker *Masker) ([]*document, error) {
 	docs := make([]*document, 3)
-	for i, in := range []Input{oldUp, oldDown, newUp} {
+	for i, in := range inputs {
 		d, err := parseDocument(ctx, in.Name, masker.Mask(string(in.Data)))
 		if err != nil {
 			return nil, err
@@ -99,37 +140,41 @@ func Merge(ctx context.Context, oldUp, oldDown, newUp Input, opts Options) (*Res
 			return nil, &InputError{File: docs[k].name, Reason: "no YAML documents (an upstream manifest with at least one key is needed)"}
 		}
 	}
-	m := &merger{o: docs[0], a: docs[1], b: docs[2], masker: masker}
-	m.report = Report{OldUpstream: oldUp.Name, OldDownstream: oldDown.Name, NewUpstream: newUp.Name}
+	return docs, nil
+}
+
+// noteLineEndings notes inputs whose line endings differ; the output has the old downstream's.
+func (m *merger) noteLineEndings(crlf [3]bool) {
 	if crlf[0] != crlf[1] || crlf[1] != crlf[2] {
 		m.report.Notes = append(m.report.Notes, fmt.Sprintf("line endings differ (old upstream %s, old downstream %s, new upstream %s): compared without carriage returns; the output has the old downstream's %s line endings",
 			eolName(crlf[0]), eolName(crlf[1]), eolName(crlf[2]), eolName(crlf[1])))
 	}
-	if check, ok := originCheck(m.o, m.a, opts.Force); ok {
-		m.report.Checks = append(m.report.Checks, check)
-	}
-	m.resolveVersions(opts)
-	// Documents are anchored by kind and name: bring the old files into the new upstream's
-	// document order first.
+}
+
+// anchorDocuments brings the old files into the new upstream's document order (documents are
+// anchored by kind and name) and gives list items upstream renamed their new names in the old
+// files, so that their patches follow them.
+func (m *merger) anchorDocuments() {
 	if reordered(m.a, m.o.positions()) {
 		m.report.Notes = append(m.report.Notes, "the old downstream has documents in another order than the old upstream; the output follows the new upstream's document order")
 	}
 	oKeys := m.o.reorderLike(m.b.positions(), 1)
 	m.a.reorderLike(oKeys, 2)
-	// List items upstream renamed keep their patches: old paths take the new name.
 	for _, r := range findRenames(m.o, m.b) {
 		applyRenames(m.o, []rename{r})
 		applyRenames(m.a, []rename{r})
 		m.report.Notes = append(m.report.Notes, r.String())
 	}
-	if err := cancelled(); err != nil {
-		return nil, err
-	}
+}
+
+// merge aligns the old files with each other and the new upstream, finds the patches and what
+// upstream did to the lines they touch, and walks the new upstream writing the output lines.
+func (m *merger) merge(ctx context.Context) error {
 	keys := keyTable{}
 	m.oa = align(ctx, m.o, m.a, keys, true)
 	m.ob = align(ctx, m.o, m.b, keys, true)
-	if err := cancelled(); err != nil {
-		return nil, err
+	if err := mergeCancelled(ctx); err != nil {
+		return err
 	}
 	m.findHunks()
 	m.numberHunks()
@@ -137,11 +182,16 @@ func Merge(ctx context.Context, oldUp, oldDown, newUp Input, opts Options) (*Res
 	m.findRelocations()
 	m.findAddedByBoth()
 	m.walk(ctx)
-	if err := cancelled(); err != nil {
-		return nil, err
+	if err := mergeCancelled(ctx); err != nil {
+		return err
 	}
 	m.finishConflict()
+	return nil
+}
 
+// output joins the output lines, unmasked, with the final newline the downstream gave if it
+// changed it (the new upstream's otherwise) and CRLF line endings if crlf.
+func (m *merger) output(crlf bool) string {
 	text := make([]string, len(m.out))
 	for i, l := range m.out {
 		text[i] = l.text
@@ -156,16 +206,11 @@ func Merge(ctx context.Context, oldUp, oldDown, newUp Input, opts Options) (*Res
 	if trailing && len(text) > 0 {
 		joined += "\n"
 	}
-	output := masker.Unmask(joined)
-	if crlf[1] {
+	output := m.masker.Unmask(joined)
+	if crlf {
 		output = strings.ReplaceAll(output, "\n", "\r\n")
 	}
-
-	m.report.MaskedTemplates = masker.Masked()
-	m.report.Patches = m.patchReports()
-	m.report.Checks = append(m.report.Checks, m.imageCheck(output))
-	m.report.Checks = append(m.report.Checks, expectationChecks(output, opts)...)
-	return &Result{Output: []byte(output), Report: m.report}, nil
+	return output
 }
 
 // outLine is one output line and the patch it came from.

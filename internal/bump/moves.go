@@ -46,13 +46,7 @@ func (m *merger) findRelocations() {
 	m.movedA = map[int]bool{}
 	m.relocTail = map[int][]int{}
 	m.relocAbove = map[int][]int{}
-	candidates := map[string][]int{}
-	for j, l := range m.b.lines {
-		if m.ob.back[j] < 0 && l.path != "" {
-			k := l.doc + "\x00" + l.path
-			candidates[k] = append(candidates[k], j)
-		}
-	}
+	candidates := m.unmatchedNewByPath()
 	for i, o := range m.o.lines {
 		ai := m.oa.partner[i]
 		if o.path == "" || m.ob.partner[i] >= 0 || ai < 0 {
@@ -63,24 +57,7 @@ func (m *merger) findRelocations() {
 			continue
 		}
 		modified := m.a.lines[ai].text != o.text
-		// Lines the downstream added right below, nested deeper than what follows them (more
-		// keys of the same item), travel with the line.
-		var tail []int
-		for j := ai + 1; j < len(m.a.lines) && m.oa.back[j] < 0; j++ {
-			tail = append(tail, j)
-		}
-		after := -1 // indentation of the downstream line after the tail; -1 at the end
-		if k := ai + 1 + len(tail); k < len(m.a.lines) {
-			after = indentOf(m.a.lines[k].text)
-		}
-		if ind := firstContentIndent(m.a.lines, tail); ind < 0 || ind <= after {
-			tail = nil
-		}
-		// Comment lines the downstream put right above the line travel with it.
-		var above []int
-		for j := ai - 1; j >= 0 && m.oa.back[j] < 0 && m.a.lines[j].isComment() && !m.masker.isStatement(m.a.lines[j].text); j-- {
-			above = append([]int{j}, above...)
-		}
+		tail, above := m.travellingTail(ai), m.travellingComments(ai)
 		if !modified && tail == nil && above == nil {
 			continue
 		}
@@ -94,6 +71,47 @@ func (m *merger) findRelocations() {
 			m.relocated[i] = true
 		}
 	}
+}
+
+// unmatchedNewByPath returns the new-upstream lines unmatched in the base, by document and key
+// path.
+func (m *merger) unmatchedNewByPath() map[string][]int {
+	candidates := map[string][]int{}
+	for j, l := range m.b.lines {
+		if m.ob.back[j] < 0 && l.path != "" {
+			k := l.doc + "\x00" + l.path
+			candidates[k] = append(candidates[k], j)
+		}
+	}
+	return candidates
+}
+
+// travellingTail returns the lines the downstream added right below downstream line ai, nested
+// deeper than what follows them (more keys of the same item): they travel with the line. It is nil
+// when there are none.
+func (m *merger) travellingTail(ai int) []int {
+	var tail []int
+	for j := ai + 1; j < len(m.a.lines) && m.oa.back[j] < 0; j++ {
+		tail = append(tail, j)
+	}
+	after := -1 // indentation of the downstream line after the tail; -1 at the end
+	if k := ai + 1 + len(tail); k < len(m.a.lines) {
+		after = indentOf(m.a.lines[k].text)
+	}
+	if ind := firstContentIndent(m.a.lines, tail); ind < 0 || ind <= after {
+		return nil
+	}
+	return tail
+}
+
+// travellingComments returns the comment lines the downstream put right above downstream line ai,
+// in file order: they travel with the line. It is nil when there are none.
+func (m *merger) travellingComments(ai int) []int {
+	var above []int
+	for j := ai - 1; j >= 0 && m.oa.back[j] < 0 && m.a.lines[j].isComment() && !m.masker.isStatement(m.a.lines[j].text); j-- {
+		above = append([]int{j}, above...)
+	}
+	return above
 }
 
 // findUpstreamCommentedRuns finds runs of base lines the new upstream commented out, and marks

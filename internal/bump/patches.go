@@ -180,29 +180,10 @@ func rangeOrNil(r LineRange) *LineRange {
 // path (comments, block scalar content) the key path of the block they are in or the line they
 // precede or follow in the same document.
 func (m *merger) anchorOf(h *hunk) (string, string) {
-	for _, j := range h.aLines {
-		if l := m.a.lines[j]; l.path != "" {
-			return l.doc, l.path
-		}
+	if doc, path, ok := m.firstPathOf(h); ok {
+		return doc, path
 	}
-	for _, i := range h.oLines {
-		if l := m.o.lines[i]; l.path != "" {
-			return l.doc, l.path
-		}
-	}
-	// Locate the hunk in the downstream: its first line, or the line after its removals.
-	first, last := -1, -1
-	if len(h.aLines) > 0 {
-		first, last = h.aLines[0], h.aLines[len(h.aLines)-1]
-	} else if len(h.oLines) > 0 {
-		// A pure removal: the downstream line right after the removed base lines.
-		for i := h.oLines[len(h.oLines)-1] + 1; i < len(m.o.lines); i++ {
-			if ai := m.oa.partner[i]; ai >= 0 {
-				first, last = ai, ai-1
-				break
-			}
-		}
-	}
+	first, last := m.downstreamSpan(h)
 	if first < 0 {
 		return "", "end of file"
 	}
@@ -210,27 +191,67 @@ func (m *merger) anchorOf(h *hunk) (string, string) {
 	if doc == "(preamble)" {
 		return "(file header)", "before the first document"
 	}
+	return doc, m.anchorAround(first, last)
+}
+
+// firstPathOf returns the document and key path of the hunk's first downstream line with a path,
+// else of its first base line with one.
+func (m *merger) firstPathOf(h *hunk) (string, string, bool) {
+	for _, j := range h.aLines {
+		if l := m.a.lines[j]; l.path != "" {
+			return l.doc, l.path, true
+		}
+	}
+	for _, i := range h.oLines {
+		if l := m.o.lines[i]; l.path != "" {
+			return l.doc, l.path, true
+		}
+	}
+	return "", "", false
+}
+
+// downstreamSpan locates the hunk in the downstream: its first and last lines, or for a pure
+// removal the downstream line right after the removed base lines (first) and the one before it
+// (last). first is -1 when there is no such line.
+func (m *merger) downstreamSpan(h *hunk) (first, last int) {
+	if len(h.aLines) > 0 {
+		return h.aLines[0], h.aLines[len(h.aLines)-1]
+	}
+	if len(h.oLines) == 0 {
+		return -1, -1
+	}
+	for i := h.oLines[len(h.oLines)-1] + 1; i < len(m.o.lines); i++ {
+		if ai := m.oa.partner[i]; ai >= 0 {
+			return ai, ai - 1
+		}
+	}
+	return -1, -1
+}
+
+// anchorAround names where downstream lines first..last sit in their document by the key paths
+// around them: inside the block scalar they continue, before the next path, after the previous
+// one, or at the document start.
+func (m *merger) anchorAround(first, last int) string {
+	doc := m.a.lines[first].doc
+	prev := -1 // the nearest line with a path above first in the same document
 	for j := first - 1; j >= 0 && m.a.lines[j].doc == doc; j-- {
-		l := m.a.lines[j]
-		if l.path == "" {
-			continue
+		if m.a.lines[j].path != "" {
+			prev = j
+			break
 		}
-		if blockScalarKey.MatchString(l.text) && indentOf(m.a.lines[first].text) > indentOf(l.text) {
-			return doc, "inside " + l.path
-		}
-		break
+	}
+	if prev >= 0 && blockScalarKey.MatchString(m.a.lines[prev].text) && indentOf(m.a.lines[first].text) > indentOf(m.a.lines[prev].text) {
+		return "inside " + m.a.lines[prev].path
 	}
 	for j := last + 1; j < len(m.a.lines) && m.a.lines[j].doc == doc; j++ {
 		if l := m.a.lines[j]; l.path != "" {
-			return doc, "before " + l.path
+			return "before " + l.path
 		}
 	}
-	for j := first - 1; j >= 0 && m.a.lines[j].doc == doc; j-- {
-		if l := m.a.lines[j]; l.path != "" {
-			return doc, "after " + l.path
-		}
+	if prev >= 0 {
+		return "after " + m.a.lines[prev].path
 	}
-	return doc, "document start"
+	return "document start"
 }
 
 var blockScalarKey = regexp.MustCompile(`:\s*[|>][-+0-9]*\s*$`)

@@ -2,8 +2,9 @@ package bump
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -104,67 +105,83 @@ const minRenameEvidence = 3
 // with its unique best match only.
 func findRenames(o, b *document) []rename {
 	oKeys, bKeys := itemKeys(o), itemKeys(b)
-	onlyO, onlyB := map[string]bool{}, map[string]bool{}
-	for k := range oKeys {
-		if _, ok := bKeys[k]; !ok {
-			onlyO[k] = true
-		}
-	}
-	for k := range bKeys {
-		if _, ok := oKeys[k]; !ok {
-			onlyB[k] = true
-		}
-	}
+	onlyO, onlyB := keysMissingFrom(oKeys, bKeys), keysMissingFrom(bKeys, oKeys)
 	if len(onlyO) == 0 || len(onlyB) == 0 {
 		return nil
 	}
 	oItems, bItems := collectItems(o, onlyO), collectItems(b, onlyB)
+	candidates := renameCandidates{items: bItems, order: slices.Sorted(maps.Keys(bItems)), neighbours: bKeys, taken: map[string]bool{}}
 	var out []rename
-	keys := make([]string, 0, len(oItems))
-	for k := range oItems {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	bKeysSorted := make([]string, 0, len(bItems))
-	for k := range bItems {
-		bKeysSorted = append(bKeysSorted, k)
-	}
-	sort.Strings(bKeysSorted)
-	taken := map[string]bool{}
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(oItems)) {
 		oi := oItems[k]
-		best, bestScore, bestCommon, tie := "", 0.0, 0, false
-		for _, bk := range bKeysSorted {
-			bi := bItems[bk]
-			if bi.doc != oi.doc || bi.parent != oi.parent || taken[bk] {
-				continue
-			}
-			// A rename keeps its place: the same item before it or after it.
-			on, bn := oKeys[k], bKeys[bk]
-			if on[0] != bn[0] && on[1] != bn[1] {
-				continue
-			}
-			common := 0
-			for l := range oi.lines {
-				if bi.lines[l] {
-					common++
-				}
-			}
-			score := float64(common) / float64(max(len(oi.lines), len(bi.lines), 1))
-			switch {
-			case score > bestScore:
-				best, bestScore, bestCommon, tie = bk, score, common, false
-			case score == bestScore:
-				tie = true
-			}
+		best, ok := candidates.bestMatch(oi, oKeys[k])
+		if !ok {
+			continue
 		}
-		if best != "" && bestScore >= 0.5 && bestCommon >= minRenameEvidence && !tie {
-			taken[best] = true
-			bi := bItems[best]
-			out = append(out, rename{doc: oi.doc, from: oi.parent + "[name=" + oi.name + "]", to: bi.parent + "[name=" + bi.name + "]"})
-		}
+		candidates.taken[best] = true
+		bi := bItems[best]
+		out = append(out, rename{doc: oi.doc, from: oi.parent + "[name=" + oi.name + "]", to: bi.parent + "[name=" + bi.name + "]"})
 	}
 	return out
+}
+
+// keysMissingFrom returns the keys of a that other lacks.
+func keysMissingFrom(a, other map[string][2]string) map[string]bool {
+	missing := map[string]bool{}
+	for k := range a {
+		if _, ok := other[k]; !ok {
+			missing[k] = true
+		}
+	}
+	return missing
+}
+
+// renameCandidates are the new upstream's items an old item may have been renamed to: the items
+// by key, their keys in sorted order, their neighbours (from itemKeys) and the ones already
+// paired with an old item.
+type renameCandidates struct {
+	items      map[string]*namedItem
+	order      []string
+	neighbours map[string][2]string
+	taken      map[string]bool
+}
+
+// bestMatch returns the key of the candidate oi (whose neighbours are on) was renamed to: the
+// untaken candidate under the same parent, at the same place, with the highest share of equal
+// lines, if that share is at least half, the equal lines at least minRenameEvidence, and no other
+// candidate scores the same.
+func (c renameCandidates) bestMatch(oi *namedItem, on [2]string) (string, bool) {
+	best, bestScore, bestCommon, tie := "", 0.0, 0, false
+	for _, bk := range c.order {
+		bi := c.items[bk]
+		if bi.doc != oi.doc || bi.parent != oi.parent || c.taken[bk] {
+			continue
+		}
+		// A rename keeps its place: the same item before it or after it.
+		if bn := c.neighbours[bk]; on[0] != bn[0] && on[1] != bn[1] {
+			continue
+		}
+		common := commonLines(oi, bi)
+		score := float64(common) / float64(max(len(oi.lines), len(bi.lines), 1))
+		switch {
+		case score > bestScore:
+			best, bestScore, bestCommon, tie = bk, score, common, false
+		case score == bestScore:
+			tie = true
+		}
+	}
+	return best, best != "" && bestScore >= 0.5 && bestCommon >= minRenameEvidence && !tie
+}
+
+// commonLines counts the lines two items share.
+func commonLines(a, b *namedItem) int {
+	common := 0
+	for l := range a.lines {
+		if b.lines[l] {
+			common++
+		}
+	}
+	return common
 }
 
 // applyRenames rewrites the paths of renamed items in d to their new names.

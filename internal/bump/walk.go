@@ -37,7 +37,7 @@ func (m *merger) walk(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		ai, bi := len(m.a.lines), len(m.b.lines)
+		ai, bi := len(m.a.lines), len(m.b.lines) // past the end: the insertions at the end
 		if i < n {
 			ai, bi = m.oa.partner[i], m.ob.partner[i]
 		}
@@ -50,31 +50,43 @@ func (m *merger) walk(ctx context.Context) {
 			bIns = seq(pb, bi)
 			pb = bi + 1
 		}
-		nextCommented := (*commentState)(nil)
-		if i < n && ai >= 0 {
-			if col, marker, ok := commentedOut(m.a.lines[ai].text, m.o.lines[i].text); ok {
-				nextCommented = &commentState{col: col, marker: marker}
-			}
-		}
 		aIns = m.dropTravelling(aIns)
-		nextSurvives := i == n || bi >= 0
-		// Lines nested deeper than the next line belong to the previous item: they need the
-		// previous line to survive.
-		nested := i < n && firstContentIndent(m.a.lines, aIns) > indentOf(m.o.lines[i].text)
-		if !prevSurvives && len(aIns) > 0 && (!nextSurvives || nested) {
+		if !prevSurvives && len(aIns) > 0 && m.needsPrevious(i, aIns, bi) {
 			m.emitInsertions(nil, bIns)
 			m.orphanedInsertions(aIns, prevI)
 		} else {
 			m.emitInsertions(aIns, bIns)
 		}
-		if i < n {
-			m.decide(i, ai, bi, nextCommented)
-			if ai >= 0 {
-				prevSurvives = bi >= 0
-				prevI = i
-			}
+		if i == n {
+			break
+		}
+		m.decide(i, ai, bi, m.commentedAt(i, ai))
+		if ai >= 0 {
+			prevSurvives = bi >= 0
+			prevI = i
 		}
 	}
+}
+
+// needsPrevious tells whether the downstream lines aIns inserted before base line i (n: the end)
+// hang on the line before them: the next line does not survive in the new upstream (bi < 0), or
+// they are nested deeper than it and so belong to the previous item.
+func (m *merger) needsPrevious(i int, aIns []int, bi int) bool {
+	if i == len(m.o.lines) {
+		return false
+	}
+	return bi < 0 || firstContentIndent(m.a.lines, aIns) > indentOf(m.o.lines[i].text)
+}
+
+// commentedAt returns how the downstream commented out base line i (its partner ai), or nil.
+func (m *merger) commentedAt(i, ai int) *commentState {
+	if ai < 0 {
+		return nil
+	}
+	if col, marker, ok := commentedOut(m.a.lines[ai].text, m.o.lines[i].text); ok {
+		return &commentState{col: col, marker: marker}
+	}
+	return nil
 }
 
 // firstContentIndent returns the indentation of the first content line among lines[idx...], or
@@ -155,19 +167,36 @@ func (m *merger) emitInsertions(aIns, bIns []int) {
 	if len(aIns) == 0 && len(bIns) == 0 {
 		return
 	}
-	split := len(aIns)
-	if m.appendsToBlock(aIns) {
-		split = 0
-	} else {
-		// Template statements ({% endif %}) masked as comments close what precedes them;
-		// they are not comments about the next line.
-		for split > 0 && m.a.lines[aIns[split-1]].isComment() && !m.masker.isStatement(m.a.lines[aIns[split-1]].text) {
-			split--
-		}
-	}
+	split := m.downstreamFirst(aIns)
 	for _, j := range aIns[:split] {
 		m.emitDown(j)
 	}
+	m.emitUpstreamInsertions(bIns)
+	for _, j := range aIns[split:] {
+		m.emitDown(j)
+	}
+}
+
+// downstreamFirst returns how many of the downstream's inserted lines aIns come before upstream's
+// insertions at the same place: none when they append to the end of a block, else all but a run
+// of trailing comments.
+func (m *merger) downstreamFirst(aIns []int) int {
+	if m.appendsToBlock(aIns) {
+		return 0
+	}
+	split := len(aIns)
+	// Template statements ({% endif %}) masked as comments close what precedes them;
+	// they are not comments about the next line.
+	for split > 0 && m.a.lines[aIns[split-1]].isComment() && !m.masker.isStatement(m.a.lines[aIns[split-1]].text) {
+		split--
+	}
+	return split
+}
+
+// emitUpstreamInsertions writes the lines the new upstream inserted: without those the downstream
+// added too, at the place of a relocated line, and commented out inside a block the downstream
+// commented out.
+func (m *merger) emitUpstreamInsertions(bIns []int) {
 	// Upstream lines added inside a block the downstream commented out (deeper than the
 	// block's commented line) are commented out too; the first line back at the block's level
 	// ends the block.
@@ -197,9 +226,6 @@ func (m *merger) emitInsertions(aIns, bIns []int) {
 		}
 		m.emit(text, -1)
 	}
-	for _, j := range aIns[split:] {
-		m.emitDown(j)
-	}
 }
 
 // appendsToBlock reports whether the downstream lines aIns end a block: the next downstream
@@ -217,58 +243,73 @@ func (m *merger) appendsToBlock(aIns []int) bool {
 	return true
 }
 
-// decide emits the merged form of base line i.
+// decide emits the merged form of base line i (ai and bi: its partners in the downstream and
+// the new upstream, -1 if none; commented: how the downstream commented it out, if it did).
 func (m *merger) decide(i, ai, bi int, commented *commentState) {
 	o := m.o.lines[i]
 	m.commented = nil
 	switch {
 	case ai >= 0 && m.a.lines[ai].text == o.text:
-		switch {
-		case m.keepActive[i]:
-			h := m.hunks[m.keepActiveHunk(i)-1]
-			m.emit(m.a.lines[ai].text, h.id)
-		case bi >= 0:
-			m.emit(m.b.lines[bi].text, -1)
-		}
+		m.decideKept(i, ai, bi)
 	case ai >= 0:
-		h := m.hunks[m.hunkOfA[ai]-1]
 		// Upstream lines inserted after a commented-out line belong to the commented block.
 		m.commented = commented
-		switch {
-		case bi < 0 && m.relocated[i]:
-			h.addNote("upstream moved " + describe(o) + "; the change moved with it")
-		case bi < 0 && commented != nil:
-			// The downstream disabled what upstream has now removed: nothing left to disable.
-			m.commented = nil
-			h.addNote("the new upstream removed the block this patch commented out; the commented copy and its comments were dropped")
-		case bi < 0:
-			m.addConflict(h, "the new upstream no longer has the line this patch changes", describe(o),
-				[]string{m.downText(ai, h)}, nil)
-		case m.b.lines[bi].text == o.text:
-			m.emitDown(ai)
-		case m.b.lines[bi].text == m.a.lines[ai].text:
-			m.emitDown(ai)
-			h.addNote("the new upstream made the same change")
-		case m.keepActive[i]:
-			m.emitDown(ai)
-			h.overridden = true
-			h.addNote("upstream commented out the block this patch sets a value in; the downstream's active block was kept")
-		case commented != nil:
-			m.emit(commentOut(m.b.lines[bi].text, commented.col, commented.marker), h.id)
-			h.overridden = true
-			h.addNote("commented-out copy updated to the new upstream text")
-		default:
-			m.emitDown(ai)
-			h.overridden = true
-			h.addNote(fmt.Sprintf("upstream changed %q to %q; the downstream replacement was kept",
-				strings.TrimLeft(m.masker.Unmask(o.text), " "), strings.TrimLeft(m.masker.Unmask(m.b.lines[bi].text), " ")))
-		}
+		m.decideChanged(i, ai, bi, commented)
 	default: // the downstream removed the line
 		if bi >= 0 && m.b.lines[bi].text != o.text {
 			h := m.hunks[m.hunkOfO[i]-1]
 			m.addConflict(h, "the downstream removed a line the new upstream changed", describe(o),
 				nil, []string{m.b.lines[bi].text})
 		}
+	}
+}
+
+// decideKept emits base line i that the downstream kept as it was: the downstream's active line
+// where upstream commented out a block the downstream changed, else the new upstream's line if
+// there is one.
+func (m *merger) decideKept(i, ai, bi int) {
+	switch {
+	case m.keepActive[i]:
+		h := m.hunks[m.keepActiveHunk(i)-1]
+		m.emit(m.a.lines[ai].text, h.id)
+	case bi >= 0:
+		m.emit(m.b.lines[bi].text, -1)
+	}
+}
+
+// decideChanged emits base line i that the downstream changed (to downstream line ai), by what
+// the new upstream did to it (bi: its new-upstream partner, -1 if none), and notes it on the patch.
+func (m *merger) decideChanged(i, ai, bi int, commented *commentState) {
+	o := m.o.lines[i]
+	h := m.hunks[m.hunkOfA[ai]-1]
+	switch {
+	case bi < 0 && m.relocated[i]:
+		h.addNote("upstream moved " + describe(o) + "; the change moved with it")
+	case bi < 0 && commented != nil:
+		// The downstream disabled what upstream has now removed: nothing left to disable.
+		m.commented = nil
+		h.addNote("the new upstream removed the block this patch commented out; the commented copy and its comments were dropped")
+	case bi < 0:
+		m.addConflict(h, "the new upstream no longer has the line this patch changes", describe(o),
+			[]string{m.downText(ai, h)}, nil)
+	case m.b.lines[bi].text == o.text:
+		m.emitDown(ai)
+	case m.b.lines[bi].text == m.a.lines[ai].text:
+		m.emitDown(ai)
+		h.addNote("the new upstream made the same change")
+	case m.keepActive[i]:
+		m.emitDown(ai)
+		h.overridden = true
+		h.addNote("upstream commented out the block this patch sets a value in; the downstream's active block was kept")
+	case commented != nil:
+		m.emit(commentOut(m.b.lines[bi].text, commented.col, commented.marker), h.id)
+		h.overridden = true
+		h.addNote("commented-out copy updated to the new upstream text")
+	default:
+		m.emitDown(ai)
+		h.overridden = true
+		h.addNote(fmt.Sprintf("upstream changed %q to %q; the downstream replacement was kept",
+			strings.TrimLeft(m.masker.Unmask(o.text), " "), strings.TrimLeft(m.masker.Unmask(m.b.lines[bi].text), " ")))
 	}
 }
 

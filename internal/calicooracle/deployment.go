@@ -2,6 +2,7 @@ package calicooracle
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -47,58 +48,13 @@ type Running struct {
 // conditions hold.
 func Inspect(t *Table, objs []*unstructured.Unstructured) (*Deployment, error) {
 	d := &Deployment{Components: map[string]Running{}, Conditions: map[Condition]bool{}, Env: map[string]string{}}
-	workloads := map[string]*corev1.PodSpec{}
-	serviceAccounts := map[string]bool{}
-	for _, o := range objs {
-		if o.GetNamespace() != Namespace {
-			continue
-		}
-		key := o.GetKind() + "/" + o.GetName()
-		switch o.GetKind() {
-		case "DaemonSet":
-			var ds appsv1.DaemonSet
-			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(o.Object, &ds); err != nil {
-				return nil, fmt.Errorf("decoding %s: %w", key, err)
-			}
-			workloads[key] = &ds.Spec.Template.Spec
-		case "Deployment":
-			var dep appsv1.Deployment
-			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(o.Object, &dep); err != nil {
-				return nil, fmt.Errorf("decoding %s: %w", key, err)
-			}
-			workloads[key] = &dep.Spec.Template.Spec
-		case "ServiceAccount":
-			serviceAccounts[o.GetName()] = true
-		case "ConfigMap":
-			if o.GetName() == "calico-config" {
-				data, _, err := unstructured.NestedStringMap(o.Object, "data")
-				if err != nil {
-					return nil, fmt.Errorf("decoding %s: %w", key, err)
-				}
-				d.ConfigMap = data
-			}
-		}
+	r, err := readKubeSystem(objs)
+	if err != nil {
+		return nil, err
 	}
-	for _, c := range t.Components {
-		if c.ServiceAccount != "" {
-			if !serviceAccounts[c.ServiceAccount] {
-				return nil, fmt.Errorf("component %s runs as ServiceAccount %s/%s, which the render does not contain", c.Name, Namespace, c.ServiceAccount)
-			}
-			d.Components[c.Name] = Running{ServiceAccount: c.ServiceAccount}
-			continue
-		}
-		pod, ok := workloads[c.Workload]
-		if !ok {
-			continue
-		}
-		sa := pod.ServiceAccountName
-		if sa == "" {
-			sa = "default"
-		}
-		if !serviceAccounts[sa] {
-			return nil, fmt.Errorf("component %s (%s) runs as ServiceAccount %s/%s, which the render does not contain", c.Name, c.Workload, Namespace, sa)
-		}
-		d.Components[c.Name] = Running{ServiceAccount: sa, Pod: pod}
+	d.ConfigMap = r.configMap
+	if err := d.runComponents(t, r); err != nil {
+		return nil, err
 	}
 	node, ok := d.Components["calico-node"]
 	if !ok || node.Pod == nil {
@@ -116,6 +72,75 @@ func Inspect(t *Table, objs []*unstructured.Unstructured) (*Deployment, error) {
 	d.Conditions[CalicoIPAM] = !strings.EqualFold(d.Env["USE_POD_CIDR"], "true")
 	d.Conditions[NetworkingBackend] = d.backend() != "none"
 	return d, nil
+}
+
+// kubeSystem is what Inspect reads of a render's objects in Namespace: the pod templates of its
+// workloads by "Kind/name", the names of its ServiceAccounts, and calico-config's data.
+type kubeSystem struct {
+	workloads       map[string]*corev1.PodSpec
+	serviceAccounts map[string]bool
+	configMap       map[string]string
+}
+
+// readKubeSystem reads the workloads, ServiceAccounts and calico-config of a render.
+func readKubeSystem(objs []*unstructured.Unstructured) (kubeSystem, error) {
+	r := kubeSystem{workloads: map[string]*corev1.PodSpec{}, serviceAccounts: map[string]bool{}}
+	for _, o := range objs {
+		if o.GetNamespace() != Namespace {
+			continue
+		}
+		key := o.GetKind() + "/" + o.GetName()
+		switch o.GetKind() {
+		case "DaemonSet":
+			var ds appsv1.DaemonSet
+			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(o.Object, &ds); err != nil {
+				return r, fmt.Errorf("decoding %s: %w", key, err)
+			}
+			r.workloads[key] = &ds.Spec.Template.Spec
+		case "Deployment":
+			var dep appsv1.Deployment
+			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(o.Object, &dep); err != nil {
+				return r, fmt.Errorf("decoding %s: %w", key, err)
+			}
+			r.workloads[key] = &dep.Spec.Template.Spec
+		case "ServiceAccount":
+			r.serviceAccounts[o.GetName()] = true
+		case "ConfigMap":
+			if o.GetName() != "calico-config" {
+				continue
+			}
+			data, _, err := unstructured.NestedStringMap(o.Object, "data")
+			if err != nil {
+				return r, fmt.Errorf("decoding %s: %w", key, err)
+			}
+			r.configMap = data
+		}
+	}
+	return r, nil
+}
+
+// runComponents records the table's components the render runs, each with its ServiceAccount
+// (which the render must contain) and, for a workload, its pod.
+func (d *Deployment) runComponents(t *Table, r kubeSystem) error {
+	for _, c := range t.Components {
+		if c.ServiceAccount != "" {
+			if !r.serviceAccounts[c.ServiceAccount] {
+				return fmt.Errorf("component %s runs as ServiceAccount %s/%s, which the render does not contain", c.Name, Namespace, c.ServiceAccount)
+			}
+			d.Components[c.Name] = Running{ServiceAccount: c.ServiceAccount}
+			continue
+		}
+		pod, ok := r.workloads[c.Workload]
+		if !ok {
+			continue
+		}
+		sa := cmp.Or(pod.ServiceAccountName, "default")
+		if !r.serviceAccounts[sa] {
+			return fmt.Errorf("component %s (%s) runs as ServiceAccount %s/%s, which the render does not contain", c.Name, c.Workload, Namespace, sa)
+		}
+		d.Components[c.Name] = Running{ServiceAccount: sa, Pod: pod}
+	}
+	return nil
 }
 
 // backend is CALICO_NETWORKING_BACKEND as calico-node sees it.

@@ -193,57 +193,12 @@ func (p *Replayer) do(ctx context.Context, c dynamic.Interface, r *Request, verb
 		return
 	}
 	ri := c.Resource(gv.WithResource(tg.Resource)).Namespace(tg.Namespace)
-	var sub []string
-	if r.Subresource != "" {
-		sub = []string{r.Subresource}
-	}
 	var written bool
 	switch verb {
-	case "get":
-		var obj *unstructured.Unstructured
-		obj, err = ri.Get(ctx, tg.Name, metav1.GetOptions{}, sub...)
-		if err == nil {
-			res.Problem = expectFields(obj, r.ExpectFields)
-		}
-	case "list":
-		_, err = ri.List(ctx, metav1.ListOptions{LabelSelector: r.LabelSelector, Limit: 50})
-	case "watch":
-		var w interface{ Stop() }
-		w, err = ri.Watch(ctx, metav1.ListOptions{LabelSelector: r.LabelSelector, TimeoutSeconds: ptr.To[int64](1)})
-		if err == nil {
-			w.Stop()
-		}
-	case "create":
-		obj := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(r.Body)}
-		if obj.GetAPIVersion() == "" {
-			obj.SetAPIVersion(r.APIVersion())
-			obj.SetKind(kindOf(tg.Resource))
-		}
-		obj.SetName(tg.Name)
-		_, err = ri.Create(ctx, obj, metav1.CreateOptions{}, sub...)
-		written = err == nil && r.Subresource == ""
-	case "update":
-		// Calico reads the object, changes it and writes it back.
-		var obj *unstructured.Unstructured
-		obj, err = ri.Get(ctx, tg.Name, metav1.GetOptions{})
-		if err == nil {
-			obj.Object = merge(obj.Object, runtime.DeepCopyJSON(r.Body))
-			_, err = ri.Update(ctx, obj, metav1.UpdateOptions{}, sub...)
-			written = err == nil
-		}
-	case "patch":
-		pt := types.MergePatchType
-		if r.PatchType == "strategic" {
-			pt = types.StrategicMergePatchType
-		}
-		var body []byte
-		body, err = json.Marshal(r.Body)
-		if err == nil {
-			_, err = ri.Patch(ctx, tg.Name, pt, body, metav1.PatchOptions{}, sub...)
-			written = err == nil
-		}
-	case "delete":
-		err = ri.Delete(ctx, tg.Name, metav1.DeleteOptions{})
+	case "get", "list", "watch":
+		res.Problem, err = readRequest(ctx, ri, r, verb, tg)
+	default:
+		written, err = writeRequest(ctx, ri, r, verb, tg)
 	}
 	res.Answer = classify(err)
 	if res.Problem != "" {
@@ -256,6 +211,76 @@ func (p *Replayer) do(ctx context.Context, c dynamic.Interface, r *Request, verb
 	if written && r.ReadBack {
 		res.Problem = p.readBack(ctx, gv.WithResource(tg.Resource), tg, r.Body)
 	}
+}
+
+// subresources is the request's subresource as the dynamic client's variadic argument.
+func subresources(r *Request) []string {
+	if r.Subresource == "" {
+		return nil
+	}
+	return []string{r.Subresource}
+}
+
+// readRequest makes a get, list or watch request; a get that succeeds reports the first of the
+// request's expected fields the object lacks as the problem.
+func readRequest(ctx context.Context, ri dynamic.ResourceInterface, r *Request, verb string, tg Target) (problem string, err error) {
+	switch verb {
+	case "get":
+		var obj *unstructured.Unstructured
+		obj, err = ri.Get(ctx, tg.Name, metav1.GetOptions{}, subresources(r)...)
+		if err == nil {
+			problem = expectFields(obj, r.ExpectFields)
+		}
+	case "list":
+		_, err = ri.List(ctx, metav1.ListOptions{LabelSelector: r.LabelSelector, Limit: 50})
+	case "watch":
+		var w interface{ Stop() }
+		w, err = ri.Watch(ctx, metav1.ListOptions{LabelSelector: r.LabelSelector, TimeoutSeconds: ptr.To[int64](1)})
+		if err == nil {
+			w.Stop()
+		}
+	}
+	return problem, err
+}
+
+// writeRequest makes a create, update, patch or delete request; written is true when it stored the
+// request's body in the object itself (not a subresource, for a create).
+func writeRequest(ctx context.Context, ri dynamic.ResourceInterface, r *Request, verb string, tg Target) (written bool, err error) {
+	sub := subresources(r)
+	switch verb {
+	case "create":
+		obj := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(r.Body)}
+		if obj.GetAPIVersion() == "" {
+			obj.SetAPIVersion(r.APIVersion())
+			obj.SetKind(kindOf(tg.Resource))
+		}
+		obj.SetName(tg.Name)
+		_, err = ri.Create(ctx, obj, metav1.CreateOptions{}, sub...)
+		return err == nil && r.Subresource == "", err
+	case "update":
+		// Calico reads the object, changes it and writes it back.
+		obj, err := ri.Get(ctx, tg.Name, metav1.GetOptions{})
+		if err != nil {
+			return false, err
+		}
+		obj.Object = merge(obj.Object, runtime.DeepCopyJSON(r.Body))
+		_, err = ri.Update(ctx, obj, metav1.UpdateOptions{}, sub...)
+		return err == nil, err
+	case "patch":
+		pt := types.MergePatchType
+		if r.PatchType == "strategic" {
+			pt = types.StrategicMergePatchType
+		}
+		body, err := json.Marshal(r.Body)
+		if err != nil {
+			return false, err
+		}
+		_, err = ri.Patch(ctx, tg.Name, pt, body, metav1.PatchOptions{}, sub...)
+		return err == nil, err
+	case "delete":
+		return false, ri.Delete(ctx, tg.Name, metav1.DeleteOptions{})
+	}
+	return false, nil
 }
 
 // readBack reads the object as admin and reports the first field of body not stored as written.

@@ -3,8 +3,10 @@ package lint
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	projectcalicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
@@ -114,30 +116,45 @@ func readDocument(doc decode.Document, loc *locator) []*object {
 // readObject decodes one object of a checked kind strictly into our Go types.
 func readObject(doc decode.Document, root *field.Path, loc *locator) *object {
 	o := &object{doc: doc.Index, root: root, loc: loc, kind: doc.Kind, name: doc.Name, namespace: doc.Namespace}
-	kindPath := o.path("kind")
-	apiPath := o.path("apiVersion")
-	wantAPI := projectcalicov1.SchemeGroupVersion.String()
-	known := false
-	for _, k := range checkedKinds {
-		known = known || doc.Kind == k
+	if !o.checkedKind(doc) {
+		return o
 	}
+	specRaw, _ := raw(doc.JSON)["spec"].(map[string]any)
+	if errs := o.decodeKind(doc, root, specRaw); len(errs) > 0 {
+		o.findings = append(o.findings, fromFieldErrors(errs)...)
+		o.policy, o.set = nil, nil
+	}
+	if o.policy != nil {
+		o.policy.specPresent = specRaw != nil
+	}
+	return o
+}
+
+// checkedKind reports whether lint checks the document's kind and apiVersion; when it does not, the
+// object says why (no kind, the Calico API server's group, another kind or version).
+func (o *object) checkedKind(doc decode.Document) bool {
+	wantAPI := projectcalicov1.SchemeGroupVersion.String()
+	known := slices.Contains(checkedKinds, doc.Kind)
 	switch {
 	case doc.Kind == "":
-		o.add(kindPath, SeverityError, "decode", "Required value: every document needs a kind (%s)", strings.Join(checkedKinds, ", "))
-		return o
+		o.add(o.path("kind"), SeverityError, "decode", "Required value: every document needs a kind (%s)", strings.Join(checkedKinds, ", "))
+		return false
 	case known && strings.HasPrefix(doc.APIVersion, calicoAPIServerGroup):
-		o.add(apiPath, SeverityError, "api-version",
+		o.add(o.path("apiVersion"), SeverityError, "api-version",
 			"%s is served by the Calico API server, which shoot clusters do not run: use apiVersion %s (the CRD API, which does no defaulting, so spec.types, spec.selector and spec.order must be written out)",
 			doc.APIVersion, wantAPI)
-		return o
+		return false
 	case !known || doc.APIVersion != wantAPI:
 		what := doc.APIVersion + " " + doc.Kind
-		o.add(kindPath, SeverityWarning, "not-checked", "%s is not checked; lint checks %s of %s", what, strings.Join(checkedKinds, ", "), wantAPI)
-		return o
+		o.add(o.path("kind"), SeverityWarning, "not-checked", "%s is not checked; lint checks %s of %s", what, strings.Join(checkedKinds, ", "), wantAPI)
+		return false
 	}
+	return true
+}
 
+// decodeKind decodes a document of a checked kind strictly into the object's policy or network set.
+func (o *object) decodeKind(doc decode.Document, root *field.Path, specRaw map[string]any) field.ErrorList {
 	gvk := projectcalicov1.SchemeGroupVersion.WithKind(doc.Kind)
-	specRaw, _ := raw(doc.JSON)["spec"].(map[string]any)
 	var errs field.ErrorList
 	switch doc.Kind {
 	case kindGlobalNetworkPolicy:
@@ -151,22 +168,7 @@ func readObject(doc decode.Document, root *field.Path, loc *locator) *object {
 			o.policy = &policy{global: true, staged: true, stagedAction: obj.Spec.StagedAction, spec: obj.Spec.GlobalNetworkPolicySpec}
 		}
 	case kindNetworkPolicy, kindStagedNetworkPolicy:
-		errs = o.globalOnlyFields(specRaw)
-		if len(errs) == 0 {
-			o.policy = &policy{}
-			if doc.Kind == kindNetworkPolicy {
-				var obj projectcalicov1.NetworkPolicy
-				if errs = decode.Object(doc.JSON, root, gvk, &obj); len(errs) == 0 {
-					o.policy.spec = globalSpec(obj.Spec)
-				}
-			} else {
-				var obj projectcalicov1.StagedNetworkPolicy
-				if errs = decode.Object(doc.JSON, root, gvk, &obj); len(errs) == 0 {
-					o.policy.staged, o.policy.stagedAction = true, obj.Spec.StagedAction
-					o.policy.spec = globalSpec(obj.Spec.NetworkPolicySpec)
-				}
-			}
-		}
+		errs = o.decodeNamespacedPolicy(doc, root, gvk, specRaw)
 	case kindGlobalNetworkSet:
 		var obj projectcalicov1.GlobalNetworkSet
 		if errs = decode.Object(doc.JSON, root, gvk, &obj); len(errs) == 0 {
@@ -178,14 +180,31 @@ func readObject(doc decode.Document, root *field.Path, loc *locator) *object {
 			o.set = &netset{labels: obj.Labels, nets: obj.Spec.Nets}
 		}
 	}
-	if len(errs) > 0 {
-		o.findings = append(o.findings, fromFieldErrors(errs)...)
-		o.policy, o.set = nil, nil
+	return errs
+}
+
+// decodeNamespacedPolicy decodes a (staged) NetworkPolicy into the GlobalNetworkPolicySpec shape
+// the checks use, after reporting the fields only a GlobalNetworkPolicy has.
+func (o *object) decodeNamespacedPolicy(doc decode.Document, root *field.Path, gvk schema.GroupVersionKind, specRaw map[string]any) field.ErrorList {
+	if errs := o.globalOnlyFields(specRaw); len(errs) > 0 {
+		return errs
 	}
-	if o.policy != nil {
-		o.policy.specPresent = specRaw != nil
+	o.policy = &policy{}
+	if doc.Kind == kindNetworkPolicy {
+		var obj projectcalicov1.NetworkPolicy
+		errs := decode.Object(doc.JSON, root, gvk, &obj)
+		if len(errs) == 0 {
+			o.policy.spec = globalSpec(obj.Spec)
+		}
+		return errs
 	}
-	return o
+	var obj projectcalicov1.StagedNetworkPolicy
+	errs := decode.Object(doc.JSON, root, gvk, &obj)
+	if len(errs) == 0 {
+		o.policy.staged, o.policy.stagedAction = true, obj.Spec.StagedAction
+		o.policy.spec = globalSpec(obj.Spec.NetworkPolicySpec)
+	}
+	return errs
 }
 
 // globalOnlyFields reports the spec fields that exist on GlobalNetworkPolicy only, with the reason,

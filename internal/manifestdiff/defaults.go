@@ -58,47 +58,51 @@ func applyDefaults(obj runtime.Object) {
 // defaultDaemonSetSpec: a rolling update replacing one pod at a time without surge, ten old
 // revisions kept.
 func defaultDaemonSetSpec(s *appsv1.DaemonSetSpec) {
-	if s.UpdateStrategy.Type == "" {
-		s.UpdateStrategy.Type = appsv1.RollingUpdateDaemonSetStrategyType
+	if ru := defaultStrategy(&s.UpdateStrategy.Type, appsv1.RollingUpdateDaemonSetStrategyType, &s.UpdateStrategy.RollingUpdate); ru != nil {
+		defaultRollingUpdate(&ru.MaxUnavailable, &ru.MaxSurge, intstr.FromInt32(1), intstr.FromInt32(0))
 	}
-	if s.UpdateStrategy.Type == appsv1.RollingUpdateDaemonSetStrategyType {
-		if s.UpdateStrategy.RollingUpdate == nil {
-			s.UpdateStrategy.RollingUpdate = &appsv1.RollingUpdateDaemonSet{}
-		}
-		if s.UpdateStrategy.RollingUpdate.MaxUnavailable == nil {
-			s.UpdateStrategy.RollingUpdate.MaxUnavailable = ptr.To(intstr.FromInt32(1))
-		}
-		if s.UpdateStrategy.RollingUpdate.MaxSurge == nil {
-			s.UpdateStrategy.RollingUpdate.MaxSurge = ptr.To(intstr.FromInt32(0))
-		}
-	}
-	if s.RevisionHistoryLimit == nil {
-		s.RevisionHistoryLimit = ptr.To[int32](10)
-	}
+	defaultInt32(&s.RevisionHistoryLimit, 10)
 }
 
 // defaultDeploymentSpec: a rolling update with 25% unavailable and 25% surge, ten old revisions, a
 // progress deadline of ten minutes. spec.replicas is left alone (see above).
 func defaultDeploymentSpec(s *appsv1.DeploymentSpec) {
-	if s.Strategy.Type == "" {
-		s.Strategy.Type = appsv1.RollingUpdateDeploymentStrategyType
+	if ru := defaultStrategy(&s.Strategy.Type, appsv1.RollingUpdateDeploymentStrategyType, &s.Strategy.RollingUpdate); ru != nil {
+		defaultRollingUpdate(&ru.MaxUnavailable, &ru.MaxSurge, intstr.FromString("25%"), intstr.FromString("25%"))
 	}
-	if s.Strategy.Type == appsv1.RollingUpdateDeploymentStrategyType {
-		if s.Strategy.RollingUpdate == nil {
-			s.Strategy.RollingUpdate = &appsv1.RollingUpdateDeployment{}
-		}
-		if s.Strategy.RollingUpdate.MaxUnavailable == nil {
-			s.Strategy.RollingUpdate.MaxUnavailable = ptr.To(intstr.FromString("25%"))
-		}
-		if s.Strategy.RollingUpdate.MaxSurge == nil {
-			s.Strategy.RollingUpdate.MaxSurge = ptr.To(intstr.FromString("25%"))
-		}
+	defaultInt32(&s.RevisionHistoryLimit, 10)
+	defaultInt32(&s.ProgressDeadlineSeconds, 600)
+}
+
+// defaultStrategy defaults an unset update strategy type to rolling, and returns the strategy's
+// rolling update (created if unset) when the strategy is rolling, else nil.
+func defaultStrategy[T ~string, R any](typ *T, rolling T, rollingUpdate **R) *R {
+	if *typ == "" {
+		*typ = rolling
 	}
-	if s.RevisionHistoryLimit == nil {
-		s.RevisionHistoryLimit = ptr.To[int32](10)
+	if *typ != rolling {
+		return nil
 	}
-	if s.ProgressDeadlineSeconds == nil {
-		s.ProgressDeadlineSeconds = ptr.To[int32](600)
+	if *rollingUpdate == nil {
+		*rollingUpdate = new(R)
+	}
+	return *rollingUpdate
+}
+
+// defaultRollingUpdate sets a rolling update's unset bounds.
+func defaultRollingUpdate(maxUnavailable, maxSurge **intstr.IntOrString, unavailable, surge intstr.IntOrString) {
+	if *maxUnavailable == nil {
+		*maxUnavailable = ptr.To(unavailable)
+	}
+	if *maxSurge == nil {
+		*maxSurge = ptr.To(surge)
+	}
+}
+
+// defaultInt32 sets an unset optional integer.
+func defaultInt32(p **int32, v int32) {
+	if *p == nil {
+		*p = ptr.To(v)
 	}
 }
 
@@ -162,25 +166,7 @@ func defaultContainer(c *corev1.Container) {
 		}
 	}
 	for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
-		if p == nil {
-			continue
-		}
-		if p.TimeoutSeconds == 0 {
-			p.TimeoutSeconds = 1
-		}
-		if p.PeriodSeconds == 0 {
-			p.PeriodSeconds = 10
-		}
-		if p.SuccessThreshold == 0 {
-			p.SuccessThreshold = 1
-		}
-		if p.FailureThreshold == 0 {
-			p.FailureThreshold = 3
-		}
-		defaultHTTPGet(p.HTTPGet)
-		if p.GRPC != nil && p.GRPC.Service == nil {
-			p.GRPC.Service = ptr.To("")
-		}
+		defaultProbe(p)
 	}
 	if l := c.Lifecycle; l != nil {
 		for _, h := range []*corev1.LifecycleHandler{l.PostStart, l.PreStop} {
@@ -188,6 +174,30 @@ func defaultContainer(c *corev1.Container) {
 				defaultHTTPGet(h.HTTPGet)
 			}
 		}
+	}
+}
+
+// defaultProbe sets a probe's (if any) unset timings and thresholds, HTTP path and scheme, and gRPC
+// service.
+func defaultProbe(p *corev1.Probe) {
+	if p == nil {
+		return
+	}
+	if p.TimeoutSeconds == 0 {
+		p.TimeoutSeconds = 1
+	}
+	if p.PeriodSeconds == 0 {
+		p.PeriodSeconds = 10
+	}
+	if p.SuccessThreshold == 0 {
+		p.SuccessThreshold = 1
+	}
+	if p.FailureThreshold == 0 {
+		p.FailureThreshold = 3
+	}
+	defaultHTTPGet(p.HTTPGet)
+	if p.GRPC != nil && p.GRPC.Service == nil {
+		p.GRPC.Service = ptr.To("")
 	}
 }
 
@@ -223,38 +233,30 @@ func defaultVolume(v *corev1.Volume) {
 			vs.HostPath.Type = ptr.To(corev1.HostPathUnset)
 		}
 	case vs.Secret != nil:
-		if vs.Secret.DefaultMode == nil {
-			vs.Secret.DefaultMode = ptr.To(defaultMode)
-		}
+		defaultInt32(&vs.Secret.DefaultMode, defaultMode)
 	case vs.ConfigMap != nil:
-		if vs.ConfigMap.DefaultMode == nil {
-			vs.ConfigMap.DefaultMode = ptr.To(defaultMode)
-		}
+		defaultInt32(&vs.ConfigMap.DefaultMode, defaultMode)
 	case vs.DownwardAPI != nil:
-		if vs.DownwardAPI.DefaultMode == nil {
-			vs.DownwardAPI.DefaultMode = ptr.To(defaultMode)
-		}
-		for i := range vs.DownwardAPI.Items {
-			if f := vs.DownwardAPI.Items[i].FieldRef; f != nil {
-				defaultFieldRef(f)
-			}
-		}
+		defaultInt32(&vs.DownwardAPI.DefaultMode, defaultMode)
+		defaultDownwardAPIItems(vs.DownwardAPI.Items)
 	case vs.Projected != nil:
-		if vs.Projected.DefaultMode == nil {
-			vs.Projected.DefaultMode = ptr.To(defaultMode)
-		}
+		defaultInt32(&vs.Projected.DefaultMode, defaultMode)
 		for _, src := range vs.Projected.Sources {
 			if t := src.ServiceAccountToken; t != nil && t.ExpirationSeconds == nil {
 				t.ExpirationSeconds = ptr.To[int64](3600)
 			}
-			if src.DownwardAPI == nil {
-				continue
+			if src.DownwardAPI != nil {
+				defaultDownwardAPIItems(src.DownwardAPI.Items)
 			}
-			for i := range src.DownwardAPI.Items {
-				if f := src.DownwardAPI.Items[i].FieldRef; f != nil {
-					defaultFieldRef(f)
-				}
-			}
+		}
+	}
+}
+
+// defaultDownwardAPIItems defaults the field references of downward API files.
+func defaultDownwardAPIItems(items []corev1.DownwardAPIVolumeFile) {
+	for i := range items {
+		if f := items[i].FieldRef; f != nil {
+			defaultFieldRef(f)
 		}
 	}
 }

@@ -358,11 +358,33 @@ func references(s *Set, id ObjectID, key string) []reference {
 
 // podReads tells whether a pod spec reads key of the named ConfigMap or Secret, and how.
 func podReads(pod map[string]any, kind, name, key string) (how string, live, ok bool) {
-	keyRef, envFromRef, volField := "configMapKeyRef", "configMapRef", "configMap"
-	nameField := "name"
-	if kind == "Secret" {
-		keyRef, envFromRef, volField, nameField = "secretKeyRef", "secretRef", "secret", "secretName"
+	f := refFieldsOf(kind)
+	if hows := envReads(pod, f, name, key); len(hows) > 0 {
+		return strings.Join(hows, ", "), false, true
 	}
+	if volume, ok := volumeReads(pod, f, name); ok {
+		return "volume " + volume, !subPathMount(pod, volume), true
+	}
+	return "", false, false
+}
+
+// refFields are the fields that name a ConfigMap or a Secret: in an env var's valueFrom, in
+// envFrom, as a volume source and, in that source, the field holding its name.
+type refFields struct {
+	keyRef, envFromRef, volField, nameField string
+}
+
+// refFieldsOf returns the reference fields of a ConfigMap, or of a Secret if kind is "Secret".
+func refFieldsOf(kind string) refFields {
+	if kind == "Secret" {
+		return refFields{keyRef: "secretKeyRef", envFromRef: "secretRef", volField: "secret", nameField: "secretName"}
+	}
+	return refFields{keyRef: "configMapKeyRef", envFromRef: "configMapRef", volField: "configMap", nameField: "name"}
+}
+
+// envReads lists how the pod's containers read key ("" = any) of the named object into their
+// environment: "env X of container C" and "envFrom of container C".
+func envReads(pod map[string]any, f refFields, name, key string) []string {
 	var hows []string
 	for _, list := range []string{"initContainers", "containers"} {
 		cs, _ := pod[list].([]any)
@@ -372,7 +394,7 @@ func podReads(pod map[string]any, kind, name, key string) (how string, live, ok 
 			envs, _ := c["env"].([]any)
 			for _, ei := range envs {
 				e, _ := ei.(map[string]any)
-				ref, _ := lookup(e, "valueFrom", keyRef)
+				ref, _ := lookup(e, "valueFrom", f.keyRef)
 				r, _ := ref.(map[string]any)
 				if r != nil && str(r, "name") == name && (key == "" || str(r, "key") == key) {
 					hows = append(hows, fmt.Sprintf("env %s of container %s", str(e, "name"), cname))
@@ -381,39 +403,46 @@ func podReads(pod map[string]any, kind, name, key string) (how string, live, ok 
 			efs, _ := c["envFrom"].([]any)
 			for _, efi := range efs {
 				ef, _ := efi.(map[string]any)
-				r, _ := ef[envFromRef].(map[string]any)
+				r, _ := ef[f.envFromRef].(map[string]any)
 				if r != nil && str(r, "name") == name {
 					hows = append(hows, "envFrom of container "+cname)
 				}
 			}
 		}
 	}
-	if len(hows) > 0 {
-		return strings.Join(hows, ", "), false, true
-	}
+	return hows
+}
+
+// volumeReads returns the name of the pod's first volume whose source, or one of whose projected
+// sources, is the named object.
+func volumeReads(pod map[string]any, f refFields, name string) (string, bool) {
 	vols, _ := pod["volumes"].([]any)
 	for _, vi := range vols {
 		v, _ := vi.(map[string]any)
-		src, _ := v[volField].(map[string]any)
-		projected := false
-		if src == nil {
-			if srcs, _ := lookup(v, "projected", "sources"); srcs != nil {
-				list, _ := srcs.([]any)
-				for _, si := range list {
-					s, _ := si.(map[string]any)
-					if ps, _ := s[volField].(map[string]any); ps != nil && str(ps, "name") == name {
-						src, projected = ps, true
-					}
-				}
+		if src, _ := v[f.volField].(map[string]any); src != nil {
+			if str(src, f.nameField) == name {
+				return str(v, "name"), true
 			}
-		}
-		if src == nil || (!projected && str(src, nameField) != name) {
 			continue
 		}
-		how := "volume " + str(v, "name")
-		return how, !subPathMount(pod, str(v, "name")), true
+		if projectsSource(v, f.volField, name) {
+			return str(v, "name"), true
+		}
 	}
-	return "", false, false
+	return "", false
+}
+
+// projectsSource tells whether a projected volume has a volField source with the given name.
+func projectsSource(v map[string]any, volField, name string) bool {
+	srcs, _ := lookup(v, "projected", "sources")
+	list, _ := srcs.([]any)
+	for _, si := range list {
+		s, _ := si.(map[string]any)
+		if ps, _ := s[volField].(map[string]any); ps != nil && str(ps, "name") == name {
+			return true
+		}
+	}
+	return false
 }
 
 // subPathMount tells whether any container mounts the volume with subPath (such files are never

@@ -98,86 +98,129 @@ type Result struct {
 // a delete, never touches a field other than the encapsulation modes, and never creates a pool whose
 // name is in the record. now stamps new records.
 func Decide(desired, live []calicov1.IPPool, records []Record, now time.Time) Result {
-	liveByName := make(map[string]*calicov1.IPPool, len(live))
+	dc := decider{live: live, liveByName: make(map[string]*calicov1.IPPool, len(live)), recByName: make(map[string]Record, len(records)), now: now}
 	for i := range live {
-		liveByName[live[i].Name] = &live[i]
+		dc.liveByName[live[i].Name] = &live[i]
 	}
-	recByName := make(map[string]Record, len(records))
 	for _, r := range records {
-		recByName[r.Name] = r
+		dc.recByName[r.Name] = r
 	}
 	desiredNames := make(map[string]bool, len(desired))
 	for _, d := range desired {
 		desiredNames[d.Name] = true
 	}
-
-	var res Result
 	for i := range desired {
 		d := &desired[i]
-		l := liveByName[d.Name]
-		rec, known := recByName[d.Name]
+		l := dc.liveByName[d.Name]
+		rec, known := dc.recByName[d.Name]
 		switch {
 		case !known && l == nil:
-			if other := familyPools(live, d, recByName); len(other) > 0 && allocating(d) {
-				res.Findings = append(res.Findings, Finding{Pool: d.Name, Reason: ReasonFamilyHasPool,
-					Message: fmt.Sprintf("IP pool %s (%s) is not created: the cluster already has the %s pool(s) %v, which belong to the cluster's owner", d.Name, d.Spec.CIDR, family(d.Spec.CIDR), other)})
-				continue
-			}
-			obj := d.DeepCopy()
-			res.Actions = append(res.Actions, Action{Kind: ActionCreate, Name: d.Name, Object: obj})
-			res.Records = append(res.Records, Record{Name: d.Name, CIDR: d.Spec.CIDR, Created: now,
-				IPIPMode: d.Spec.IPIPMode, VXLANMode: d.Spec.VXLANMode})
+			dc.create(d)
 		case !known:
-			// Created by calico-node from its environment, or released by an earlier manifest
-			// generation that listed it: take it over as it is, owner's edits included.
-			rec = Record{Name: d.Name, CIDR: l.Spec.CIDR, Created: now, Adopted: true,
-				IPIPMode: l.Spec.IPIPMode, VXLANMode: l.Spec.VXLANMode}
-			res.Findings = append(res.Findings, Finding{Pool: d.Name, Reason: ReasonAdopted,
-				Message: fmt.Sprintf("IP pool %s (%s) existed already; calico-pilot keeps its live spec and changes only its encapsulation when the config changes it", d.Name, l.Spec.CIDR)})
-			rec.OwnerChanges, res.Findings = observe(d, l, rec, res.Findings)
-			res.Records = append(res.Records, rec)
+			dc.adopt(d, l)
 		case l == nil:
-			rec.OwnerChanges = []string{"deleted"}
-			res.Findings = append(res.Findings, Finding{Pool: d.Name, Reason: ReasonDeletedByOwner, Conflict: true,
-				Message: fmt.Sprintf("IP pool %s (%s), created by calico-pilot, was deleted by the cluster's owner; it is not created again", d.Name, rec.CIDR)})
-			res.Records = append(res.Records, rec)
+			dc.deletedByOwner(d, rec)
 		case canonical(l.Spec.CIDR) != canonical(rec.CIDR):
-			rec.OwnerChanges = []string{"replaced"}
-			res.Findings = append(res.Findings, Finding{Pool: d.Name, Reason: ReasonReplacedByOwner, Conflict: true,
-				Message: fmt.Sprintf("IP pool %s has CIDR %s, not %s as created by calico-pilot: it is the owner's pool now and is left alone", d.Name, l.Spec.CIDR, rec.CIDR)})
-			res.Records = append(res.Records, rec)
+			dc.replacedByOwner(d, l, rec)
 		default:
-			if canonical(d.Spec.CIDR) != canonical(rec.CIDR) || (d.Spec.BlockSize != 0 && l.Spec.BlockSize != 0 && d.Spec.BlockSize != l.Spec.BlockSize) {
-				res.Findings = append(res.Findings, Finding{Pool: d.Name, Reason: ReasonImmutableChange, Conflict: true,
-					Message: fmt.Sprintf("IP pool %s keeps CIDR %s and block size %d: the configuration asks for %s and %d, which Calico cannot change in place; create a new pool and run `calico-pilot pools migrate`", d.Name, l.Spec.CIDR, l.Spec.BlockSize, d.Spec.CIDR, d.Spec.BlockSize)})
-			}
-			// Only a change of the config touches the pool, and only its encapsulation.
-			after := l.DeepCopy()
-			if d.Spec.IPIPMode != rec.IPIPMode || d.Spec.VXLANMode != rec.VXLANMode {
-				if l.Spec.IPIPMode != d.Spec.IPIPMode || l.Spec.VXLANMode != d.Spec.VXLANMode {
-					res.Actions = append(res.Actions, Action{Kind: ActionPatchEncapsulation, Name: d.Name,
-						IPIPMode: d.Spec.IPIPMode, VXLANMode: d.Spec.VXLANMode})
-				}
-				rec.IPIPMode, rec.VXLANMode = d.Spec.IPIPMode, d.Spec.VXLANMode
-				after.Spec.IPIPMode, after.Spec.VXLANMode = d.Spec.IPIPMode, d.Spec.VXLANMode
-			}
-			rec.OwnerChanges, res.Findings = observe(d, after, rec, res.Findings)
-			res.Records = append(res.Records, rec)
+			dc.update(d, l, rec)
 		}
 	}
 	// Records of pools the config no longer asks for stay: such a pool is never created again.
 	for _, r := range records {
-		if desiredNames[r.Name] {
-			continue
+		if !desiredNames[r.Name] {
+			dc.leaveInPlace(r)
 		}
-		if liveByName[r.Name] != nil {
-			res.Findings = append(res.Findings, Finding{Pool: r.Name, Reason: ReasonNoLongerRendered,
-				Message: fmt.Sprintf("IP pool %s (%s) is no longer part of the configuration; calico-pilot leaves it in place and no longer changes it", r.Name, r.CIDR)})
-		}
-		res.Records = append(res.Records, r)
 	}
-	sort.Slice(res.Records, func(i, j int) bool { return res.Records[i].Name < res.Records[j].Name })
-	return res
+	sort.Slice(dc.res.Records, func(i, j int) bool { return dc.res.Records[i].Name < dc.res.Records[j].Name })
+	return dc.res
+}
+
+// decider holds Decide's inputs, indexed, and the result it builds one desired pool at a time.
+type decider struct {
+	live       []calicov1.IPPool
+	liveByName map[string]*calicov1.IPPool
+	recByName  map[string]Record
+	now        time.Time
+	res        Result
+}
+
+// finding adds a finding about pool name.
+func (dc *decider) finding(name, reason string, conflict bool, message string) {
+	dc.res.Findings = append(dc.res.Findings, Finding{Pool: name, Reason: reason, Conflict: conflict, Message: message})
+}
+
+// create creates a desired pool neither live nor recorded, unless it hands out addresses and the
+// cluster already has a pool of its family.
+func (dc *decider) create(d *calicov1.IPPool) {
+	if other := familyPools(dc.live, d, dc.recByName); len(other) > 0 && allocating(d) {
+		dc.finding(d.Name, ReasonFamilyHasPool, false,
+			fmt.Sprintf("IP pool %s (%s) is not created: the cluster already has the %s pool(s) %v, which belong to the cluster's owner", d.Name, d.Spec.CIDR, family(d.Spec.CIDR), other))
+		return
+	}
+	dc.res.Actions = append(dc.res.Actions, Action{Kind: ActionCreate, Name: d.Name, Object: d.DeepCopy()})
+	dc.res.Records = append(dc.res.Records, Record{Name: d.Name, CIDR: d.Spec.CIDR, Created: dc.now,
+		IPIPMode: d.Spec.IPIPMode, VXLANMode: d.Spec.VXLANMode})
+}
+
+// adopt records a desired pool that is live but not recorded.
+func (dc *decider) adopt(d, l *calicov1.IPPool) {
+	// Created by calico-node from its environment, or released by an earlier manifest
+	// generation that listed it: take it over as it is, owner's edits included.
+	rec := Record{Name: d.Name, CIDR: l.Spec.CIDR, Created: dc.now, Adopted: true,
+		IPIPMode: l.Spec.IPIPMode, VXLANMode: l.Spec.VXLANMode}
+	dc.finding(d.Name, ReasonAdopted, false,
+		fmt.Sprintf("IP pool %s (%s) existed already; calico-pilot keeps its live spec and changes only its encapsulation when the config changes it", d.Name, l.Spec.CIDR))
+	rec.OwnerChanges, dc.res.Findings = observe(d, l, rec, dc.res.Findings)
+	dc.res.Records = append(dc.res.Records, rec)
+}
+
+// deletedByOwner keeps the record of a recorded pool that is gone: it is not created again.
+func (dc *decider) deletedByOwner(d *calicov1.IPPool, rec Record) {
+	rec.OwnerChanges = []string{"deleted"}
+	dc.finding(d.Name, ReasonDeletedByOwner, true,
+		fmt.Sprintf("IP pool %s (%s), created by calico-pilot, was deleted by the cluster's owner; it is not created again", d.Name, rec.CIDR))
+	dc.res.Records = append(dc.res.Records, rec)
+}
+
+// replacedByOwner keeps the record of a recorded pool whose name now has another CIDR, and leaves
+// the owner's pool alone.
+func (dc *decider) replacedByOwner(d, l *calicov1.IPPool, rec Record) {
+	rec.OwnerChanges = []string{"replaced"}
+	dc.finding(d.Name, ReasonReplacedByOwner, true,
+		fmt.Sprintf("IP pool %s has CIDR %s, not %s as created by calico-pilot: it is the owner's pool now and is left alone", d.Name, l.Spec.CIDR, rec.CIDR))
+	dc.res.Records = append(dc.res.Records, rec)
+}
+
+// update brings a recorded live pool's encapsulation to the config's when the config changed it,
+// reports an immutable change the config asks for, and observes the owner's edits.
+func (dc *decider) update(d, l *calicov1.IPPool, rec Record) {
+	if canonical(d.Spec.CIDR) != canonical(rec.CIDR) || (d.Spec.BlockSize != 0 && l.Spec.BlockSize != 0 && d.Spec.BlockSize != l.Spec.BlockSize) {
+		dc.finding(d.Name, ReasonImmutableChange, true,
+			fmt.Sprintf("IP pool %s keeps CIDR %s and block size %d: the configuration asks for %s and %d, which Calico cannot change in place; create a new pool and run `calico-pilot pools migrate`", d.Name, l.Spec.CIDR, l.Spec.BlockSize, d.Spec.CIDR, d.Spec.BlockSize))
+	}
+	// Only a change of the config touches the pool, and only its encapsulation.
+	after := l.DeepCopy()
+	if d.Spec.IPIPMode != rec.IPIPMode || d.Spec.VXLANMode != rec.VXLANMode {
+		if l.Spec.IPIPMode != d.Spec.IPIPMode || l.Spec.VXLANMode != d.Spec.VXLANMode {
+			dc.res.Actions = append(dc.res.Actions, Action{Kind: ActionPatchEncapsulation, Name: d.Name,
+				IPIPMode: d.Spec.IPIPMode, VXLANMode: d.Spec.VXLANMode})
+		}
+		rec.IPIPMode, rec.VXLANMode = d.Spec.IPIPMode, d.Spec.VXLANMode
+		after.Spec.IPIPMode, after.Spec.VXLANMode = d.Spec.IPIPMode, d.Spec.VXLANMode
+	}
+	rec.OwnerChanges, dc.res.Findings = observe(d, after, rec, dc.res.Findings)
+	dc.res.Records = append(dc.res.Records, rec)
+}
+
+// leaveInPlace keeps the record of a pool the config no longer asks for, and reports the pool if
+// it is still live.
+func (dc *decider) leaveInPlace(r Record) {
+	if dc.liveByName[r.Name] != nil {
+		dc.finding(r.Name, ReasonNoLongerRendered, false,
+			fmt.Sprintf("IP pool %s (%s) is no longer part of the configuration; calico-pilot leaves it in place and no longer changes it", r.Name, r.CIDR))
+	}
+	dc.res.Records = append(dc.res.Records, r)
 }
 
 // IntentChanged says whether the config asks for something about pools that the records do not

@@ -74,18 +74,7 @@ func Evaluate(spec *Spec, state State, shoots map[string]Shoot, observe Observe,
 	if state.Rollout != spec.Name || !state.sameTarget(spec) {
 		state = State{Rollout: spec.Name, Target: spec.TargetName, TargetRelease: spec.Target.Name()}
 	}
-	// The release the rollout moves to is fixed when it starts: a calico-pilot that adds a release to
-	// a target line does not move the rollout's shoots again (a State of the previous version, which
-	// recorded only the line, gets the release it moved to).
-	if state.TargetRelease == "" {
-		state.TargetRelease = spec.Target.Name()
-	}
-	target := spec.Target
-	if r, err := calicoversion.Default().Recorded(state.TargetRelease); err == nil && !r.Release.IsZero() {
-		// A target release this calico-pilot no longer carries goes to the newest of its line.
-		target = r.Release
-		state.TargetRelease = target.Name()
-	}
+	e := evaluation{spec: spec, target: fixTarget(spec, &state), shoots: shoots, observe: observe, now: now}
 	state.Waves = alignWaves(spec, state.Waves)
 	if state.Halted != nil {
 		return state, res
@@ -96,44 +85,81 @@ func Evaluate(spec *Spec, state State, shoots map[string]Shoot, observe Observe,
 	// A wave added to a completed rollout opens like any other.
 	state.Completed = nil
 	for i := range state.Waves {
-		w := &state.Waves[i]
-		if w.Done != nil {
+		if state.Waves[i].Done != nil {
 			continue
 		}
-		ws, ok := spec.wave(w.Name)
-		if !ok {
-			// Only an opened wave is kept without its spec (alignWaves): its members would go on moving
-			// under no deadline and no budget.
-			state.Halted = &Halt{Wave: w.Name, At: metav1.NewTime(now), Reason: fmt.Sprintf(
-				"wave %s opened and is no longer in calico.rollout.waves: put it back (its members keep their place) or start a rollout of a new name", w.Name)}
-			res.Halted = true
+		if !e.advance(&state, i, &res) {
 			return state, res
 		}
-		if w.Opened == nil {
-			open(target, ws, &state, i, shoots, now)
-			for _, m := range w.Members {
-				res.Opened = append(res.Opened, m.Shoot)
-			}
-		}
-		judge(target, ws, w, shoots, observe, now)
-		if failed := failures(w); len(failed) > ws.MaxFailures {
-			state.Halted = &Halt{Wave: w.Name, At: metav1.NewTime(now), Reason: haltReason(w, failed, ws.MaxFailures)}
-			res.Halted = true
-			return state, res
-		}
-		if pending(w) {
-			return state, res
-		}
-		if w.Settled == nil {
-			w.Settled = ptrTime(now)
-		}
-		if now.Sub(w.Settled.Time) < ws.MinSoak {
-			return state, res
-		}
-		w.Done = ptrTime(now)
 	}
 	state.Completed = ptrTime(now)
 	return state, res
+}
+
+// fixTarget returns the release the rollout moves to, recording it in state: it is fixed when the
+// rollout starts, so a calico-pilot that adds a release to a target line does not move the
+// rollout's shoots again (a State of the previous version, which recorded only the line, gets the
+// release it moved to).
+func fixTarget(spec *Spec, state *State) calicoversion.Release {
+	if state.TargetRelease == "" {
+		state.TargetRelease = spec.Target.Name()
+	}
+	target := spec.Target
+	if r, err := calicoversion.Default().Recorded(state.TargetRelease); err == nil && !r.Release.IsZero() {
+		// A target release this calico-pilot no longer carries goes to the newest of its line.
+		target = r.Release
+		state.TargetRelease = target.Name()
+	}
+	return target
+}
+
+// evaluation is what one Evaluate advances the open wave with: the spec, the target release, the
+// shoots, how to observe one, and the time.
+type evaluation struct {
+	spec    *Spec
+	target  calicoversion.Release
+	shoots  map[string]Shoot
+	observe Observe
+	now     time.Time
+}
+
+// advance takes wave i (not done) one step: it halts on a wave no longer in the spec, opens the
+// wave, judges its members, halts when its failure budget is exceeded, and marks it settled and,
+// after its soak, done. It reports whether the wave is done, so that the next one opens.
+func (e evaluation) advance(state *State, i int, res *Result) bool {
+	w := &state.Waves[i]
+	ws, ok := e.spec.wave(w.Name)
+	if !ok {
+		// Only an opened wave is kept without its spec (alignWaves): its members would go on moving
+		// under no deadline and no budget.
+		state.Halted = &Halt{Wave: w.Name, At: metav1.NewTime(e.now), Reason: fmt.Sprintf(
+			"wave %s opened and is no longer in calico.rollout.waves: put it back (its members keep their place) or start a rollout of a new name", w.Name)}
+		res.Halted = true
+		return false
+	}
+	if w.Opened == nil {
+		open(e.target, ws, state, i, e.shoots, e.now)
+		for _, m := range w.Members {
+			res.Opened = append(res.Opened, m.Shoot)
+		}
+	}
+	judge(e.target, ws, w, e.shoots, e.observe, e.now)
+	if failed := failures(w); len(failed) > ws.MaxFailures {
+		state.Halted = &Halt{Wave: w.Name, At: metav1.NewTime(e.now), Reason: haltReason(w, failed, ws.MaxFailures)}
+		res.Halted = true
+		return false
+	}
+	if pending(w) {
+		return false
+	}
+	if w.Settled == nil {
+		w.Settled = ptrTime(e.now)
+	}
+	if e.now.Sub(w.Settled.Time) < ws.MinSoak {
+		return false
+	}
+	w.Done = ptrTime(e.now)
+	return true
 }
 
 // alignWaves returns the waves of the State for spec: every wave that opened, as recorded and in the
@@ -233,21 +259,14 @@ func skipReason(target calicoversion.Release, s Shoot) string {
 // judge decides the pending members of an open wave. Reasons are capped (MaxReasonLength,
 // MaxErrorExcerpt of a lastError), and only MaxReasonsPerWave failed members keep theirs.
 func judge(target calicoversion.Release, ws WaveSpec, w *WaveState, shoots map[string]Shoot, observe Observe, now time.Time) {
-	kept := 0
+	j := &waveJudge{target: target, deadline: ws.Deadline, observe: observe, now: now}
 	for _, m := range w.Members {
 		if m.State == MemberFailed && m.Reason != "" {
-			kept++
+			j.kept++
 		}
 	}
-	fail := func(m *Member, reason string) {
-		m.State, m.Reason = MemberFailed, ""
-		if kept < MaxReasonsPerWave {
-			m.Reason = capText(reason, MaxReasonLength)
-			kept++
-		}
-	}
-	for j := range w.Members {
-		m := &w.Members[j]
+	for i := range w.Members {
+		m := &w.Members[i]
 		if m.State != MemberPending {
 			continue
 		}
@@ -256,55 +275,87 @@ func judge(target calicoversion.Release, ws WaveSpec, w *WaveState, shoots map[s
 			m.State, m.Reason = MemberGone, "the shoot's Network is gone"
 			continue
 		}
-		// A reconcile that Failed (not retried) since the member joined its wave fails it at once. An
-		// Error is retried by Gardener: a transient one (a conflict, an unreachable shoot for a moment)
-		// must not halt a rollout, so it only fails the member if it lasts past the deadline. A shoot
-		// that was already broken before its wave opened is judged by the deadline too.
-		if s.ReconcileError != "" && s.ReconcileFailed && !s.ReconcileErrorAt.Before(m.Since.Time) {
-			fail(m, "reconcile failed: "+capText(s.ReconcileError, MaxErrorExcerpt))
-			continue
-		}
-		start := m.Since.Time
-		if s.MoveStarted.After(start) {
-			start = s.MoveStarted
-		}
-		why := ""
-		line := s.Release
-		switch {
-		case s.ReconcileError != "":
-			why = "its last reconcile ended in an error: " + capText(s.ReconcileError, MaxErrorExcerpt)
-		case line != target:
-			why = fmt.Sprintf("still on %s", line)
-			if !s.MoveStarted.IsZero() {
-				why = fmt.Sprintf("still moving from %s to %s (phase %s)", line, target, s.MovePhase)
+		j.member(m, s)
+	}
+}
+
+// waveJudge holds what judge needs for each member: the target, the wave's deadline, how to
+// observe a shoot's components, the time, and how many failed members keep their reason.
+type waveJudge struct {
+	target   calicoversion.Release
+	deadline time.Duration
+	observe  Observe
+	now      time.Time
+	kept     int
+}
+
+// fail fails a member, with its reason if fewer than MaxReasonsPerWave failed members keep theirs.
+func (j *waveJudge) fail(m *Member, reason string) {
+	m.State, m.Reason = MemberFailed, ""
+	if j.kept < MaxReasonsPerWave {
+		m.Reason = capText(reason, MaxReasonLength)
+		j.kept++
+	}
+}
+
+// member decides a pending member whose shoot s still exists: failed at once by a reconcile that
+// Failed since it joined its wave, succeeded when its shoot is done, failed when what it still
+// waits for outlasts the wave's deadline, else still pending.
+func (j *waveJudge) member(m *Member, s Shoot) {
+	// A reconcile that Failed (not retried) since the member joined its wave fails it at once. An
+	// Error is retried by Gardener: a transient one (a conflict, an unreachable shoot for a moment)
+	// must not halt a rollout, so it only fails the member if it lasts past the deadline. A shoot
+	// that was already broken before its wave opened is judged by the deadline too.
+	if s.ReconcileError != "" && s.ReconcileFailed && !s.ReconcileErrorAt.Before(m.Since.Time) {
+		j.fail(m, "reconcile failed: "+capText(s.ReconcileError, MaxErrorExcerpt))
+		return
+	}
+	start := m.Since.Time
+	if s.MoveStarted.After(start) {
+		start = s.MoveStarted
+	}
+	why, done := j.waitingFor(m, s)
+	if done {
+		m.State, m.Reason = MemberSucceeded, ""
+		return
+	}
+	if elapsed := j.now.Sub(start); elapsed > j.deadline {
+		if !s.MoveStarted.IsZero() {
+			// Say which component holds the move up (read once, when it fails).
+			if c, err := j.observe(m.Shoot); err == nil && c.String() != "" {
+				why = c.String() + "; " + why
 			}
-		case !s.MoveStarted.IsZero():
-			why = fmt.Sprintf("still moving to %s (phase %s)", target, s.MovePhase)
-		case !s.Reconciled:
-			why = "its last reconcile has not succeeded"
-		default:
-			c, err := observe(m.Shoot)
-			switch {
-			case err != nil:
-				why = capText(err.Error(), MaxErrorExcerpt)
-			case c.Complete():
-				m.State, m.Reason = MemberSucceeded, ""
-				continue
-			default:
-				why = c.String()
-			}
 		}
-		if elapsed := now.Sub(start); elapsed > ws.Deadline {
-			if !s.MoveStarted.IsZero() {
-				// Say which component holds the move up (read once, when it fails).
-				if c, err := observe(m.Shoot); err == nil && c.String() != "" {
-					why = c.String() + "; " + why
-				}
-			}
-			// The elapsed time ends the reason: cut the cause, never it.
-			suffix := " after " + since(elapsed)
-			fail(m, capText(why, MaxReasonLength-len(suffix))+suffix)
-		}
+		// The elapsed time ends the reason: cut the cause, never it.
+		suffix := " after " + since(elapsed)
+		j.fail(m, capText(why, MaxReasonLength-len(suffix))+suffix)
+	}
+}
+
+// waitingFor says what a member's shoot still waits for: a reconcile error, the target release,
+// the end of its move, a successful reconcile, or (observed) its components. done is true when it
+// waits for nothing.
+func (j *waveJudge) waitingFor(m *Member, s Shoot) (why string, done bool) {
+	switch {
+	case s.ReconcileError != "":
+		return "its last reconcile ended in an error: " + capText(s.ReconcileError, MaxErrorExcerpt), false
+	case s.Release != j.target && !s.MoveStarted.IsZero():
+		return fmt.Sprintf("still moving from %s to %s (phase %s)", s.Release, j.target, s.MovePhase), false
+	case s.Release != j.target:
+		return fmt.Sprintf("still on %s", s.Release), false
+	case !s.MoveStarted.IsZero():
+		return fmt.Sprintf("still moving to %s (phase %s)", j.target, s.MovePhase), false
+	case !s.Reconciled:
+		return "its last reconcile has not succeeded", false
+	}
+	c, err := j.observe(m.Shoot)
+	switch {
+	case err != nil:
+		return capText(err.Error(), MaxErrorExcerpt), false
+	case c.Complete():
+		return "", true
+	default:
+		return c.String(), false
 	}
 }
 

@@ -75,49 +75,66 @@ func ParseSpec(r *configv1alpha1.Rollout) (*Spec, field.ErrorList) {
 			errs = append(errs, field.Duplicate(p.Child("name"), w.Name))
 		}
 		names[w.Name] = true
-		switch {
-		case (w.Percent == nil) == (w.Selector == nil):
-			errs = append(errs, field.Invalid(p, w.Name, "exactly one of percent and selector must be set"))
-		case w.Percent != nil:
-			ws.Percent = int(*w.Percent)
-			if ws.Percent < 1 || ws.Percent > 100 {
-				errs = append(errs, field.Invalid(p.Child("percent"), ws.Percent, "must be 1-100 (cumulative share of all shoots)"))
-			} else if ws.Percent < lastPercent {
-				errs = append(errs, field.Invalid(p.Child("percent"), ws.Percent, fmt.Sprintf("percentages are cumulative and must not decrease (the wave before has %d)", lastPercent)))
-			}
-			lastPercent = max(lastPercent, ws.Percent)
-		default:
-			sel, err := metav1.LabelSelectorAsSelector(w.Selector)
-			if err != nil {
-				errs = append(errs, field.Invalid(p.Child("selector"), w.Selector, err.Error()))
-			}
-			ws.Selector = sel
-		}
-		for _, d := range []struct {
-			name string
-			v    *metav1.Duration
-			into *time.Duration
-		}{{"minSoak", w.MinSoak, &ws.MinSoak}, {"rolloutDeadline", w.RolloutDeadline, &ws.Deadline}} {
-			if d.v == nil {
-				continue
-			}
-			if d.v.Duration < 0 || (d.name == "rolloutDeadline" && d.v.Duration == 0) {
-				errs = append(errs, field.Invalid(p.Child(d.name), d.v.Duration.String(), "must be positive"))
-			}
-			*d.into = d.v.Duration
-		}
-		if w.MaxFailures != nil {
-			if *w.MaxFailures < 0 {
-				errs = append(errs, field.Invalid(p.Child("maxFailures"), *w.MaxFailures, "must not be negative"))
-			}
-			ws.MaxFailures = int(*w.MaxFailures)
-		}
+		errs = append(errs, parseWaveMembers(p, w, &ws, &lastPercent)...)
+		errs = append(errs, parseWaveLimits(p, w, &ws)...)
 		spec.Waves = append(spec.Waves, ws)
 	}
 	if len(errs) > 0 {
 		return nil, errs
 	}
 	return spec, nil
+}
+
+// parseWaveMembers resolves how wave w (at path p) chooses its members into ws: exactly one of a
+// cumulative percent, not below the percent of the waves before (lastPercent, raised to ws's), or a
+// label selector.
+func parseWaveMembers(p *field.Path, w configv1alpha1.Wave, ws *WaveSpec, lastPercent *int) field.ErrorList {
+	var errs field.ErrorList
+	switch {
+	case (w.Percent == nil) == (w.Selector == nil):
+		errs = append(errs, field.Invalid(p, w.Name, "exactly one of percent and selector must be set"))
+	case w.Percent != nil:
+		ws.Percent = int(*w.Percent)
+		if ws.Percent < 1 || ws.Percent > 100 {
+			errs = append(errs, field.Invalid(p.Child("percent"), ws.Percent, "must be 1-100 (cumulative share of all shoots)"))
+		} else if ws.Percent < *lastPercent {
+			errs = append(errs, field.Invalid(p.Child("percent"), ws.Percent, fmt.Sprintf("percentages are cumulative and must not decrease (the wave before has %d)", *lastPercent)))
+		}
+		*lastPercent = max(*lastPercent, ws.Percent)
+	default:
+		sel, err := metav1.LabelSelectorAsSelector(w.Selector)
+		if err != nil {
+			errs = append(errs, field.Invalid(p.Child("selector"), w.Selector, err.Error()))
+		}
+		ws.Selector = sel
+	}
+	return errs
+}
+
+// parseWaveLimits resolves wave w's (at path p) soak time, deadline and failure budget into ws,
+// keeping ws's defaults for those not set.
+func parseWaveLimits(p *field.Path, w configv1alpha1.Wave, ws *WaveSpec) field.ErrorList {
+	var errs field.ErrorList
+	for _, d := range []struct {
+		name string
+		v    *metav1.Duration
+		into *time.Duration
+	}{{"minSoak", w.MinSoak, &ws.MinSoak}, {"rolloutDeadline", w.RolloutDeadline, &ws.Deadline}} {
+		if d.v == nil {
+			continue
+		}
+		if d.v.Duration < 0 || (d.name == "rolloutDeadline" && d.v.Duration == 0) {
+			errs = append(errs, field.Invalid(p.Child(d.name), d.v.Duration.String(), "must be positive"))
+		}
+		*d.into = d.v.Duration
+	}
+	if w.MaxFailures != nil {
+		if *w.MaxFailures < 0 {
+			errs = append(errs, field.Invalid(p.Child("maxFailures"), *w.MaxFailures, "must not be negative"))
+		}
+		ws.MaxFailures = int(*w.MaxFailures)
+	}
+	return errs
 }
 
 // wave returns the wave of that name.

@@ -34,53 +34,28 @@ func NewWebhook() *admission.Webhook {
 // 422 Invalid status whose causes carry the field paths.
 func (v ShootValidator) Handle(ctx context.Context, req admission.Request) admission.Response {
 	log := logf.FromContext(ctx).WithValues("shoot", req.Namespace+"/"+req.Name, "operation", req.Operation)
-
-	if req.Kind.Group != shootGroupKind.Group || req.Kind.Kind != shootGroupKind.Kind {
-		return admission.Allowed("not a Shoot")
+	if reason, skip := notValidated(req); skip {
+		return admission.Allowed(reason)
 	}
-	if req.Operation != admissionv1.Create && req.Operation != admissionv1.Update {
-		return admission.Allowed("only create and update are validated")
-	}
-
 	// Every step below is linear in the size of the request; between steps, a request whose client
 	// has gone (the API server's webhook timeout) stops here instead of finishing for nobody.
 	if resp, done := cancelled(ctx); done {
 		return resp
 	}
-	shoot, errs := decode.Shoot(req.Object.Raw)
-	if len(errs) > 0 {
-		return denied(req.Name, errs)
+	shoot, resp, done := calicoShoot(req)
+	if done {
+		return resp
 	}
-	if !isCalico(shoot) {
-		return admission.Allowed("networking type is not " + calicov1alpha1.NetworkType)
-	}
-	if rules.NetworkingOf(shoot) == rules.NetworkingWorkerless {
-		// Workerless shoots get no Network object, so there is no Calico to configure.
-		return admission.Allowed("workerless shoot")
-	}
-
 	if resp, done := cancelled(ctx); done {
 		return resp
 	}
 	cfg, errs := validateShoot(shoot)
 	var warnings []string
-	if req.Operation == admissionv1.Update && len(errs) > 0 {
-		// Ratcheting: a value that breaks a rule beyond the reference extension is refused only
-		// when it is new; one the stored Shoot already has is kept, with a warning.
-		var kept []string
-		errs, kept = ratchet(req, errs)
-		warnings = append(warnings, kept...)
-	}
-	if req.Operation == admissionv1.Update && len(errs) == 0 {
-		if resp, done := cancelled(ctx); done {
-			return resp
+	if req.Operation == admissionv1.Update {
+		var resp *admission.Response
+		if errs, warnings, resp = v.updateChecks(ctx, req, shoot, cfg, errs); resp != nil {
+			return *resp
 		}
-		transitionErrs, transitionWarnings, err := v.checkTransition(req, shoot, cfg)
-		if err != nil {
-			return admission.Errored(http.StatusBadRequest, err)
-		}
-		errs = append(errs, transitionErrs...)
-		warnings = append(warnings, transitionWarnings...)
 	}
 	if len(errs) > 0 {
 		log.V(1).Info("Denied Shoot", "errors", len(errs))
@@ -93,6 +68,60 @@ func (v ShootValidator) Handle(ctx context.Context, req admission.Request) admis
 		log.V(1).Info("Allowed Shoot with warnings", "warnings", len(warnings))
 	}
 	return admission.Allowed("").WithWarnings(warnings...)
+}
+
+// notValidated says why a request is allowed without looking at it: it is not for a Shoot, or
+// neither a create nor an update.
+func notValidated(req admission.Request) (string, bool) {
+	if req.Kind.Group != shootGroupKind.Group || req.Kind.Kind != shootGroupKind.Kind {
+		return "not a Shoot", true
+	}
+	if req.Operation != admissionv1.Create && req.Operation != admissionv1.Update {
+		return "only create and update are validated", true
+	}
+	return "", false
+}
+
+// calicoShoot decodes the request's Shoot. When the request is decided here (the Shoot does not
+// decode, is not a calico shoot or is workerless) it returns the response and done.
+func calicoShoot(req admission.Request) (*gardencorev1beta1.Shoot, admission.Response, bool) {
+	shoot, errs := decode.Shoot(req.Object.Raw)
+	if len(errs) > 0 {
+		return nil, denied(req.Name, errs), true
+	}
+	if !isCalico(shoot) {
+		return nil, admission.Allowed("networking type is not " + calicov1alpha1.NetworkType), true
+	}
+	if rules.NetworkingOf(shoot) == rules.NetworkingWorkerless {
+		// Workerless shoots get no Network object, so there is no Calico to configure.
+		return nil, admission.Allowed("workerless shoot"), true
+	}
+	return shoot, admission.Response{}, false
+}
+
+// updateChecks judges an update beyond the new Shoot's own errs: it ratchets them against the
+// stored Shoot and, when none is left, checks the transition from the stored Shoot. It returns the
+// remaining errors and the warnings, or the response when the request ends here (cancelled, or an
+// error checking the transition).
+func (v ShootValidator) updateChecks(ctx context.Context, req admission.Request, shoot *gardencorev1beta1.Shoot, cfg *calicov1alpha1.NetworkConfig, errs field.ErrorList) (field.ErrorList, []string, *admission.Response) {
+	var warnings []string
+	if len(errs) > 0 {
+		// Ratcheting: a value that breaks a rule beyond the reference extension is refused only
+		// when it is new; one the stored Shoot already has is kept, with a warning.
+		errs, warnings = ratchet(req, errs)
+	}
+	if len(errs) > 0 {
+		return errs, warnings, nil
+	}
+	if resp, done := cancelled(ctx); done {
+		return nil, nil, &resp
+	}
+	transitionErrs, transitionWarnings, err := v.checkTransition(req, shoot, cfg)
+	if err != nil {
+		resp := admission.Errored(http.StatusBadRequest, err)
+		return nil, nil, &resp
+	}
+	return append(errs, transitionErrs...), append(warnings, transitionWarnings...), nil
 }
 
 // validateShoot runs the same steps as `calico-pilot validate` on a Shoot (pipeline.ShootConfig:
