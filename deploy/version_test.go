@@ -8,7 +8,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 	"github.com/calico-pilot/calico-pilot/internal/version"
 )
 
@@ -64,10 +64,7 @@ func TestOneVersion(t *testing.T) {
 	if !strings.Contains(string(dockerfile), "\nARG VERSION="+want+"\n") {
 		t.Errorf("Dockerfile's default VERSION is not %s", want)
 	}
-	imgs, err := imagevector.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
+	imgs := rendertest.DefaultImages()
 	if got := imgs.CNIPlugins; got != "ghcr.io/calico-pilot/cni-plugins:"+want {
 		t.Errorf("cni-plugins image %q, want what make image-cni-plugins builds, ghcr.io/calico-pilot/cni-plugins:%s", got, want)
 	}

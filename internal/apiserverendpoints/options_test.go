@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/calico-pilot/calico-pilot/internal/apiserverendpoints"
+	"github.com/calico-pilot/calico-pilot/internal/testcheck"
 )
 
 func TestOptions(t *testing.T) {
@@ -62,14 +63,8 @@ func TestOptions(t *testing.T) {
 				t.Fatal(err)
 			}
 			err := o.Validate()
-			if tt.wantErr != "" {
-				if err == nil || err.Error() != tt.wantErr {
-					t.Fatalf("error %v, want %s", err, tt.wantErr)
-				}
+			if testcheck.Err(t, err, tt.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			r, err := o.Resolver()
 			if err != nil {

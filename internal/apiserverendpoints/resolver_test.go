@@ -17,6 +17,7 @@ import (
 
 	"github.com/calico-pilot/calico-pilot/internal/apiserverendpoints"
 	"github.com/calico-pilot/calico-pilot/internal/apiserverendpoints/dnstest"
+	"github.com/calico-pilot/calico-pilot/internal/testcheck"
 )
 
 func addrs(ss ...string) []netip.Addr {
@@ -274,14 +275,8 @@ func TestNewDNSResolver(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := apiserverendpoints.NewDNSResolver(tt.cfg)
-			if tt.wantErr != "" {
-				if err == nil || err.Error() != tt.wantErr {
-					t.Fatalf("error %v, want %s", err, tt.wantErr)
-				}
+			if testcheck.Err(t, err, tt.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tt.wantServers, r.Servers()); diff != "" {
 				t.Errorf("servers (-want +got):\n%s", diff)

@@ -17,15 +17,19 @@ type keyTable map[string]int
 func (t keyTable) keys(d *document) []int {
 	out := make([]int, len(d.lines))
 	for i, l := range d.lines {
-		k := l.doc + "\x00" + l.path + "\x00" + l.text
-		id, ok := t[k]
-		if !ok {
-			id = len(t)
-			t[k] = id
-		}
-		out[i] = id
+		out[i] = t.id(l.doc + "\x00" + l.path + "\x00" + l.text)
 	}
 	return out
+}
+
+// id is k's number: the next free one the first time k is seen.
+func (t keyTable) id(k string) int {
+	id, ok := t[k]
+	if !ok {
+		id = len(t)
+		t[k] = id
+	}
+	return id
 }
 
 // align aligns base with other in two passes: exact identity and text first, then inside each gap

@@ -12,9 +12,27 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/google/go-containerregistry/pkg/registry"
+	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/random"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
 )
+
+// push writes an image or an index to tag (write) and returns its digest.
+func push(t *testing.T, tag string, write func(name.Reference) error, digest func() (v1.Hash, error)) v1.Hash {
+	t.Helper()
+	ref, err := name.NewTag(tag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := write(ref); err != nil {
+		t.Fatal(err)
+	}
+	d, err := digest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
 
 // TestResolveDigests pushes a single image and a multi-arch index (what Calico publishes) to an
 // in-process registry: the digest printed is the one the tag points to, as `gcrane digest` does.
@@ -27,32 +45,12 @@ func TestResolveDigests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	imgRef, err := name.NewTag(host + "/calico/cni:v3.29.0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := remote.Write(imgRef, img); err != nil {
-		t.Fatal(err)
-	}
-	imgDigest, err := img.Digest()
-	if err != nil {
-		t.Fatal(err)
-	}
+	imgDigest := push(t, host+"/calico/cni:v3.29.0", func(ref name.Reference) error { return remote.Write(ref, img) }, img.Digest)
 	idx, err := random.Index(128, 1, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	idxRef, err := name.NewTag(host + "/calico/node:v3.29.0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := remote.WriteIndex(idxRef, idx); err != nil {
-		t.Fatal(err)
-	}
-	idxDigest, err := idx.Digest()
-	if err != nil {
-		t.Fatal(err)
-	}
+	idxDigest := push(t, host+"/calico/node:v3.29.0", func(ref name.Reference) error { return remote.WriteIndex(ref, idx) }, idx.Digest)
 
 	got, err := ResolveDigests(context.Background(), DigestRequest{Registry: host, Namespace: "calico", Version: "v3.29.0", Images: []string{"node", "cni"}})
 	if err != nil {

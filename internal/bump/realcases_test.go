@@ -96,16 +96,11 @@ func loadFiles(t testing.TB, files [4]string) (Input, Input, Input, []byte) {
 func diffLines(got, want string) int {
 	g, _ := splitLines(got)
 	w, _ := splitLines(want)
-	ids := map[string]int{}
+	ids := keyTable{}
 	intern := func(ls []string) []int {
 		out := make([]int, len(ls))
 		for i, l := range ls {
-			id, ok := ids[l]
-			if !ok {
-				id = len(ids)
-				ids[l] = id
-			}
-			out[i] = id
+			out[i] = ids.id(l)
 		}
 		return out
 	}
@@ -210,6 +205,12 @@ func TestRealCaseUpstreamMove(t *testing.T) {
 	usage := find(exp, "            # Note: We do not want to report about outgoing connections")
 	wantOut := strings.Join(move(exp, dIPIP, 5, usage), "\n")
 
+	mergeClean(t, ou, od, nu, wantOut, "moved")
+}
+
+// mergeClean merges a real case without conflicts into exactly wantOut (the expected what file).
+func mergeClean(t *testing.T, ou, od, nu Input, wantOut, what string) *Result {
+	t.Helper()
 	res, err := Merge(context.Background(), ou, od, nu, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -218,8 +219,9 @@ func TestRealCaseUpstreamMove(t *testing.T) {
 		t.Errorf("%d conflicts, want none", res.Report.Conflicts)
 	}
 	if n := diffLines(string(res.Output), wantOut); n != 0 {
-		t.Errorf("output differs from the expected moved file in %d lines", n)
+		t.Errorf("output differs from the expected %s file in %d lines", what, n)
 	}
+	return res
 }
 
 // TestRealCaseUpstreamRename renames the mount-bpffs init container to ebpf-bootstrap in the
@@ -237,16 +239,7 @@ func TestRealCaseUpstreamRename(t *testing.T) {
 	nu.Data = []byte(strings.Replace(string(nu.Data), from, to, 1))
 	wantOut := strings.Replace(string(want), from, to, 1)
 
-	res, err := Merge(context.Background(), ou, od, nu, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Report.Conflicts != 0 {
-		t.Errorf("%d conflicts, want none", res.Report.Conflicts)
-	}
-	if n := diffLines(string(res.Output), wantOut); n != 0 {
-		t.Errorf("output differs from the expected renamed file in %d lines", n)
-	}
+	res := mergeClean(t, ou, od, nu, wantOut, "renamed")
 	wantNotes := []string{"upstream renamed DaemonSet/kube-system/calico-node .spec.template.spec.initContainers[name=mount-bpffs] to .spec.template.spec.initContainers[name=ebpf-bootstrap]; patches to it follow the new name"}
 	if diff := cmp.Diff(wantNotes, res.Report.Notes); diff != "" {
 		t.Errorf("notes mismatch (-want +got):\n%s", diff)

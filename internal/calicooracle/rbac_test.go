@@ -1,10 +1,11 @@
 package calicooracle_test
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
@@ -284,21 +285,12 @@ func compareRoles(t *testing.T, upstream map[string]bool, rendered map[string][]
 			delete(missing, a)
 		}
 	}
-	if diff := cmp.Diff(sorted(notGranted), sorted(missing)); diff != "" {
+	if diff := cmp.Diff(slices.Sorted(maps.Keys(notGranted)), slices.Sorted(maps.Keys(missing))); diff != "" {
 		t.Errorf("upstream permissions not granted (-documented in docs/calico-rbac.md +rendered):\n%s", diff)
 	}
-	if diff := cmp.Diff(sorted(added), sorted(extra)); diff != "" {
+	if diff := cmp.Diff(slices.Sorted(maps.Keys(added)), slices.Sorted(maps.Keys(extra))); diff != "" {
 		t.Errorf("permissions beyond upstream (-documented in docs/calico-rbac.md +rendered):\n%s", diff)
 	}
-}
-
-func sorted(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // deltaRBAC is what Calico v3.32.1's ClusterRoles add to and remove from v3.31.6's (docs/calico-v3.32.md §3), as

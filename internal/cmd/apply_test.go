@@ -1,26 +1,9 @@
 package cmd
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
-
-const unreachableKubeconfig = `apiVersion: v1
-kind: Config
-clusters:
-- name: c
-  cluster:
-    server: https://127.0.0.1:1
-contexts:
-- name: c
-  context: {cluster: c, user: u}
-current-context: c
-users:
-- name: u
-  user: {token: x}
-`
 
 const applyClusterFile = `apiVersion: standalone.calico-pilot.dev/v1alpha1
 kind: Cluster
@@ -28,20 +11,11 @@ cluster:
   podCIDR: 10.244.0.0/16
 `
 
-func writeApplyTemp(t *testing.T, name, content string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // TestApplyInputErrors: usage and unreachable clusters exit 2 with what to do; an invalid file
 // exits 1 with field paths, before the cluster is contacted.
 func TestApplyInputErrors(t *testing.T) {
-	kc := writeApplyTemp(t, "kubeconfig", unreachableKubeconfig)
-	file := writeApplyTemp(t, "cluster.yaml", applyClusterFile)
+	kc := writeTemp(t, "kubeconfig", unreachableKubeconfig)
+	file := writeTemp(t, "cluster.yaml", applyClusterFile)
 	cases := []struct {
 		name   string
 		args   []string
@@ -52,7 +26,7 @@ func TestApplyInputErrors(t *testing.T) {
 		{"no file", []string{"apply", "--kubeconfig", kc}, 2, "error: -f is required: the cluster file (docs/standalone.md)\n"},
 		{"unknown release", []string{"apply", "--kubeconfig", kc, "-f", file, "--calico-version", "v2.0"}, 2, "error: --calico-version: "},
 		{"unreachable", []string{"apply", "--kubeconfig", kc, "-f", file}, 2, "error: the cluster of --kubeconfig " + kc + " does not answer (https://127.0.0.1:1): "},
-		{"invalid file", []string{"apply", "--kubeconfig", kc, "-f", writeApplyTemp(t, "bad.yaml", applyClusterFile+"  nodeCidr: x\n")}, 1,
+		{"invalid file", []string{"apply", "--kubeconfig", kc, "-f", writeTemp(t, "bad.yaml", applyClusterFile+"  nodeCidr: x\n")}, 1,
 			"cluster.nodeCidr: Invalid value: \"\": unknown field (misspelt?); docs/standalone.md lists the cluster file's fields\n"},
 	}
 	for _, tc := range cases {

@@ -22,9 +22,7 @@ const bumpTestdata = "../bump/testdata/"
 func TestBumpCommand(t *testing.T) {
 	tmp := t.TempDir()
 	badYAML := filepath.Join(tmp, "bad.sls")
-	if err := os.WriteFile(badYAML, []byte("---\nkind: ConfigMap\nmetadata:\n  name: a\n namespace: b\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, badYAML, "---\nkind: ConfigMap\nmetadata:\n  name: a\n namespace: b\n")
 	jinja := func(extra ...string) []string {
 		return append([]string{"bump",
 			"--old-upstream", bumpTestdata + "jinja-metalk8s/old-upstream.yaml",
@@ -44,14 +42,7 @@ func TestBumpCommand(t *testing.T) {
 		}
 		return string(b)
 	}
-	cases := []struct {
-		name        string
-		args        []string
-		wantCode    int
-		wantOut     string
-		wantErrHas  []string // substrings of stderr
-		wantErrLast string   // exact last line of stderr, when set
-	}{
+	cases := []bumpCase{
 		{
 			name:       "clean bump to stdout, text report on stderr",
 			args:       jinja(),
@@ -105,6 +96,23 @@ func TestBumpCommand(t *testing.T) {
 			wantErrLast: `error: --report-format "xml" is not supported, use text or json`,
 		},
 	}
+	runBumpCases(t, cases)
+}
+
+// bumpCase is a bump command row: args in; the exit code, the exact stdout, substrings of stderr
+// and, when set, its exact last line out.
+type bumpCase struct {
+	name        string
+	args        []string
+	wantCode    int
+	wantOut     string
+	wantErrHas  []string
+	wantErrLast string
+}
+
+// runBumpCases runs every case as a subtest.
+func runBumpCases(t *testing.T, cases []bumpCase) {
+	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errOut := runCLI(t, tc.args...)
@@ -210,13 +218,7 @@ func TestBumpDigestsCommand(t *testing.T) {
 		}
 		digests[img] = d.String()
 	}
-	cases := []struct {
-		name        string
-		args        []string
-		wantCode    int
-		wantOut     string
-		wantErrLast string
-	}{
+	cases := []bumpCase{
 		{
 			name:    "default images",
 			args:    []string{"bump", "digests", "--version", "v3.26.1", "--registry", host},
@@ -240,23 +242,7 @@ func TestBumpDigestsCommand(t *testing.T) {
 			wantErrLast: "error: --version is required, for example --version v3.26.1",
 		},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			code, out, errOut := runCLI(t, tc.args...)
-			if code != tc.wantCode {
-				t.Errorf("exit code = %d, want %d; stderr: %s", code, tc.wantCode, errOut)
-			}
-			if diff := cmp.Diff(tc.wantOut, out); diff != "" {
-				t.Errorf("stdout mismatch (-want +got):\n%s", diff)
-			}
-			if tc.wantErrLast != "" {
-				lines := strings.Split(strings.TrimRight(errOut, "\n"), "\n")
-				if diff := cmp.Diff(tc.wantErrLast, lines[len(lines)-1]); diff != "" {
-					t.Errorf("stderr mismatch (-want +got):\n%s", diff)
-				}
-			}
-		})
-	}
+	runBumpCases(t, cases)
 
 	t.Run("unreachable registry", func(t *testing.T) {
 		dead := httptest.NewServer(registry.New(registry.Logger(log.New(io.Discard, "", 0))))

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,15 +11,7 @@ import (
 // TestControllerCommandRejectsBadInput: bad flags and config files exit 2 with one line naming the
 // flag or field and what is accepted, before anything connects to a cluster.
 func TestControllerCommandRejectsBadInput(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	kubeconfig := write("kubeconfig", "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: https://127.0.0.1:1\ncontexts:\n- name: c\n  context:\n    cluster: c\n    user: u\nusers:\n- name: u\n  user:\n    token: x\ncurrent-context: c\n")
+	kubeconfig := writeTemp(t, "kubeconfig", unreachableKubeconfig)
 	header := "apiVersion: calico.networking.extensions.config.gardener.cloud/v1alpha1\nkind: ControllerConfiguration\n"
 	tests := []struct {
 		name     string
@@ -30,39 +21,39 @@ func TestControllerCommandRejectsBadInput(t *testing.T) {
 	}{
 		{
 			name:     "unknown feature gate",
-			args:     []string{"--config-file", write("gates.yaml", header+"featureGates:\n  SeamlessOverlaySwich: true\n")},
+			args:     []string{"--config-file", writeTemp(t, "gates.yaml", header+"featureGates:\n  SeamlessOverlaySwich: true\n")},
 			wantCode: ExitUsage,
 			wantErr:  []string{"featureGates", "SeamlessOverlaySwich"},
 		},
 		{
 			name:     "unknown config field",
-			args:     []string{"--config-file", write("field.yaml", header+"kubeAPIServerGlobalNetworkSet:\n  enable: true\n")},
+			args:     []string{"--config-file", writeTemp(t, "field.yaml", header+"kubeAPIServerGlobalNetworkSet:\n  enable: true\n")},
 			wantCode: ExitUsage,
 			wantErr:  []string{"kubeAPIServerGlobalNetworkSet.enable"},
 		},
 		{
 			name:     "negative qps and burst",
-			args:     []string{"--config-file", write("qps.yaml", header+"clientConnection:\n  qps: -5\n  burst: -1\n")},
+			args:     []string{"--config-file", writeTemp(t, "qps.yaml", header+"clientConnection:\n  qps: -5\n  burst: -1\n")},
 			wantCode: ExitUsage,
 			wantErr:  []string{"clientConnection.qps: Invalid value: -5: must not be negative", "clientConnection.burst: Invalid value: -1: must not be negative"},
 		},
 		{
 			name:     "invalid rollout",
-			args:     []string{"--config-file", write("rollout.yaml", header+"calico:\n  rollout:\n    name: r\n    targetVersion: v3.33\n    waves:\n    - {name: a, percent: 50, selector: {matchLabels: {app: canary}}}\n")},
+			args:     []string{"--config-file", writeTemp(t, "rollout.yaml", header+"calico:\n  rollout:\n    name: r\n    targetVersion: v3.33\n    waves:\n    - {name: a, percent: 50, selector: {matchLabels: {app: canary}}}\n")},
 			wantCode: ExitUsage,
 			wantErr: []string{`calico.rollout.targetVersion: Invalid value: "v3.33": Calico "v3.33" is not supported; accepted: a line (v3.31, v3.32: its newest release) or a release (v3.31.6, v3.31.7, v3.32.1)`,
 				"calico.rollout.waves[0]: Invalid value: \"a\": exactly one of percent and selector must be set"},
 		},
 		{
 			name:     "missing config file",
-			args:     []string{"--config-file", filepath.Join(dir, "nope.yaml")},
+			args:     []string{"--config-file", filepath.Join(t.TempDir(), "nope.yaml")},
 			wantCode: ExitUsage,
 			wantErr:  []string{"reading --config-file"},
 		},
 		{
 			// The same validation as render --controller-config (issue 15: silently replaced).
 			name:     "negative qps and burst",
-			args:     []string{"--config-file", write("negative.yaml", "apiVersion: calico.networking.extensions.config.gardener.cloud/v1alpha1\nkind: ControllerConfiguration\nclientConnection:\n  qps: -1\n  burst: -5\n")},
+			args:     []string{"--config-file", writeTemp(t, "negative.yaml", "apiVersion: calico.networking.extensions.config.gardener.cloud/v1alpha1\nkind: ControllerConfiguration\nclientConnection:\n  qps: -1\n  burst: -5\n")},
 			wantCode: ExitUsage,
 			wantErr:  []string{"clientConnection.qps: Invalid value: -1: must not be negative", "clientConnection.burst: Invalid value: -5: must not be negative"},
 		},
@@ -111,11 +102,7 @@ func TestControllerCommandRejectsBadInput(t *testing.T) {
 // controller-runtime's Go field (issue 15).
 func TestControllerLeaderElectionNamespaceOutsideCluster(t *testing.T) {
 	t.Setenv("LEADER_ELECTION_NAMESPACE", "")
-	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
-	if err := os.WriteFile(kubeconfig, []byte("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: https://127.0.0.1:1\n"+
-		"contexts:\n- name: c\n  context:\n    cluster: c\n    user: u\nusers:\n- name: u\n  user:\n    token: x\ncurrent-context: c\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	kubeconfig := writeTemp(t, "kubeconfig", unreachableKubeconfig)
 	code, _, errOut := runCLI(t, "controller", "--kubeconfig", kubeconfig)
 	want := "error: leader election needs the namespace of its lease outside a cluster: give --leader-election-namespace NAMESPACE (or set LEADER_ELECTION_NAMESPACE), or --leader-elect=false\n"
 	if code != ExitUsage || errOut != want {
@@ -132,16 +119,8 @@ func TestUserAgent(t *testing.T) {
 // clientConnection.qps and burst bound the process, not each kind: every client built from the
 // seed config shares one token bucket.
 func TestControllerSharedRateLimiter(t *testing.T) {
-	dir := t.TempDir()
-	kubeconfig := filepath.Join(dir, "kubeconfig")
-	if err := os.WriteFile(kubeconfig, []byte("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: https://127.0.0.1:1\n"+
-		"contexts:\n- name: c\n  context:\n    cluster: c\n    user: u\nusers:\n- name: u\n  user:\n    token: x\ncurrent-context: c\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	config := filepath.Join(dir, "config.yaml")
-	if err := os.WriteFile(config, []byte("apiVersion: calico.networking.extensions.config.gardener.cloud/v1alpha1\nkind: ControllerConfiguration\nclientConnection:\n  qps: 7\n  burst: 3\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	kubeconfig := writeTemp(t, "kubeconfig", unreachableKubeconfig)
+	config := writeTemp(t, "config.yaml", "apiVersion: calico.networking.extensions.config.gardener.cloud/v1alpha1\nkind: ControllerConfiguration\nclientConnection:\n  qps: 7\n  burst: 3\n")
 	o := NewControllerOptions()
 	fs := pflag.NewFlagSet("controller", pflag.ContinueOnError)
 	o.AddFlags(fs)

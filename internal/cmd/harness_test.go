@@ -4,13 +4,59 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
 
-// This file is the one harness the command tests run calico-pilot through.
+// This file is the one harness the command tests run calico-pilot through, and the one home of
+// their file helpers.
+
+// unreachableKubeconfig is a kubeconfig of a cluster nothing listens for (127.0.0.1:1).
+const unreachableKubeconfig = `apiVersion: v1
+kind: Config
+clusters:
+- name: c
+  cluster:
+    server: https://127.0.0.1:1
+contexts:
+- name: c
+  context: {cluster: c, user: u}
+current-context: c
+users:
+- name: u
+  user: {token: x}
+`
+
+// readFile returns the contents of the file at path.
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// writeFile writes data to the file at path.
+func writeFile(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeTemp writes content to a file called name in a fresh temporary directory and returns its
+// path.
+func writeTemp(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	writeFile(t, p, content)
+	return p
+}
 
 // runCLI runs calico-pilot with args and an empty standard input: exit code, stdout, stderr.
 func runCLI(t *testing.T, args ...string) (int, string, string) {

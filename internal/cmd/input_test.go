@@ -19,9 +19,7 @@ func (r failingReader) Read([]byte) (int, error) { return 0, r.err }
 func TestReadInput(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "shoot.yaml")
-	if err := os.WriteFile(file, []byte("kind: Shoot\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, file, "kind: Shoot\n")
 	broken := errors.New("broken pipe")
 	tests := []struct {
 		name     string
@@ -121,12 +119,8 @@ func TestReadInputLimit(t *testing.T) {
 	dir := t.TempDir()
 	exact := filepath.Join(dir, "exact.yaml")
 	over := filepath.Join(dir, "over.yaml")
-	if err := os.WriteFile(exact, []byte("a: 12345\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(over, []byte("a: 123456\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, exact, "a: 12345\n")
+	writeFile(t, over, "a: 123456\n")
 	if _, err := readInputLimit(exact, nil, 9); err != nil {
 		t.Errorf("file of exactly the limit: %v", err)
 	}

@@ -36,37 +36,35 @@ func TestValidateAndRenderInterrupted(t *testing.T) {
 	}
 }
 
-// A command waiting on stdin that never ends returns as soon as it is interrupted.
-func TestValidateInterruptedWhileReading(t *testing.T) {
+// interruptedWhileReading runs command with -f - on a standard input that sends firstLine and
+// never ends, interrupts it and returns its exit code, stdout and stderr.
+func interruptedWhileReading(t *testing.T, command, firstLine string) (int, string, string) {
+	t.Helper()
 	stdin, w := io.Pipe()
 	defer w.Close() //nolint:errcheck // test pipe
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
 	var stdout, stderr bytes.Buffer
-	go func() { done <- Execute(ctx, []string{"validate", "-f", "-"}, stdin, &stdout, &stderr) }()
-	if _, err := w.Write([]byte("apiVersion: calico.networking.extensions.gardener.cloud/v1alpha1\n")); err != nil {
+	go func() { done <- Execute(ctx, []string{command, "-f", "-"}, stdin, &stdout, &stderr) }()
+	if _, err := w.Write([]byte(firstLine)); err != nil {
 		t.Fatal(err)
 	}
 	cancel()
-	if code := <-done; code != ExitInterrupted {
-		t.Fatalf("exit %d, want %d (stderr %q)", code, ExitInterrupted, stderr.String())
+	code := <-done
+	return code, stdout.String(), stderr.String()
+}
+
+// A command waiting on stdin that never ends returns as soon as it is interrupted.
+func TestValidateInterruptedWhileReading(t *testing.T) {
+	if code, _, stderr := interruptedWhileReading(t, "validate", "apiVersion: calico.networking.extensions.gardener.cloud/v1alpha1\n"); code != ExitInterrupted {
+		t.Fatalf("exit %d, want %d (stderr %q)", code, ExitInterrupted, stderr)
 	}
 }
 
 // lint stopped by SIGINT exits 130 at once, even while it works on a selector analysis or waits
 // on stdin (issue 21 finding 7: SIGINT was ignored for 22 s, then exit 0).
 func TestLintInterrupted(t *testing.T) {
-	stdin, w := io.Pipe()
-	defer w.Close() //nolint:errcheck // test pipe
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
-	var stdout, stderr bytes.Buffer
-	go func() { done <- Execute(ctx, []string{"lint", "-f", "-"}, stdin, &stdout, &stderr) }()
-	if _, err := w.Write([]byte("apiVersion: crd.projectcalico.org/v1\n")); err != nil {
-		t.Fatal(err)
-	}
-	cancel()
-	if code := <-done; code != ExitInterrupted || stdout.Len() != 0 {
-		t.Fatalf("exit %d, stdout %q, stderr %q; want %d", code, stdout.String(), stderr.String(), ExitInterrupted)
+	if code, stdout, stderr := interruptedWhileReading(t, "lint", "apiVersion: crd.projectcalico.org/v1\n"); code != ExitInterrupted || stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want %d", code, stdout, stderr, ExitInterrupted)
 	}
 }

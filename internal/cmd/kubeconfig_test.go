@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,9 +15,7 @@ import (
 func TestInlineFiles(t *testing.T) {
 	dir := t.TempDir()
 	for name, content := range map[string]string{"ca.crt": "CA", "client.crt": "CERT", "client.key": "KEY", "token": "TOKEN \r\n"} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, filepath.Join(dir, name), content)
 	}
 	cfg := &clientcmdapi.Config{
 		Clusters: map[string]*clientcmdapi.Cluster{

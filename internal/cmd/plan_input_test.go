@@ -24,15 +24,6 @@ func mrSecret(data map[string][]byte) string {
 	return b.String()
 }
 
-func writeTemp(t *testing.T, name, content string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // TestPlanInputShape is issue 21 finding 3: a Secret manifest followed by "---" was read as a
 // manifest stream holding one Secret ("47 added, 1 removed … safe"), an empty --current was "47
 // added … safe", and --current - --target - read stdin twice.

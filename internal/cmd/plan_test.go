@@ -3,7 +3,6 @@ package cmd
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -31,11 +30,7 @@ func renderedCurrent(t *testing.T) string {
 		b.Write(line)
 		b.WriteString("\n")
 	}
-	path := filepath.Join(t.TempDir(), "current.json")
-	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return writeTemp(t, "current.json", b.String())
 }
 
 func TestPlanNoChanges(t *testing.T) {
@@ -52,16 +47,8 @@ func TestPlanBlockersAndDisruption(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
 	// Another version's output that moves the pool: an immutable change.
-	moved := write("moved.json", strings.Replace(string(data), `"cidr":"100.96.0.0/11"`, `"cidr":"100.64.0.0/11"`, 1))
+	moved := writeTemp(t, "moved.json", strings.Replace(string(data), `"cidr":"100.96.0.0/11"`, `"cidr":"100.64.0.0/11"`, 1))
 	if moved == current || !strings.Contains(string(data), `"cidr":"100.96.0.0/11"`) {
 		t.Fatal("fixture: the rendered pool CIDR is not 100.96.0.0/11")
 	}
@@ -85,15 +72,15 @@ func TestPlanBlockersAndDisruption(t *testing.T) {
 			kept = append(kept, line)
 		}
 	}
-	dropped := write("dropped.json", strings.Join(kept, "\n"))
+	dropped := writeTemp(t, "dropped.json", strings.Join(kept, "\n"))
 	code, out, _ = runCLI(t, "plan", "--current", current, "--target", dropped, "--allow-disruption")
 	if code != 1 || !strings.Contains(out, "CRD ipamblocks.crd.projectcalico.org would be deleted, and with it every stored object(s); calico-pilot never deletes Calico CRDs except with the whole Network") {
 		t.Fatalf("dropped CRD: exit %d, out:\n%s", code, out)
 	}
 
 	// Encapsulation change of a plain (not released) pool: disruptive, not blocked.
-	enc := write("enc.json", strings.Replace(strings.Replace(string(data), `"ipipMode":"Always"`, `"ipipMode":"Never"`, 1), `"annotations":{"resources.gardener.cloud/mode":"Ignore"},`, "", 1))
-	plainCurrent := write("plain.json", strings.Replace(string(data), `"annotations":{"resources.gardener.cloud/mode":"Ignore"},`, "", 1))
+	enc := writeTemp(t, "enc.json", strings.Replace(strings.Replace(string(data), `"ipipMode":"Always"`, `"ipipMode":"Never"`, 1), `"annotations":{"resources.gardener.cloud/mode":"Ignore"},`, "", 1))
+	plainCurrent := writeTemp(t, "plain.json", strings.Replace(string(data), `"annotations":{"resources.gardener.cloud/mode":"Ignore"},`, "", 1))
 	code, _, errOut = runCLI(t, "plan", "--current", plainCurrent, "--target", enc)
 	if code != 1 || strings.TrimSpace(errOut) != "error: the change is disruptive; rerun with --allow-disruption to accept it" {
 		t.Fatalf("disruptive: exit %d, err %q", code, errOut)

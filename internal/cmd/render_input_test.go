@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -11,26 +10,18 @@ import (
 // it rendered the first of several Shoots, reported broken YAML as exit 1 at <document>, and
 // accepted a Network of another type, a Cluster of another kind and one stdin for both).
 func TestRenderInputs(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
 	shoot, err := os.ReadFile("../../examples/shoot.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	twoShoots := write("two.yaml", string(shoot)+"\n---\n"+string(shoot))
-	broken := write("broken.yaml", "apiVersion: core.gardener.cloud/v1beta1\nkind: Shoot\nspec:\n  networking: [\n")
+	twoShoots := writeTemp(t, "two.yaml", string(shoot)+"\n---\n"+string(shoot))
+	broken := writeTemp(t, "broken.yaml", "apiVersion: core.gardener.cloud/v1beta1\nkind: Shoot\nspec:\n  networking: [\n")
 	network, err := os.ReadFile(renderInputs + "network.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	otherType := write("network-cilium.yaml", strings.Replace(string(network), "type: calico", "type: cilium", 1))
-	notCluster := write("not-cluster.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n")
+	otherType := writeTemp(t, "network-cilium.yaml", strings.Replace(string(network), "type: calico", "type: cilium", 1))
+	notCluster := writeTemp(t, "not-cluster.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n")
 
 	tests := []struct {
 		name       string

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/yaml"
 )
 
@@ -93,73 +92,55 @@ func TestRenderIncludesCRDs(t *testing.T) {
 	}
 }
 
+// TestRenderInvalidInput: nothing is written to stdout on error.
 func TestRenderInvalidInput(t *testing.T) {
-	tests := []struct {
-		name       string
-		args       []string
-		wantCode   int
-		wantStderr string
-	}{
+	runCLICases(t, []cliCase{
 		{
 			name:     "validation errors, exactly as validate prints them",
-			args:     []string{"--shoot", renderInputs + "shoot-invalid.yaml"},
+			args:     []string{"render", "--shoot", renderInputs + "shoot-invalid.yaml"},
 			wantCode: 1,
-			wantStderr: `spec.networking.providerConfig.ipam.cidr: Invalid value: "usePodCidr": contradicts spec.networking.providerConfig.ipam.type: "calico-ipam": the cidr is the host-local subnet; calico-ipam allocates from the IP pools, remove one of the two
+			wantErrOut: `spec.networking.providerConfig.ipam.cidr: Invalid value: "usePodCidr": contradicts spec.networking.providerConfig.ipam.type: "calico-ipam": the cidr is the host-local subnet; calico-ipam allocates from the IP pools, remove one of the two
 spec.networking.providerConfig.autoScaling.mode: Invalid value: "vpa": needs the shoot's VPA: set spec.kubernetes.verticalPodAutoscaler.enabled: true, or use "cluster-proportional" or "static"
 `,
 		},
 		{
 			name:     "GlobalNetworkSet enabled but no address given",
-			args:     []string{"--shoot", renderInputs + "shoot-seed-004.yaml"},
+			args:     []string{"render", "--shoot", renderInputs + "shoot-seed-004.yaml"},
 			wantCode: 2,
-			wantStderr: "error: " + renderInputs + "shoot-seed-004.yaml enables the gardener-kube-apiserver GlobalNetworkSet (spec.networking.providerConfig.kubeAPIServerGlobalNetworkSet.enabled), " +
+			wantErrOut: "error: " + renderInputs + "shoot-seed-004.yaml enables the gardener-kube-apiserver GlobalNetworkSet (spec.networking.providerConfig.kubeAPIServerGlobalNetworkSet.enabled), " +
 				"whose addresses render cannot look up offline: give them with --kube-apiserver-address IP (repeatable), or set it to false\n",
 		},
 		{
 			name:       "unknown feature gate",
-			args:       []string{"--shoot", renderInputs + "shoot-seed-004.yaml", "--feature-gates", "Bogus=true"},
+			args:       []string{"render", "--shoot", renderInputs + "shoot-seed-004.yaml", "--feature-gates", "Bogus=true"},
 			wantCode:   2,
-			wantStderr: "error: --feature-gates: setting feature gates: unrecognized feature gate: Bogus (known gates: NonPrivilegedCalicoNode, SeamlessOverlaySwitch)\n",
+			wantErrOut: "error: --feature-gates: setting feature gates: unrecognized feature gate: Bogus (known gates: NonPrivilegedCalicoNode, SeamlessOverlaySwitch)\n",
 		},
 		{
 			name:       "address that is no IP",
-			args:       []string{"--shoot", renderInputs + "shoot-seed-004.yaml", "--kube-apiserver-address", "api.example.com"},
+			args:       []string{"render", "--shoot", renderInputs + "shoot-seed-004.yaml", "--kube-apiserver-address", "api.example.com"},
 			wantCode:   2,
-			wantStderr: "error: --kube-apiserver-address \"api.example.com\": not an IP address (give IPv4 or IPv6 addresses, one per flag)\n",
+			wantErrOut: "error: --kube-apiserver-address \"api.example.com\": not an IP address (give IPv4 or IPv6 addresses, one per flag)\n",
 		},
 		{
 			name:       "network without cluster",
-			args:       []string{"--network", renderInputs + "network.yaml"},
+			args:       []string{"render", "--network", renderInputs + "network.yaml"},
 			wantCode:   2,
-			wantStderr: "error: --network and --cluster go together: give both\n",
+			wantErrOut: "error: --network and --cluster go together: give both\n",
 		},
 		{
 			name:       "missing file",
-			args:       []string{"--shoot", renderInputs + "does-not-exist.yaml"},
+			args:       []string{"render", "--shoot", renderInputs + "does-not-exist.yaml"},
 			wantCode:   2,
-			wantStderr: "error: cannot read " + renderInputs + "does-not-exist.yaml: no such file or directory\n",
+			wantErrOut: "error: cannot read " + renderInputs + "does-not-exist.yaml: no such file or directory\n",
 		},
 		{
 			name:       "unknown output format",
-			args:       []string{"--shoot", renderInputs + "shoot-seed-004.yaml", "-o", "toml"},
+			args:       []string{"render", "--shoot", renderInputs + "shoot-seed-004.yaml", "-o", "toml"},
 			wantCode:   2,
-			wantStderr: "error: --output \"toml\" is not supported, use yaml or json\n",
+			wantErrOut: "error: --output \"toml\" is not supported, use yaml or json\n",
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			out, errOut, code := runRender(t, tt.args...)
-			if code != tt.wantCode {
-				t.Errorf("exit code %d, want %d", code, tt.wantCode)
-			}
-			if diff := cmp.Diff(tt.wantStderr, errOut); diff != "" {
-				t.Errorf("stderr (-want +got):\n%s", diff)
-			}
-			if out != "" {
-				t.Errorf("nothing may be written to stdout on error, got %d bytes", len(out))
-			}
-		})
-	}
+	})
 }
 
 func TestRenderJSONAndOutputDir(t *testing.T) {

@@ -65,26 +65,10 @@ func TestSwapCheckShootFile(t *testing.T) {
 }
 
 func TestSwapCheckUsage(t *testing.T) {
-	tests := []struct {
-		name    string
-		args    []string
-		stdin   string
-		wantErr string
-	}{
-		{name: "no input", args: []string{"swap-check"}, wantErr: "error: one of -f/--filename and --kubeconfig is required\n"},
-		{name: "both inputs", args: []string{"swap-check", "-f", "x", "--kubeconfig", "y"}, wantErr: "error: -f/--filename and --kubeconfig exclude each other\n"},
-		{name: "bad output", args: []string{"swap-check", "-f", "-", "-o", "yaml"}, wantErr: "error: --output \"yaml\" is not supported, use text or json\n"},
-		{name: "not YAML", args: []string{"swap-check", "-f", "-"}, stdin: "a: [b\n"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, _, errOut := runCLIWith(context.Background(), strings.NewReader(tt.stdin), tt.args...)
-			if code != ExitUsage {
-				t.Errorf("exit code %d, want %d", code, ExitUsage)
-			}
-			if tt.wantErr != "" && errOut != tt.wantErr {
-				t.Errorf("stderr %q, want %q", errOut, tt.wantErr)
-			}
-		})
-	}
+	runCLICases(t, []cliCase{
+		{name: "no input", args: []string{"swap-check"}, wantCode: ExitUsage, wantErrOut: "error: one of -f/--filename and --kubeconfig is required\n"},
+		{name: "both inputs", args: []string{"swap-check", "-f", "x", "--kubeconfig", "y"}, wantCode: ExitUsage, wantErrOut: "error: -f/--filename and --kubeconfig exclude each other\n"},
+		{name: "bad output", args: []string{"swap-check", "-f", "-", "-o", "yaml"}, wantCode: ExitUsage, wantErrOut: "error: --output \"yaml\" is not supported, use text or json\n"},
+		{name: "not YAML", args: []string{"swap-check", "-f", "-"}, stdin: "a: [b\n", wantCode: ExitUsage, wantErrOut: "error: stdin: document 1 is not valid YAML: yaml: line 1: did not find expected ',' or ']'\n"},
+	})
 }

@@ -109,8 +109,7 @@ func TestValidateCalicoVersionKubernetes(t *testing.T) {
 	if !strings.Contains(shoot, "calicoVersion: v3.32") || !strings.Contains(shoot, "version: 1.33.4") {
 		t.Fatal("test input was not changed as intended")
 	}
-	path := filepath.Join(t.TempDir(), "shoot.yaml")
-	writeFile(t, path, shoot)
+	path := writeTemp(t, "shoot.yaml", shoot)
 	const rule = "spec.networking.providerConfig.calicoVersion: Invalid value: \"v3.32\": Calico v3.32.1 supports Kubernetes 1.34-1.36, the shoot runs 1.33.4 (spec.kubernetes.version); pin v3.31, or remove the pin"
 	code, out, _ := runCLI(t, "validate", "-f", path, "--strict")
 	if code != 1 || !strings.Contains(out, rule+"\n") {

@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -266,21 +264,14 @@ items[2]: Invalid value: 42: must be an object with apiVersion and kind
 // in full), in text and JSON, and reads JSON with surrogate-pair escapes as kubectl does.
 func TestValidateLongBadValueAndSurrogates(t *testing.T) {
 	long := strings.Repeat("x", 10<<20)
-	path := filepath.Join(t.TempDir(), "nc.json")
-	doc := `{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":"NetworkConfig","backend":"` + long + `","ipam":{"type":"host-local"}}`
-	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := writeTemp(t, "nc.json", `{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":"NetworkConfig","backend":"`+long+`","ipam":{"type":"host-local"}}`)
 	for _, format := range []string{"text", "json"} {
 		code, out, _ := runCLI(t, "validate", "-f", path, "-o", format)
 		if code != 1 || len(out) > 4096 || !strings.Contains(out, "... (10485760 bytes)") {
 			t.Errorf("%s: exit %d, %d bytes of output: %.300s", format, code, len(out), out)
 		}
 	}
-	sur := filepath.Join(t.TempDir(), "sur.json")
-	if err := os.WriteFile(sur, []byte(`{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":"NetworkConfig","backend":"\ud83d\ude00"}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	sur := writeTemp(t, "sur.json", `{"apiVersion":"calico.networking.extensions.gardener.cloud/v1alpha1","kind":"NetworkConfig","backend":"\ud83d\ude00"}`)
 	code, out, errOut := runCLI(t, "validate", "-f", sur)
 	if code != 1 || !strings.Contains(out, `backend: Unsupported value: "😀"`) {
 		t.Errorf("surrogates: exit %d, stdout %q, stderr %q", code, out, errOut)

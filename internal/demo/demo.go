@@ -24,6 +24,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/yaml"
 
+	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
@@ -135,7 +136,8 @@ func Run(ctx context.Context, o Options) error {
 	if err := summarize(context.Background(), o.Out, c, shoot, n, elapsed); err != nil {
 		return err
 	}
-	fmt.Fprintf(o.Out, "Reconciled again unchanged (gardener.cloud/operation=reconcile): writes %s; no Secret, no ManagedResource\n", unchanged)
+	fmt.Fprintf(o.Out, "Reconciled again unchanged (%s=%s): writes %s; no Secret, no ManagedResource\n",
+		extensionsv1alpha1.AnnotationOperation, extensionsv1alpha1.OperationReconcile, unchanged)
 	return nil
 }
 
@@ -147,7 +149,7 @@ func reconcileAgain(ctx context.Context, c client.Client, key client.ObjectKey, 
 	before := writes.Snapshot()
 	n := &extensionsv1alpha1.Network{}
 	n.Namespace, n.Name = key.Namespace, key.Name
-	patch := []byte(`{"metadata":{"annotations":{"gardener.cloud/operation":"reconcile"}}}`)
+	patch := fmt.Appendf(nil, `{"metadata":{"annotations":{%q:%q}}}`, extensionsv1alpha1.AnnotationOperation, extensionsv1alpha1.OperationReconcile)
 	if err := c.Patch(ctx, n, client.RawPatch("application/merge-patch+json", patch)); err != nil {
 		return "", fmt.Errorf("annotating Network: %w", err)
 	}
@@ -156,7 +158,7 @@ func reconcileAgain(ctx context.Context, c client.Client, key client.ObjectKey, 
 			return false, err
 		}
 		diff := writes.Since(before)
-		_, annotated := n.Annotations["gardener.cloud/operation"]
+		_, annotated := n.Annotations[extensionsv1alpha1.AnnotationOperation]
 		lo := n.Status.LastOperation
 		return !annotated && diff["networks/status"] >= 1 && lo != nil && lo.State == gardencorev1beta1.LastOperationStateSucceeded, nil
 	})
@@ -183,7 +185,7 @@ func technicalID(shoot *gardencorev1beta1.Shoot) string {
 // reconciled: the control-plane namespace, the Cluster (with the whole Shoot as raw JSON), the
 // kube-apiserver DNSRecords and the Network.
 func createShootObjects(ctx context.Context, c client.Client, ns string, shoot *gardencorev1beta1.Shoot, shootYAML []byte) error {
-	if err := c.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns, Labels: map[string]string{"gardener.cloud/role": "shoot"}}}); err != nil {
+	if err := c.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns, Labels: map[string]string{extensionsv1alpha1.LabelGardenerRole: extensionsv1alpha1.GardenerRoleShoot}}}); err != nil {
 		return fmt.Errorf("creating namespace %s: %w", ns, err)
 	}
 	shootJSON, err := yaml.YAMLToJSON(shootYAML)
@@ -209,12 +211,15 @@ func createShootObjects(ctx context.Context, c client.Client, ns string, shoot *
 		return fmt.Errorf("creating Cluster %s: %w", ns, err)
 	}
 	for _, r := range []struct{ role, recordType, value string }{
-		{"internal", "A", internalAddress},
-		{"external", "CNAME", lbHostname},
+		{extensionsv1alpha1.DNSRecordRoleInternal, "A", internalAddress},
+		{extensionsv1alpha1.DNSRecordRoleExternal, "CNAME", lbHostname},
 	} {
 		rec := &extensionsv1alpha1.DNSRecord{
 			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: shoot.Name + "-" + r.role,
-				Labels: map[string]string{"gardener.cloud/role": "controlplane", "role": r.role}},
+				Labels: map[string]string{
+					extensionsv1alpha1.LabelGardenerRole:  extensionsv1alpha1.GardenerRoleControlPlane,
+					extensionsv1alpha1.LabelDNSRecordRole: r.role,
+				}},
 			Spec: extensionsv1alpha1.DNSRecordSpec{
 				DefaultSpec: extensionsv1alpha1.DefaultSpec{Type: "local"},
 				SecretRef:   corev1.SecretReference{Name: "dnsrecord-" + shoot.Name + "-" + r.role},
@@ -242,10 +247,11 @@ func createShootObjects(ctx context.Context, c client.Client, ns string, shoot *
 	}
 	net := &extensionsv1alpha1.Network{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: shoot.Name, Annotations: map[string]string{
-			"gardener.cloud/operation": "reconcile", "gardener.cloud/timestamp": time.Now().UTC().Format(time.RFC3339Nano),
+			extensionsv1alpha1.AnnotationOperation: extensionsv1alpha1.OperationReconcile,
+			extensionsv1alpha1.AnnotationTimestamp: time.Now().UTC().Format(time.RFC3339Nano),
 		}},
 		Spec: extensionsv1alpha1.NetworkSpec{
-			DefaultSpec: extensionsv1alpha1.DefaultSpec{Type: "calico", ProviderConfig: pc},
+			DefaultSpec: extensionsv1alpha1.DefaultSpec{Type: calicov1alpha1.NetworkType, ProviderConfig: pc},
 			PodCIDR:     *nw.Pods, ServiceCIDR: *nw.Services, IPFamilies: families,
 		},
 	}

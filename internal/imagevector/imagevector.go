@@ -167,22 +167,6 @@ type Images struct {
 	CNIPlugins            string
 }
 
-// Default returns the embedded image pins.
-func Default() (Images, error) {
-	return Load(nil)
-}
-
-// Load returns the images of the embedded vector with override (the contents of an override file in
-// Gardener's format; nil for none) merged onto it, looked up without a Kubernetes version (every version
-// constraint holds). Use LoadVector and Vector.Images to look up for a shoot version.
-func Load(override []byte) (Images, error) {
-	v, err := LoadVector(override)
-	if err != nil {
-		return Images{}, err
-	}
-	return v.Images(FindOptions{})
-}
-
 // LoadVector returns the embedded vector (with the Calico images of the default catalogue) with
 // override merged onto it by Gardener's rules: an override entry whose key (name, runtimeVersion,
 // targetVersion, architectures; for Calico's images also the release of `version`) equals an entry's

@@ -17,7 +17,7 @@ import (
 // TestDefault: without a release, the Calico images are the catalogue's default release's (the newest of
 // its default line).
 func TestDefault(t *testing.T) {
-	got, err := imagevector.Default()
+	got, err := imagevector.Load(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,18 +84,26 @@ const landscapeOverride = `images:
   architectures: [amd64, arm64]
 `
 
-func TestOverrideGardenerFormat(t *testing.T) {
-	v, err := imagevector.LoadVector([]byte(landscapeOverride))
+// imagesAt316 loads the embedded vector with override merged onto it and looks its images up for
+// a shoot of Kubernetes version k8s that runs Calico v3.31.6: the vector and the images.
+func imagesAt316(t *testing.T, override []byte, k8s string) (*imagevector.Vector, imagevector.Images) {
+	t.Helper()
+	v, err := imagevector.LoadVector(override)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The landscape's override pins v3.31.6 tags without `version`: looked up for that release.
-	opts := imagevector.ShootOptions("1.33.4")
+	opts := imagevector.ShootOptions(k8s)
 	opts.Calico = calicoversiontest.Default(t, "v3.31.6")
-	got, err := v.Images(opts)
+	imgs, err := v.Images(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return v, imgs
+}
+
+func TestOverrideGardenerFormat(t *testing.T) {
+	// The landscape's override pins v3.31.6 tags without `version`: looked up for that release.
+	v, got := imagesAt316(t, []byte(landscapeOverride), "1.33.4")
 	want := imagevector.Images{
 		CalicoNode:            "mirror.example.com/calico/node:v3.31.6", // mirrored repository, pinned tag kept
 		CalicoCNI:             "mirror.example.com/calico/cni@" + digest,
@@ -302,16 +310,7 @@ func TestVectorFromEnv(t *testing.T) {
 // that;
 // an override that sets a tag wins.
 func TestCNIPluginsTaggedWithOwnVersion(t *testing.T) {
-	v, err := imagevector.LoadVector(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := imagevector.ShootOptions("1.33.2")
-	opts.Calico = calicoversiontest.Default(t, "v3.31.6")
-	imgs, err := v.Images(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, imgs := imagesAt316(t, nil, "1.33.2")
 	if want := "ghcr.io/calico-pilot/cni-plugins:" + version.Version; imgs.CNIPlugins != want {
 		t.Errorf("cni-plugins for a 1.33.2 shoot = %q, want %q", imgs.CNIPlugins, want)
 	}

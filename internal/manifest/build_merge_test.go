@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
+	"github.com/calico-pilot/calico-pilot/internal/testcheck"
 )
 
 // TestBuildMergesStaticAtEveryPosition checks that Build, which sorts only the rendered objects
@@ -68,14 +69,8 @@ func TestBuildMergesStaticAtEveryPosition(t *testing.T) {
 				t.Fatal(err)
 			}
 			m, err := manifest.Build(static, tt.objs)
-			if tt.wantErr != "" {
-				if err == nil || err.Error() != tt.wantErr {
-					t.Fatalf("error %v, want %q", err, tt.wantErr)
-				}
+			if testcheck.Err(t, err, tt.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			var got []string
 			for _, d := range m.Docs() {

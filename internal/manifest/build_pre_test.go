@@ -7,6 +7,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
+	"github.com/calico-pilot/calico-pilot/internal/testcheck"
 )
 
 // TestBuildWithPreEncodedGroups checks that documents encoded once (Build's pre groups) land in
@@ -50,14 +51,8 @@ func TestBuildWithPreEncodedGroups(t *testing.T) {
 				all = append(all, g...)
 			}
 			got, err := manifest.Build(static, tt.objs, groups...)
-			if tt.wantErr != "" {
-				if err == nil || err.Error() != tt.wantErr {
-					t.Fatalf("error = %v, want %q", err, tt.wantErr)
-				}
+			if testcheck.Err(t, err, tt.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			want, err := manifest.Build(static, all)
 			if err != nil {

@@ -7,40 +7,19 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/calico-pilot/calico-pilot/internal/manifestdiff/manifestdifftest"
 )
 
-const crd = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: ippools.crd.projectcalico.org}
-spec:
-  group: crd.projectcalico.org
-  scope: Cluster
-  names: {kind: IPPool, plural: ippools}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              cidr: {type: string}
-              disabled: {type: boolean}
-`
+// crd is the IPPool CRD with spec properties cidr and disabled.
+var crd = manifestdifftest.IPPoolCRD("cidr: {type: string}", "disabled: {type: boolean}")
 
 func TestClassifyRules(t *testing.T) {
 	const ds = "DaemonSet.apps kube-system/calico-node"
 	withAnnotation := func(doc, meta, anno string) string {
 		return replace(t, doc, meta, strings.TrimSuffix(meta, "}")+", annotations: {"+anno+"}}")
 	}
-	cases := []struct {
-		name     string
-		old, new []string
-		want     []string
-	}{
+	cases := []diffCase{
 		{
 			name: "mode Ignore: released, not updated",
 			old:  []string{calicoConfig},
@@ -137,7 +116,7 @@ func TestClassifyRules(t *testing.T) {
 		{
 			name: "CRD schema property removed",
 			old:  []string{crd},
-			new:  []string{replace(t, crd, "              disabled: {type: boolean}\n", "")},
+			new:  []string{manifestdifftest.IPPoolCRD("cidr: {type: string}")},
 			want: []string{
 				"changed CustomResourceDefinition.apiextensions.k8s.io ippools.crd.projectcalico.org",
 				`  removed spec.versions[name=v1].schema.openAPIV3Schema.properties.spec.properties.disabled {"type":"boolean"} => disruptive by crd`,
@@ -165,15 +144,7 @@ func TestClassifyRules(t *testing.T) {
 			},
 		},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			p := newParser(t)
-			d := classified(mrSet(t, p, tc.old...), mrSet(t, p, tc.new...))
-			if diff := cmp.Diff(tc.want, lines(d)); diff != "" {
-				t.Errorf("diff (-want +got):\n%s", diff)
-			}
-		})
-	}
+	runDiffCases(t, cases)
 }
 
 // TestRBACAndSchemaReasons: a role change says, once per role, which permissions it gains and
@@ -183,10 +154,7 @@ func TestRBACAndSchemaReasons(t *testing.T) {
 	p := newParser(t)
 	role := "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: calico-node}\nrules:\n"
 	crd := func(prop string) string {
-		return "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: bgppeers.crd.projectcalico.org}\n" +
-			"spec:\n  group: crd.projectcalico.org\n  names: {kind: BGPPeer, plural: bgppeers}\n  scope: Cluster\n  versions:\n" +
-			"  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n" +
-			"          spec:\n            type: object\n            properties:\n              nextHopMode: " + prop + "\n"
+		return manifestdifftest.CalicoCRD("BGPPeer", "bgppeers", "nextHopMode: "+prop)
 	}
 	d := classified(
 		mrSet(t, p, role+"- {apiGroups: [\"\"], resources: [configmaps], verbs: [get, list, watch]}\n- {apiGroups: [crd.projectcalico.org], resources: [ippools], verbs: [get]}\n",

@@ -47,11 +47,7 @@ func impactString(im Impact) string {
 
 func TestCompareCalicoObjects(t *testing.T) {
 	const ds = "DaemonSet.apps kube-system/calico-node"
-	cases := []struct {
-		name     string
-		old, new []string
-		want     []string
-	}{
+	cases := []diffCase{
 		{
 			name: "identical manifests",
 			old:  []string{calicoNode, calicoConfig},
@@ -239,15 +235,7 @@ func TestCompareCalicoObjects(t *testing.T) {
 			want: nil,
 		},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			p := newParser(t)
-			d := classified(mrSet(t, p, tc.old...), mrSet(t, p, tc.new...))
-			if diff := cmp.Diff(tc.want, lines(d)); diff != "" {
-				t.Errorf("diff (-want +got):\n%s", diff)
-			}
-		})
-	}
+	runDiffCases(t, cases)
 }
 
 func TestSecretValuesNeverPrinted(t *testing.T) {

@@ -2,8 +2,11 @@ package manifestdiff
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // calicoNode is a small calico-node DaemonSet in the shape both the reference and calico-pilot render.
@@ -132,25 +135,44 @@ func mrSet(t testing.TB, p *Parser, docs ...string) *Set {
 }
 
 // classified compares and classifies with the default rules.
+// diffCase is a table row of the diff tests: the documents of two ManagedResource sets and the
+// classified diff's lines.
+type diffCase struct {
+	name     string
+	old, new []string
+	want     []string
+}
+
+// runDiffCases runs every case as a subtest: the classified diff of old to new must read want.
+func runDiffCases(t *testing.T, cases []diffCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newParser(t)
+			d := classified(mrSet(t, p, tc.old...), mrSet(t, p, tc.new...))
+			if diff := cmp.Diff(tc.want, lines(d)); diff != "" {
+				t.Errorf("diff (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 func classified(old, new *Set) *Diff {
 	d := Compare(old, new)
 	DefaultClassifier().Classify(d)
 	return d
 }
 
-func jsonOf(t testing.TB, d *Diff) string {
-	t.Helper()
-	var b bytes.Buffer
-	if err := d.WriteJSON(&b); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
-}
+// jsonOf and textOf are the diff's JSON and text output.
+func jsonOf(t testing.TB, d *Diff) string { return written(t, d.WriteJSON) }
 
-func textOf(t testing.TB, d *Diff) string {
+func textOf(t testing.TB, d *Diff) string { return written(t, d.WriteText) }
+
+// written is what write writes.
+func written(t testing.TB, write func(io.Writer) error) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := d.WriteText(&b); err != nil {
+	if err := write(&b); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()

@@ -14,13 +14,9 @@ const dsPoolNever = `{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"nam
 
 const dsIPIPOn = `{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"calico-node","namespace":"kube-system"},"spec":{"selector":{},"template":{"spec":{"containers":[{"name":"calico-node","env":[{"name":"FELIX_IPINIPENABLED","value":"true"}]}]}}}}`
 
-const dsVXLANOnYAML = `---
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: calico-config
----
-apiVersion: apps/v1
+// dsYAML is the calico-node DaemonSet as YAML with the one env variable name=value.
+func dsYAML(name, value string) string {
+	return `apiVersion: apps/v1
 kind: DaemonSet
 metadata:
   name: calico-node
@@ -30,23 +26,15 @@ spec:
       containers:
       - name: calico-node
         env:
-        - name: FELIX_VXLANENABLED
-          value: "true"
+        - name: ` + name + `
+          value: "` + value + `"
 `
+}
 
-const dsOff = `apiVersion: apps/v1
-kind: DaemonSet
-metadata:
-  name: calico-node
-spec:
-  template:
-    spec:
-      containers:
-      - name: calico-node
-        env:
-        - name: FELIX_IPINIPENABLED
-          value: "false"
-`
+var (
+	dsVXLANOnYAML = "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: calico-config\n---\n" + dsYAML("FELIX_VXLANENABLED", "true")
+	dsOff         = dsYAML("FELIX_IPINIPENABLED", "false")
+)
 
 func compressed(t *testing.T, s string) []byte {
 	t.Helper()

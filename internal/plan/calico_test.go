@@ -43,15 +43,7 @@ spec:
 
 func set(t *testing.T, manifest string) *manifestdiff.Set {
 	t.Helper()
-	p, err := manifestdiff.NewParser()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := p.Stream("test", []byte(manifest))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return stream(t, "test", manifest)
 }
 
 // adjacentLines calls f with the newest releases of each pair of adjacent lines of the catalogue,

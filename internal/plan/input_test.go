@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
 	"github.com/calico-pilot/calico-pilot/internal/mrdata"
+	"github.com/calico-pilot/calico-pilot/internal/testcheck"
 )
 
 func secretYAML(data map[string]string) string {
@@ -20,16 +20,19 @@ func secretYAML(data map[string]string) string {
 	return b.String()
 }
 
-func TestReadInputShape(t *testing.T) {
-	p, err := manifestdiff.NewParser()
-	if err != nil {
-		t.Fatal(err)
-	}
+// compressedCRDs is crdV1 compressed as the ManagedResource secret's CRD key holds it.
+func compressedCRDs(t testing.TB) string {
+	t.Helper()
 	crds, err := mrdata.Compress([]byte(crdV1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	secret := secretYAML(map[string]string{"config.yaml": poolOld, "crds.yaml.br": string(crds)})
+	return string(crds)
+}
+
+func TestReadInputShape(t *testing.T) {
+	p, crds := parser(t), compressedCRDs(t)
+	secret := secretYAML(map[string]string{"config.yaml": poolOld, "crds.yaml.br": crds})
 	for _, tc := range []struct {
 		name    string
 		in      string
@@ -51,14 +54,8 @@ func TestReadInputShape(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			set, shape, err := ReadInput(context.Background(), p, []byte(tc.in))
-			if tc.err != "" {
-				if err == nil || err.Error() != tc.err {
-					t.Fatalf("error = %v, want %q", err, tc.err)
-				}
+			if testcheck.Err(t, err, tc.err) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if shape != tc.shape || len(set.Objects()) != tc.objects {
 				t.Fatalf("shape %s with %d object(s), want %s with %d", shape, len(set.Objects()), tc.shape, tc.objects)
@@ -68,17 +65,10 @@ func TestReadInputShape(t *testing.T) {
 }
 
 func TestReadInputCancelled(t *testing.T) {
-	p, err := manifestdiff.NewParser()
-	if err != nil {
-		t.Fatal(err)
-	}
-	crds, err := mrdata.Compress([]byte(crdV1))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, crds := parser(t), compressedCRDs(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, _, err = ReadInput(ctx, p, []byte(secretYAML(map[string]string{"crds.yaml.br": string(crds)})))
+	_, _, err := ReadInput(ctx, p, []byte(secretYAML(map[string]string{"crds.yaml.br": crds})))
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error = %v, want context.Canceled", err)
 	}
@@ -87,13 +77,10 @@ func TestReadInputCancelled(t *testing.T) {
 // FuzzReadInput: whatever the bytes, ReadInput returns a set with objects or an error, never
 // panics, and a set read as a Secret came from exactly one Secret document.
 func FuzzReadInput(f *testing.F) {
-	crds, err := mrdata.Compress([]byte(crdV1))
-	if err != nil {
-		f.Fatal(err)
-	}
+	crds := compressedCRDs(f)
 	for _, s := range []string{
 		"", "---\n", "# only a comment\n", poolOld, poolOld + "---\n" + crdV1,
-		secretYAML(map[string]string{"config.yaml": poolOld, "crds.yaml.br": string(crds)}),
+		secretYAML(map[string]string{"config.yaml": poolOld, "crds.yaml.br": crds}),
 		secretYAML(map[string]string{"config.yaml": poolOld}) + "---\n",
 		secretYAML(map[string]string{"config.yaml": poolOld}) + "---\n" + poolOld,
 		secretYAML(map[string]string{"x.br": "not brotli"}),
@@ -102,10 +89,7 @@ func FuzzReadInput(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	p, err := manifestdiff.NewParser()
-	if err != nil {
-		f.Fatal(err)
-	}
+	p := parser(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		set, shape, err := ReadInput(context.Background(), p, data)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
+	"github.com/calico-pilot/calico-pilot/internal/manifestdiff/manifestdifftest"
 )
 
 const (
@@ -31,66 +32,38 @@ spec:
   blockSize: 26
   ipipMode: Always
 `
-	crdV1 = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: ippools.crd.projectcalico.org
-spec:
-  group: crd.projectcalico.org
-  scope: Cluster
-  names: {plural: ippools, kind: IPPool, singular: ippool, listKind: IPPoolList}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              cidr: {type: string}
-              namespaceSelector: {type: string}
-`
-	crdV1NoNamespaceSelector = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: ippools.crd.projectcalico.org
-spec:
-  group: crd.projectcalico.org
-  scope: Cluster
-  names: {plural: ippools, kind: IPPool, singular: ippool, listKind: IPPoolList}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              cidr: {type: string}
-`
 )
 
-func diff(t *testing.T, old, new string) *manifestdiff.Diff {
+// crdV1 is the IPPool CRD with spec properties cidr and namespaceSelector;
+// crdV1NoNamespaceSelector drops namespaceSelector.
+var (
+	crdV1                    = manifestdifftest.IPPoolCRD("cidr: {type: string}", "namespaceSelector: {type: string}")
+	crdV1NoNamespaceSelector = manifestdifftest.IPPoolCRD("cidr: {type: string}")
+)
+
+// parser is a manifestdiff parser.
+func parser(t testing.TB) *manifestdiff.Parser {
 	t.Helper()
 	p, err := manifestdiff.NewParser()
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := p.Stream("old", []byte(old))
+	return p
+}
+
+// stream parses manifest, a manifest stream called name.
+func stream(t *testing.T, name, manifest string) *manifestdiff.Set {
+	t.Helper()
+	s, err := parser(t).Stream(name, []byte(manifest))
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := p.Stream("new", []byte(new))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := manifestdiff.Compare(o, n)
+	return s
+}
+
+func diff(t *testing.T, old, new string) *manifestdiff.Diff {
+	t.Helper()
+	d := manifestdiff.Compare(stream(t, "old", old), stream(t, "new", new))
 	manifestdiff.DefaultClassifier().Classify(d)
 	return d
 }

@@ -20,17 +20,7 @@ import (
 
 func benchScenario(b *testing.B, name string) values.Options {
 	b.Helper()
-	for _, sc := range scenarios {
-		if sc.Name == name {
-			opts, validErrs, resolveErrs := sc.Resolve()
-			if len(validErrs)+len(resolveErrs) > 0 {
-				b.Fatalf("scenario %s invalid", name)
-			}
-			return opts
-		}
-	}
-	b.Fatalf("no scenario %s", name)
-	return values.Options{}
+	return scenarioOptions(b, scenarioByName(b, name))
 }
 
 func benchCRDs(b *testing.B) []client.Object {
@@ -71,7 +61,7 @@ func measure(b *testing.B, f func() int) {
 // BenchmarkRender measures rendering and serializing everything a shoot gets, CRDs included,
 // for the default and the largest scenario:
 //
-//   - stored: render.Shoot + manifest.Build with the CRDs encoded once at start + compact JSON
+//   - stored: rendertest.Shoot + manifest.Build with the CRDs encoded once at start + compact JSON
 //     (what the controller stores); this is the path the 10x goal is about.
 //   - stored-split: the same, with the CRDs kept in their own pre-joined stream (Static.JSON)
 //     and only the other objects joined per render (Manifest.DynamicJSON).
@@ -95,64 +85,61 @@ func BenchmarkRender(b *testing.B) {
 	}
 	for _, name := range []string{"default", "largest"} {
 		opts := benchScenario(b, name)
+		// built renders the scenario and builds its manifest with the CRDs encoded once.
+		built := func(b *testing.B) *manifest.Manifest {
+			objs, err := rendertest.Shoot(&opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			m, err := manifest.Build(static, objs)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return m
+		}
+		// encoded runs pipeline.Encoder on the scenario (what the controller runs).
+		encoded := func(b *testing.B) *manifest.Manifest {
+			m, err := enc.Shoot(&opts, true)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return m
+		}
+		// each renders the scenario and marshals every object, CRDs included, one by one: the
+		// bytes plus sep per object.
+		each := func(b *testing.B, marshal func(any) ([]byte, error), sep int) int {
+			objs, err := rendertest.Shoot(&opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n := 0
+			for _, o := range append(objs, crdObjs...) {
+				out, err := marshal(o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n += len(out) + sep
+			}
+			return n
+		}
 		b.Run(name+"/stored", func(b *testing.B) {
-			measure(b, func() int {
-				objs, err := render.Shoot(&opts)
-				if err != nil {
-					b.Fatal(err)
-				}
-				m, err := manifest.Build(static, objs)
-				if err != nil {
-					b.Fatal(err)
-				}
-				return len(m.JSON())
-			})
+			measure(b, func() int { return len(built(b).JSON()) })
 		})
 		b.Run(name+"/stored-split", func(b *testing.B) {
 			// The CRDs stored under their own key (Static.JSON, computed once), the rest per render.
-			measure(b, func() int {
-				objs, err := render.Shoot(&opts)
-				if err != nil {
-					b.Fatal(err)
-				}
-				m, err := manifest.Build(static, objs)
-				if err != nil {
-					b.Fatal(err)
-				}
-				return len(static.JSON()) + len(m.DynamicJSON())
-			})
+			measure(b, func() int { return len(static.JSON()) + len(built(b).DynamicJSON()) })
 		})
 		b.Run(name+"/stored-const", func(b *testing.B) {
 			// As stored, with the option-independent objects encoded once (pipeline.Encoder, what
 			// the controller runs).
-			measure(b, func() int {
-				m, err := enc.Shoot(&opts, true)
-				if err != nil {
-					b.Fatal(err)
-				}
-				return len(m.JSON())
-			})
+			measure(b, func() int { return len(encoded(b).JSON()) })
 		})
 		b.Run(name+"/stored-split-const", func(b *testing.B) {
-			measure(b, func() int {
-				m, err := enc.Shoot(&opts, true)
-				if err != nil {
-					b.Fatal(err)
-				}
-				return len(static.JSON()) + len(m.DynamicJSON())
-			})
+			measure(b, func() int { return len(static.JSON()) + len(encoded(b).DynamicJSON()) })
 		})
 		b.Run(name+"/yaml", func(b *testing.B) {
 			measure(b, func() int {
-				objs, err := render.Shoot(&opts)
-				if err != nil {
-					b.Fatal(err)
-				}
-				m, err := manifest.Build(static, objs)
-				if err != nil {
-					b.Fatal(err)
-				}
-				y, err := m.YAML()
+				y, err := built(b).YAML()
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -160,38 +147,10 @@ func BenchmarkRender(b *testing.B) {
 			})
 		})
 		b.Run(name+"/baseline-json", func(b *testing.B) {
-			measure(b, func() int {
-				objs, err := render.Shoot(&opts)
-				if err != nil {
-					b.Fatal(err)
-				}
-				n := 0
-				for _, o := range append(objs, crdObjs...) {
-					j, err := json.Marshal(o)
-					if err != nil {
-						b.Fatal(err)
-					}
-					n += len(j) + 1
-				}
-				return n
-			})
+			measure(b, func() int { return each(b, json.Marshal, 1) })
 		})
 		b.Run(name+"/baseline-yaml", func(b *testing.B) {
-			measure(b, func() int {
-				objs, err := render.Shoot(&opts)
-				if err != nil {
-					b.Fatal(err)
-				}
-				n := 0
-				for _, o := range append(objs, crdObjs...) {
-					y, err := yaml.Marshal(o)
-					if err != nil {
-						b.Fatal(err)
-					}
-					n += len(y) + 4
-				}
-				return n
-			})
+			measure(b, func() int { return each(b, yaml.Marshal, 4) })
 		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/render"
+	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -25,10 +26,7 @@ func TestEachConstantGroupHasOneComponent(t *testing.T) {
 		selectable[c] = true
 	}
 	for _, sc := range everyRelease {
-		opts, v, r := sc.Resolve()
-		if len(v)+len(r) > 0 {
-			t.Fatalf("%s: invalid scenario: %v %v", sc.Name, v, r)
-		}
+		opts := scenarioOptions(t, sc)
 		comps, err := render.ShootComponents(&opts)
 		if err != nil {
 			t.Fatalf("%s: %v", sc.Name, err)
@@ -59,16 +57,13 @@ func TestShootPartsMatchShoot(t *testing.T) {
 	seen := map[string]map[bool]bool{"KubeControllers": {}, "Typha": {}, "TyphaCPA": {}, "TyphaCPVA": {}, "NodeCPVA": {}}
 	for _, sc := range everyRelease {
 		t.Run(sc.Name, func(t *testing.T) {
-			opts, v, r := sc.Resolve()
-			if len(v)+len(r) > 0 {
-				t.Fatalf("invalid scenario: %v %v", v, r)
-			}
+			opts := scenarioOptions(t, sc)
 			seen["KubeControllers"][opts.KubeControllers] = true
 			seen["Typha"][opts.Typha] = true
 			seen["TyphaCPA"][opts.AutoScaling.TyphaCPA] = true
 			seen["TyphaCPVA"][opts.AutoScaling.TyphaCPVA] = true
 			seen["NodeCPVA"][opts.AutoScaling.NodeCPVA] = true
-			all, err := render.Shoot(&opts)
+			all, err := rendertest.Shoot(&opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,22 +118,25 @@ func TestEncoderMatchesShoot(t *testing.T) {
 	}
 	for _, sc := range everyRelease {
 		t.Run(sc.Name, func(t *testing.T) {
-			opts, v, r := sc.Resolve()
-			if len(v)+len(r) > 0 {
-				t.Fatalf("invalid scenario: %v %v", v, r)
+			opts := scenarioOptions(t, sc)
+			all := renderScenario(t, sc)
+			// build encodes all the scenario's objects after the CRDs of static (nil: none);
+			// encode is the Encoder's manifest, with or without the CRDs.
+			build := func(static *manifest.Static) *manifest.Manifest {
+				m, err := manifest.Build(static, all)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return m
 			}
-			all, err := render.Shoot(&opts)
-			if err != nil {
-				t.Fatal(err)
+			encode := func(withCRDs bool) *manifest.Manifest {
+				m, err := enc.Shoot(&opts, withCRDs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return m
 			}
-			want, err := manifest.Build(statics[opts.Calico.CRDs.CRDSet()], all)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := enc.Shoot(&opts, true)
-			if err != nil {
-				t.Fatal(err)
-			}
+			want, got := build(statics[opts.Calico.CRDs.CRDSet()]), encode(true)
 			if d := cmp.Diff(string(want.JSON()), string(got.JSON())); d != "" {
 				t.Errorf("stored stream differs (-Shoot +Encoder):\n%s", shortDiff(d))
 			}
@@ -148,15 +146,7 @@ func TestEncoderMatchesShoot(t *testing.T) {
 			if d := cmp.Diff(docIDs(want), docIDs(got)); d != "" {
 				t.Errorf("documents differ (-Shoot +Encoder):\n%s", d)
 			}
-			wantNoCRDs, err := manifest.Build(nil, all)
-			if err != nil {
-				t.Fatal(err)
-			}
-			gotNoCRDs, err := enc.Shoot(&opts, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := cmp.Diff(string(wantNoCRDs.JSON()), string(gotNoCRDs.JSON())); d != "" {
+			if d := cmp.Diff(string(build(nil).JSON()), string(encode(false).JSON())); d != "" {
 				t.Errorf("stream without CRDs differs (-Shoot +Encoder):\n%s", shortDiff(d))
 			}
 		})

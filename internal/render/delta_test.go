@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,8 +14,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-
-	"github.com/calico-pilot/calico-pilot/internal/render"
 )
 
 // deltaDir holds, for every scenario without whole golden files, what its decisions change in
@@ -35,11 +34,7 @@ type flatObject struct {
 // path[*].
 func flatten(t testing.TB, sc scenario) []flatObject {
 	t.Helper()
-	opts := scenarioOptions(t, sc)
-	objs, err := render.Shoot(&opts)
-	if err != nil {
-		t.Fatalf("scenario %s: %v", sc.Name, err)
-	}
+	objs := renderScenario(t, sc)
 	out := make([]flatObject, 0, len(objs))
 	for _, o := range objs {
 		out = append(out, flattenObject(t, o))
@@ -151,13 +146,13 @@ func delta(base, s []flatObject) []string {
 		b, ok := inBase[o.id]
 		if !ok {
 			lines = append(lines, "+ "+o.id)
-			for _, p := range sortedKeys(o.paths) {
+			for _, p := range slices.Sorted(maps.Keys(o.paths)) {
 				lines = append(lines, "    "+p+" = "+o.paths[p])
 			}
 			continue
 		}
 		var changes []string
-		for _, p := range sortedKeys(union(b.paths, o.paths)) {
+		for _, p := range slices.Sorted(maps.Keys(union(b.paths, o.paths))) {
 			old, hadOld := b.paths[p]
 			nw, hasNew := o.paths[p]
 			if hadOld && hasNew && old == nw {
@@ -200,15 +195,6 @@ func union(a, b map[string]string) map[string]string {
 		u[k] = v
 	}
 	return u
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 const deltaHeader = "# what this scenario's decisions change in the render compared with golden scenario "

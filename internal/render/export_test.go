@@ -16,7 +16,7 @@ type ComponentObjects struct {
 	Groups []Constant
 }
 
-// ShootComponents renders what Shoot renders, split by component, in render order: each
+// ShootComponents renders what ShootParts renders, split by component, in render order: each
 // component's objects that depend on the options and the constant groups it selected. The golden
 // tests keep one file per component and scenario.
 func ShootComponents(o *values.Options) ([]ComponentObjects, error) {

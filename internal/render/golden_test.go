@@ -17,6 +17,7 @@ import (
 
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/render"
+	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -51,12 +52,7 @@ func yamlOf(t testing.TB, objs []client.Object) []byte {
 // renderYAML renders a scenario's shoot objects (without the static CRDs) as YAML.
 func renderYAML(t testing.TB, sc scenario) []byte {
 	t.Helper()
-	opts := scenarioOptions(t, sc)
-	objs, err := render.Shoot(&opts)
-	if err != nil {
-		t.Fatalf("scenario %s: %v", sc.Name, err)
-	}
-	return yamlOf(t, objs)
+	return yamlOf(t, renderScenario(t, sc))
 }
 
 // componentYAML renders a scenario component by component: the YAML of each component that
@@ -235,7 +231,7 @@ func TestComponentsAreTheShoot(t *testing.T) {
 			for _, c := range comps {
 				all = append(all, c.Objects...)
 			}
-			shoot, err := render.Shoot(&opts)
+			shoot, err := rendertest.Shoot(&opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -249,7 +245,7 @@ func TestComponentsAreTheShoot(t *testing.T) {
 	}
 }
 
-// TestWholeShootMatchesBaseline compares the whole-shoot YAML of every scenario (render.Shoot,
+// TestWholeShootMatchesBaseline compares the whole-shoot YAML of every scenario (rendertest.Shoot,
 // manifest.Build without CRDs, YAML: what the golden files held before they were split by
 // component) with <scenario>.yaml, and the seed-side objects with seed-monitoring-<scenario>.yaml,
 // in the directory RENDER_BASELINE_DIR names: a copy of internal/render/testdata from a commit
@@ -288,6 +284,29 @@ func TestWholeShootMatchesBaseline(t *testing.T) {
 	}
 }
 
+// compareGolden requires the file at path to hold exactly got; with -update it writes got there.
+func compareGolden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("reading golden file %s: %v (run: go test ./internal/render/... -update)", path, err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the rendered output (-golden +rendered):\n%s\nIf the change is intended, run: go test ./internal/render/... -update",
+			path, shortDiff(cmp.Diff(string(want), string(got))))
+	}
+}
+
+// shortDiff cuts a diff to its first 60 lines.
 func shortDiff(d string) string {
 	lines := strings.Split(d, "\n")
 	if len(lines) > 60 {
@@ -315,12 +334,7 @@ func TestDeterministic(t *testing.T) {
 
 func renderJSON(t testing.TB, sc scenario) []byte {
 	t.Helper()
-	opts := scenarioOptions(t, sc)
-	objs, err := render.Shoot(&opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := manifest.Build(nil, objs)
+	m, err := manifest.Build(nil, renderScenario(t, sc))
 	if err != nil {
 		t.Fatal(err)
 	}

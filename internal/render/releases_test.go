@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 )
@@ -126,25 +124,7 @@ func TestReleaseDeltas(t *testing.T) {
 		}
 		want[r.Name()+".txt"] = true
 		t.Run(r.Name(), func(t *testing.T) {
-			path := filepath.Join(releasesDir, r.Name()+".txt")
-			got := releaseFile(t, r)
-			if *update {
-				if err := os.MkdirAll(releasesDir, 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			wantBytes, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("reading %s: %v (run: go test ./internal/render/... -update)", path, err)
-			}
-			if !bytes.Equal(got, wantBytes) {
-				t.Errorf("%s differs from the rendered output (-file +rendered):\n%s\nIf the change is intended, run: go test ./internal/render/... -update",
-					path, shortDiff(cmp.Diff(string(wantBytes), string(got))))
-			}
+			compareGolden(t, filepath.Join(releasesDir, r.Name()+".txt"), releaseFile(t, r))
 		})
 	}
 	entries, err := os.ReadDir(releasesDir)

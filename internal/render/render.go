@@ -11,21 +11,6 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
-// Shoot renders every shoot object except the static CRDs (see CRDs): RBAC, calico-config,
-// calico-node, typha, kube-controllers, autoscalers, VPAs, monitoring Services, the typha
-// NetworkPolicy, IP pools, multus and the gardener-kube-apiserver GlobalNetworkSet. It is
-// ShootParts with the constant groups' objects appended.
-func Shoot(o *values.Options) ([]client.Object, error) {
-	objs, groups, err := ShootParts(o)
-	if err != nil {
-		return nil, err
-	}
-	for _, g := range groups {
-		objs = append(objs, g.Objects()...)
-	}
-	return objs, nil
-}
-
 // component is one part of a shoot. Its file (node.go, typha.go, ...) builds all of its objects,
 // and its name names its golden files (testdata/shoot/<scenario>/<name>.yaml).
 type component struct {
@@ -63,10 +48,13 @@ func objectsOnly(objects func(*values.Options) ([]client.Object, error)) func(*v
 	}
 }
 
-// ShootParts renders what Shoot renders in two parts: the objects that depend on the options,
-// component by component, and the constant groups the components selected (whose objects are the
-// same for every shoot with the same Calico lines, see Constant), in ConstantGroup order. Shoot's objects are objs
-// followed by each group's Objects().
+// ShootParts renders every shoot object except the static CRDs (see CRDs): RBAC, calico-config,
+// calico-node, typha, kube-controllers, autoscalers, VPAs, monitoring Services, the typha
+// NetworkPolicy, IP pools, multus and the gardener-kube-apiserver GlobalNetworkSet. It returns them
+// in two parts: the objects that depend on the options, component by component, and the constant
+// groups the components selected (whose objects are the same for every shoot with the same Calico
+// lines, see Constant), in ConstantGroup order. The shoot's objects are objs followed by each
+// group's Objects().
 func ShootParts(o *values.Options) (objs []client.Object, groups []Constant, err error) {
 	if err := check(o); err != nil {
 		return nil, nil, fmt.Errorf("rendering shoot objects: %w", err)
@@ -103,9 +91,7 @@ func check(o *values.Options) error {
 	if o.Images.CalicoNode == "" || o.Images.CalicoCNI == "" {
 		errs = append(errs, errors.New("the calico-node and calico-cni images are not set"))
 	}
-	switch o.Backend {
-	case calicov1alpha1.BackendBird, calicov1alpha1.BackendNone, calicov1alpha1.BackendVXLAN:
-	default:
+	if !slices.Contains(calicov1alpha1.Backends(), o.Backend) {
 		errs = append(errs, fmt.Errorf("unknown backend %q", o.Backend))
 	}
 	return errors.Join(errs...)

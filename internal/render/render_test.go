@@ -15,7 +15,6 @@ import (
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
-	"github.com/calico-pilot/calico-pilot/internal/render"
 	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
@@ -31,15 +30,13 @@ func scenarioByName(t testing.TB, name string) scenario {
 	return scenario{}
 }
 
-func renderScenario(t *testing.T, sc scenario) []client.Object {
+// renderScenario renders a scenario's shoot objects (rendertest.Shoot: without the static CRDs).
+func renderScenario(t testing.TB, sc scenario) []client.Object {
 	t.Helper()
-	opts, v, r := sc.Resolve()
-	if len(v)+len(r) > 0 {
-		t.Fatalf("invalid scenario: %v %v", v, r)
-	}
-	objs, err := render.Shoot(&opts)
+	opts := scenarioOptions(t, sc)
+	objs, err := rendertest.Shoot(&opts)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("scenario %s: %v", sc.Name, err)
 	}
 	return objs
 }
@@ -164,7 +161,7 @@ func TestNoEmptyGlobalNetworkSet(t *testing.T) {
 	sc := scenarioByName(t, "default")
 	opts, _, _ := resolve(shootOf(sc), false, nil)
 	opts.KubeAPIServerNets = []netip.Prefix{}
-	objs, err := render.Shoot(&opts)
+	objs, err := rendertest.Shoot(&opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +301,7 @@ func TestTyphaHonoursVPAMinimum(t *testing.T) {
 }
 
 func TestRenderRejectsImpossibleOptions(t *testing.T) {
-	_, err := render.Shoot(&values.Options{IPv4: true, Backend: "bird"})
+	_, err := rendertest.Shoot(&values.Options{IPv4: true, Backend: "bird"})
 	want := "rendering shoot objects: IPv4 is enabled without an IPv4 pod CIDR\nthe calico-node and calico-cni images are not set"
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %q", err, want)

@@ -1,12 +1,8 @@
 package render_test
 
 import (
-	"bytes"
-	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/calico-pilot/calico-pilot/internal/render"
 )
@@ -32,23 +28,7 @@ func TestSeedMonitoringGolden(t *testing.T) {
 	for _, name := range seedGoldenScenarios {
 		t.Run(name, func(t *testing.T) {
 			got := seedYAML(t, scenarioByName(t, name))
-			path := filepath.Join(seedGoldenDir, name+".yaml")
-			if *update {
-				if err := os.MkdirAll(seedGoldenDir, 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("reading golden file: %v (run: go test ./internal/render/... -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs (-golden +rendered):\n%s\nIf intended, run: go test ./internal/render/... -update", path, shortDiff(cmp.Diff(string(want), string(got))))
-			}
+			compareGolden(t, filepath.Join(seedGoldenDir, name+".yaml"), got)
 		})
 	}
 }

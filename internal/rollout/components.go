@@ -144,16 +144,6 @@ func (c Components) holding() []Component {
 // do not exist.
 func (c Components) Complete() bool { return len(c.holding()) == 0 }
 
-// Holding names the workloads that are not complete, comma-separated in the order calico-node,
-// Typha, kube-controllers ("calico-node, calico-kube-controllers"); "" when all are complete.
-func (c Components) Holding() string {
-	var names []string
-	for _, w := range c.holding() {
-		names = append(names, w.Name)
-	}
-	return strings.Join(names, ", ")
-}
-
 // String describes the components that are not complete, "; "-separated ("" when all are).
 func (c Components) String() string {
 	var parts []string

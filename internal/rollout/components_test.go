@@ -14,34 +14,30 @@ func TestComponentsWatchKubeControllers(t *testing.T) {
 	typha := rollout.Component{Name: "calico-typha-deploy", Found: true, Desired: 2, Updated: 2, Available: 2}
 	stuck := rollout.Component{Name: "calico-kube-controllers", Found: true, Generation: 3, ObservedGeneration: 3, Desired: 1, Updated: 1, Available: 0, Unavailable: 1}
 	for _, tc := range []struct {
-		name          string
-		c             rollout.Components
-		complete      bool
-		holding, text string
+		name     string
+		c        rollout.Components
+		complete bool
+		// text names the components that hold the shoot up, in the order calico-node, Typha,
+		// kube-controllers.
+		text string
 	}{
 		{name: "all three rolled out", complete: true,
 			c: rollout.Components{Node: node, Typha: typha, KubeControllers: rollout.Component{Name: "calico-kube-controllers", Found: true, Desired: 1, Updated: 1, Available: 1}}},
 		{name: "kube-controllers absent", complete: true,
 			c: rollout.Components{Node: node, Typha: typha, KubeControllers: rollout.Component{Name: "calico-kube-controllers"}}},
 		{name: "kube-controllers cannot start",
-			c:       rollout.Components{Node: node, Typha: typha, KubeControllers: stuck},
-			holding: "calico-kube-controllers",
-			text:    "calico-kube-controllers 1/1 updated, 0/1 available, 1 unavailable"},
+			c:    rollout.Components{Node: node, Typha: typha, KubeControllers: stuck},
+			text: "calico-kube-controllers 1/1 updated, 0/1 available, 1 unavailable"},
 		{name: "kube-controllers and calico-node",
 			c: rollout.Components{Node: rollout.Component{Name: "calico-node", Found: true, Generation: 3, ObservedGeneration: 2, Desired: 3, Updated: 1, Available: 3},
 				Typha: rollout.Component{Name: "calico-typha-deploy"}, KubeControllers: stuck},
-			holding: "calico-node, calico-kube-controllers",
-			text:    "calico-node 1/3 updated, 3/3 available, 0 unavailable, generation 3 not yet observed; calico-kube-controllers 1/1 updated, 0/1 available, 1 unavailable"},
+			text: "calico-node 1/3 updated, 3/3 available, 0 unavailable, generation 3 not yet observed; calico-kube-controllers 1/1 updated, 0/1 available, 1 unavailable"},
 		{name: "calico-node absent", c: rollout.Components{Node: rollout.Component{Name: "calico-node"}, Typha: typha, KubeControllers: stuck},
-			holding: "calico-node, calico-kube-controllers",
-			text:    "calico-node not found; calico-kube-controllers 1/1 updated, 0/1 available, 1 unavailable"},
+			text: "calico-node not found; calico-kube-controllers 1/1 updated, 0/1 available, 1 unavailable"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := tc.c.Complete(); got != tc.complete {
 				t.Errorf("Complete() = %v, want %v", got, tc.complete)
-			}
-			if got := tc.c.Holding(); got != tc.holding {
-				t.Errorf("Holding() = %q, want %q", got, tc.holding)
 			}
 			if got := tc.c.String(); got != tc.text {
 				t.Errorf("String() = %q, want %q", got, tc.text)

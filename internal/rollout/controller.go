@@ -22,6 +22,7 @@ import (
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
+	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
 // View is the rollout's answer to "does this shoot move now, and where to", kept in memory by the
@@ -212,7 +213,7 @@ func (c *Controller) shoots(ctx context.Context) (map[string]Shoot, map[string]*
 func ShootOf(n *extensionsv1alpha1.Network, shoot *gardencorev1beta1.Shoot) Shoot {
 	s := Shoot{
 		Namespace: n.Namespace, Labels: shoot.Labels, KubernetesVersion: shoot.Spec.Kubernetes.Version,
-		Hibernated: shoot.Spec.Hibernation != nil && shoot.Spec.Hibernation.Enabled != nil && *shoot.Spec.Hibernation.Enabled,
+		Hibernated: values.HibernationWanted(shoot),
 		// A Network that records no release runs the catalogue's unrecorded one.
 		Release: calicoversion.Default().Unrecorded().Release,
 	}

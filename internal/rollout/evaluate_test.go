@@ -48,6 +48,16 @@ var complete = rollout.Components{
 func allComplete(string) (rollout.Components, error) { return complete, nil }
 
 // move plays the actuator: every member of an opened wave reaches the target.
+// openAll opens one wave of every shoot ("all", 100%) at 2026-12-03 12:00 UTC: the spec, the
+// time and the State.
+func openAll(t *testing.T, shoots map[string]rollout.Shoot) (*rollout.Spec, time.Time, rollout.State) {
+	t.Helper()
+	sp := spec(t, percentWave("all", 100))
+	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	st, _ := rollout.Evaluate(sp, rollout.State{}, shoots, allComplete, now)
+	return sp, now, st
+}
+
 func move(shoots map[string]rollout.Shoot, st rollout.State) {
 	for ns := range st.Assignments() {
 		s := shoots[ns]
@@ -99,10 +109,8 @@ func TestWavesOpenCumulativelyAfterSoak(t *testing.T) {
 }
 
 func TestHaltsOnFailureBudgetAndResumes(t *testing.T) {
-	sp := spec(t, percentWave("all", 100))
 	shoots := fleet(4)
-	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
-	st, _ := rollout.Evaluate(sp, rollout.State{}, shoots, allComplete, now)
+	sp, now, st := openAll(t, shoots)
 	move(shoots, st)
 	broken := rollout.Order(shoots)[1]
 	observe := func(ns string) (rollout.Components, error) {
@@ -190,10 +198,8 @@ func TestParseSpecErrors(t *testing.T) {
 
 // Evaluate leaves the State it was given alone: the controller writes only when the two differ.
 func TestEvaluateDoesNotChangeItsInput(t *testing.T) {
-	sp := spec(t, percentWave("all", 100))
 	shoots := fleet(3)
-	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
-	st, _ := rollout.Evaluate(sp, rollout.State{}, shoots, allComplete, now)
+	sp, now, st := openAll(t, shoots)
 	before, err := st.Encode()
 	if err != nil {
 		t.Fatal(err)
@@ -310,10 +316,8 @@ func TestReconcileErrorsAgainstTheBudget(t *testing.T) {
 // TestKubeControllersHoldsAWaveMember: a member whose calico-node and Typha rolled out but whose
 // kube-controllers cannot start does not succeed; past the deadline it fails, naming kube-controllers.
 func TestKubeControllersHoldsAWaveMember(t *testing.T) {
-	sp := spec(t, percentWave("all", 100))
 	shoots := fleet(1)
-	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
-	st, _ := rollout.Evaluate(sp, rollout.State{}, shoots, allComplete, now)
+	sp, now, st := openAll(t, shoots)
 	move(shoots, st)
 	observe := func(string) (rollout.Components, error) {
 		c := complete

@@ -41,6 +41,20 @@ func longError(ns string) string {
 		strings.Repeat("field spec.template.spec.containers[0].env[42].value is not valid UTF-8 (byte 0xff, «ÿ»); ", 60)
 }
 
+// roundTrip encodes st and decodes what it wrote: the ConfigMap data and the State read back.
+func roundTrip(t *testing.T, st rollout.State) (map[string]string, rollout.State) {
+	t.Helper()
+	data, err := st.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := rollout.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data, back
+}
+
 // configMapSize is the size of the State's ConfigMap as the API server stores it (JSON).
 func configMapSize(t *testing.T, st rollout.State) int {
 	t.Helper()
@@ -65,10 +79,8 @@ func configMapSize(t *testing.T, st rollout.State) int {
 // reason names a few failures and counts the rest; each reason is capped.
 func TestStateOf5000FailedShootsFitsAConfigMap(t *testing.T) {
 	const n = 5000
-	sp := spec(t, percentWave("all", 100))
 	shoots := bigSeed(n)
-	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
-	st, _ := rollout.Evaluate(sp, rollout.State{}, shoots, allComplete, now)
+	sp, now, st := openAll(t, shoots)
 	if len(st.Waves[0].Members) != n {
 		t.Fatalf("%d members, want %d", len(st.Waves[0].Members), n)
 	}
@@ -124,14 +136,7 @@ func TestStateOf5000FailedShootsFitsAConfigMap(t *testing.T) {
 		t.Errorf("rollout status shows %d members without their reason, want %d", got, n-250)
 	}
 	// Decoded, the State is the one written (so the controller writes it once).
-	data, err := st.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := rollout.Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, back := roundTrip(t, st)
 	again, err := back.Encode()
 	if err != nil {
 		t.Fatal(err)
@@ -196,14 +201,7 @@ func TestDecodesThePreviousFormat(t *testing.T) {
 	if d := cmp.Diff(want, st, equalTimes); d != "" {
 		t.Errorf("decoded previous format (-want +got):\n%s", d)
 	}
-	data, err := st.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := rollout.Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, back := roundTrip(t, st)
 	if d := cmp.Diff(want, back, equalTimes); d != "" {
 		t.Errorf("written and read again (-want +got):\n%s", d)
 	}

@@ -37,11 +37,53 @@ func checkReported(t *testing.T, errs field.ErrorList, want []string) {
 
 const pc = "spec.networking.providerConfig."
 
+// stringRuleCase is a row of a rule that decides a string: the config body, the value decided and
+// the errors reported.
+type stringRuleCase struct {
+	body, want string
+	errs       []string
+}
+
+// runStringRule runs rule (called name in messages) on every case's config.
+func runStringRule(t *testing.T, name string, rule func(*calicov1alpha1.NetworkConfig, *field.Path) (string, field.ErrorList), tests []stringRuleCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.body, func(t *testing.T) {
+			got, errs := rule(config(t, tt.body), root)
+			if got != tt.want {
+				t.Errorf("%s = %q, want %q", name, got, tt.want)
+			}
+			checkReported(t, errs, tt.errs)
+		})
+	}
+}
+
+// familyRuleCase is a row of a rule that decides a T for the shoot's IP families: the families,
+// the config body, the value decided and the errors reported.
+type familyRuleCase[T any] struct {
+	name string
+	fam  rules.Families
+	body string
+	want T
+	errs []string
+}
+
+// runFamilyRule runs rule (called name in messages) on every case's config and families.
+func runFamilyRule[T any](t *testing.T, name string, rule func(*calicov1alpha1.NetworkConfig, rules.Families, *field.Path) (T, field.ErrorList), tests []familyRuleCase[T]) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, errs := rule(config(t, tt.body), tt.fam, root)
+			if d := cmp.Diff(tt.want, got); d != "" {
+				t.Errorf("%s (-want +got):\n%s", name, d)
+			}
+			checkReported(t, errs, tt.errs)
+		})
+	}
+}
+
 func TestVethMTU(t *testing.T) {
-	tests := []struct {
-		body, want string
-		errs       []string
-	}{
+	runStringRule(t, "VethMTU", rules.VethMTU, []stringRuleCase{
 		{body: "", want: "0"},
 		{body: `vethMTU: "0"`, want: "0"},
 		{body: `vethMTU: "1440"`, want: "1440"},
@@ -54,38 +96,17 @@ func TestVethMTU(t *testing.T) {
 		{body: `vethMTU: "+1440"`, want: "+1440", errs: []string{"vethMTU.plain " + pc + "vethMTU"}},
 		{body: `vethMTU: "67"`, want: "67", errs: []string{"vethMTU.range " + pc + "vethMTU"}},
 		{body: `vethMTU: "65536"`, want: "65536", errs: []string{"vethMTU.range " + pc + "vethMTU"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.body, func(t *testing.T) {
-			got, errs := rules.VethMTU(config(t, tt.body), root)
-			if got != tt.want {
-				t.Errorf("VethMTU = %q, want %q", got, tt.want)
-			}
-			checkReported(t, errs, tt.errs)
-		})
-	}
+	})
 }
 
 func TestServiceLoopPrevention(t *testing.T) {
-	tests := []struct {
-		body, want string
-		errs       []string
-	}{
+	runStringRule(t, "ServiceLoopPrevention", rules.ServiceLoopPrevention, []stringRuleCase{
 		{body: "", want: ""},
 		{body: "serviceLoopPrevention: Drop", want: "Drop"},
 		{body: "serviceLoopPrevention: Reject", want: "Reject"},
 		{body: "serviceLoopPrevention: Disabled", want: "Disabled"},
 		{body: "serviceLoopPrevention: drop", want: "drop", errs: []string{"serviceLoopPrevention.supported " + pc + "serviceLoopPrevention"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.body, func(t *testing.T) {
-			got, errs := rules.ServiceLoopPrevention(config(t, tt.body), root)
-			if got != tt.want {
-				t.Errorf("ServiceLoopPrevention = %q, want %q", got, tt.want)
-			}
-			checkReported(t, errs, tt.errs)
-		})
-	}
+	})
 }
 
 func TestKubeProxy(t *testing.T) {
@@ -166,13 +187,7 @@ func TestShootVPA(t *testing.T) {
 }
 
 func TestBackend(t *testing.T) {
-	tests := []struct {
-		name string
-		fam  rules.Families
-		body string
-		want string
-		errs []string
-	}{
+	runFamilyRule(t, "Backend", rules.Backend, []familyRuleCase[calicov1alpha1.Backend]{
 		{name: "IPv4 default", fam: ipv4, want: "bird"},
 		{name: "IPv6 default routes natively", fam: ipv6, want: "none"},
 		{name: "dual-stack default routes natively", fam: dual, want: "none"},
@@ -192,16 +207,7 @@ func TestBackend(t *testing.T) {
 			errs: []string{"backend.vxlan-disabled " + pc + "backend"}},
 		{name: "vxlan with overlay off", fam: ipv4, body: "overlay: {enabled: false}\nvxlan: {enabled: true}", want: "none",
 			errs: []string{"vxlan.overlay-disabled " + pc + "vxlan.enabled"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, errs := rules.Backend(config(t, tt.body), tt.fam, root)
-			if string(got) != tt.want {
-				t.Errorf("Backend = %q, want %q", got, tt.want)
-			}
-			checkReported(t, errs, tt.errs)
-		})
-	}
+	})
 }
 
 func TestIPv4Pool(t *testing.T) {
@@ -237,13 +243,7 @@ func TestIPv4Pool(t *testing.T) {
 }
 
 func TestIPAM(t *testing.T) {
-	tests := []struct {
-		name string
-		fam  rules.Families
-		body string
-		want rules.IPAMSettings
-		errs []string
-	}{
+	runFamilyRule(t, "IPAM", rules.IPAM, []familyRuleCase[rules.IPAMSettings]{
 		{name: "IPv4 default", fam: ipv4, want: rules.IPAMSettings{Type: "host-local", Subnet: "usePodCidr"}},
 		{name: "IPv6 default", fam: ipv6, want: rules.IPAMSettings{Type: "host-local", Subnet: "usePodCidrIPv6"}},
 		{name: "dual-stack ranges", fam: dual, want: rules.IPAMSettings{Type: "host-local", RangeIPv4: "usePodCidr", RangeIPv6: "usePodCidrIPv6"}},
@@ -252,16 +252,7 @@ func TestIPAM(t *testing.T) {
 		{name: "explicit calico-ipam", fam: ipv4, body: "ipam: {type: calico-ipam}", want: rules.IPAMSettings{Type: "calico-ipam", Subnet: "usePodCidr"}},
 		{name: "unknown type", fam: ipv4, body: "ipam: {type: dhcp}", want: rules.IPAMSettings{Type: "dhcp", Subnet: "usePodCidr"},
 			errs: []string{"ipam.type.supported " + pc + "ipam.type"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, errs := rules.IPAM(config(t, tt.body), tt.fam, root)
-			if d := cmp.Diff(tt.want, got); d != "" {
-				t.Errorf("IPAM (-want +got):\n%s", d)
-			}
-			checkReported(t, errs, tt.errs)
-		})
-	}
+	})
 }
 
 func TestAutoDetectionMethod(t *testing.T) {
@@ -333,13 +324,7 @@ func TestFamilies(t *testing.T) {
 func calicoBackend(b string) calicov1alpha1.Backend { return calicov1alpha1.Backend(b) }
 
 func TestIPv6Pool(t *testing.T) {
-	tests := []struct {
-		name string
-		fam  rules.Families
-		body string
-		want rules.Pool
-		errs []string
-	}{
+	runFamilyRule(t, "IPv6Pool", rules.IPv6Pool, []familyRuleCase[rules.Pool]{
 		{name: "default", fam: ipv6, want: rules.Pool{Encapsulation: "vxlan", Mode: "Never"}},
 		{name: "mode Always", fam: ipv6, body: "ipv6: {mode: Always}", want: rules.Pool{Encapsulation: "vxlan", Mode: "Always"}},
 		{name: "pool ipip", fam: ipv6, body: "ipv6: {pool: ipip}", want: rules.Pool{Encapsulation: "vxlan", Mode: "Never"},
@@ -353,16 +338,7 @@ func TestIPv6Pool(t *testing.T) {
 			errs: []string{"ipv6.mode.overlay " + pc + "ipv6.mode"}},
 		{name: "Always with overlay off", fam: dual, body: "overlay: {enabled: false}\nipv6: {mode: Always}", want: rules.Pool{Encapsulation: "vxlan", Mode: "Never"},
 			errs: []string{"ipv6.mode.overlay " + pc + "ipv6.mode"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, errs := rules.IPv6Pool(config(t, tt.body), tt.fam, root)
-			if got != tt.want {
-				t.Errorf("IPv6Pool = %+v, want %+v", got, tt.want)
-			}
-			checkReported(t, errs, tt.errs)
-		})
-	}
+	})
 }
 
 // TestRatchet: errors of the reference's own rules and errors without a rule stay errors; errors of

@@ -175,6 +175,15 @@ func TestMigrationPending(t *testing.T) {
 	}
 }
 
+// Every rule beyond the reference says what is deployed when an existing config breaks it.
+func TestRatchetActions(t *testing.T) {
+	for _, r := range rules.Catalogue() {
+		if got := rules.RatchetAction(r.ID); (got == "") != r.Reference {
+			t.Errorf("rule %s (reference %t) has ratchet action %q", r.ID, r.Reference, got)
+		}
+	}
+}
+
 // TestCatalogueDocumented keeps docs/validation.md's rule catalogue in step with the code.
 func TestCatalogueDocumented(t *testing.T) {
 	doc, err := os.ReadFile("../../docs/validation.md")

@@ -11,10 +11,10 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/testenv"
 )
 
-// TestControlPlaneServesCoreAPI proves the kube-apiserver + etcd built by hack/tools start and serve
-// reads and writes: it creates a namespace and reads it back.
-func TestControlPlaneServesCoreAPI(t *testing.T) {
-	cp, err := testenv.Start(testenv.Options{})
+// startControlPlane starts a control plane with opts, stopped when the test ends.
+func startControlPlane(t *testing.T, opts testenv.Options) *testenv.ControlPlane {
+	t.Helper()
+	cp, err := testenv.Start(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,6 +23,13 @@ func TestControlPlaneServesCoreAPI(t *testing.T) {
 			t.Errorf("stopping control plane: %v", err)
 		}
 	})
+	return cp
+}
+
+// TestControlPlaneServesCoreAPI proves the kube-apiserver + etcd built by hack/tools start and serve
+// reads and writes: it creates a namespace and reads it back.
+func TestControlPlaneServesCoreAPI(t *testing.T) {
+	cp := startControlPlane(t, testenv.Options{})
 	cs, err := kubernetes.NewForConfig(cp.Config)
 	if err != nil {
 		t.Fatal(err)

@@ -80,15 +80,7 @@ func TestNewScheme(t *testing.T) {
 // from NewClient reaches it with the given types, and that NewNamespace creates distinct labelled
 // namespaces with the asked-for prefix.
 func TestNewClientAndNamespace(t *testing.T) {
-	cp, err := testenv.Start(testenv.Options{CRDDirectoryPaths: testenv.CRDDirectories(testenv.GardenerCRDs)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := cp.Stop(); err != nil {
-			t.Errorf("stopping control plane: %v", err)
-		}
-	})
+	cp := startControlPlane(t, testenv.Options{CRDDirectoryPaths: testenv.CRDDirectories(testenv.GardenerCRDs)})
 	c, err := cp.NewClient(corev1.AddToScheme)
 	if err != nil {
 		t.Fatalf("NewClient: %v", err)

@@ -147,20 +147,27 @@ func verbOf(req *http.Request) string {
 // namesObject says whether an API path names one object (or its subresource) rather than a
 // collection.
 func namesObject(path string) bool {
+	rest, ok := resourcePath(path)
+	return ok && len(rest) >= 2
+}
+
+// resourcePath is an API path's parts after the group and version and, for a namespaced
+// resource, after "namespaces/<name>": resource, name, subresource as far as the path goes. ok is
+// false for a path outside /api and /apis.
+func resourcePath(path string) (rest []string, ok bool) {
 	parts := strings.Split(strings.Trim(path, "/"), "/")
-	var rest []string
 	switch {
 	case len(parts) >= 2 && parts[0] == "api":
 		rest = parts[2:]
 	case len(parts) >= 3 && parts[0] == "apis":
 		rest = parts[3:]
 	default:
-		return false
+		return nil, false
 	}
 	if len(rest) > 2 && rest[0] == "namespaces" {
 		rest = rest[2:]
 	}
-	return len(rest) >= 2
+	return rest, true
 }
 
 // countingTransport counts a request, then sends it on.
@@ -178,21 +185,9 @@ func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 // resourceOf extracts "resource[/subresource]" from an API path; a path that names no resource
 // is returned as it is.
 func resourceOf(path string) string {
-	parts := strings.Split(strings.Trim(path, "/"), "/")
-	var rest []string
+	rest, ok := resourcePath(path)
 	switch {
-	case len(parts) >= 2 && parts[0] == "api":
-		rest = parts[2:]
-	case len(parts) >= 3 && parts[0] == "apis":
-		rest = parts[3:]
-	default:
-		return path
-	}
-	if len(rest) > 2 && rest[0] == "namespaces" {
-		rest = rest[2:]
-	}
-	switch {
-	case len(rest) == 0:
+	case !ok || len(rest) == 0:
 		return path
 	case len(rest) >= 3:
 		return rest[0] + "/" + rest[2]

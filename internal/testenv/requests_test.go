@@ -34,21 +34,12 @@ func TestResourceOf(t *testing.T) {
 	}
 }
 
-// TestWriteCounter sends real HTTP requests through a wrapped transport to a loopback server and
-// checks that only writes are counted, by resource, and that Since reports what came after a snapshot.
-func TestWriteCounter(t *testing.T) {
-	var served atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		served.Add(1)
-		w.WriteHeader(http.StatusOK)
-	}))
-	t.Cleanup(srv.Close)
-
-	var counter WriteCounter // the zero value is ready to use
+// sender returns a function that sends a request with method to url+path through counter.
+func sender(t *testing.T, url string, counter *WriteCounter) func(method, path string) {
 	hc := &http.Client{Transport: counter.Wrap(http.DefaultTransport)}
-	send := func(method, path string) {
+	return func(method, path string) {
 		t.Helper()
-		req, err := http.NewRequest(method, srv.URL+path, nil)
+		req, err := http.NewRequest(method, url+path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,6 +51,20 @@ func TestWriteCounter(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TestWriteCounter sends real HTTP requests through a wrapped transport to a loopback server and
+// checks that only writes are counted, by resource, and that Since reports what came after a snapshot.
+func TestWriteCounter(t *testing.T) {
+	var served atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		served.Add(1)
+		w.WriteHeader(http.StatusOK)
+	}))
+	t.Cleanup(srv.Close)
+
+	var counter WriteCounter // the zero value is ready to use
+	send := sender(t, srv.URL, &counter)
 
 	send(http.MethodGet, "/api/v1/namespaces/ns/secrets/s1")
 	send(http.MethodPost, "/api/v1/namespaces/ns/secrets")
@@ -94,19 +99,7 @@ func TestRequestCounter(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) }))
 	t.Cleanup(srv.Close)
 	counter := NewWriteCounter()
-	hc := &http.Client{Transport: counter.Wrap(http.DefaultTransport)}
-	send := func(method, path string) {
-		t.Helper()
-		req, err := http.NewRequest(method, srv.URL+path, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp, err := hc.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_ = resp.Body.Close()
-	}
+	send := sender(t, srv.URL, counter)
 	const nets = "/apis/extensions.gardener.cloud/v1alpha1/namespaces/ns/networks"
 	send(http.MethodGet, nets+"?resourceVersion=0&limit=500")                         // informer list: not counted
 	send(http.MethodGet, nets+"?watch=true&resourceVersion=7")                        // informer watch: not counted

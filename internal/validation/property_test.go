@@ -21,7 +21,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
-	"github.com/calico-pilot/calico-pilot/internal/render"
+	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 	"github.com/calico-pilot/calico-pilot/internal/rules"
 	"github.com/calico-pilot/calico-pilot/internal/validation"
 	"github.com/calico-pilot/calico-pilot/internal/values"
@@ -189,7 +189,7 @@ func renderShoot(s *gardencorev1beta1.Shoot, addrs []netip.Addr, nonPrivileged b
 	if len(errs) > 0 {
 		return nil, errs, nil
 	}
-	objs, err := render.Shoot(&opts)
+	objs, err := rendertest.Shoot(&opts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("render: %w", err)
 	}
@@ -243,17 +243,14 @@ func podSpecProblems(objs []client.Object) []string {
 // either family order, with and without VPA, kube-proxy off, nftables, hibernation) carrying
 // NetworkConfigs with valid values, invalid values and contradicting combinations:
 //
-//   - validation.ValidateShoot accepts ⇔ values.Resolve and render.Shoot succeed (and the objects
+//   - validation.ValidateShoot accepts ⇔ values.Resolve and rendertest.Shoot succeed (and the objects
 //     serialize and have sound pod specs);
 //   - when both reject, they report the same errors (path, type, value, message and rule), since
 //     both take them from internal/rules;
 //   - every rule of the rules catalogue is reached, so the property covers all of them.
 func TestValidationAcceptsExactlyWhatRenders(t *testing.T) {
 	const n = 20000
-	imgs, err := imagevector.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
+	imgs := rendertest.DefaultImages()
 	r := rand.New(rand.NewPCG(2, 12))
 	accepted, failures := 0, 0
 	seen := map[string]int{}

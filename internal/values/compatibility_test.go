@@ -151,15 +151,6 @@ func TestRatchetKeepsReferenceRules(t *testing.T) {
 	}
 }
 
-// Every rule beyond the reference says what is deployed when an existing config breaks it.
-func TestRatchetActions(t *testing.T) {
-	for _, r := range rules.Catalogue() {
-		if got := rules.RatchetAction(r.ID); (got == "") != r.Reference {
-			t.Errorf("rule %s (reference %t) has ratchet action %q", r.ID, r.Reference, got)
-		}
-	}
-}
-
 // Compatibility Reference renders what the reference rendered for valid configs whose fields it
 // ignored; Native honours them.
 func TestCompatibilityReference(t *testing.T) {

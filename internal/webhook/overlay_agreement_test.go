@@ -9,10 +9,10 @@ import (
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
-	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/overlayswitch"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
+	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 	"github.com/calico-pilot/calico-pilot/internal/validation"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
@@ -23,10 +23,7 @@ import (
 // (overlayswitch.OverlayFromManifests). For every family mix and overlay setting that validation
 // accepts, all three must say the same, and some cases pin the expected answer.
 func TestOverlayAnswersAgree(t *testing.T) {
-	images, err := imagevector.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
+	images := rendertest.DefaultImages()
 	enc, err := pipeline.NewEncoder()
 	if err != nil {
 		t.Fatal(err)

@@ -469,7 +469,7 @@ func RenderCompat(sc Scenario, taken *calicov1alpha1.TakenOverTemplate, mode cal
 	if len(errs) > 0 {
 		return Rendered{}, errs.ToAggregate()
 	}
-	objs, err := render.Shoot(&o)
+	objs, err := Shoot(&o)
 	if err != nil {
 		return Rendered{}, err
 	}

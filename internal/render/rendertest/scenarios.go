@@ -14,6 +14,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
+	"github.com/calico-pilot/calico-pilot/internal/testenv"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -235,25 +236,12 @@ func MustRelease(name string) calicoversion.Release {
 	return r
 }
 
-// BaseShoot is the shoot every scenario starts from.
+// BaseShoot is the shoot every scenario starts from: the integration suites' shoot
+// (testenv.BaseShoot) named "test", with the shoot's VPA on.
 func BaseShoot() *gardencorev1beta1.Shoot {
-	return &gardencorev1beta1.Shoot{
-		TypeMeta: gardencorev1beta1.Shoot{}.TypeMeta,
-		Spec: gardencorev1beta1.ShootSpec{
-			Networking: &gardencorev1beta1.Networking{
-				Type:     ptr.To("calico"),
-				Pods:     ptr.To("100.96.0.0/11"),
-				Nodes:    ptr.To("10.250.0.0/16"),
-				Services: ptr.To("100.64.0.0/13"),
-			},
-			Kubernetes: gardencorev1beta1.Kubernetes{
-				Version:               "1.33.0",
-				KubeProxy:             &gardencorev1beta1.KubeProxyConfig{Enabled: ptr.To(true), Mode: ptr.To(gardencorev1beta1.ProxyModeIPTables)},
-				VerticalPodAutoscaler: &gardencorev1beta1.VerticalPodAutoscaler{Enabled: true},
-			},
-			Provider: gardencorev1beta1.Provider{Type: "local", Workers: []gardencorev1beta1.Worker{{Name: "worker"}}},
-		},
-	}
+	s := testenv.BaseShoot("test")
+	s.Spec.Kubernetes.VerticalPodAutoscaler = &gardencorev1beta1.VerticalPodAutoscaler{Enabled: true}
+	return s
 }
 
 // ShootOf builds the scenario's Shoot.
@@ -270,6 +258,20 @@ func ShootOf(sc Scenario) *gardencorev1beta1.Shoot {
 		sc.Shoot(s)
 	}
 	return s
+}
+
+// DefaultImages are the images of the embedded image vector looked up without a Kubernetes version
+// (every version constraint holds): the Calico images of the catalogue's default release.
+func DefaultImages() imagevector.Images {
+	vector, err := imagevector.LoadVector(nil)
+	if err != nil {
+		panic(err)
+	}
+	imgs, err := vector.Images(imagevector.FindOptions{})
+	if err != nil {
+		panic(err)
+	}
+	return imgs
 }
 
 // Resolve runs the offline pipeline for a shoot (internal/pipeline: validate and decode once,

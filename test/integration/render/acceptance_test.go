@@ -17,7 +17,6 @@ import (
 
 	"github.com/calico-pilot/calico-pilot/api/projectcalico/crds"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
-	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifest"
 	"github.com/calico-pilot/calico-pilot/internal/render"
 	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
@@ -142,7 +141,7 @@ func storedCRDs(t *testing.T, r calicoversion.Release) *manifest.Static {
 // CRDs included, decoded with the same YAML-or-JSON stream decoder the resource manager uses.
 func TestStoredFormAccepted(t *testing.T) {
 	o := options(t, values.ClusterFacts{IPFamilies: []string{"IPv4"}, PodCIDR: "100.96.0.0/11", NodeCIDR: "10.250.0.0/16", VPAEnabled: true, SeedNamespace: "shoot--dev--test"})
-	objs, err := render.Shoot(&o)
+	objs, err := rendertest.Shoot(&o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,10 +195,7 @@ func TestSeedMonitoringAccepted(t *testing.T) {
 
 func options(t *testing.T, facts values.ClusterFacts) values.Options {
 	t.Helper()
-	imgs, err := imagevector.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
+	imgs := rendertest.DefaultImages()
 	facts.Paths = values.ShootFactPaths()
 	o, errs := values.Resolve(values.Inputs{Cluster: facts, Settings: values.Settings{Images: imgs}})
 	if len(errs) > 0 {

@@ -1,0 +1,26 @@
+// Package testcheck holds the checks the unit tests of several packages share; imported only by
+// tests.
+package testcheck
+
+import "testing"
+
+// Err checks err against want, the exact text of the error a table case expects ("" for none); a
+// mismatch fails the test at once. It returns true when an error was expected, so that the case
+// stops there:
+//
+//	if testcheck.Err(t, err, tt.wantErr) {
+//		return
+//	}
+func Err(t testing.TB, err error, want string) bool {
+	t.Helper()
+	if want != "" {
+		if err == nil || err.Error() != want {
+			t.Fatalf("error %v, want %q", err, want)
+		}
+		return true
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return false
+}
