@@ -16,8 +16,8 @@ import (
 // catalogue's lines and each of render's constants (render.Constant: a constant group with the
 // releases it serves).
 // Build one per process; it is read-only afterwards and safe for concurrent use. Its manifests are
-// byte-identical to encoding everything rendertest.Shoot returns (ShootParts with every group) (TestEncoderMatchesShoot in
-// internal/render).
+// byte-identical to encoding every object ShootParts returns with its groups (rendertest.Shoot;
+// TestEncoderMatchesShoot in internal/render).
 type Encoder struct {
 	crds      map[string]*manifest.Static // by CRD set (calicoversion.Release.CRDSet)
 	constants map[render.Constant]*manifest.Static
