@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -333,60 +335,87 @@ func waitForNetwork(ctx context.Context, c client.Client, key client.ObjectKey, 
 // summarize prints what was deployed: the Network's outcome, the ManagedResource and its objects
 // by kind, the key settings, the GlobalNetworkSet and the seed monitoring objects.
 func summarize(ctx context.Context, out io.Writer, c client.Client, shoot *gardencorev1beta1.Shoot, n *extensionsv1alpha1.Network, elapsed time.Duration) error {
-	mr := &resourcesv1alpha1.ManagedResource{}
-	if err := c.Get(ctx, client.ObjectKey{Namespace: n.Namespace, Name: network.ManagedResourceName}, mr); err != nil {
-		return fmt.Errorf("reading ManagedResource: %w", err)
-	}
-	if len(mr.Spec.SecretRefs) != 1 {
-		return fmt.Errorf("ManagedResource %s has %d secretRefs, want 1", mr.Name, len(mr.Spec.SecretRefs))
-	}
-	secret := &corev1.Secret{}
-	if err := c.Get(ctx, client.ObjectKey{Namespace: n.Namespace, Name: mr.Spec.SecretRefs[0].Name}, secret); err != nil {
-		return fmt.Errorf("reading ManagedResource secret: %w", err)
-	}
-	// The secret holds the plain stream and the Brotli-compressed CRDs (mrdata.CRDsKey).
-	plain, err := mrdata.Plain(secret.Data)
+	st, err := readStored(ctx, c, n.Namespace)
 	if err != nil {
 		return err
 	}
-	var objs []object
-	stored, jsonBytes := 0, 0
-	for _, key := range []string{network.ManagedResourceDataKey, mrdata.CRDsKey} {
-		part, err := decodeStream(plain[key])
-		if err != nil {
-			return fmt.Errorf("key %s: %w", key, err)
-		}
-		objs = append(objs, part...)
-		stored += len(secret.Data[key])
-		jsonBytes += len(plain[key])
-	}
-
 	nw := shoot.Spec.Networking
 	fmt.Fprintf(out, "\nShoot %s/%s: Kubernetes %s, %v, nodes %s, pods %s, services %s\n",
 		shoot.Namespace, shoot.Name, shoot.Spec.Kubernetes.Version, nw.IPFamilies, deref(nw.Nodes), deref(nw.Pods), deref(nw.Services))
 	fmt.Fprintf(out, "Network %s/%s: %s %s in %s: %q\n", n.Namespace, n.Name, n.Status.LastOperation.Type, n.Status.LastOperation.State,
 		elapsed.Round(10*time.Millisecond), n.Status.LastOperation.Description)
 	fmt.Fprintf(out, "ManagedResource %s -> immutable Secret %s (%d objects, %d bytes of JSON stored as %d: the CRDs Brotli-compressed)\n\n",
-		mr.Name, secret.Name, len(objs), jsonBytes, stored)
+		st.name, st.secret, len(st.objs), st.jsonBytes, st.storedBytes)
+	if err := writeKindCounts(out, st.objs); err != nil {
+		return err
+	}
+	if err := writeKeySettings(out, n, st.objs); err != nil {
+		return err
+	}
+	if err := writeGlobalNetworkSet(ctx, out, c, n.Namespace, st.objs); err != nil {
+		return err
+	}
+	return writeSeedObjects(ctx, out, c, n.Namespace)
+}
 
+// stored is what the shoot ManagedResource holds.
+type stored struct {
+	// name and secret are the ManagedResource's and its content secret's names.
+	name, secret string
+	// objs are the objects of every key.
+	objs []object
+	// storedBytes is the size of the secret's data, jsonBytes of its plain (uncompressed) streams.
+	storedBytes, jsonBytes int
+}
+
+// readStored reads the shoot ManagedResource, its one content secret and the objects in it.
+func readStored(ctx context.Context, c client.Client, namespace string) (stored, error) {
+	mr := &resourcesv1alpha1.ManagedResource{}
+	if err := c.Get(ctx, client.ObjectKey{Namespace: namespace, Name: network.ManagedResourceName}, mr); err != nil {
+		return stored{}, fmt.Errorf("reading ManagedResource: %w", err)
+	}
+	if len(mr.Spec.SecretRefs) != 1 {
+		return stored{}, fmt.Errorf("ManagedResource %s has %d secretRefs, want 1", mr.Name, len(mr.Spec.SecretRefs))
+	}
+	secret := &corev1.Secret{}
+	if err := c.Get(ctx, client.ObjectKey{Namespace: namespace, Name: mr.Spec.SecretRefs[0].Name}, secret); err != nil {
+		return stored{}, fmt.Errorf("reading ManagedResource secret: %w", err)
+	}
+	// The secret holds the plain stream and the Brotli-compressed CRDs (mrdata.CRDsKey).
+	plain, err := mrdata.Plain(secret.Data)
+	if err != nil {
+		return stored{}, err
+	}
+	st := stored{name: mr.Name, secret: secret.Name}
+	for _, key := range []string{network.ManagedResourceDataKey, mrdata.CRDsKey} {
+		part, err := decodeStream(plain[key])
+		if err != nil {
+			return stored{}, fmt.Errorf("key %s: %w", key, err)
+		}
+		st.objs = append(st.objs, part...)
+		st.storedBytes += len(secret.Data[key])
+		st.jsonBytes += len(plain[key])
+	}
+	return st, nil
+}
+
+// writeKindCounts prints how many objects of each kind were deployed.
+func writeKindCounts(out io.Writer, objs []object) error {
 	counts := map[string]int{}
 	for _, o := range objs {
 		counts[o.kind]++
 	}
-	kinds := make([]string, 0, len(counts))
-	for k := range counts {
-		kinds = append(kinds, k)
-	}
-	sort.Strings(kinds)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "KIND\tCOUNT")
-	for _, k := range kinds {
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
 		fmt.Fprintf(tw, "%s\t%d\n", k, counts[k])
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
+	return tw.Flush()
+}
 
+// writeKeySettings prints the release, backend, overlay, MTU, typha and image deployed (from the
+// providerStatus and the manifest) and the Network's status.
+func writeKeySettings(out io.Writer, n *extensionsv1alpha1.Network, objs []object) error {
 	var ps struct {
 		OverlayEnabled *bool    `json:"overlayEnabled"`
 		Backend        *string  `json:"backend"`
@@ -404,31 +433,40 @@ func summarize(ctx context.Context, out io.Writer, c client.Client, shoot *garde
 	fmt.Fprintf(out, "\nKey settings: Calico %s (CRDs of %s; providerStatus), backend %s, overlay %s, veth MTU %v, typha %s, calico-node image %s\n",
 		ps.CalicoVersion, ps.CRDVersion, deref(ps.Backend), onOff(ps.OverlayEnabled), data["veth_mtu"], typha(data), nodeImage(objs))
 	fmt.Fprintf(out, "Network status: ipFamilies %v, conditions %s\n", n.Status.IPFamilies, conditions(n))
+	return nil
+}
 
-	if gns := objectByName(objs, "GlobalNetworkSet", "gardener-kube-apiserver"); gns != nil {
-		spec, _ := gns["spec"].(map[string]any)
-		md, _ := gns["metadata"].(map[string]any)
-		fmt.Fprintf(out, "GlobalNetworkSet gardener-kube-apiserver: nets %v, labels %v\n", spec["nets"], md["labels"])
-		var recs extensionsv1alpha1.DNSRecordList
-		if err := c.List(ctx, &recs, client.InNamespace(n.Namespace)); err != nil {
-			return fmt.Errorf("listing DNSRecords: %w", err)
-		}
-		for _, r := range recs.Items {
-			fmt.Fprintf(out, "  from DNSRecord %s (role %s): %s %v\n", r.Name, r.Labels["role"], r.Spec.RecordType, r.Spec.Values)
-		}
-		fmt.Fprintf(out, "  (CNAME values are resolved by the nameserver the controller is configured with; here a DNS server on loopback answers %s with %s, TTL %ds)\n",
-			lbHostname, lbAddress, lbTTL)
-	} else {
+// writeGlobalNetworkSet prints the gardener-kube-apiserver GlobalNetworkSet and the DNSRecords its
+// addresses come from.
+func writeGlobalNetworkSet(ctx context.Context, out io.Writer, c client.Client, namespace string, objs []object) error {
+	gns := objectByName(objs, "GlobalNetworkSet", "gardener-kube-apiserver")
+	if gns == nil {
 		fmt.Fprintln(out, "GlobalNetworkSet gardener-kube-apiserver: not deployed")
+		return nil
 	}
+	spec, _ := gns["spec"].(map[string]any)
+	md, _ := gns["metadata"].(map[string]any)
+	fmt.Fprintf(out, "GlobalNetworkSet gardener-kube-apiserver: nets %v, labels %v\n", spec["nets"], md["labels"])
+	var recs extensionsv1alpha1.DNSRecordList
+	if err := c.List(ctx, &recs, client.InNamespace(namespace)); err != nil {
+		return fmt.Errorf("listing DNSRecords: %w", err)
+	}
+	for _, r := range recs.Items {
+		fmt.Fprintf(out, "  from DNSRecord %s (role %s): %s %v\n", r.Name, r.Labels["role"], r.Spec.RecordType, r.Spec.Values)
+	}
+	fmt.Fprintf(out, "  (CNAME values are resolved by the nameserver the controller is configured with; here a DNS server on loopback answers %s with %s, TTL %ds)\n",
+		lbHostname, lbAddress, lbTTL)
+	return nil
+}
 
-	// The seed objects are stored in the seed ManagedResource; the seed's resource manager (not
-	// part of the demo) applies them to the control-plane namespace.
+// writeSeedObjects prints the objects of the seed ManagedResource. The seed's resource manager (not
+// part of the demo) applies them to the control-plane namespace.
+func writeSeedObjects(ctx context.Context, out io.Writer, c client.Client, namespace string) error {
 	seedMR := &resourcesv1alpha1.ManagedResource{}
-	if err := c.Get(ctx, client.ObjectKey{Namespace: n.Namespace, Name: network.SeedManagedResourceName}, seedMR); err != nil {
+	if err := c.Get(ctx, client.ObjectKey{Namespace: namespace, Name: network.SeedManagedResourceName}, seedMR); err != nil {
 		return fmt.Errorf("reading the seed ManagedResource: %w", err)
 	}
-	seedData, err := managedresource.ReadData(ctx, c, n.Namespace, network.SeedManagedResourceName)
+	seedData, err := managedresource.ReadData(ctx, c, namespace, network.SeedManagedResourceName)
 	if err != nil {
 		return err
 	}
