@@ -23,7 +23,8 @@ type jsonFieldsOuter struct {
 	Pointer  *jsonFieldsNamed `json:"pointer"`
 	Skipped  string           `json:"-"`
 	Untagged bool
-	hidden   string
+	//lint:ignore U1000 never set or read: the test checks that reflection leaves unexported fields out
+	hidden string
 }
 
 // jsonFields yields the JSON names encoding/json decodes into, inline structs in place, "-" and
