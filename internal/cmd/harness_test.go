@@ -31,16 +31,6 @@ users:
   user: {token: x}
 `
 
-// readFile returns the contents of the file at path.
-func readFile(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 // writeFile writes data to the file at path.
 func writeFile(t *testing.T, path, data string) {
 	t.Helper()

@@ -22,6 +22,8 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/mrdata"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/values"
+
+	"github.com/calico-pilot/calico-pilot/internal/testcheck"
 )
 
 // TestRenderNetworkMatchesController is the regression test for the wake-up divergence: a shoot
@@ -49,8 +51,8 @@ func TestRenderNetworkMatchesController(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			netData := readFile(t, renderInputs+"network.yaml") + "    kubeAPIServerGlobalNetworkSet:\n      enabled: true\n" + tt.extra
-			clusterData := strings.Replace(readFile(t, renderInputs+"cluster.yaml"), "      hibernated: false", "      hibernated: true", 1)
+			netData := testcheck.ReadFile(t, renderInputs+"network.yaml") + "    kubeAPIServerGlobalNetworkSet:\n      enabled: true\n" + tt.extra
+			clusterData := strings.Replace(testcheck.ReadFile(t, renderInputs+"cluster.yaml"), "      hibernated: false", "      hibernated: true", 1)
 			if tt.hibernate != "" {
 				clusterData = strings.Replace(clusterData, "      networking:\n        type: calico", "      "+tt.hibernate+"\n      networking:\n        type: calico", 1)
 			}

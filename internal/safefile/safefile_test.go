@@ -11,16 +11,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-func readFile(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+	"github.com/calico-pilot/calico-pilot/internal/testcheck"
+)
 
 func TestWriteRegularFileKeepsMode(t *testing.T) {
 	dir := t.TempDir()
@@ -34,7 +27,7 @@ func TestWriteRegularFileKeepsMode(t *testing.T) {
 	if err := WriteContext(context.Background(), path, []byte("new")); err != nil {
 		t.Fatal(err)
 	}
-	if got := readFile(t, path); got != "new" {
+	if got := testcheck.ReadFile(t, path); got != "new" {
 		t.Errorf("content = %q, want %q", got, "new")
 	}
 	fi, err := os.Stat(path)
@@ -87,7 +80,7 @@ func TestWriteFollowsSymlink(t *testing.T) {
 	if li.Mode()&fs.ModeSymlink == 0 {
 		t.Errorf("%s is no longer a symlink (mode %v)", link, li.Mode())
 	}
-	if got := readFile(t, target); got != "new" {
+	if got := testcheck.ReadFile(t, target); got != "new" {
 		t.Errorf("target content = %q, want %q", got, "new")
 	}
 	assertNoTemp(t, dir, 2)     // real/ and link.sls
@@ -161,7 +154,7 @@ func TestWriteStreamPathAppends(t *testing.T) {
 	if err := WriteContext(context.Background(), fdPath, []byte("after\n")); err != nil {
 		t.Fatal(err)
 	}
-	if got := readFile(t, path); got != "before\nafter\n" {
+	if got := testcheck.ReadFile(t, path); got != "before\nafter\n" {
 		t.Errorf("content = %q", got)
 	}
 	fi2, err := os.Stat(path)

@@ -2,7 +2,10 @@
 // tests.
 package testcheck
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
 
 // Err checks err against want, the exact text of the error a table case expects ("" for none); a
 // mismatch fails the test at once. It returns true when an error was expected, so that the case
@@ -23,4 +26,14 @@ func Err(t testing.TB, err error, want string) bool {
 		t.Fatal(err)
 	}
 	return false
+}
+
+// ReadFile returns the contents of the file at path; a file that cannot be read fails the test.
+func ReadFile(t testing.TB, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
