@@ -11,7 +11,7 @@ import (
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/calicofacts"
-	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion/calicoversiontest"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 )
 
@@ -24,14 +24,7 @@ const kubeControllersIssue = "known issue of Calico v3.32.1 (calico-kube-control
 // TestCalicoVersionAdmission: the pin is validated on create and on a changed value; an unchanged
 // value is not judged again; a move of line is allowed with the facts of the move as warnings.
 func TestCalicoVersionAdmission(t *testing.T) {
-	line := func(name string) calicoversion.Release {
-		l, ok := calicoversion.Default().Line(name)
-		if !ok {
-			t.Fatalf("no line %s", name)
-		}
-		return l.Newest()
-	}
-	v31, v32 := line("v3.31"), line("v3.32")
+	v31, v32 := calicoversiontest.Newest(t, "v3.31"), calicoversiontest.Newest(t, "v3.32")
 	pinned := func(v, k8s string) testShoot {
 		return testShoot{created: true, kubernetes: k8s, providerConfig: `{"calicoVersion":"` + v + `"}`}
 	}

@@ -55,3 +55,14 @@ func Default(t testing.TB, name string) calicoversion.Release {
 	t.Helper()
 	return Release(t, calicoversion.Default(), name)
 }
+
+// Newest is the newest release of the default catalogue's line named exactly; the test fails when
+// there is no such line.
+func Newest(t testing.TB, line string) calicoversion.Release {
+	t.Helper()
+	l, ok := calicoversion.Default().Line(line)
+	if !ok {
+		t.Fatalf("no Calico line %s in the catalogue", line)
+	}
+	return l.Newest()
+}

@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion/calicoversiontest"
 	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 )
 
@@ -55,16 +55,6 @@ func refusedWith(t *testing.T, what, msg string, write func() error) {
 	}
 }
 
-// release is the catalogue's newest release of a line.
-func release(t *testing.T, line string) calicoversion.Release {
-	t.Helper()
-	l, ok := calicoversion.Default().Line(line)
-	if !ok {
-		t.Fatalf("the catalogue has no line %s", line)
-	}
-	return l.Newest()
-}
-
 // TestV3_32CRDs installs the v3.32 CRDs over the v3.31 ones, as an upgrade does (objects stored under
 // v3.31 stay), and checks what the delta facts say about them: stored objects stay readable and get the
 // new defaults on read (§2.4), the new CEL rules refuse what they should (§2.3), the
@@ -74,7 +64,7 @@ func release(t *testing.T, line string) calicoversion.Release {
 // check them).
 func TestV3_32CRDs(t *testing.T) {
 	ctx := context.Background()
-	v331, v332 := release(t, "v3.31"), release(t, "v3.32")
+	v331, v332 := calicoversiontest.Newest(t, "v3.31"), calicoversiontest.Newest(t, "v3.32")
 	t.Cleanup(func() {
 		if err := controlPlane.InstallCalicoCRDs(context.Background(), v331); err != nil {
 			t.Errorf("putting the v3.31 CRDs back: %v", err)

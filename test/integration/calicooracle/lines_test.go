@@ -12,6 +12,7 @@ import (
 
 	"github.com/calico-pilot/calico-pilot/internal/calicooracle"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion/calicoversiontest"
 	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
 )
 
@@ -30,16 +31,6 @@ func useCRDs(t *testing.T, r calicoversion.Release) {
 			t.Errorf("putting the base release's CRDs back: %v", err)
 		}
 	})
-}
-
-// newest is the newest release of a line of the catalogue.
-func newest(t *testing.T, line string) calicoversion.Release {
-	t.Helper()
-	l, ok := calicoversion.Default().Line(line)
-	if !ok {
-		t.Fatalf("the catalogue has no line %s", line)
-	}
-	return l.Newest()
 }
 
 // renderAt renders a scenario with each component at the release calico says.
@@ -172,7 +163,7 @@ func TestCalicoMoveStepsAcceptRender(t *testing.T) {
 // write, the policy-name migrator, the CRD watch, KubeVirt; Felix's and typha's ClusterNetworkPolicy
 // and VMIM watches).
 func TestOracleV3_32CatchesV3_31Roles(t *testing.T) {
-	old, cur := newest(t, "v3.31"), newest(t, "v3.32")
+	old, cur := calicoversiontest.Newest(t, "v3.31"), calicoversiontest.Newest(t, "v3.32")
 	useCRDs(t, cur)
 	table, r := replayerFor(t, cur)
 	v31 := renderAt(t, "calico-ipam", calicoversion.Steady(old))

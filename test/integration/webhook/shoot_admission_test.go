@@ -23,6 +23,7 @@ import (
 
 	"github.com/calico-pilot/calico-pilot/internal/calicofacts"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion/calicoversiontest"
 )
 
 var shoots = schema.GroupVersionResource{Group: "core.gardener.cloud", Version: "v1beta1", Resource: "shoots"}
@@ -339,7 +340,7 @@ func TestUpdateShoot(t *testing.T) {
 			name:         "a pin downgrade is allowed with the facts of the move",
 			old:          shoot{name: "pin-down", created: true, kubernetes: "1.35.2", providerConfig: `{"calicoVersion":"v3.32"}`},
 			newConfig:    `{"calicoVersion":"v3.31"}`,
-			wantWarnings: slices.Repeat([]string{"spec.networking.providerConfig.calicoVersion"}, len(calicofacts.Notes(lineNewest(t, "v3.32"), lineNewest(t, "v3.31")))),
+			wantWarnings: slices.Repeat([]string{"spec.networking.providerConfig.calicoVersion"}, len(calicofacts.Notes(calicoversiontest.Newest(t, "v3.32"), calicoversiontest.Newest(t, "v3.31")))),
 			wantPhrase:   "spec.networking.providerConfig.calicoVersion: policies whose stored name does not start with their tier run in another tier under v3.31 [down.policy-tiers]",
 		},
 		{
@@ -354,7 +355,7 @@ func TestUpdateShoot(t *testing.T) {
 			name:         "a pin upgrade is allowed with the facts of the move and the known issues of the pinned release",
 			old:          shoot{name: "pin-up", created: true, kubernetes: "1.35.2", providerConfig: `{"calicoVersion":"v3.31"}`},
 			newConfig:    `{"calicoVersion":"v3.32"}`,
-			wantWarnings: slices.Repeat([]string{"spec.networking.providerConfig.calicoVersion"}, len(calicofacts.Notes(lineNewest(t, "v3.31"), lineNewest(t, "v3.32")))+1),
+			wantWarnings: slices.Repeat([]string{"spec.networking.providerConfig.calicoVersion"}, len(calicofacts.Notes(calicoversiontest.Newest(t, "v3.31"), calicoversiontest.Newest(t, "v3.32")))+1),
 			wantPhrase: "spec.networking.providerConfig.calicoVersion: known issue of Calico v3.32.1 (calico-kube-controllers): " +
 				"kube-controllers does nothing while any calico-node pod is unavailable [kube-controllers-stalls-while-calico-node-unavailable]; what to do: docs/calico-lines.md",
 		},
@@ -500,16 +501,6 @@ func causeFields(causes []cause) []string {
 		out = append(out, c.Field)
 	}
 	return out
-}
-
-// lineNewest is the newest release of a line of the catalogue.
-func lineNewest(t *testing.T, name string) calicoversion.Release {
-	t.Helper()
-	l, ok := calicoversion.Default().Line(name)
-	if !ok {
-		t.Fatalf("no Calico line %s", name)
-	}
-	return l.Newest()
 }
 
 // TestCreatePinnedShootWarnsOfKnownIssues: a new Shoot that pins a release with known issues is
