@@ -156,7 +156,7 @@ func TestEncoderMatchesShoot(t *testing.T) {
 // TestShootPartsErrors checks that ShootParts rejects invalid Options like Shoot does, instead
 // of panicking or returning a partial set.
 func TestShootPartsErrors(t *testing.T) {
-	good := values.Options{Backend: "bird"}
+	good := values.Options{Backend: "bird", Calico: calicoversion.Steady(calicoversion.Default().DefaultRelease())}
 	good.Images.CalicoNode, good.Images.CalicoCNI = "node:v1", "cni:v1"
 	objs, groups, err := render.ShootParts(&good)
 	const wantErr = "rendering shoot objects: no IP family is enabled"

@@ -94,5 +94,10 @@ func check(o *values.Options) error {
 	if !slices.Contains(calicov1alpha1.Backends(), o.Backend) {
 		errs = append(errs, fmt.Errorf("unknown backend %q", o.Backend))
 	}
+	if o.Calico.Node.IsZero() || o.Calico.Typha.IsZero() || o.Calico.KubeControllers.IsZero() {
+		// Every difference between Calico releases (RBAC, env, CNI config) is chosen by them: without
+		// them the roles would grant what no release needs.
+		errs = append(errs, errors.New("a Calico component has no release (values.Options.Calico)"))
+	}
 	return errors.Join(errs...)
 }

@@ -302,7 +302,7 @@ func TestTyphaHonoursVPAMinimum(t *testing.T) {
 
 func TestRenderRejectsImpossibleOptions(t *testing.T) {
 	_, err := rendertest.Shoot(&values.Options{IPv4: true, Backend: "bird"})
-	want := "rendering shoot objects: IPv4 is enabled without an IPv4 pod CIDR\nthe calico-node and calico-cni images are not set"
+	want := "rendering shoot objects: IPv4 is enabled without an IPv4 pod CIDR\nthe calico-node and calico-cni images are not set\na Calico component has no release (values.Options.Calico)"
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %q", err, want)
 	}
