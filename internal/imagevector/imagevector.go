@@ -440,6 +440,9 @@ func sameSet(a, b []string) bool {
 // starts with a full x.y.z version or "="; +1 for an entry for several (or all) architectures that
 // include the requested one, +2 for an entry for exactly that architecture.
 func (v *Vector) Find(name string, opts FindOptions) (string, error) {
+	if opts.Calico.IsZero() {
+		opts.Calico = v.Catalogue().DefaultRelease()
+	}
 	best, bestScore := -1, -1
 	for i, s := range v.Sources {
 		if s.Name != name {

@@ -49,6 +49,10 @@ func TestDefault(t *testing.T) {
 			t.Errorf("images for %s (-want +got):\n%s", version, diff)
 		}
 	}
+	// Find without a release looks a Calico image up for the default release too.
+	if got, err := v.Find(imagevector.NameCalicoNode, imagevector.FindOptions{}); err != nil || got != want.CalicoNode {
+		t.Errorf("Find(calico-node) without a release = %q, %v; want %q", got, err, want.CalicoNode)
+	}
 }
 
 const digest = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
