@@ -8,7 +8,7 @@ import (
 )
 
 // ConstantGroup is a set of shoot objects whose content does not depend on Options beyond the
-// Calico lines of the components whose RBAC it holds; the options only say whether a shoot gets
+// Calico releases of the components whose RBAC it holds; the options only say whether a shoot gets
 // the set, and the component that owns the group says so from the same conditions as for its other
 // objects (see part and ShootParts). Callers that serialize many shoots may encode each Constant once
 // and reuse the bytes (internal/pipeline does).
@@ -66,18 +66,18 @@ func constantOf(g ConstantGroup, o *values.Options) Constant {
 // Constants lists every Constant a shoot can select with the releases of catalogue cat, in group
 // order: each group with every combination of the releases it depends on.
 func Constants(cat *calicoversion.Catalogue) []Constant {
-	lines := cat.Releases()
+	releases := cat.Releases()
 	var out []Constant
 	for g := range numConstantGroups {
 		switch g {
 		case GroupAlways:
-			for _, n := range lines {
-				for _, t := range lines {
+			for _, n := range releases {
+				for _, t := range releases {
 					out = append(out, Constant{Group: g, Node: n, Typha: t})
 				}
 			}
 		case GroupKubeControllers:
-			for _, k := range lines {
+			for _, k := range releases {
 				out = append(out, Constant{Group: g, KubeControllers: k})
 			}
 		default:

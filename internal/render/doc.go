@@ -10,13 +10,14 @@
 // do not depend on the options are built by its *Constants builders and grouped in constants.go;
 // the component's render function returns its objects and its groups together (a part), decided
 // from the same conditions, and ShootParts returns the groups as Constants (a group and the Calico
-// lines its RBAC serves), so that a caller serializing many shoots encodes each once (internal/pipeline's
+// releases its RBAC serves), so that a caller serializing many shoots encodes each once (internal/pipeline's
 // Encoder does).
 //
-// Calico lines: every difference between the Calico releases calico-pilot deploys (v3.31, v3.32) is
-// selected in the component that owns it by o.Calico (a calicoversion.Deployment): the CRDs by
-// o.Calico.CRDs, each role's rules by the lines it serves (rbac_lines.go), calico-node's environment by
-// o.Calico.Node. docs/calico-lines.md lists them.
+// Calico releases: every difference between the Calico releases calico-pilot deploys (the catalogue's
+// differences, internal/calicoversion) is selected in the component that owns it by o.Calico (a
+// calicoversion.Deployment), asking a release whether it has the difference: the CRDs by o.Calico.CRDs,
+// each role's rules by the releases it serves (rbac_lines.go), calico-node's environment, mounts and CNI
+// configuration by o.Calico.Node. docs/calico-lines.md lists them.
 // helpers.go, rbac helpers included, and autoscaling.go hold builders the components share; the
 // static CRDs (crds.go) and the seed's monitoring objects (monitoring.go, dashboards.go) are
 // rendered on their own. Every builder returns complete objects with TypeMeta set, so the

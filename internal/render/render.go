@@ -53,7 +53,7 @@ func objectsOnly(objects func(*values.Options) ([]client.Object, error)) func(*v
 // NetworkPolicy, IP pools, multus and the gardener-kube-apiserver GlobalNetworkSet. It returns them
 // in two parts: the objects that depend on the options, component by component, and the constant
 // groups the components selected (whose objects are the same for every shoot with the same Calico
-// lines, see Constant), in ConstantGroup order. The shoot's objects are objs followed by each
+// releases, see Constant), in ConstantGroup order. The shoot's objects are objs followed by each
 // group's Objects().
 func ShootParts(o *values.Options) (objs []client.Object, groups []Constant, err error) {
 	if err := check(o); err != nil {
