@@ -452,7 +452,7 @@ func writeGlobalNetworkSet(ctx context.Context, out io.Writer, c client.Client, 
 		return fmt.Errorf("listing DNSRecords: %w", err)
 	}
 	for _, r := range recs.Items {
-		fmt.Fprintf(out, "  from DNSRecord %s (role %s): %s %v\n", r.Name, r.Labels["role"], r.Spec.RecordType, r.Spec.Values)
+		fmt.Fprintf(out, "  from DNSRecord %s (role %s): %s %v\n", r.Name, r.Labels[extensionsv1alpha1.LabelDNSRecordRole], r.Spec.RecordType, r.Spec.Values)
 	}
 	fmt.Fprintf(out, "  (CNAME values are resolved by the nameserver the controller is configured with; here a DNS server on loopback answers %s with %s, TTL %ds)\n",
 		lbHostname, lbAddress, lbTTL)
