@@ -109,7 +109,12 @@ func TestEveryReleaseAccepted(t *testing.T) {
 				})
 				applied[sc.Deployment().Node.Name()]++
 			}
-			dryRunApply(t, c, decodeStream(t, storedCRDs(t, line.Newest()).JSON()))
+			decoded := decodeStream(t, storedCRDs(t, line.Newest()).JSON())
+			defs, err := crds.CustomResourceDefinitionsFor(line.CRDSet())
+			if err != nil || len(decoded) != len(defs) {
+				t.Fatalf("decoded %d %s CRDs from the stored form, want the set's %d (%v)", len(decoded), line.Name(), len(defs), err)
+			}
+			dryRunApply(t, c, decoded)
 		})
 	}
 	for _, r := range cat.Releases() {
