@@ -442,9 +442,6 @@ type Rendered struct {
 	Config *corev1.ConfigMap
 }
 
-// ReferenceRelease is the Calico release the reference extension deploys.
-const ReferenceRelease = "v3.31.6"
-
 // RenderCompat renders a scenario at the reference's Calico release in a compatibility mode with what was taken over (nil: nothing).
 func RenderCompat(sc Scenario, taken *calicov1alpha1.TakenOverTemplate, mode calicov1alpha1.CompatibilityMode) (Rendered, error) {
 	s := ShootOf(sc)
@@ -453,8 +450,8 @@ func RenderCompat(sc Scenario, taken *calicov1alpha1.TakenOverTemplate, mode cal
 		return Rendered{}, errs.ToAggregate()
 	}
 	// The release the reference deploys (docs/reference-extension.md §2.1), which a taken-over
-	// shoot keeps.
-	calico := calicoversion.Steady(MustRelease(ReferenceRelease))
+	// shoot keeps: the catalogue's release of shoots without a record (Base).
+	calico := calicoversion.Steady(Base())
 	vector, err := imagevector.LoadVector(nil)
 	if err != nil {
 		return Rendered{}, err
