@@ -6,7 +6,9 @@
 // Calico needs an answer), every write read back to show the CRD schema kept what Calico wrote.
 //
 // Calico's binaries cannot be built here (the module proxy serves only Calico 3.28 without its api
-// module), so the table, taken from Calico v3.31.6's source (docs/calico-components.md), stands in for them. It also carries the start-up facts that do not
-// need an API server (which flag clears NetworkUnavailable, which environment values terminate
-// start-up, which FELIX_ names Felix reads); CheckStartup checks a render against them.
+// module), so the tables stand in for them: one per release they were read from (v3.31.6's source,
+// docs/calico-components.md; v3.32.1's, docs/calico-v3.32.md), and LoadFor picks the one that holds
+// for a release (docs/calico-oracle.md). They also carry the start-up facts that do not need an API
+// server (which flag clears NetworkUnavailable, which environment values terminate start-up, which
+// FELIX_ names Felix reads); CheckStartup checks a render against them.
 package calicooracle
