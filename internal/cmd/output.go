@@ -12,8 +12,8 @@ const (
 	outputJSON = "json"
 )
 
-// addOutputFlag registers a report format flag (--output/-o, or bump's --report-format) defaulting
-// to text.
+// addOutputFlag registers a report's format flag (--output/-o) defaulting to text. bump's
+// --report-format has its own words and is checked by checkOutput all the same.
 func addOutputFlag(fs *pflag.FlagSet, p *string, name, shorthand string) {
 	fs.StringVarP(p, name, shorthand, outputText, "output format: text or json")
 }

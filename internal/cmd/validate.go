@@ -278,20 +278,17 @@ func (o *ValidateOptions) pinMove(res *documentResult, cfg *calicov1alpha1.Netwo
 		return
 	}
 	at := path.Child("calicoVersion").String()
-	if o.running.IsZero() {
-		for _, k := range plan.KnownIssuesOf(pin) {
-			res.moves = append(res.moves, moveNote{Type: noteKnownIssue, Field: at, Text: k.Warning()})
+	if !o.running.IsZero() {
+		if o.runningRetired != "" {
+			res.moves = append(res.moves, moveNote{Type: noteRetired, Field: at, Text: "--running-version: " + o.runningRetired})
 		}
-		return
+		lineErrs, _ := rules.CalicoLineChange(o.running, pin, path)
+		res.errs = append(res.errs, lineErrs...)
+		for _, n := range calicofacts.Notes(o.running, pin) {
+			res.moves = append(res.moves, moveNote{Type: noteMove, Field: at, Text: n})
+		}
 	}
-	if o.runningRetired != "" {
-		res.moves = append(res.moves, moveNote{Type: noteRetired, Field: at, Text: "--running-version: " + o.runningRetired})
-	}
-	lineErrs, _ := rules.CalicoLineChange(o.running, pin, path)
-	res.errs = append(res.errs, lineErrs...)
-	for _, n := range calicofacts.Notes(o.running, pin) {
-		res.moves = append(res.moves, moveNote{Type: noteMove, Field: at, Text: n})
-	}
+	// Without --running-version (a zero release: no deployment) every known issue of the pin's release.
 	for _, k := range plan.NewKnownIssues(calicoversion.Steady(o.running), calicoversion.Steady(pin)) {
 		res.moves = append(res.moves, moveNote{Type: noteKnownIssue, Field: at, Text: k.Warning()})
 	}

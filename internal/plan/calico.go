@@ -236,14 +236,6 @@ func (k KnownIssue) Warning() string {
 	return fmt.Sprintf("known issue of Calico %s (%s): %s [%s]; what to do: docs/calico-lines.md", k.Release, k.Component, k.Title, k.ID)
 }
 
-// KnownIssuesOf are every known issue of a release.
-func KnownIssuesOf(r calicoversion.Release) []KnownIssue {
-	if r.IsZero() {
-		return []KnownIssue{}
-	}
-	return NewKnownIssues(calicoversion.Deployment{}, calicoversion.Steady(r))
-}
-
 // NewKnownIssues are the known issues that target brings: each issue of a release a component runs
 // in target, about that component, that the component's release in current does not have; each once,
 // oldest release first. A step of a move that leaves the issue's component where it was brings

@@ -13,8 +13,8 @@ import (
 
 // ValidateControllerConfiguration validates the operator configuration: every feature gate must be
 // one the controller knows (checked with a fresh gate, exactly as the controller sets them), and the
-// client connection's qps and burst must not be negative, the Calico default line must be supported and
-// the rollout valid.
+// client connection's qps and burst must not be negative, the Calico default (calico.defaultVersion)
+// must name a release or line of the catalogue and the rollout must be valid.
 func ValidateControllerConfiguration(cfg *configv1alpha1.ControllerConfiguration) field.ErrorList {
 	if cfg == nil {
 		return nil
@@ -46,9 +46,9 @@ func ValidateControllerConfiguration(cfg *configv1alpha1.ControllerConfiguration
 		}
 	}
 	if c := cfg.Calico; c != nil {
-		// The Calico releases (docs/upgrades.md): the default must name a release or line of the catalogue, the rollout a
-		// valid one (internal/rollout owns its rules). Every command that reads a ControllerConfiguration
-		// refuses the same values the controller refuses.
+		// The Calico releases (docs/upgrades.md): the default must name a release or line of the
+		// catalogue, the rollout a valid one (internal/rollout owns its rules). Every command that reads a
+		// ControllerConfiguration refuses the same values the controller refuses.
 		if c.DefaultVersion != nil {
 			if _, err := calicoversion.Default().Resolve(*c.DefaultVersion); err != nil {
 				allErrs = append(allErrs, field.Invalid(field.NewPath("calico", "defaultVersion"), *c.DefaultVersion, err.Error()))

@@ -48,14 +48,11 @@ func pinChange(oldCfg, cfg *calicov1alpha1.NetworkConfig, path *field.Path) (fie
 }
 
 // knownIssueWarnings are the known issues of the pinned release that the release of the old pin does
-// not have (every one of them when there was no old pin), as validate prints them.
+// not have (every one of them when there was no old pin: a zero from is no deployment), as validate
+// prints them.
 func knownIssueWarnings(from, to calicoversion.Release, p *field.Path) []string {
 	var out []string
-	issues := plan.KnownIssuesOf(to)
-	if !from.IsZero() {
-		issues = plan.NewKnownIssues(calicoversion.Steady(from), calicoversion.Steady(to))
-	}
-	for _, k := range issues {
+	for _, k := range plan.NewKnownIssues(calicoversion.Steady(from), calicoversion.Steady(to)) {
 		out = append(out, p.String()+": "+k.Warning())
 	}
 	return out

@@ -8,8 +8,8 @@ import (
 
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
+	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/rules"
-	"github.com/calico-pilot/calico-pilot/internal/validation"
 )
 
 // ratchet drops, from the errors of an updated Shoot, those of rules beyond the reference extension
@@ -22,7 +22,7 @@ func ratchet(req admission.Request, errs field.ErrorList) (field.ErrorList, []st
 	if len(decodeErrs) > 0 || !isCalico(old) {
 		return errs, nil
 	}
-	_, oldErrs := validation.ValidateShoot(old)
+	_, oldErrs := pipeline.ShootConfig(old)
 	existing := map[string]bool{}
 	for _, e := range oldErrs {
 		if rules.BeyondReference(e) {

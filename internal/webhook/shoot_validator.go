@@ -49,7 +49,10 @@ func (v ShootValidator) Handle(ctx context.Context, req admission.Request) admis
 	if resp, done := cancelled(ctx); done {
 		return resp
 	}
-	cfg, errs := validateShoot(shoot)
+	// The same steps as `calico-pilot validate` on a Shoot: spec.networking, the strictly decoded
+	// providerConfig (decoded once), every rule. cfg is nil when there is none or it does not decode;
+	// next to errors that ratcheting drops, it is the config the update is judged with.
+	cfg, errs := pipeline.ShootConfig(shoot)
 	var warnings []string
 	if req.Operation == admissionv1.Update {
 		var resp *admission.Response
@@ -122,14 +125,6 @@ func (v ShootValidator) updateChecks(ctx context.Context, req admission.Request,
 		return nil, nil, &resp
 	}
 	return append(errs, transitionErrs...), append(warnings, transitionWarnings...), nil
-}
-
-// validateShoot runs the same steps as `calico-pilot validate` on a Shoot (pipeline.ShootConfig:
-// spec.networking, the strictly decoded providerConfig, every rule), decoding the providerConfig
-// once. The returned NetworkConfig is nil when there is none or it does not decode; next to errors
-// that ratcheting drops, it is the config the update is judged with.
-func validateShoot(shoot *gardencorev1beta1.Shoot) (*calicov1alpha1.NetworkConfig, field.ErrorList) {
-	return pipeline.ShootConfig(shoot)
 }
 
 // checkTransition compares the old Shoot with the valid new one. An old Shoot that was not a calico shoot
