@@ -135,7 +135,7 @@ func TestShootObjectsUnderResourceManager(t *testing.T) {
 				kind := o.GetObjectKind().GroupVersionKind().Kind
 				where := kind + " " + o.GetName()
 				// Namespaced objects only in kube-system: the shoot GRM's cache sees no other
-				// namespace that could hold them (§0.4).
+				// namespace that could hold them (docs/gardener-integration.md §10).
 				switch {
 				case clusterScoped[kind]:
 					if o.GetNamespace() != "" {
