@@ -50,7 +50,7 @@ Exit status: 0 clean or warnings only, 1 errors, 2 unreadable input or bad usage
 // AddFlags registers the lint flags.
 func (o *LintOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.File, "filename", "f", "", `file with Calico policies and network sets (several YAML documents allowed); "-" reads stdin (required)`)
-	addOutputFlag(fs, &o.Output, "output", "o")
+	addOutputFlag(fs, &o.Output)
 }
 
 // Complete has nothing to derive: lint's flags are used as given.

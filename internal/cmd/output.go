@@ -14,8 +14,8 @@ const (
 
 // addOutputFlag registers a report's format flag (--output/-o) defaulting to text. bump's
 // --report-format has its own words and is checked by checkOutput all the same.
-func addOutputFlag(fs *pflag.FlagSet, p *string, name, shorthand string) {
-	fs.StringVarP(p, name, shorthand, outputText, "output format: text or json")
+func addOutputFlag(fs *pflag.FlagSet, p *string) {
+	fs.StringVarP(p, "output", "o", outputText, "output format: text or json")
 }
 
 // checkOutput is the one check of a report format flag's value: the flag, what was given and what

@@ -83,7 +83,7 @@ func (o *PoolsMigrateOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&o.ClusterCIDRs, "cluster-cidr", nil, "the cluster's pod range(s) the new pool must lie in (default: kubeadm-config's podSubnet)")
 	fs.BoolVar(&o.DryRun, "dry-run", false, "check and report, write nothing")
 	fs.BoolVar(&o.DeleteOld, "delete-old", false, "delete the old pool once no address is allocated from it")
-	addOutputFlag(fs, &o.Output, "output", "o")
+	addOutputFlag(fs, &o.Output)
 }
 
 // Complete builds the cluster client.

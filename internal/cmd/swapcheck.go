@@ -70,7 +70,7 @@ func (o *SwapCheckOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.File, "filename", "f", "", `file with Shoots, or with a seed's Networks, Clusters, ManagedResources and Secrets; "-" reads stdin`)
 	fs.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig of a seed: reads every calico Network with its Cluster and deployed ManagedResource")
 	fs.StringVar(&o.ConfigFile, "config", "", "ControllerConfiguration calico-pilot will run with (compatibility.honourIgnoredFields, featureGates, kubeAPIServerGlobalNetworkSet)")
-	addOutputFlag(fs, &o.Output, "output", "o")
+	addOutputFlag(fs, &o.Output)
 }
 
 // Complete reads the ControllerConfiguration.

@@ -95,7 +95,7 @@ func (o *ValidateOptions) AddFlags(fs *pflag.FlagSet) {
 	o.flags = fs
 	fs.StringVarP(&o.File, "filename", "f", "", `file with a NetworkConfig or Shoot (several YAML documents allowed); "-" reads stdin (required)`)
 	fs.StringSliceVar(&o.IPFamilies, "ip-families", []string{"IPv4"}, "IP families of the shoot a bare NetworkConfig is meant for: IPv4, IPv6 or IPv4,IPv6 (Shoots carry their own)")
-	addOutputFlag(fs, &o.Output, "output", "o")
+	addOutputFlag(fs, &o.Output)
 	fs.BoolVar(&o.Strict, "strict", false, "judge as a new config (admission on create): rules beyond the reference extension are errors, not warnings")
 	fs.StringVar(&o.RunningVersion, "running-version", "", "Calico release the shoot runs now (its Network's providerStatus calicoVersion; "+calicoversion.Default().Accepted()+"): a calicoVersion pin to another release is judged as a move (refused down across a CRD storage change, else its facts as warnings)")
 }
