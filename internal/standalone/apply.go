@@ -384,13 +384,13 @@ func mustRecorded(cat *calicoversion.Catalogue, name string) calicoversion.Relea
 }
 
 // runningRelease is the catalogue's release of a calico-node not applied by calico-pilot, from its
-// image tag ("" when it is not one the catalogue carries: Decide then takes the unrecorded release).
+// image's tag ("" when it is not one the catalogue carries: Decide then takes the unrecorded release).
 func runningRelease(cat *calicoversion.Catalogue, ds *appsv1.DaemonSet) string {
 	for _, ctr := range ds.Spec.Template.Spec.Containers {
 		if ctr.Name != string(calicoversion.Node) {
 			continue
 		}
-		tag := ctr.Image[strings.LastIndex(ctr.Image, ":")+1:]
+		_, tag := calicoversion.SplitImage(ctr.Image)
 		if n, ok := calicoversion.ReleaseOfTag(tag); ok {
 			if r, err := cat.Recorded(n.String()); err == nil {
 				return r.Release.Name()
