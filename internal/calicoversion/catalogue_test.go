@@ -280,6 +280,20 @@ func TestNewRefusesBadData(t *testing.T) {
 	}
 }
 
+func TestSplitImage(t *testing.T) {
+	for ref, want := range map[string][2]string{
+		"quay.io/calico/node:v3.31.6":                  {"quay.io/calico/node", "v3.31.6"},
+		"registry.local:5000/calico/node:v3.31.6":      {"registry.local:5000/calico/node", "v3.31.6"},
+		"quay.io/calico/node:v3.31.6@sha256:0123abcd":  {"quay.io/calico/node", "v3.31.6"},
+		"registry.local:5000/calico/node":              {"registry.local:5000/calico/node", ""},
+		"registry.local:5000/calico/node@sha256:01234": {"registry.local:5000/calico/node", ""},
+	} {
+		if repo, tag := calicoversion.SplitImage(ref); repo != want[0] || tag != want[1] {
+			t.Errorf("SplitImage(%q) = %q, %q; want %q, %q", ref, repo, tag, want[0], want[1])
+		}
+	}
+}
+
 func TestReleaseOfTag(t *testing.T) {
 	for tag, want := range map[string]string{"v3.31.6": "v3.31.6", "3.32.1": "v3.32.1", "v3.32.1-0.dev": "v3.32.1", "v3.31.6-fix": "v3.31.6"} {
 		if n, ok := calicoversion.ReleaseOfTag(tag); !ok || n.String() != want {

@@ -53,6 +53,18 @@ func ReleaseOfTag(tag string) (Name, bool) {
 	return n, true
 }
 
+// SplitImage splits an image reference into its repository and tag: the tag is after the last colon
+// that follows the last slash (a registry may have a port); a digest is left out. tag is "" for a
+// reference without one.
+func SplitImage(ref string) (repository, tag string) {
+	ref, _, _ = strings.Cut(ref, "@")
+	i := strings.LastIndex(ref, ":")
+	if i < 0 || strings.Contains(ref[i:], "/") {
+		return ref, ""
+	}
+	return ref[:i], ref[i+1:]
+}
+
 // String is "vX.Y.Z" (or "vX.Y" for a line).
 func (n Name) String() string {
 	if !n.HasPatch {

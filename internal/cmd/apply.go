@@ -275,12 +275,11 @@ func (o *ApplyOptions) report(ctx context.Context, c client.Client, p standalone
 	if err != nil {
 		return nil, err
 	}
-	// As plan --target-version: the facts of a move between lines, checked against the cluster.
-	var objects calicofacts.Objects
-	if !p.From.IsZero() && !p.To.IsZero() && p.From.Node != p.To.Node && !p.From.Node.SameLine(p.To.Node) {
-		if objects, err = calicofacts.Gather(ctx, c, calicofacts.For(p.From.Node, p.To.Node)); err != nil {
-			return nil, err
-		}
+	// As plan --target-version: the facts of a move between lines, checked against the cluster (no
+	// move between lines, no facts: nothing is read).
+	objects, err := calicofacts.Gather(ctx, c, calicofacts.For(p.From.Node, p.To.Node))
+	if err != nil {
+		return nil, err
 	}
 	move := plan.NewMove(p.From, p.To, d, p.Kubernetes, objects)
 	blockers := append(plan.Blockers(d, live), move.Blockers()...)

@@ -27,7 +27,7 @@ func TestApplyInputErrors(t *testing.T) {
 		{"unknown release", []string{"apply", "--kubeconfig", kc, "-f", file, "--calico-version", "v2.0"}, 2, "error: --calico-version: "},
 		{"unreachable", []string{"apply", "--kubeconfig", kc, "-f", file}, 2, "error: the cluster of --kubeconfig " + kc + " does not answer (https://127.0.0.1:1): "},
 		{"invalid file", []string{"apply", "--kubeconfig", kc, "-f", writeTemp(t, "bad.yaml", applyClusterFile+"  nodeCidr: x\n")}, 1,
-			"cluster.nodeCidr: Invalid value: \"\": unknown field (misspelt?); docs/standalone.md lists the cluster file's fields\n"},
+			"cluster.nodeCidr: Forbidden: unknown field \"nodeCidr\" (did you mean \"nodeCIDR\"?); known fields of cluster: ipFamilies, kubeProxy, kubernetesVersion, nodeCIDR, podCIDR, serviceCIDR\n"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -350,7 +350,7 @@ func (o *PlanOptions) calicoMove(ctx context.Context, current, target *manifestd
 		to = o.calico.Deployment
 	}
 	var objects calicofacts.Objects
-	if o.live != nil && !from.IsZero() && !to.IsZero() && from.Node != to.Node && !from.Node.SameLine(to.Node) {
+	if o.live != nil { // no move between lines, no facts (calicofacts.For): nothing is read
 		var err error
 		if objects, err = calicofacts.Gather(ctx, o.live, calicofacts.For(from.Node, to.Node)); err != nil {
 			return plan.Move{}, err

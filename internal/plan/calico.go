@@ -105,13 +105,11 @@ func imageRelease(obj map[string]any) (calicoversion.Recorded, bool) {
 		for _, c := range items {
 			m, _ := c.(map[string]any)
 			image, _ := m["image"].(string)
-			image, _, _ = strings.Cut(image, "@")
-			// The tag is after the last colon that follows the last slash (a registry may have a port).
-			i := strings.LastIndex(image, ":")
-			if i < 0 || strings.Contains(image[i:], "/") || !isCalicoRepository(image[:i]) {
+			repo, tag := calicoversion.SplitImage(image)
+			if tag == "" || !isCalicoRepository(repo) {
 				continue
 			}
-			n, ok := calicoversion.ReleaseOfTag(image[i+1:])
+			n, ok := calicoversion.ReleaseOfTag(tag)
 			if !ok {
 				return calicoversion.Recorded{}, false
 			}

@@ -132,16 +132,20 @@ func (a *Applier) Apply(ctx context.Context, req Request) (err error) {
 	if err := admit(req, &st, foreign, refused); err != nil {
 		return err
 	}
+	w, err := newStateWriter(a.Client, st, found)
+	if err != nil {
+		return err
+	}
 	for _, p := range passes {
 		res, err := a.renderPass(req, p, last, final)
 		if err != nil {
 			return err
 		}
-		if err := a.step(ctx, req, &st, d, p, res); err != nil {
+		if err := a.step(ctx, req, w, &st, d, p, res); err != nil {
 			return err
 		}
 	}
-	return a.finish(ctx, req.Out, st, final, last)
+	return a.finish(ctx, req.Out, w, st, final, last)
 }
 
 // lock takes the Lease for an apply that writes (a dry run writes nothing and takes none). release
@@ -309,10 +313,10 @@ func (a *Applier) renderPass(req Request, p, last pass, final pipeline.Result) (
 }
 
 // step applies one pass: the state it records first, its objects and pools, the state with the
-// pools' records, then the wait for its rollout.
-func (a *Applier) step(ctx context.Context, req Request, st *State, d calicoversion.Decision, p pass, res pipeline.Result) error {
+// pools' records, then the wait for its rollout. w writes the state when it changed.
+func (a *Applier) step(ctx context.Context, req Request, w *stateWriter, st *State, d calicoversion.Decision, p pass, res pipeline.Result) error {
 	a.recordStep(req.Out, st, d, p)
-	if err := WriteState(ctx, a.Client, *st, a.Now()); err != nil {
+	if err := w.write(ctx, *st, a.Now()); err != nil {
 		return err
 	}
 	records, err := a.applyPass(ctx, req, res, *st)
@@ -320,7 +324,7 @@ func (a *Applier) step(ctx context.Context, req Request, st *State, d calicovers
 		return err
 	}
 	st.Pools = pools.ToStatus(records)
-	if err := WriteState(ctx, a.Client, *st, a.Now()); err != nil {
+	if err := w.write(ctx, *st, a.Now()); err != nil {
 		return err
 	}
 	return a.waitRollout(ctx, req, res, p, d)
@@ -345,14 +349,14 @@ func (a *Applier) recordStep(out io.Writer, st *State, d calicoversion.Decision,
 }
 
 // finish deletes what calico-pilot applied and no longer renders, and records the steady state.
-func (a *Applier) finish(ctx context.Context, out io.Writer, st State, final pipeline.Result, last pass) error {
+func (a *Applier) finish(ctx context.Context, out io.Writer, w *stateWriter, st State, final pipeline.Result, last pass) error {
 	rendered := refs(final)
 	if err := a.prune(ctx, out, st.Owned, rendered); err != nil {
 		return err
 	}
 	st.Owned, st.Move = rendered, nil
 	st.Release = last.deployment.Node.Name()
-	if err := WriteState(ctx, a.Client, st, a.Now()); err != nil {
+	if err := w.write(ctx, st, a.Now()); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "applied: Calico %s runs on every component (CRDs of %s); state in %s/%s\n", st.Release, st.CRDRelease, Namespace, StateConfigMap)
@@ -380,13 +384,13 @@ func mustRecorded(cat *calicoversion.Catalogue, name string) calicoversion.Relea
 }
 
 // runningRelease is the catalogue's release of a calico-node not applied by calico-pilot, from its
-// image tag ("" when it is not one the catalogue carries: Decide then takes the unrecorded release).
+// image's tag ("" when it is not one the catalogue carries: Decide then takes the unrecorded release).
 func runningRelease(cat *calicoversion.Catalogue, ds *appsv1.DaemonSet) string {
 	for _, ctr := range ds.Spec.Template.Spec.Containers {
 		if ctr.Name != string(calicoversion.Node) {
 			continue
 		}
-		tag := ctr.Image[strings.LastIndex(ctr.Image, ":")+1:]
+		_, tag := calicoversion.SplitImage(ctr.Image)
 		if n, ok := calicoversion.ReleaseOfTag(tag); ok {
 			if r, err := cat.Recorded(n.String()); err == nil {
 				return r.Release.Name()

@@ -6,9 +6,8 @@ import (
 	"net/netip"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	kjson "sigs.k8s.io/json"
-	"sigs.k8s.io/yaml"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
@@ -21,6 +20,8 @@ const (
 	FileAPIVersion = "standalone.calico-pilot.dev/v1alpha1"
 	FileKind       = "Cluster"
 )
+
+var fileGVK = schema.FromAPIVersionAndKind(FileAPIVersion, FileKind)
 
 // File is the cluster file of `calico-pilot apply -f`: the NetworkConfig and the facts about the
 // cluster that Gardener would otherwise tell. Every fact is optional: what is left out is read from
@@ -71,25 +72,10 @@ var (
 // paths in the file (networkConfig.ipv4.mode, cluster.podCIDR).
 func ReadFile(data []byte) (*File, *calicov1alpha1.NetworkConfig, field.ErrorList) {
 	f := &File{}
-	jsonData, err := yaml.YAMLToJSON(data)
-	if err != nil {
-		return nil, nil, field.ErrorList{field.Invalid(field.NewPath(""), "", fmt.Sprintf("not YAML: %v", err))}
-	}
-	strict, err := kjson.UnmarshalStrict(jsonData, f)
-	if err != nil {
-		return nil, nil, field.ErrorList{decodeError(err)}
-	}
-	var errs field.ErrorList
-	for _, e := range strict {
-		errs = append(errs, decodeError(e))
-	}
-	if len(errs) > 0 {
+	if errs := decode.Object(data, nil, fileGVK, f); len(errs) > 0 {
 		return nil, nil, errs
 	}
-	if f.APIVersion != FileAPIVersion || f.Kind != FileKind {
-		errs = append(errs, field.Invalid(field.NewPath("kind"), f.APIVersion+"/"+f.Kind, fmt.Sprintf("a cluster file is apiVersion %s, kind %s", FileAPIVersion, FileKind)))
-	}
-	errs = append(errs, f.Cluster.validate(pathFacts)...)
+	errs := f.Cluster.validate(pathFacts)
 	cfg := &calicov1alpha1.NetworkConfig{}
 	if len(f.NetworkConfig) > 0 && string(f.NetworkConfig) != "null" {
 		var derrs field.ErrorList
@@ -111,32 +97,6 @@ func ValidateConfig(cfg *calicov1alpha1.NetworkConfig, families []string) field.
 		fams = append(fams, gardencorev1beta1.IPFamily(f))
 	}
 	return validation.ValidateNetworkConfig(cfg, fams, pathNetworkConfig)
-}
-
-// decodeError names the field a JSON decoding error is about.
-func decodeError(err error) *field.Error {
-	msg := err.Error()
-	if i := strings.Index(msg, `unknown field "`); i >= 0 {
-		name := strings.TrimSuffix(msg[i+len(`unknown field "`):], `"`)
-		return field.Invalid(field.NewPath(name), "", "unknown field (misspelt?); docs/standalone.md lists the cluster file's fields")
-	}
-	if i := strings.Index(msg, `duplicate field "`); i >= 0 {
-		name := strings.TrimSuffix(msg[i+len(`duplicate field "`):], `"`)
-		return field.Duplicate(field.NewPath(name), name)
-	}
-	var te *json.UnmarshalTypeError
-	if ok := asTypeError(err, &te); ok {
-		return field.Invalid(field.NewPath(te.Field), te.Value, fmt.Sprintf("must be a %s", te.Type))
-	}
-	return field.Invalid(field.NewPath(""), "", msg)
-}
-
-func asTypeError(err error, target **json.UnmarshalTypeError) bool {
-	te, ok := err.(*json.UnmarshalTypeError)
-	if ok {
-		*target = te
-	}
-	return ok
 }
 
 // validate checks the facts' formats.

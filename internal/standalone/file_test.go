@@ -15,7 +15,9 @@ func TestReadFileErrorsNameTheField(t *testing.T) {
 		want       []string
 	}{
 		{"misspelt fact", head + "cluster:\n  podCidr: 10.0.0.0/16\n",
-			[]string{`cluster.podCidr: Invalid value: "": unknown field (misspelt?); docs/standalone.md lists the cluster file's fields`}},
+			[]string{`cluster.podCidr: Forbidden: unknown field "podCidr" (did you mean "podCIDR"?); known fields of cluster: ipFamilies, kubeProxy, kubernetesVersion, nodeCIDR, podCIDR, serviceCIDR`}},
+		{"wrong type", head + "cluster:\n  ipFamilies: IPv4\n",
+			[]string{`cluster.ipFamilies: Invalid value: "IPv4": must be a list, not a string`}},
 		{"bad CIDR", head + "cluster:\n  podCIDR: 10.0.0.0/33\n",
 			[]string{`cluster.podCIDR: Invalid value: "10.0.0.0/33": not a CIDR: "10.0.0.0/33"`}},
 		{"bad mode", head + "cluster:\n  kubeProxy:\n    mode: iptables\n",
@@ -23,7 +25,7 @@ func TestReadFileErrorsNameTheField(t *testing.T) {
 		{"bad version", head + "cluster:\n  kubernetesVersion: \"1.34\"\n",
 			[]string{`cluster.kubernetesVersion: Invalid value: "1.34": must be MAJOR.MINOR.PATCH, e.g. 1.33.2`}},
 		{"wrong kind", "apiVersion: v1\nkind: ConfigMap\n",
-			[]string{`kind: Invalid value: "v1/ConfigMap": a cluster file is apiVersion standalone.calico-pilot.dev/v1alpha1, kind Cluster`}},
+			[]string{`apiVersion: Unsupported value: "v1": supported values: "standalone.calico-pilot.dev/v1alpha1"`, `kind: Unsupported value: "ConfigMap": supported values: "Cluster"`}},
 		{"NetworkConfig field", head + "networkConfig:\n  apiVersion: calico.networking.extensions.gardener.cloud/v1alpha1\n  kind: NetworkConfig\n  backendd: bird\n",
 			[]string{`networkConfig.backendd: `}},
 	}

@@ -1,6 +1,7 @@
 package standalone
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -39,7 +40,7 @@ type State struct {
 	Pools []calicov1alpha1.IPPoolRecord `json:"pools,omitempty"`
 	// Adopted is true once apply took over an install it did not create.
 	Adopted bool `json:"adopted,omitempty"`
-	// Updated is when apply last wrote the state.
+	// Updated is when apply last changed the state.
 	Updated time.Time `json:"updated,omitempty"`
 }
 
@@ -81,6 +82,52 @@ func ReadState(ctx context.Context, c client.Reader) (State, bool, error) {
 		return State{}, false, fmt.Errorf("the state ConfigMap %s/%s key %s does not decode: %w (it is calico-pilot's; restore it from a backup rather than editing it)", Namespace, StateConfigMap, StateKey, err)
 	}
 	return st, true, nil
+}
+
+// stateWriter writes the state as an apply goes, and only what changed: an apply that changes
+// nothing leaves the state ConfigMap as it was (Updated too).
+type stateWriter struct {
+	c client.Client
+	// last is the state as recorded (nil: none yet), Updated left out.
+	last []byte
+}
+
+// newStateWriter starts from st, read from the cluster (found false: none recorded).
+func newStateWriter(c client.Client, st State, found bool) (*stateWriter, error) {
+	w := &stateWriter{c: c}
+	if found {
+		var err error
+		if w.last, err = encodeUnstamped(st); err != nil {
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// write records st unless it is what is recorded already.
+func (w *stateWriter) write(ctx context.Context, st State, now time.Time) error {
+	b, err := encodeUnstamped(st)
+	if err != nil {
+		return err
+	}
+	if w.last != nil && bytes.Equal(b, w.last) {
+		return nil
+	}
+	if err := WriteState(ctx, w.c, st, now); err != nil {
+		return err
+	}
+	w.last = b
+	return nil
+}
+
+// encodeUnstamped is st's encoding without Updated, to compare two states.
+func encodeUnstamped(st State) ([]byte, error) {
+	st.Updated = time.Time{}
+	b, err := json.Marshal(st)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the state: %w", err)
+	}
+	return b, nil
 }
 
 // WriteState records st with server-side apply.

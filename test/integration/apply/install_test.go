@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	appsv1 "k8s.io/api/apps/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -70,6 +71,16 @@ func TestApplyInstallsWithFactsFromKubeadm(t *testing.T) {
 	var lease coordinationv1.Lease
 	if err := cl.c.Get(ctx, client.ObjectKey{Namespace: "kube-system", Name: "calico-pilot-apply"}, &lease); !apierrors.IsNotFound(err) {
 		t.Errorf("the Lease is left after apply: %v", err)
+	}
+
+	// A second apply writes nothing: every object it applied keeps its resourceVersion (a server-side
+	// apply of an unchanged object is not stored), no pool is created again.
+	before := cl.resourceVersions(st.Owned)
+	if code, out, errOut = cl.apply(ctx, minimalFile); code != 0 || strings.Contains(out, "created IP pool") {
+		t.Fatalf("second apply: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if d := cmp.Diff(before, cl.resourceVersions(st.Owned)); d != "" {
+		t.Errorf("the second apply changed objects (-before +after resourceVersion):\n%s", d)
 	}
 
 	code, out, errOut = cl.apply(ctx, minimalFile, "--dry-run")

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -160,6 +162,23 @@ func (cl *cluster) pool(name string) *calicov1.IPPool {
 		cl.t.Fatalf("IP pool %s: %v", name, err)
 	}
 	return p
+}
+
+// resourceVersions are the resourceVersions of refs by ref (the state ConfigMap's too).
+func (cl *cluster) resourceVersions(refs []standalone.ObjectRef) map[string]string {
+	cl.t.Helper()
+	refs = append(slices.Clone(refs), standalone.ObjectRef{APIVersion: "v1", Kind: "ConfigMap", Namespace: standalone.Namespace, Name: standalone.StateConfigMap})
+	out := map[string]string{}
+	for _, r := range refs {
+		u := &unstructured.Unstructured{}
+		u.SetAPIVersion(r.APIVersion)
+		u.SetKind(r.Kind)
+		if err := cl.c.Get(context.Background(), client.ObjectKey{Namespace: r.Namespace, Name: r.Name}, u); err != nil {
+			cl.t.Fatalf("%s: %v", r, err)
+		}
+		out[r.String()] = u.GetResourceVersion()
+	}
+	return out
 }
 
 // images are the images of a kube-system workload's containers by name.
