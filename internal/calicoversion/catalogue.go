@@ -264,8 +264,8 @@ func (b *builder) addRelease(i int, rd ReleaseData) {
 func (b *builder) checkImages(i int, rd ReleaseData) {
 	for _, img := range ImageNames() {
 		ref := rd.Images[img]
-		repo, tag, ok := splitImage(ref)
-		if !ok || repo == "" || tag == "" {
+		repo, tag := SplitImage(ref)
+		if repo == "" || tag == "" || strings.Contains(ref, "@") {
 			b.bad("releases[%d] %s: images.%s %q: want REPOSITORY:TAG", i, rd.Name, img, ref)
 		}
 	}
@@ -423,15 +423,6 @@ func normalizeLine(s string) string {
 		return s
 	}
 	return n.Line()
-}
-
-// splitImage splits "repository:tag" at the tag's colon (a registry port stays in the repository).
-func splitImage(ref string) (repo, tag string, ok bool) {
-	i := strings.LastIndex(ref, ":")
-	if i < 0 || strings.Contains(ref[i:], "/") {
-		return ref, "", false
-	}
-	return ref[:i], ref[i+1:], true
 }
 
 // Lines returns the lines, oldest first.

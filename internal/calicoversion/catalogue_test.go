@@ -262,6 +262,10 @@ func TestNewRefusesBadData(t *testing.T) {
 		}, "differences[11] ebpf-v2: no component implements it"},
 		"follows a newer release": {func(d *calicoversion.Data) { d.Releases[0].Follows = "v3.32.1" }, "release v3.31.6: follows \"v3.32.1\": want an older release"},
 		"missing image":           {func(d *calicoversion.Data) { delete(d.Releases[1].Images, "calico-cni") }, "releases[1] v3.31.7: images.calico-cni \"\": want REPOSITORY:TAG"},
+		"image with a digest": {func(d *calicoversion.Data) {
+			d.Releases[1].Images["calico-cni"] = "quay.io/calico/cni:v3.31.7@sha256:0123abcd"
+		},
+			"releases[1] v3.31.7: images.calico-cni \"quay.io/calico/cni:v3.31.7@sha256:0123abcd\": want REPOSITORY:TAG"},
 		"release of another line": {func(d *calicoversion.Data) { d.Releases[1].Line = "v3.32" }, "releases[1] v3.31.7: line \"v3.32\": want its own line"},
 		"move without typha":      {func(d *calicoversion.Data) { d.Moves.Up = d.Moves.Up[:1] }, "moves.up: calico-typha must be in exactly one step (found 0 times)"},
 		"unknown since":           {func(d *calicoversion.Data) { d.KnownIssues[0].Since = "v3.32.0" }, "knownIssues[0] kube-controllers-stalls-while-calico-node-unavailable: since \"v3.32.0\": want a release of the catalogue"},

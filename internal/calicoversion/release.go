@@ -163,8 +163,7 @@ func (r Release) Image(name string) string {
 
 // ImageRepositoryTag splits Image(name).
 func (r Release) ImageRepositoryTag(name string) (repository, tag string) {
-	repository, tag, _ = splitImage(r.Image(name))
-	return repository, tag
+	return SplitImage(r.Image(name))
 }
 
 // KnownIssues are the release's known issues (catalogue.yaml, knownIssues).

@@ -650,15 +650,8 @@ func (v *Vector) checkCalicoTag(name, ref string, release calicoversion.Release)
 	if !isCalicoImage(name) || release.IsZero() || release == v.Catalogue().Unrecorded().Release {
 		return nil
 	}
-	tag := ref
-	if i := strings.LastIndex(tag, "@"); i >= 0 {
-		tag = tag[:i]
-	}
-	i := strings.LastIndex(tag, ":")
-	if i < 0 || strings.Contains(tag[i:], "/") {
-		return nil
-	}
-	got, ok := calicoversion.ReleaseOfTag(tag[i+1:])
+	_, tag := calicoversion.SplitImage(ref)
+	got, ok := calicoversion.ReleaseOfTag(tag)
 	if !ok || got == release.Version() {
 		return nil
 	}
