@@ -199,23 +199,23 @@ func (b *builder) addLines(lines []LineData) {
 		n, err := ParseName(ld.Name)
 		switch {
 		case err != nil || n.HasPatch:
-			b.bad("b.lines[%d].name %q: want a line vMAJOR.MINOR", i, ld.Name)
+			b.bad("lines[%d].name %q: want a line vMAJOR.MINOR", i, ld.Name)
 			continue
 		case b.lines[n.Line()] != nil:
-			b.bad("b.lines[%d].name %q: listed twice", i, ld.Name)
+			b.bad("lines[%d].name %q: listed twice", i, ld.Name)
 			continue
 		case len(b.c.lines) > 0 && b.c.lines[len(b.c.lines)-1].name.Compare(n) >= 0:
-			b.bad("b.lines[%d].name %q: lines are listed oldest first", i, ld.Name)
+			b.bad("lines[%d].name %q: lines are listed oldest first", i, ld.Name)
 		}
 		l := &lineEntry{cat: b.c, name: n, data: ld}
 		var ok1, ok2 bool
 		l.kmin, ok1 = kubernetesMinor(ld.Kubernetes.Min)
 		l.kmax, ok2 = kubernetesMinor(ld.Kubernetes.Max)
 		if !ok1 || !ok2 || l.kmin > l.kmax {
-			b.bad("b.lines[%d] %s: kubernetes {min: %q, max: %q}: want two Kubernetes minors 1.x, min <= max", i, ld.Name, ld.Kubernetes.Min, ld.Kubernetes.Max)
+			b.bad("lines[%d] %s: kubernetes {min: %q, max: %q}: want two Kubernetes minors 1.x, min <= max", i, ld.Name, ld.Kubernetes.Min, ld.Kubernetes.Max)
 		}
 		if ld.CRDs == "" || ld.CRDStorage == "" {
-			b.bad("b.lines[%d] %s: crds and crdStorage are required", i, ld.Name)
+			b.bad("lines[%d] %s: crds and crdStorage are required", i, ld.Name)
 		}
 		b.lines[n.Line()] = l
 		b.c.lines = append(b.c.lines, l)
@@ -239,11 +239,11 @@ func (b *builder) addReleases(releases []ReleaseData) {
 func (b *builder) addRelease(i int, rd ReleaseData) {
 	n, err := ParseName(rd.Name)
 	if err != nil || !n.HasPatch {
-		b.bad("b.releases[%d].name %q: want a release vMAJOR.MINOR.PATCH", i, rd.Name)
+		b.bad("releases[%d].name %q: want a release vMAJOR.MINOR.PATCH", i, rd.Name)
 		return
 	}
 	if b.releases[n.String()] != nil {
-		b.bad("b.releases[%d].name %q: listed twice", i, rd.Name)
+		b.bad("releases[%d].name %q: listed twice", i, rd.Name)
 		return
 	}
 	l := b.lines[strings.TrimSpace(rd.Line)]
@@ -251,7 +251,7 @@ func (b *builder) addRelease(i int, rd ReleaseData) {
 		l = b.lines[ln.Line()]
 	}
 	if l == nil || l.name.Line() != n.Line() {
-		b.bad("b.releases[%d] %s: line %q: want its own line, one of %s", i, rd.Name, rd.Line, strings.Join(b.c.LineNames(), ", "))
+		b.bad("releases[%d] %s: line %q: want its own line, one of %s", i, rd.Name, rd.Line, strings.Join(b.c.LineNames(), ", "))
 		return
 	}
 	b.checkImages(i, rd)
@@ -266,12 +266,12 @@ func (b *builder) checkImages(i int, rd ReleaseData) {
 		ref := rd.Images[img]
 		repo, tag, ok := splitImage(ref)
 		if !ok || repo == "" || tag == "" {
-			b.bad("b.releases[%d] %s: images.%s %q: want REPOSITORY:TAG", i, rd.Name, img, ref)
+			b.bad("releases[%d] %s: images.%s %q: want REPOSITORY:TAG", i, rd.Name, img, ref)
 		}
 	}
 	for img := range rd.Images {
 		if !slices.Contains(ImageNames(), img) {
-			b.bad("b.releases[%d] %s: images.%s: not an image of Calico's components (%s)", i, rd.Name, img, strings.Join(ImageNames(), ", "))
+			b.bad("releases[%d] %s: images.%s: not an image of Calico's components (%s)", i, rd.Name, img, strings.Join(ImageNames(), ", "))
 		}
 	}
 }

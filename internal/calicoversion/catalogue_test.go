@@ -1,6 +1,7 @@
 package calicoversion_test
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -271,7 +272,9 @@ func TestNewRefusesBadData(t *testing.T) {
 	} {
 		d := calicoversion.Default().Data()
 		tt.edit(&d)
-		if _, err := calicoversion.New(d); err == nil || !strings.Contains(err.Error(), tt.msg) {
+		// The message starts with the entry's path in the file: after a ": " or a line break.
+		want := regexp.MustCompile(`(^|: |\n)` + regexp.QuoteMeta(tt.msg))
+		if _, err := calicoversion.New(d); err == nil || !want.MatchString(err.Error()) {
 			t.Errorf("%s: %v; want it to say %q", name, err, tt.msg)
 		}
 	}
