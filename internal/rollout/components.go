@@ -14,19 +14,6 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 )
 
-// Names of the shoot workloads whose rollout decides a move and a wave member (internal/render names
-// them so).
-const (
-	// ShootNamespace is where Calico's workloads run in a shoot.
-	ShootNamespace = calicoversion.Namespace
-	// NodeDaemonSet is calico-node (Felix, BIRD, confd).
-	NodeDaemonSet = calicoversion.NodeDaemonSet
-	// TyphaDeployment is Typha; absent when Typha is off.
-	TyphaDeployment = calicoversion.TyphaDeployment
-	// KubeControllersDeployment is kube-controllers; absent where it is not rendered.
-	KubeControllersDeployment = calicoversion.KubeControllersDeployment
-)
-
 // Component is how one workload's rollout stands, as its controller reports it in status.
 type Component struct {
 	// Name is the workload's name.
