@@ -223,7 +223,6 @@ func (b *builder) addLines(lines []LineData) {
 	if len(b.c.lines) == 0 {
 		b.bad("lines: at least one line is required")
 	}
-
 }
 
 // addReleases checks and adds the releases and links each to its line and the release it follows.
@@ -246,10 +245,7 @@ func (b *builder) addRelease(i int, rd ReleaseData) {
 		b.bad("releases[%d].name %q: listed twice", i, rd.Name)
 		return
 	}
-	l := b.lines[strings.TrimSpace(rd.Line)]
-	if ln, err := ParseName(rd.Line); err == nil {
-		l = b.lines[ln.Line()]
-	}
+	l := b.lines[normalizeLine(rd.Line)]
 	if l == nil || l.name.Line() != n.Line() {
 		b.bad("releases[%d] %s: line %q: want its own line, one of %s", i, rd.Name, rd.Line, strings.Join(b.c.LineNames(), ", "))
 		return
@@ -336,7 +332,6 @@ func (b *builder) addMoves(moves MovesData) {
 		}
 		b.c.moves[kind] = steps
 	}
-
 }
 
 // inRange returns whether a release is in [since, until) along the releases it follows.

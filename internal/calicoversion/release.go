@@ -200,9 +200,6 @@ func (r Release) CRDSet() string { return r.Line().CRDSet() }
 // CRDStorage is the API group/version Calico stores its objects under with this release's CRDs.
 func (r Release) CRDStorage() string { return r.Line().CRDStorage() }
 
-// IsNewest is true when no release of the line is newer.
-func (r Release) IsNewest() bool { return !r.IsZero() && r.Line().Newest() == r }
-
 // Newer is the newer of two releases (a zero release is older than any).
 func Newer(a, b Release) Release {
 	if a.IsZero() || (!b.IsZero() && b.Compare(a) > 0) {

@@ -14,19 +14,6 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 )
 
-// Names of the shoot workloads whose rollout decides a move and a wave member (internal/render names
-// them so).
-const (
-	// ShootNamespace is where Calico's workloads run in a shoot.
-	ShootNamespace = calicoversion.Namespace
-	// NodeDaemonSet is calico-node (Felix, BIRD, confd).
-	NodeDaemonSet = calicoversion.NodeDaemonSet
-	// TyphaDeployment is Typha; absent when Typha is off.
-	TyphaDeployment = calicoversion.TyphaDeployment
-	// KubeControllersDeployment is kube-controllers; absent where it is not rendered.
-	KubeControllersDeployment = calicoversion.KubeControllersDeployment
-)
-
 // Component is how one workload's rollout stands, as its controller reports it in status.
 type Component struct {
 	// Name is the workload's name.
@@ -49,18 +36,10 @@ func (c Component) Complete() bool {
 		c.Available == c.Desired && c.Unavailable == 0
 }
 
-// RunsImages says whether the pod template runs every image of want (container name -> image):
-// the shoot's resource manager has applied the spec the move asked for.
-func (c Component) RunsImages(want map[string]string) bool {
-	if !c.Found || len(want) == 0 {
-		return false
-	}
-	for name, image := range want {
-		if c.Images[name] != image {
-			return false
-		}
-	}
-	return true
+// RunsImage says whether the pod template's container runs image: the shoot's resource manager has
+// applied the spec the move asked for.
+func (c Component) RunsImage(container, image string) bool {
+	return c.Found && c.Images[container] == image
 }
 
 // String says how far the rollout got, for messages: "calico-node 2/3 updated, 2/3 available,

@@ -45,3 +45,24 @@ func TestComponentsWatchKubeControllers(t *testing.T) {
 		})
 	}
 }
+
+// TestRunsImage: a move's step counts as applied only when the workload exists and the named
+// container runs the rendered image; an init container of the same template does not stand in for it.
+func TestRunsImage(t *testing.T) {
+	node := rollout.Component{Name: "calico-node", Found: true, Images: map[string]string{
+		"install-cni": "quay.io/calico/cni:v3.32.1", "calico-node": "quay.io/calico/node:v3.31.7"}}
+	for _, tc := range []struct {
+		c                rollout.Component
+		container, image string
+		want             bool
+	}{
+		{c: node, container: "calico-node", image: "quay.io/calico/node:v3.31.7", want: true},
+		{c: node, container: "calico-node", image: "quay.io/calico/node:v3.32.1"},
+		{c: node, container: "calico-typha", image: "quay.io/calico/node:v3.31.7"},
+		{c: rollout.Component{Name: "calico-node"}, container: "calico-node", image: ""},
+	} {
+		if got := tc.c.RunsImage(tc.container, tc.image); got != tc.want {
+			t.Errorf("%s found %t: RunsImage(%q, %q) = %t, want %t", tc.c.Name, tc.c.Found, tc.container, tc.image, got, tc.want)
+		}
+	}
+}

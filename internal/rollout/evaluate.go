@@ -45,8 +45,8 @@ type Shoot struct {
 	ReconcileErrorAt time.Time
 }
 
-// Observe reads a shoot's calico-node, Typha and kube-controllers (through the shoot client); the controller passes
-// one that reads the shoot, tests pass their own.
+// Observe reads a shoot's calico-node, Typha and kube-controllers (through the shoot client); the
+// controller passes one that reads the shoot (ReadComponents), tests pass their own.
 type Observe func(namespace string) (Components, error)
 
 // Result is what Evaluate changed that the caller acts on.
@@ -59,7 +59,7 @@ type Result struct {
 }
 
 // Evaluate advances state one step at now: it replaces a State of another rollout name or target,
-// aligns the recorded waves with the spec's (Waves), then (unless halted) judges the pending members
+// aligns the recorded waves with the spec's (alignWaves), then (unless halted) judges the pending members
 // of the open wave, halts the rollout when the wave's failure budget is exceeded, closes the wave
 // after its soak and opens the next one, choosing its members. An edit of the waves never lifts a
 // halt: only Resume or a new name or target does. observe is called only for members whose Network

@@ -52,7 +52,7 @@ type MemberState string
 const (
 	// MemberPending: moving, or waiting for its move to start.
 	MemberPending MemberState = "Pending"
-	// MemberSucceeded: on the target line, no move, last operation succeeded, calico-node, Typha and
+	// MemberSucceeded: on the target release, no move, last operation succeeded, calico-node, Typha and
 	// kube-controllers rolled out (Typha and kube-controllers when present).
 	MemberSucceeded MemberState = "Succeeded"
 	// MemberFailed: not succeeded within the wave's deadline, or its Network's reconcile failed.

@@ -12,21 +12,21 @@ import (
 
 // Line describes a line to add: its release (following Follows), Kubernetes range, CRD set and storage.
 type Line struct {
-	Name, Release, Follows string
-	KubernetesMin, KubeMax string
-	CRDs, CRDStorage       string
+	Name, Release, Follows       string
+	KubernetesMin, KubernetesMax string
+	CRDs, CRDStorage             string
 }
 
 // V3_33 is a synthetic v3.33 line: v3.33.0 follows v3.32.1, supports Kubernetes 1.35-1.37, and uses
 // v3.32's CRD set under the same storage.
-var V3_33 = Line{Name: "v3.33", Release: "v3.33.0", Follows: "v3.32.1", KubernetesMin: "1.35", KubeMax: "1.37", CRDs: "v3.32", CRDStorage: "crd.projectcalico.org/v1"}
+var V3_33 = Line{Name: "v3.33", Release: "v3.33.0", Follows: "v3.32.1", KubernetesMin: "1.35", KubernetesMax: "1.37", CRDs: "v3.32", CRDStorage: "crd.projectcalico.org/v1"}
 
 // WithLines returns the default catalogue with the lines added (in order, each newer than the last).
 func WithLines(t testing.TB, lines ...Line) *calicoversion.Catalogue {
 	t.Helper()
 	d := calicoversion.Default().Data()
 	for _, l := range lines {
-		d.Lines = append(d.Lines, calicoversion.LineData{Name: l.Name, Kubernetes: calicoversion.KubernetesData{Min: l.KubernetesMin, Max: l.KubeMax}, CRDs: l.CRDs, CRDStorage: l.CRDStorage})
+		d.Lines = append(d.Lines, calicoversion.LineData{Name: l.Name, Kubernetes: calicoversion.KubernetesData{Min: l.KubernetesMin, Max: l.KubernetesMax}, CRDs: l.CRDs, CRDStorage: l.CRDStorage})
 		images := map[string]string{}
 		for _, n := range calicoversion.ImageNames() {
 			images[n] = "quay.io/calico/" + strings.TrimPrefix(n, "calico-") + ":" + l.Release

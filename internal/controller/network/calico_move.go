@@ -49,7 +49,7 @@ func (a *Actuator) checkMove(ctx context.Context, namespace string, d calicovers
 		switch {
 		case !w.Complete():
 			holding = append(holding, w.String())
-		case !w.RunsImages(map[string]string{string(c): image}):
+		case !w.RunsImage(string(c), image):
 			holding = append(holding, fmt.Sprintf("%s does not run %s yet", w.Name, image))
 		}
 	}

@@ -60,7 +60,7 @@ func TestImageVectorPerShoot(t *testing.T) {
 }
 
 // containerImage is the image of the named container of a workload of the stored manifest.
-func containerImage(t *testing.T, obj map[string]any, container string) string {
+func containerImage(t testing.TB, obj map[string]any, container string) string {
 	t.Helper()
 	if obj == nil {
 		t.Fatal("workload not in the manifest")

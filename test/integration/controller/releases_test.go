@@ -44,28 +44,8 @@ func (e *testEnv) calicoStatus() calicov1alpha1.NetworkStatus {
 // storedImageTag is the tag of calico-node's image in the stored manifest.
 func (e *testEnv) storedImageTag() string {
 	e.t.Helper()
-	ds := e.manifest()["DaemonSet/calico-node"]
-	containers, _ := lookupPath(ds, "spec", "template", "spec", "containers").([]any)
-	for _, c := range containers {
-		m, _ := c.(map[string]any)
-		if m["name"] == "calico-node" {
-			image, _ := m["image"].(string)
-			return image[strings.LastIndex(image, ":")+1:]
-		}
-	}
-	return ""
-}
-
-func lookupPath(obj map[string]any, path ...string) any {
-	var cur any = obj
-	for _, p := range path {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = m[p]
-	}
-	return cur
+	image := containerImage(e.t, e.manifest()["DaemonSet/calico-node"], "calico-node")
+	return image[strings.LastIndex(image, ":")+1:]
 }
 
 // TestRecordedReleaseKeepsItsLine: a Network whose status records a release this calico-pilot does not

@@ -152,8 +152,8 @@ func clearShoot(t *testing.T, c client.Client) {
 	t.Helper()
 	ctx := context.Background()
 	for _, obj := range []client.Object{
-		&appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Namespace: rollout.ShootNamespace, Name: rollout.NodeDaemonSet}},
-		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: rollout.ShootNamespace, Name: rollout.TyphaDeployment}},
+		&appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Namespace: calicoversion.Namespace, Name: calicoversion.NodeDaemonSet}},
+		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: calicoversion.Namespace, Name: calicoversion.TyphaDeployment}},
 		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "kube-system", Name: "calico-kube-controllers"}},
 	} {
 		if err := c.Delete(ctx, obj); err != nil && !apierrors.IsNotFound(err) {
@@ -256,7 +256,7 @@ func (f *fleet) apply(ctx context.Context, i int, ns, secretName string, broken 
 			if err := json.Unmarshal(line, ds); err != nil {
 				return err
 			}
-			if ds.Name != rollout.NodeDaemonSet {
+			if ds.Name != calicoversion.NodeDaemonSet {
 				continue
 			}
 			live := &appsv1.DaemonSet{}
@@ -276,7 +276,7 @@ func (f *fleet) apply(ctx context.Context, i int, ns, secretName string, broken 
 			if err := json.Unmarshal(line, d); err != nil {
 				return err
 			}
-			if d.Name != rollout.TyphaDeployment && d.Name != "calico-kube-controllers" {
+			if d.Name != calicoversion.TyphaDeployment && d.Name != calicoversion.KubeControllersDeployment {
 				continue
 			}
 			live := &appsv1.Deployment{}

@@ -100,13 +100,13 @@ func (f *fleet) generations(i int) [3]int64 {
 	ctx := context.Background()
 	var out [3]int64
 	ds := &appsv1.DaemonSet{}
-	if err := f.shoot[i].Get(ctx, client.ObjectKey{Namespace: rollout.ShootNamespace, Name: rollout.NodeDaemonSet}, ds); err != nil {
+	if err := f.shoot[i].Get(ctx, client.ObjectKey{Namespace: calicoversion.Namespace, Name: calicoversion.NodeDaemonSet}, ds); err != nil {
 		f.t.Fatal(err)
 	}
 	out[0] = ds.Generation
-	for j, name := range []string{rollout.TyphaDeployment, rollout.KubeControllersDeployment} {
+	for j, name := range []string{calicoversion.TyphaDeployment, calicoversion.KubeControllersDeployment} {
 		d := &appsv1.Deployment{}
-		if err := f.shoot[i].Get(ctx, client.ObjectKey{Namespace: rollout.ShootNamespace, Name: name}, d); err != nil {
+		if err := f.shoot[i].Get(ctx, client.ObjectKey{Namespace: calicoversion.Namespace, Name: name}, d); err != nil {
 			f.t.Fatal(err)
 		}
 		out[j+1] = d.Generation
@@ -162,12 +162,12 @@ func (f *fleet) generationsOrZero(i int) [3]int64 {
 	ctx := context.Background()
 	var out [3]int64
 	ds := &appsv1.DaemonSet{}
-	if f.shoot[i].Get(ctx, client.ObjectKey{Namespace: rollout.ShootNamespace, Name: rollout.NodeDaemonSet}, ds) == nil {
+	if f.shoot[i].Get(ctx, client.ObjectKey{Namespace: calicoversion.Namespace, Name: calicoversion.NodeDaemonSet}, ds) == nil {
 		out[0] = ds.Generation
 	}
-	for j, name := range []string{rollout.TyphaDeployment, rollout.KubeControllersDeployment} {
+	for j, name := range []string{calicoversion.TyphaDeployment, calicoversion.KubeControllersDeployment} {
 		d := &appsv1.Deployment{}
-		if f.shoot[i].Get(ctx, client.ObjectKey{Namespace: rollout.ShootNamespace, Name: name}, d) == nil {
+		if f.shoot[i].Get(ctx, client.ObjectKey{Namespace: calicoversion.Namespace, Name: name}, d) == nil {
 			out[j+1] = d.Generation
 		}
 	}
