@@ -48,6 +48,8 @@ type ApplyOptions struct {
 	AcceptBlockers []string
 	// Adopt takes over objects calico-pilot did not apply (an upstream calico.yaml install).
 	Adopt bool
+	// RemoveForeign names objects whose fields set by other managers apply removes ("all": every one).
+	RemoveForeign []string
 	// AllowDisruption makes --dry-run exit 0 on disruptive (but not blocked) changes, as plan's flag.
 	AllowDisruption bool
 	// disruptive is set by report when the plan's highest impact is disruptive or blocked.
@@ -105,7 +107,8 @@ func (o *ApplyOptions) AddFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig of the cluster (required)")
 	f.StringVarP(&o.File, "filename", "f", "", "cluster file: NetworkConfig and cluster facts (required; - for stdin)")
 	f.BoolVar(&o.DryRun, "dry-run", false, "print what would change (plan's report) and change nothing")
-	f.BoolVar(&o.AllowDisruption, "allow-disruption", false, "with --dry-run: exit 0 on disruptive changes that are not blocked (as plan)")
+	f.BoolVar(&o.AllowDisruption, "allow-disruption", false, "accept disruptive changes that are not blocked (an IP pool's encapsulation on every node at once, say); with --dry-run: exit 0 on them, as plan")
+	f.StringArrayVar(&o.RemoveForeign, "remove-foreign", nil, "remove the fields other field managers set in this calico-pilot object, by the object as --dry-run prints it (\"DaemonSet kube-system/calico-node\"), or all (repeatable); without it they are kept and listed")
 	f.StringVar(&o.CalicoVersion, "calico-version", "", "Calico release or line to move to ("+calicoversion.Default().Accepted()+"); without it the deployed release stays")
 	f.DurationVar(&o.Timeout, "timeout", 5*time.Minute, "how long to wait for CRDs to be Established and for each step's rollout")
 	f.StringArrayVar(&o.AcceptBlockers, "accept-blocker", nil, "a plan blocker to accept, by its object as plan prints it (repeatable)")
@@ -173,8 +176,8 @@ func (o *ApplyOptions) Run(ctx context.Context, streams IO) error {
 	host, _ := os.Hostname()
 	err = a.Apply(ctx, standalone.Request{
 		Config: cfg, Facts: facts, CalicoVersion: o.CalicoVersion, DryRun: o.DryRun, Adopt: o.Adopt,
-		Timeout: o.Timeout, AcceptBlockers: o.AcceptBlockers, Identity: fmt.Sprintf("%s/%d/%s", host, os.Getpid(), rand.String(5)),
-		Check: func(ctx context.Context, p standalone.Preview) ([]plan.Blocker, error) {
+		Timeout: o.Timeout, AcceptBlockers: o.AcceptBlockers, AllowDisruption: o.AllowDisruption, RemoveForeign: o.RemoveForeign, Identity: fmt.Sprintf("%s/%d/%s", host, os.Getpid(), rand.String(5)),
+		Check: func(ctx context.Context, p standalone.Preview) (standalone.Verdict, error) {
 			return o.report(ctx, c, p, streams)
 		},
 		Out: streams.Out,
@@ -263,8 +266,8 @@ func (o *ApplyOptions) exit(ctx context.Context, err error, streams IO) error {
 }
 
 // report prints plan's report for the preview (plan's diff, classification, live blockers and move)
-// and returns the blockers.
-func (o *ApplyOptions) report(ctx context.Context, c client.Client, p standalone.Preview, streams IO) ([]plan.Blocker, error) {
+// and returns the blockers and whether a change is disruptive.
+func (o *ApplyOptions) report(ctx context.Context, c client.Client, p standalone.Preview, streams IO) (standalone.Verdict, error) {
 	d := manifestdiff.Compare(p.Current, p.Target)
 	manifestdiff.DefaultClassifier().Classify(d)
 	live, err := readLive(ctx, c, d)
@@ -273,13 +276,13 @@ func (o *ApplyOptions) report(ctx context.Context, c client.Client, p standalone
 		live, err = &plan.Live{CRDs: map[string]plan.CRDState{}}, nil
 	}
 	if err != nil {
-		return nil, err
+		return standalone.Verdict{}, err
 	}
 	// As plan --target-version: the facts of a move between lines, checked against the cluster (no
 	// move between lines, no facts: nothing is read).
 	objects, err := calicofacts.Gather(ctx, c, calicofacts.For(p.From.Node, p.To.Node))
 	if err != nil {
-		return nil, err
+		return standalone.Verdict{}, err
 	}
 	move := plan.NewMove(p.From, p.To, d, p.Kubernetes, objects)
 	blockers := append(plan.Blockers(d, live), move.Blockers()...)
@@ -288,10 +291,10 @@ func (o *ApplyOptions) report(ctx context.Context, c client.Client, p standalone
 	sum := d.Summarize()
 	o.disruptive = sum.Highest == manifestdiff.ClassDisruptive || sum.Highest == manifestdiff.ClassBlocked
 	if err := po.report(&b, d, blockers, sum, true, move); err != nil {
-		return nil, err
+		return standalone.Verdict{}, err
 	}
 	fmt.Fprintf(streams.Out, "plan:\n%s", b.String())
-	return blockers, nil
+	return standalone.Verdict{Blockers: blockers, Disruptive: o.disruptive}, nil
 }
 
 func newApplyScheme() (*runtime.Scheme, error) {

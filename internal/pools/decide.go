@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/netip"
 	"sort"
+	"strings"
 	"time"
 
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
@@ -196,8 +197,7 @@ func (dc *decider) replacedByOwner(d, l *calicov1.IPPool, rec Record) {
 // reports an immutable change the config asks for, and observes the owner's edits.
 func (dc *decider) update(d, l *calicov1.IPPool, rec Record) {
 	if canonical(d.Spec.CIDR) != canonical(rec.CIDR) || (d.Spec.BlockSize != 0 && l.Spec.BlockSize != 0 && d.Spec.BlockSize != l.Spec.BlockSize) {
-		dc.finding(d.Name, ReasonImmutableChange, true,
-			fmt.Sprintf("IP pool %s keeps CIDR %s and block size %d: the configuration asks for %s and %d, which Calico cannot change in place; create a new pool and run `calico-pilot pools migrate`", d.Name, l.Spec.CIDR, l.Spec.BlockSize, d.Spec.CIDR, d.Spec.BlockSize))
+		dc.immutableChange(d, l)
 	}
 	// Only a change of the config touches the pool, and only its encapsulation.
 	after := l.DeepCopy()
@@ -211,6 +211,32 @@ func (dc *decider) update(d, l *calicov1.IPPool, rec Record) {
 	}
 	rec.OwnerChanges, dc.res.Findings = observe(d, after, rec, dc.res.Findings)
 	dc.res.Records = append(dc.res.Records, rec)
+}
+
+// immutableChange reports a configuration that asks for another CIDR or block size than the live
+// pool has. When the owner has already moved away from the pool (it is disabled and other enabled
+// pools of its family serve pods, as Calico's "migrate IP pools" leaves it), there is nothing to do
+// and the finding says so instead of advising the migration again.
+func (dc *decider) immutableChange(d, l *calicov1.IPPool) {
+	if others := enabledFamilyPools(dc.live, l); l.Spec.Disabled && len(others) > 0 {
+		dc.finding(d.Name, ReasonImmutableChange, false,
+			fmt.Sprintf("IP pool %s keeps CIDR %s and block size %d (the configuration would use %s and %d); it is disabled and the owner's pool(s) %s serve its family: nothing to do", d.Name, l.Spec.CIDR, l.Spec.BlockSize, d.Spec.CIDR, d.Spec.BlockSize, strings.Join(others, ", ")))
+		return
+	}
+	dc.finding(d.Name, ReasonImmutableChange, true,
+		fmt.Sprintf("IP pool %s keeps CIDR %s and block size %d: the configuration asks for %s and %d, which Calico cannot change in place; create a new pool and run `calico-pilot pools migrate`", d.Name, l.Spec.CIDR, l.Spec.BlockSize, d.Spec.CIDR, d.Spec.BlockSize))
+}
+
+// enabledFamilyPools are the names of the enabled live pools of p's family other than p.
+func enabledFamilyPools(live []calicov1.IPPool, p *calicov1.IPPool) []string {
+	var names []string
+	for i := range live {
+		if l := &live[i]; l.Name != p.Name && !l.Spec.Disabled && family(l.Spec.CIDR) == family(p.Spec.CIDR) {
+			names = append(names, l.Name)
+		}
+	}
+	sort.Strings(names)
+	return names
 }
 
 // leaveInPlace keeps the record of a pool the config no longer asks for, and reports the pool if
@@ -309,4 +335,42 @@ func canonical(cidr string) string {
 		return cidr
 	}
 	return p.Masked().String()
+}
+
+// AdoptAsConfigured is for a takeover whose configuration states the pools' encapsulation (apply
+// --adopt, where the settings the file leaves out are those that run): a pool Decide adopts in res
+// whose live encapsulation differs from the configuration's gets that encapsulation at once (the
+// owner asked for it, and the plan shows it), instead of being recorded as it runs and patched by
+// the next sync, which no plan of the adoption would have shown.
+func AdoptAsConfigured(res Result, desired, live []calicov1.IPPool) Result {
+	wanted := make(map[string]*calicov1.IPPool, len(desired))
+	for i := range desired {
+		wanted[desired[i].Name] = &desired[i]
+	}
+	liveByName := make(map[string]*calicov1.IPPool, len(live))
+	for i := range live {
+		liveByName[live[i].Name] = &live[i]
+	}
+	for i := range res.Records {
+		r := &res.Records[i]
+		d, l := wanted[r.Name], liveByName[r.Name]
+		if !r.Adopted || d == nil || l == nil || !adoptedNow(res, r.Name) {
+			continue
+		}
+		if l.Spec.IPIPMode != d.Spec.IPIPMode || l.Spec.VXLANMode != d.Spec.VXLANMode {
+			res.Actions = append(res.Actions, Action{Kind: ActionPatchEncapsulation, Name: r.Name, IPIPMode: d.Spec.IPIPMode, VXLANMode: d.Spec.VXLANMode})
+			r.IPIPMode, r.VXLANMode = d.Spec.IPIPMode, d.Spec.VXLANMode
+		}
+	}
+	return res
+}
+
+// adoptedNow says whether Decide adopted the pool in this result (its ReasonAdopted finding).
+func adoptedNow(res Result, name string) bool {
+	for _, f := range res.Findings {
+		if f.Pool == name && f.Reason == ReasonAdopted {
+			return true
+		}
+	}
+	return false
 }

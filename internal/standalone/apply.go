@@ -25,6 +25,7 @@ import (
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/install"
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/plan"
@@ -39,6 +40,10 @@ type Preview struct {
 	// From is what runs now (zero on an empty cluster), To what runs after the apply.
 	From, To   calicoversion.Deployment
 	Kubernetes string
+	// PoolFindings are what the pools' sync would report (the owner's edits it keeps, say).
+	PoolFindings []pools.Finding
+	// Drift is what other field managers hold in the rendered objects that exist.
+	Drift []Drift
 }
 
 // Request is one apply.
@@ -53,11 +58,23 @@ type Request struct {
 	Timeout time.Duration
 	// AcceptBlockers are the plan blockers (Blocker.Object) the user accepts.
 	AcceptBlockers []string
+	// RemoveForeign names the objects (as plan prints them, or "all") whose fields set by other
+	// managers apply removes; the others keep them (server-side apply leaves them alone).
+	RemoveForeign []string
+	// AllowDisruption accepts a plan with disruptive changes (an IP pool's encapsulation on every
+	// node at once, say); without it apply refuses them, as plan and --dry-run do.
+	AllowDisruption bool
 	// Identity holds the Lease.
 	Identity string
-	// Check prints the plan of Preview and returns its blockers; it runs before anything is written.
-	Check func(ctx context.Context, p Preview) ([]plan.Blocker, error)
+	// Check prints the plan of Preview and returns its verdict; it runs before anything is written.
+	Check func(ctx context.Context, p Preview) (Verdict, error)
 	Out   io.Writer
+}
+
+// Verdict is what plan makes of a Preview: its blockers, and whether a change is disruptive.
+type Verdict struct {
+	Blockers   []plan.Blocker
+	Disruptive bool
 }
 
 // Applier applies rendered Calico to one cluster.
@@ -100,8 +117,12 @@ type pass struct {
 // It gathers (the state, the release that runs), decides (the release, the steps), reviews (plan's
 // report and blockers, the objects it would take over), then applies step by step and records.
 func (a *Applier) Apply(ctx context.Context, req Request) (err error) {
-	if err := DetectOperator(ctx, a.Client); err != nil {
+	in, err := install.Read(ctx, a.Client)
+	if err != nil {
 		return err
+	}
+	if len(in.Operator) > 0 {
+		return &OperatorError{Found: in.Operator}
 	}
 	release, err := a.lock(ctx, req)
 	if err != nil {
@@ -112,24 +133,25 @@ func (a *Applier) Apply(ctx context.Context, req Request) (err error) {
 	if err != nil {
 		return err
 	}
-	facts, err := a.releaseFacts(ctx, req, st, found)
+	facts, err := a.releaseFacts(req, st, found, in)
 	if err != nil {
 		return err
 	}
+	judged := a.keep(&req, in)
 	d, err := a.decide(req, facts)
 	if err != nil {
 		return err
 	}
 	passes := planPasses(d)
 	last := passes[len(passes)-1]
-	final, foreign, refused, err := a.review(ctx, req, st, d, facts.Deployed, last)
+	final, foreign, v, err := a.review(ctx, req, st, d, facts.Deployed, last, in, judged)
 	if err != nil {
 		return err
 	}
 	if req.DryRun {
-		return dryRunVerdict(req.Out, st, foreign, refused)
+		return dryRunVerdict(req, st, foreign, v)
 	}
-	if err := admit(req, &st, foreign, refused); err != nil {
+	if err := admit(req, &st, foreign, v); err != nil {
 		return err
 	}
 	w, err := newStateWriter(a.Client, st, found)
@@ -173,13 +195,18 @@ func keepFirstError(err *error, release func() error) {
 }
 
 // releaseFacts gathers what the release decision needs: the recorded release (for an install
-// calico-pilot did not record, the release its calico-node runs), the move in progress and the pin.
-func (a *Applier) releaseFacts(ctx context.Context, req Request, st State, found bool) (calicoversion.Facts, error) {
-	recorded, adopting, err := a.recordedRelease(ctx, st, found)
+// calico-pilot did not record, the release every component runs, read from their images), the
+// newest CRDs the state records or the cluster holds, the move in progress and the pin.
+func (a *Applier) releaseFacts(req Request, st State, found bool, in *install.Install) (calicoversion.Facts, error) {
+	recorded, adopting, err := a.recordedRelease(req, st, found, in)
 	if err != nil {
 		return calicoversion.Facts{}, err
 	}
-	facts := calicoversion.Facts{Recorded: recorded, RecordedCRDs: st.CRDRelease, Deployed: found || adopting, Kubernetes: req.Facts.KubernetesVersion, Now: a.Now()}
+	crds, err := a.crdFloor(req.Out, st, found, in)
+	if err != nil {
+		return calicoversion.Facts{}, err
+	}
+	facts := calicoversion.Facts{Recorded: recorded, RecordedCRDs: crds, Deployed: found || adopting, Kubernetes: req.Facts.KubernetesVersion, Now: a.Now()}
 	if m := st.Move; m != nil {
 		a.moveFacts(req, m, &facts)
 	}
@@ -187,20 +214,54 @@ func (a *Applier) releaseFacts(ctx context.Context, req Request, st State, found
 	return facts, nil
 }
 
-// recordedRelease is the release the state records; without a state, the release of a calico-node
-// calico-pilot did not apply (adopting: apply takes it over), or nothing on a cluster without one.
-func (a *Applier) recordedRelease(ctx context.Context, st State, found bool) (release string, adopting bool, err error) {
-	if found {
+// recordedRelease is the release the state records; without a state, the release every Calico
+// component runs (adopting: an install calico-pilot did not record, or whose state was lost), read
+// from their images: one the catalogue does not carry, or a mixed read, is refused (install.ReleaseOf).
+func (a *Applier) recordedRelease(req Request, st State, found bool, in *install.Install) (release string, adopting bool, err error) {
+	if found || !in.Found() {
 		return st.Release, false, nil
 	}
-	var ds appsv1.DaemonSet
-	switch err := a.Client.Get(ctx, client.ObjectKey{Namespace: calicoversion.Namespace, Name: calicoversion.NodeDaemonSet}, &ds); {
-	case err == nil:
-		return runningRelease(a.Catalogue, &ds), true, nil
-	case !apierrors.IsNotFound(err):
-		return "", false, fmt.Errorf("looking for a running calico-node: %w", err)
+	var pin *calicoversion.Release
+	if p := askedPin(req); p != nil {
+		if r, err := a.Catalogue.Resolve(*p); err == nil {
+			pin = &r
+		}
 	}
-	return st.Release, false, nil
+	running, err := in.ReleaseOf(a.Catalogue, pin)
+	if err != nil {
+		return "", false, err
+	}
+	if in.ByCalicoPilot() {
+		fmt.Fprintf(req.Out, "state: %s/%s is missing, although calico-pilot applied calico-node: rebuilt from the cluster (Calico %s from the images: %s)\n",
+			Namespace, StateConfigMap, running.Release, strings.Join(running.Images, ", "))
+	} else {
+		fmt.Fprintf(req.Out, "running: Calico %s (%s)\n", running.Release, strings.Join(running.Images, ", "))
+	}
+	return running.Release.Name(), true, nil
+}
+
+// crdFloor is the newest CRD release of the state's record and of the CRDs the cluster holds (read
+// from their schema): CRDs never go down, also when the state was lost or restored from an older
+// backup. It says when the cluster's CRDs are newer than the state says.
+func (a *Applier) crdFloor(out io.Writer, st State, found bool, in *install.Install) (string, error) {
+	held, err := in.CRDRelease(a.Catalogue)
+	if err != nil {
+		return "", err
+	}
+	recorded, err := a.Catalogue.Recorded(st.CRDRelease)
+	if err != nil {
+		return "", fmt.Errorf("the state ConfigMap %s/%s crdRelease: %w", Namespace, StateConfigMap, err)
+	}
+	if held.IsZero() || (!recorded.Release.IsZero() && recorded.Release.Line().Compare(held.Line()) >= 0) {
+		return st.CRDRelease, nil
+	}
+	switch {
+	case found && st.CRDRelease != "":
+		fmt.Fprintf(out, "CRDs: the cluster's CRDs are those of Calico %s (read from their schema), newer than the state's record (%s): kept at %s, CRDs never go down\n", held.Line(), st.CRDRelease, held.Line())
+	default:
+		fmt.Fprintf(out, "CRDs: the cluster's CRDs are those of Calico %s (read from their schema): kept at %s or newer, CRDs never go down\n", held.Line(), held.Line())
+	}
+	return held.Name(), nil
 }
 
 // moveFacts records the move in progress m in facts.
@@ -241,28 +302,74 @@ func (a *Applier) decide(req Request, facts calicoversion.Facts) (calicoversion.
 	return d, nil
 }
 
+// keep takes the settings the file leaves out from what runs (install.Keep), replaces the request's
+// NetworkConfig with the kept one and prints what was kept and what the file contradicts.
+func (a *Applier) keep(req *Request, in *install.Install) install.Judgement {
+	j := in.Keep(req.Config, req.Facts.IPFamilies, pathNetworkConfig)
+	req.Config = j.Config
+	if len(j.Kept) > 0 {
+		fmt.Fprintf(req.Out, "kept from the cluster (the file leaves them out):\n")
+		for _, k := range j.Kept {
+			fmt.Fprintf(req.Out, "  %s\n", k)
+		}
+	}
+	if len(j.Contradictions) > 0 {
+		fmt.Fprintf(req.Out, "the file differs from what runs:\n")
+		for _, c := range j.Contradictions {
+			fmt.Fprintf(req.Out, "  %s\n", c)
+		}
+	}
+	return j
+}
+
 // review is the plan, before anything is written: it renders the last step and hands req.Check
 // what the whole apply changes. It returns that render, the live objects apply would take over and
-// the blockers not accepted.
-func (a *Applier) review(ctx context.Context, req Request, st State, d calicoversion.Decision, deployed bool, last pass) (pipeline.Result, []string, []plan.Blocker, error) {
+// the verdict, with the blockers not accepted (the plan's and the file's contradictions Calico cannot
+// make live).
+func (a *Applier) review(ctx context.Context, req Request, st State, d calicoversion.Decision, deployed bool, last pass, in *install.Install, j install.Judgement) (pipeline.Result, []string, Verdict, error) {
 	final, err := a.render(req, last.deployment)
 	if err != nil {
-		return pipeline.Result{}, nil, nil, err
+		return pipeline.Result{}, nil, Verdict{}, err
 	}
-	preview, foreign, err := a.preview(ctx, st, final)
+	preview, foreign, err := a.preview(ctx, st, final, req.RemoveForeign)
 	if err != nil {
-		return pipeline.Result{}, nil, nil, err
+		return pipeline.Result{}, nil, Verdict{}, err
 	}
 	var from calicoversion.Deployment // nothing runs on an empty cluster
 	if deployed {
 		from = d.Deployment()
 	}
 	preview.From, preview.To, preview.Kubernetes = from, last.deployment, req.Facts.KubernetesVersion
-	blockers, err := req.Check(ctx, preview)
+	v, err := req.Check(ctx, preview)
 	if err != nil {
-		return pipeline.Result{}, nil, nil, err
+		return pipeline.Result{}, nil, Verdict{}, err
 	}
-	return final, foreign, unaccepted(blockers, req.AcceptBlockers), nil
+	contradictions := append(slices.Clone(j.Contradictions), in.PoolContradictions(final.Pools, "cluster.podCIDR", req.Facts.PodCIDRFromFile)...)
+	for _, c := range contradictions {
+		if c.Blocker {
+			v.Blockers = append(v.Blockers, plan.Blocker{Object: c.Field, Message: c.String()})
+		} else if strings.HasPrefix(c.Field, "IPPool ") {
+			fmt.Fprintf(req.Out, "%s: %s\n", c.Field, c.String())
+		}
+	}
+	printBlockers(req.Out, contradictions)
+	printDrift(req.Out, preview.Drift, req.RemoveForeign)
+	if req.DryRun {
+		for _, f := range preview.PoolFindings {
+			fmt.Fprintf(req.Out, "IP pool %s: %s\n", f.Pool, f.Message)
+		}
+	}
+	v.Blockers = unaccepted(v.Blockers, req.AcceptBlockers)
+	return final, foreign, v, nil
+}
+
+// printBlockers prints the blockers of the file's contradictions (the plan printed its own).
+func printBlockers(out io.Writer, contradictions []install.Contradiction) {
+	for _, c := range contradictions {
+		if c.Blocker {
+			fmt.Fprintf(out, "blocker: %s: %s\n", c.Field, c.String())
+		}
+	}
 }
 
 // unaccepted are the blockers whose object is not among accepted.
@@ -278,25 +385,32 @@ func unaccepted(blockers []plan.Blocker, accepted []string) []plan.Blocker {
 
 // dryRunVerdict ends a dry run: a note on the objects an apply would take over, and the blockers
 // that would refuse it.
-func dryRunVerdict(out io.Writer, st State, foreign []string, refused []plan.Blocker) error {
-	if len(foreign) > 0 && !st.Adopted {
-		fmt.Fprintf(out, "note: %d object(s) exist that calico-pilot did not apply (%s); apply takes them over only with --adopt\n", len(foreign), strings.Join(first(foreign, 5), ", "))
+func dryRunVerdict(req Request, st State, foreign []string, v Verdict) error {
+	switch {
+	case len(foreign) > 0 && !st.Adopted && req.Adopt:
+		fmt.Fprintf(req.Out, "note: %d object(s) exist that calico-pilot did not apply (%s); this apply with --adopt takes them over\n", len(foreign), strings.Join(first(foreign, 5), ", "))
+	case len(foreign) > 0 && !st.Adopted:
+		fmt.Fprintf(req.Out, "note: %d object(s) exist that calico-pilot did not apply (%s); apply takes them over only with --adopt\n", len(foreign), strings.Join(first(foreign, 5), ", "))
 	}
-	if len(refused) > 0 {
-		return &BlockedError{Blockers: refused}
+	if len(v.Blockers) > 0 {
+		return &BlockedError{Blockers: v.Blockers}
 	}
 	return nil
 }
 
-// admit refuses an apply that blockers not accepted stand against, or that would take over objects
-// calico-pilot did not apply without --adopt; it records an adoption in st.
-func admit(req Request, st *State, foreign []string, refused []plan.Blocker) error {
-	if len(refused) > 0 {
-		return &BlockedError{Blockers: refused}
+// admit refuses an apply that blockers not accepted stand against, that has disruptive changes not
+// accepted with --allow-disruption, or that would take over objects calico-pilot did not apply
+// without --adopt; it records an adoption in st.
+func admit(req Request, st *State, foreign []string, v Verdict) error {
+	if len(v.Blockers) > 0 {
+		return &BlockedError{Blockers: v.Blockers}
 	}
 	if len(foreign) > 0 && !req.Adopt && !st.Adopted {
 		return fmt.Errorf("%d object(s) exist that calico-pilot did not apply (%s): this looks like an install from upstream's calico.yaml; "+
 			"review what changes with --dry-run, then take them over with --adopt (their fields become calico-pilot's)", len(foreign), strings.Join(first(foreign, 5), ", "))
+	}
+	if v.Disruptive && !req.AllowDisruption {
+		return errors.New("the plan above has disruptive changes: nothing was changed; after reading them, accept them with --allow-disruption")
 	}
 	if len(foreign) > 0 {
 		st.Adopted = true
@@ -503,31 +617,52 @@ func (a *Applier) applyPass(ctx context.Context, req Request, res pipeline.Resul
 	if err != nil {
 		return nil, err
 	}
-	if err := a.applyAll(ctx, o.crds); err != nil {
+	if err := a.applyAll(ctx, o.crds, req.RemoveForeign); err != nil {
 		return nil, err
 	}
 	if err := a.waitEstablished(ctx, req.Timeout, o.crds); err != nil {
 		return nil, err
 	}
-	if err := a.applyAll(ctx, slices.Concat(o.rbac, o.other)); err != nil {
+	if err := a.applyAll(ctx, slices.Concat(o.rbac, o.other), req.RemoveForeign); err != nil {
 		return nil, err
 	}
 	records, err := a.syncPools(ctx, req.Out, res.Pools, st)
 	if err != nil {
 		return nil, err
 	}
-	if err := a.applyAll(ctx, o.workloads); err != nil {
+	if err := a.applyAll(ctx, o.workloads, req.RemoveForeign); err != nil {
 		return nil, err
 	}
 	return records, nil
 }
 
-// applyAll applies each of us in order (copies: the rendered objects stay as rendered).
-func (a *Applier) applyAll(ctx context.Context, us []*unstructured.Unstructured) error {
+// applyAll applies each of us in order (copies: the rendered objects stay as rendered), and removes
+// the fields other managers set in those remove names.
+func (a *Applier) applyAll(ctx context.Context, us []*unstructured.Unstructured, remove []string) error {
 	for _, u := range us {
-		if err := a.ssa(ctx, u.DeepCopy(), false); err != nil {
+		applied := u.DeepCopy()
+		if err := a.ssa(ctx, applied, false); err != nil {
 			return err
 		}
+		if wanted(remove, refOf(u).String()) {
+			if err := a.removeForeign(ctx, applied); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// removeForeign removes from obj (as the apply left it) the fields other managers hold that
+// calico-pilot does not render, with an update that fails if the object changed meanwhile.
+func (a *Applier) removeForeign(ctx context.Context, obj *unstructured.Unstructured) error {
+	roots, _, err := foreignRoots(obj)
+	if err != nil || len(roots) == 0 {
+		return err
+	}
+	removePaths(obj.Object, roots)
+	if err := a.Client.Update(ctx, obj, client.FieldOwner(FieldManager)); err != nil {
+		return fmt.Errorf("removing the fields other managers set in %s: %w", refOf(obj), err)
 	}
 	return nil
 }
@@ -539,7 +674,7 @@ func (a *Applier) syncPools(ctx context.Context, out io.Writer, desired []calico
 	if err := a.Client.List(ctx, &live); err != nil {
 		return nil, fmt.Errorf("listing IP pools: %w", err)
 	}
-	res := pools.Decide(desired, live.Items, pools.FromStatus(st.Pools), a.Now())
+	res := pools.AdoptAsConfigured(pools.Decide(desired, live.Items, pools.FromStatus(st.Pools), a.Now()), desired, live.Items)
 	for _, act := range res.Actions {
 		switch act.Kind {
 		case pools.ActionCreate:

@@ -39,6 +39,9 @@ type Facts struct {
 	IPFamilies        []string
 	KubeProxyEnabled  bool
 	KubeProxyMode     string
+	// PodCIDRFromFile is true when the file states the pod network (then a running pool of another
+	// CIDR is a contradiction the file makes, a blocker).
+	PodCIDRFromFile bool
 	// Sources says where each fact came from, in print order ("pod CIDR: 10.244.0.0/16 (kubeadm-config)").
 	Sources []string
 }
@@ -202,6 +205,7 @@ func (c *completion) kubernetesVersion(file FileFacts, obs Observed) {
 // It returns the network as written.
 func (c *completion) podNetwork(file FileFacts, obs Observed) string {
 	pod := c.pick("podCIDR", file.PodCIDR, obs.PodCIDR, obs.PodCIDRSource, sameCIDRs)
+	c.f.PodCIDRFromFile = file.PodCIDR != ""
 	if pod == "" {
 		c.errs = append(c.errs, field.Required(pathFacts.Child("podCIDR"), "the cluster has no kube-system/kubeadm-config with networking.podSubnet: state the pod network"))
 		return pod

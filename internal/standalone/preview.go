@@ -22,7 +22,7 @@ import (
 // owned ones it would delete, the IP pools) and what they become (a server-side dry-run of each
 // rendered object, so both sides carry the API server's defaults; the pools after pools.Decide).
 // foreign are live objects apply would take over: present, not applied by calico-pilot.
-func (a *Applier) preview(ctx context.Context, st State, res pipeline.Result) (Preview, []string, error) {
+func (a *Applier) preview(ctx context.Context, st State, res pipeline.Result, remove []string) (Preview, []string, error) {
 	o, err := split(res)
 	if err != nil {
 		return Preview{}, nil, err
@@ -30,7 +30,7 @@ func (a *Applier) preview(ctx context.Context, st State, res pipeline.Result) (P
 	var sides previewSides
 	var foreign []string
 	for _, u := range o.all() {
-		isForeign, err := a.previewObject(ctx, st, u, &sides)
+		isForeign, err := a.previewObject(ctx, st, u, remove, &sides)
 		if err != nil {
 			return Preview{}, nil, err
 		}
@@ -39,13 +39,15 @@ func (a *Applier) preview(ctx context.Context, st State, res pipeline.Result) (P
 		}
 	}
 	a.previewPruned(ctx, prunable(st.Owned, refs(res)), &sides)
-	if err := a.previewPools(ctx, st, res.Pools, &sides); err != nil {
+	findings, err := a.previewPools(ctx, st, res.Pools, &sides)
+	if err != nil {
 		return Preview{}, nil, err
 	}
 	p, err := sides.parse()
 	if err != nil {
 		return Preview{}, nil, err
 	}
+	p.PoolFindings, p.Drift = findings, sides.drift
 	// The workloads first: they say best what install this is; CRDs last.
 	slices.SortStableFunc(foreign, func(a, b string) int { return foreignRank(a) - foreignRank(b) })
 	return p, foreign, nil
@@ -54,12 +56,15 @@ func (a *Applier) preview(ctx context.Context, st State, res pipeline.Result) (P
 // previewSides are the objects of plan's two sides, as they are gathered.
 type previewSides struct {
 	current, target []client.Object
+	// drift is what other managers hold in the rendered objects that exist.
+	drift []Drift
 }
 
 // previewObject adds rendered object u to both sides: the live one, if any, and u after a
-// server-side dry run (u itself when it does not exist yet). isForeign says the live object exists
-// and calico-pilot did not apply it.
-func (a *Applier) previewObject(ctx context.Context, st State, u *unstructured.Unstructured, sides *previewSides) (isForeign bool, err error) {
+// server-side dry run (u itself when it does not exist yet), without the fields of other managers
+// that remove names it for; and the object's drift. isForeign says the live object exists and
+// calico-pilot did not apply it.
+func (a *Applier) previewObject(ctx context.Context, st State, u *unstructured.Unstructured, remove []string, sides *previewSides) (isForeign bool, err error) {
 	live := &unstructured.Unstructured{}
 	live.SetGroupVersionKind(u.GroupVersionKind())
 	err = a.Client.Get(ctx, client.ObjectKeyFromObject(u), live)
@@ -78,6 +83,15 @@ func (a *Applier) previewObject(ctx context.Context, st State, u *unstructured.U
 	if err := a.ssa(ctx, after, true); err != nil {
 		return false, err
 	}
+	d, err := driftOf(live, after, isForeign)
+
+	if err != nil {
+		return false, err
+	}
+	sides.drift = append(sides.drift, d)
+	if wanted(remove, d.Object) {
+		removePaths(after.Object, d.keptPaths)
+	}
 	sides.target = append(sides.target, comparable(after))
 	return isForeign, nil
 }
@@ -92,11 +106,12 @@ func (a *Applier) previewPruned(ctx context.Context, pruned []ObjectRef, sides *
 	}
 }
 
-// previewPools adds the live IP pools to the current side and, after pools.Decide, to the target.
-func (a *Applier) previewPools(ctx context.Context, st State, desired []calicov1.IPPool, sides *previewSides) error {
+// previewPools adds the live IP pools to the current side and, after pools.Decide, to the target;
+// it returns what the sync would report.
+func (a *Applier) previewPools(ctx context.Context, st State, desired []calicov1.IPPool, sides *previewSides) ([]pools.Finding, error) {
 	var livePools calicov1.IPPoolList
 	if err := a.Client.List(ctx, &livePools); err != nil && !meta.IsNoMatchError(err) {
-		return fmt.Errorf("listing IP pools: %w", err)
+		return nil, fmt.Errorf("listing IP pools: %w", err)
 	}
 	after := map[string]*calicov1.IPPool{}
 	for i := range livePools.Items {
@@ -104,7 +119,8 @@ func (a *Applier) previewPools(ctx context.Context, st State, desired []calicov1
 		sides.current = append(sides.current, typedComparable(p))
 		after[p.Name] = p.DeepCopy()
 	}
-	for _, act := range pools.Decide(desired, livePools.Items, pools.FromStatus(st.Pools), a.Now()).Actions {
+	res := pools.AdoptAsConfigured(pools.Decide(desired, livePools.Items, pools.FromStatus(st.Pools), a.Now()), desired, livePools.Items)
+	for _, act := range res.Actions {
 		switch act.Kind {
 		case pools.ActionCreate:
 			after[act.Name] = act.Object.DeepCopy()
@@ -115,7 +131,7 @@ func (a *Applier) previewPools(ctx context.Context, st State, desired []calicov1
 	for _, p := range after {
 		sides.target = append(sides.target, typedComparable(p))
 	}
-	return nil
+	return res.Findings, nil
 }
 
 // parse reads both sides as plan compares them.

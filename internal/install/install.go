@@ -1,0 +1,367 @@
+package install
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/fields"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
+)
+
+// FieldManager is the field manager of everything calico-pilot applies; an object with its entry
+// in metadata.managedFields was applied by calico-pilot.
+const FieldManager = "calico-pilot"
+
+// ConfigMapName is calico-node's configuration in upstream's manifest and in calico-pilot's
+// render: the backend, Typha's service, the veth MTU and the CNI conflist template.
+const ConfigMapName = "calico-config"
+
+// ManifestTyphaDeployment is the name of Typha's Deployment in upstream's calico-typha.yaml
+// (calico-pilot's render names it calicoversion.TyphaDeployment).
+const ManifestTyphaDeployment = "calico-typha"
+
+// Install is the Calico a cluster runs, as read by Read. Zero values mean "not found" or "the
+// cluster does not say".
+type Install struct {
+	// Namespace is where Calico's workloads were looked for.
+	Namespace string
+	// Workloads are the components' workloads found, in calicoversion.Components order.
+	Workloads []Workload
+	// Config is calico-node's configuration (calico-config), nil when there is none.
+	Config *Config
+	// IPAM is the CNI IPAM the nodes run (from Config's conflist).
+	IPAM IPAM
+	// Backend is calico-node's networking backend (bird, vxlan, none; "" unknown) and where it was read.
+	Backend, BackendSource string
+	// VethMTU is the MTU Calico gives workload interfaces ("0": auto-detected; "" unknown).
+	VethMTU string
+	// Typha says whether Typha runs and how.
+	Typha Typha
+	// Pools are the IP pools as their owner has them; Blocks the IPAM blocks (allocations).
+	Pools  []calicov1.IPPool
+	Blocks []calicov1.IPAMBlock
+	// PodNetworkPods is true when at least one pod on the pod network (not hostNetwork) exists: it
+	// holds an address from the running IPAM.
+	PodNetworkPods bool
+	// CRDs are the cluster's Calico CRDs (crd.projectcalico.org, and the policy API's that Calico's
+	// CRD sets carry), by name.
+	CRDs map[string]*apiextensionsv1.CustomResourceDefinition
+	// Operator lists what gives away the tigera operator (an Installation, the calico-system namespace,
+	// its Deployment); empty when it does not run Calico here.
+	Operator []string
+}
+
+// Workload is one component's workload as it runs.
+type Workload struct {
+	Component calicoversion.Component
+	// Kind, Namespace and Name identify the object.
+	Kind, Namespace, Name string
+	// Image is the component's main container's image.
+	Image string
+	// Images are every container's image by container name (init containers too).
+	Images map[string]string
+	// Env is the main container's env by name: a literal value, or "configmap NAME KEY" for a value
+	// taken from a ConfigMap, "field PATH" for one from the pod.
+	Env map[string]string
+	// Replicas is a Deployment's spec.replicas (a DaemonSet's: 0).
+	Replicas int32
+	// ByCalicoPilot is true when calico-pilot applied the object (its field manager).
+	ByCalicoPilot bool
+}
+
+// IPAM is the CNI IPAM configuration the nodes run.
+type IPAM struct {
+	// Type is calico-ipam or host-local ("" when the cluster does not say).
+	Type string
+	// Subnet is host-local's subnet ("usePodCidr" takes the Node's spec.podCIDR).
+	Subnet string
+	// Source says where it was read.
+	Source string
+}
+
+// Typha is Typha as it runs.
+type Typha struct {
+	// Known is true when the cluster says whether Typha is on (calico-config's typha_service_name or
+	// calico-node's FELIX_TYPHAK8SSERVICENAME).
+	Known bool
+	// Enabled is true when calico-node connects to Typha; Source says where that was read.
+	Enabled bool
+	Source  string
+	// Replicas of its Deployment (0 when not found).
+	Replicas int32
+	// TLS is true when calico-node's Felix connects to Typha with mTLS (FELIX_TYPHACAFILE).
+	TLS bool
+}
+
+// Config is calico-node's configuration ConfigMap.
+type Config struct {
+	Namespace, Name string
+	Data            map[string]string
+	ByCalicoPilot   bool
+}
+
+// Found is true when any Calico workload runs.
+func (in *Install) Found() bool { return in != nil && len(in.Workloads) > 0 }
+
+// Workload returns the component's workload (nil when it does not run).
+func (in *Install) Workload(c calicoversion.Component) *Workload {
+	for i := range in.Workloads {
+		if in.Workloads[i].Component == c {
+			return &in.Workloads[i]
+		}
+	}
+	return nil
+}
+
+// ByCalicoPilot is true when calico-pilot applied calico-node (an install it made, whatever its
+// state ConfigMap says).
+func (in *Install) ByCalicoPilot() bool {
+	w := in.Workload(calicoversion.Node)
+	return w != nil && w.ByCalicoPilot
+}
+
+// Read reads what runs in the cluster. Objects that do not exist, kinds whose CRD is not installed
+// and reads RBAC forbids are "not found"; any other failure is an error naming the read.
+func Read(ctx context.Context, c client.Reader) (*Install, error) {
+	in := &Install{Namespace: calicoversion.Namespace, CRDs: map[string]*apiextensionsv1.CustomResourceDefinition{}}
+	for _, step := range []func(context.Context, client.Reader) error{
+		in.readOperator, in.readWorkloads, in.readConfig, in.readPools, in.readBlocks, in.readPods, in.readCRDs,
+	} {
+		if err := step(ctx, c); err != nil {
+			return nil, err
+		}
+	}
+	in.deriveIPAM()
+	in.deriveBackend()
+	in.deriveTypha()
+	return in, nil
+}
+
+// absent is true for errors that mean "the cluster has none of it".
+func absent(err error) bool {
+	return apierrors.IsNotFound(err) || meta.IsNoMatchError(err) || apierrors.IsForbidden(err)
+}
+
+// readOperator looks for the tigera operator: an Installation resource, the calico-system
+// namespace, the tigera-operator Deployment.
+func (in *Install) readOperator(ctx context.Context, c client.Reader) error {
+	list := &unstructured.UnstructuredList{}
+	list.SetAPIVersion("operator.tigera.io/v1")
+	list.SetKind("InstallationList")
+	switch err := c.List(ctx, list); {
+	case err == nil:
+		for _, i := range list.Items {
+			in.Operator = append(in.Operator, "Installation "+i.GetName())
+		}
+	case !absent(err):
+		return fmt.Errorf("looking for the tigera operator's Installation: %w", err)
+	}
+	var ns corev1.Namespace
+	switch err := c.Get(ctx, client.ObjectKey{Name: "calico-system"}, &ns); {
+	case err == nil:
+		in.Operator = append(in.Operator, "namespace calico-system")
+	case !absent(err):
+		return fmt.Errorf("looking for the calico-system namespace: %w", err)
+	}
+	var d appsv1.Deployment
+	switch err := c.Get(ctx, client.ObjectKey{Namespace: "tigera-operator", Name: "tigera-operator"}, &d); {
+	case err == nil:
+		in.Operator = append(in.Operator, "Deployment tigera-operator/tigera-operator")
+	case !absent(err):
+		return fmt.Errorf("looking for the tigera-operator Deployment: %w", err)
+	}
+	return nil
+}
+
+// workloadNames are the names a component's workload has in the kube-system layouts: calico-pilot's
+// render first, then upstream's manifest where it differs.
+func workloadNames(comp calicoversion.Component) []string {
+	names := []string{comp.Workload().Name}
+	if comp == calicoversion.Typha {
+		names = append(names, ManifestTyphaDeployment)
+	}
+	return names
+}
+
+// readWorkloads reads calico-node, Typha and kube-controllers.
+func (in *Install) readWorkloads(ctx context.Context, c client.Reader) error {
+	for _, comp := range calicoversion.Components() {
+		for _, name := range workloadNames(comp) {
+			w, found, err := readWorkload(ctx, c, comp, in.Namespace, name)
+			if err != nil {
+				return err
+			}
+			if found {
+				in.Workloads = append(in.Workloads, w)
+				break
+			}
+		}
+	}
+	return nil
+}
+
+func readWorkload(ctx context.Context, c client.Reader, comp calicoversion.Component, ns, name string) (Workload, bool, error) {
+	kind := comp.Workload().Kind
+	w := Workload{Component: comp, Kind: kind, Namespace: ns, Name: name}
+	var spec corev1.PodSpec
+	var obj client.Object
+	key := client.ObjectKey{Namespace: ns, Name: name}
+	switch kind {
+	case "DaemonSet":
+		ds := &appsv1.DaemonSet{}
+		if err := c.Get(ctx, key, ds); err != nil {
+			return w, false, ignoreAbsent(err, kind, key)
+		}
+		obj, spec = ds, ds.Spec.Template.Spec
+	default:
+		d := &appsv1.Deployment{}
+		if err := c.Get(ctx, key, d); err != nil {
+			return w, false, ignoreAbsent(err, kind, key)
+		}
+		obj, spec = d, d.Spec.Template.Spec
+		w.Replicas = 1
+		if d.Spec.Replicas != nil {
+			w.Replicas = *d.Spec.Replicas
+		}
+	}
+	w.ByCalicoPilot = managedBy(obj, FieldManager)
+	w.Images = map[string]string{}
+	for _, ctr := range slices.Concat(spec.InitContainers, spec.Containers) {
+		w.Images[ctr.Name] = ctr.Image
+	}
+	for _, ctr := range spec.Containers {
+		if ctr.Name == string(comp) {
+			w.Image = ctr.Image
+			w.Env = envOf(ctr)
+		}
+	}
+	if w.Image == "" && len(spec.Containers) > 0 {
+		w.Image, w.Env = spec.Containers[0].Image, envOf(spec.Containers[0])
+	}
+	return w, true, nil
+}
+
+func ignoreAbsent(err error, kind string, key client.ObjectKey) error {
+	if absent(err) {
+		return nil
+	}
+	return fmt.Errorf("reading %s %s: %w", kind, key, err)
+}
+
+// envOf is a container's env by name, in the form of Workload.Env.
+func envOf(ctr corev1.Container) map[string]string {
+	out := make(map[string]string, len(ctr.Env))
+	for _, e := range ctr.Env {
+		switch {
+		case e.ValueFrom == nil:
+			out[e.Name] = e.Value
+		case e.ValueFrom.ConfigMapKeyRef != nil:
+			out[e.Name] = "configmap " + e.ValueFrom.ConfigMapKeyRef.Name + " " + e.ValueFrom.ConfigMapKeyRef.Key
+		case e.ValueFrom.FieldRef != nil:
+			out[e.Name] = "field " + e.ValueFrom.FieldRef.FieldPath
+		default:
+			out[e.Name] = "(from the pod)"
+		}
+	}
+	return out
+}
+
+func managedBy(obj client.Object, manager string) bool {
+	for _, m := range obj.GetManagedFields() {
+		if m.Manager == manager {
+			return true
+		}
+	}
+	return false
+}
+
+// readConfig reads calico-config.
+func (in *Install) readConfig(ctx context.Context, c client.Reader) error {
+	var cm corev1.ConfigMap
+	key := client.ObjectKey{Namespace: in.Namespace, Name: ConfigMapName}
+	if err := c.Get(ctx, key, &cm); err != nil {
+		return ignoreAbsent(err, "ConfigMap", key)
+	}
+	in.Config = &Config{Namespace: cm.Namespace, Name: cm.Name, Data: cm.Data, ByCalicoPilot: managedBy(&cm, FieldManager)}
+	return nil
+}
+
+func (in *Install) readPools(ctx context.Context, c client.Reader) error {
+	var l calicov1.IPPoolList
+	if err := c.List(ctx, &l); err != nil {
+		if absent(err) {
+			return nil
+		}
+		return fmt.Errorf("listing IP pools: %w", err)
+	}
+	in.Pools = l.Items
+	return nil
+}
+
+func (in *Install) readBlocks(ctx context.Context, c client.Reader) error {
+	var l calicov1.IPAMBlockList
+	if err := c.List(ctx, &l); err != nil {
+		if absent(err) {
+			return nil
+		}
+		return fmt.Errorf("listing IPAM blocks: %w", err)
+	}
+	in.Blocks = l.Items
+	return nil
+}
+
+// readPods asks whether one pod on the pod network exists (one item, whatever the cluster's size).
+func (in *Install) readPods(ctx context.Context, c client.Reader) error {
+	var l corev1.PodList
+	err := c.List(ctx, &l, client.Limit(1), client.MatchingFieldsSelector{Selector: fields.OneTermEqualSelector("spec.hostNetwork", "false")})
+	if err != nil {
+		if absent(err) {
+			return nil
+		}
+		return fmt.Errorf("listing pods on the pod network: %w", err)
+	}
+	in.PodNetworkPods = len(l.Items) > 0
+	return nil
+}
+
+// readCRDs reads the Calico CRDs the cluster holds.
+func (in *Install) readCRDs(ctx context.Context, c client.Reader) error {
+	var l apiextensionsv1.CustomResourceDefinitionList
+	if err := c.List(ctx, &l); err != nil {
+		if absent(err) {
+			return nil
+		}
+		return fmt.Errorf("listing CRDs: %w", err)
+	}
+	for i := range l.Items {
+		crd := &l.Items[i]
+		if strings.HasSuffix(crd.Spec.Group, "projectcalico.org") || crd.Spec.Group == "policy.networking.k8s.io" {
+			in.CRDs[crd.Name] = crd
+		}
+	}
+	return nil
+}
+
+// Allocations counts the addresses IPAM blocks hand out.
+func (in *Install) Allocations() int {
+	n := 0
+	for _, b := range in.Blocks {
+		for _, a := range b.Spec.Allocations {
+			if a != nil {
+				n++
+			}
+		}
+	}
+	return n
+}
