@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/client-go/discovery"
@@ -270,11 +269,8 @@ func (o *ApplyOptions) exit(ctx context.Context, err error, streams IO) error {
 func (o *ApplyOptions) report(ctx context.Context, c client.Client, p standalone.Preview, streams IO) (standalone.Verdict, error) {
 	d := manifestdiff.Compare(p.Current, p.Target)
 	manifestdiff.DefaultClassifier().Classify(d)
-	live, err := readLive(ctx, c, d)
-	if meta.IsNoMatchError(err) {
-		// No Calico CRDs yet (an empty cluster): no pools, blocks or stored objects to check.
-		live, err = &plan.Live{CRDs: map[string]plan.CRDState{}}, nil
-	}
+	// The install apply read once (an empty cluster has no pools, blocks or stored objects).
+	live, err := p.Install.Live(ctx, c, changedCRDs(d))
 	if err != nil {
 		return standalone.Verdict{}, err
 	}

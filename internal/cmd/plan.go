@@ -12,13 +12,13 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"github.com/calico-pilot/calico-pilot/internal/calicofacts"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
+	"github.com/calico-pilot/calico-pilot/internal/install"
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
 	"github.com/calico-pilot/calico-pilot/internal/plan"
 )
@@ -267,76 +267,26 @@ func (o *PlanOptions) readSet(ctx context.Context, p *manifestdiff.Parser, flag,
 	return set, nil
 }
 
-// readLive reads pools, IPAM blocks, the CRDs of both sides and, for CRDs whose schema loses a
-// field, which stored objects set which top-level spec fields.
+
+// readLive reads the live checks' facts of the cluster of c through the one reader of a running
+// install (internal/install): pools, IPAM blocks, CRDs, and the use of the CRDs d changes.
 func readLive(ctx context.Context, c client.Client, d *manifestdiff.Diff) (*plan.Live, error) {
-	live := &plan.Live{CRDs: map[string]plan.CRDState{}}
-	var pools calicov1.IPPoolList
-	if err := c.List(ctx, &pools); err != nil {
-		return nil, fmt.Errorf("listing IP pools: %w", err)
+	in, err := install.Read(ctx, c)
+	if err != nil {
+		return nil, err
 	}
-	live.Pools = pools.Items
-	var blocks calicov1.IPAMBlockList
-	if err := c.List(ctx, &blocks); err != nil {
-		return nil, fmt.Errorf("listing IPAM blocks: %w", err)
-	}
-	live.Blocks = blocks.Items
-	var crds apiextensionsv1.CustomResourceDefinitionList
-	if err := c.List(ctx, &crds); err != nil {
-		return nil, fmt.Errorf("listing CRDs: %w", err)
-	}
-	relevant := map[string]bool{}
+	return in.Live(ctx, c, changedCRDs(d))
+}
+
+// changedCRDs are the CRDs a diff names.
+func changedCRDs(d *manifestdiff.Diff) []string {
+	var out []string
 	for _, o := range d.Objects {
 		if o.ID.Kind == "CustomResourceDefinition" {
-			relevant[o.ID.Name] = true
+			out = append(out, o.ID.Name)
 		}
 	}
-	for _, crd := range crds.Items {
-		if !strings.HasSuffix(crd.Spec.Group, "projectcalico.org") && !relevant[crd.Name] {
-			continue
-		}
-		st := plan.CRDState{StoredVersions: crd.Status.StoredVersions, FieldUse: map[string]int{}}
-		if relevant[crd.Name] {
-			var list unstructured.UnstructuredList
-			list.SetAPIVersion(crd.Spec.Group + "/" + storageVersion(&crd))
-			list.SetKind(crd.Spec.Names.ListKind)
-			if err := c.List(ctx, &list); err != nil {
-				return nil, fmt.Errorf("listing %s: %w", crd.Name, err)
-			}
-			st.Objects = len(list.Items)
-			for _, item := range list.Items {
-				countFields(item.Object, "", st.FieldUse)
-			}
-		}
-		live.CRDs[crd.Name] = st
-	}
-	return live, nil
-}
-
-func storageVersion(crd *apiextensionsv1.CustomResourceDefinition) string {
-	for _, v := range crd.Spec.Versions {
-		if v.Storage {
-			return v.Name
-		}
-	}
-	return crd.Spec.Versions[0].Name
-}
-
-// countFields counts the set fields of spec (nested maps as dotted paths).
-func countFields(obj map[string]any, prefix string, into map[string]int) {
-	for k, v := range obj {
-		if prefix == "" && k != "spec" {
-			continue
-		}
-		path := k
-		if prefix != "" {
-			path = prefix + "." + k
-		}
-		into[path]++
-		if m, ok := v.(map[string]any); ok {
-			countFields(m, path, into)
-		}
-	}
+	return out
 }
 
 // calicoMove is the Calico part of the plan: the lines now (from the current manifest's images) and

@@ -17,6 +17,7 @@ import (
 
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
+	"github.com/calico-pilot/calico-pilot/internal/plan"
 )
 
 // FieldManager is the field manager of everything calico-pilot applies; an object with its entry
@@ -364,4 +365,66 @@ func (in *Install) Allocations() int {
 		}
 	}
 	return n
+}
+
+// Live is what plan's live checks read (internal/plan): the pools and IPAM blocks as read, the
+// Calico CRDs with their stored versions, and for the CRDs named in count (those a plan changes) the
+// number of stored objects and of each spec field they set.
+func (in *Install) Live(ctx context.Context, c client.Reader, count []string) (*plan.Live, error) {
+	live := &plan.Live{Pools: in.Pools, Blocks: in.Blocks, CRDs: map[string]plan.CRDState{}}
+	for name, crd := range in.CRDs {
+		live.CRDs[name] = plan.CRDState{StoredVersions: crd.Status.StoredVersions, FieldUse: map[string]int{}}
+	}
+	for _, name := range count {
+		crd, ok := in.CRDs[name]
+		if !ok {
+			// A CRD of another group the plan changes (multus's): read it on its own.
+			crd = &apiextensionsv1.CustomResourceDefinition{}
+			if err := c.Get(ctx, client.ObjectKey{Name: name}, crd); err != nil {
+				if absent(err) {
+					continue
+				}
+				return nil, fmt.Errorf("reading CRD %s: %w", name, err)
+			}
+		}
+		st := plan.CRDState{StoredVersions: crd.Status.StoredVersions, FieldUse: map[string]int{}}
+		var list unstructured.UnstructuredList
+		list.SetAPIVersion(crd.Spec.Group + "/" + storageVersion(crd))
+		list.SetKind(crd.Spec.Names.ListKind)
+		if err := c.List(ctx, &list); err != nil {
+			return nil, fmt.Errorf("listing %s: %w", crd.Name, err)
+		}
+		st.Objects = len(list.Items)
+		for _, item := range list.Items {
+			countFields(item.Object, "", st.FieldUse)
+		}
+		live.CRDs[name] = st
+	}
+	return live, nil
+}
+
+func storageVersion(crd *apiextensionsv1.CustomResourceDefinition) string {
+	for _, v := range crd.Spec.Versions {
+		if v.Storage {
+			return v.Name
+		}
+	}
+	return crd.Spec.Versions[0].Name
+}
+
+// countFields counts the set fields of spec (nested maps as dotted paths).
+func countFields(obj map[string]any, prefix string, into map[string]int) {
+	for k, v := range obj {
+		if prefix == "" && k != "spec" {
+			continue
+		}
+		path := k
+		if prefix != "" {
+			path = prefix + "." + k
+		}
+		into[path]++
+		if m, ok := v.(map[string]any); ok {
+			countFields(m, path, into)
+		}
+	}
 }

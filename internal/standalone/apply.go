@@ -44,6 +44,8 @@ type Preview struct {
 	PoolFindings []pools.Finding
 	// Drift is what other field managers hold in the rendered objects that exist.
 	Drift []Drift
+	// Install is what runs, as apply read it (plan's live checks read it too).
+	Install *install.Install
 }
 
 // Request is one apply.
@@ -339,7 +341,7 @@ func (a *Applier) review(ctx context.Context, req Request, st State, d calicover
 	if deployed {
 		from = d.Deployment()
 	}
-	preview.From, preview.To, preview.Kubernetes = from, last.deployment, req.Facts.KubernetesVersion
+	preview.From, preview.To, preview.Kubernetes, preview.Install = from, last.deployment, req.Facts.KubernetesVersion, in
 	v, err := req.Check(ctx, preview)
 	if err != nil {
 		return pipeline.Result{}, nil, Verdict{}, err
