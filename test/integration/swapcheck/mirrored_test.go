@@ -48,7 +48,7 @@ func TestSwapCheckMirroredLandscape(t *testing.T) {
 	cmd.Execute(context.Background(), []string{"swap-check", "--kubeconfig", kubeconfig, "-o", "json"}, strings.NewReader(""), &out, &errOut)
 	var reports []struct {
 		Namespace, Verdict, CalicoGets, CalicoAvailable, CalicoNew string
-		Errors, Notes                                             []string
+		Errors, Notes                                              []string
 	}
 	if err := json.Unmarshal(out.Bytes(), &reports); err != nil {
 		t.Fatalf("not JSON: %v\n%s%s", err, out.String(), errOut.String())
