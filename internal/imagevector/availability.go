@@ -32,6 +32,7 @@ func (v *Vector) Availability(kubernetes string) Availability {
 			}
 		}
 		if len(why) > 0 {
+			//lint:ignore ST1005 the message starts with the product's name
 			a.missing[r] = fmt.Errorf("Calico %s's images are not in the image vector for Kubernetes %s: %s", r, orUnknown(kubernetes), strings.Join(why, "; "))
 		}
 	}
@@ -161,8 +162,7 @@ func (a Availability) Summary() string {
 // minor some line of the catalogue supports ("1.32.0" ... "1.36.0"). Constraints on patch versions are
 // judged per shoot.
 func KubernetesVersions(cat *calicoversion.Catalogue) []string {
-	var out []string
-	seen := map[string]bool{}
+	var minors []int
 	for _, l := range cat.Lines() {
 		var lo, hi int
 		if _, err := fmt.Sscanf(l.KubernetesMin(), "1.%d", &lo); err != nil {
@@ -172,19 +172,16 @@ func KubernetesVersions(cat *calicoversion.Catalogue) []string {
 			continue
 		}
 		for m := lo; m <= hi; m++ {
-			k := fmt.Sprintf("1.%d.0", m)
-			if !seen[k] {
-				seen[k] = true
-				out = append(out, k)
+			if !slices.Contains(minors, m) {
+				minors = append(minors, m)
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b string) int {
-		var x, y int
-		fmt.Sscanf(a, "1.%d", &x)
-		fmt.Sscanf(b, "1.%d", &y)
-		return x - y
-	})
+	slices.Sort(minors)
+	out := make([]string, len(minors))
+	for i, m := range minors {
+		out[i] = fmt.Sprintf("1.%d.0", m)
+	}
 	return out
 }
 
