@@ -31,7 +31,16 @@ type Facts struct {
 	Hibernated bool
 	// Now stamps a move that starts.
 	Now time.Time
+	// Available says which releases the landscape's images can deploy for this shoot (the image
+	// vector for its Kubernetes version); nil: every carried release. A new shoot starts only on an
+	// available release; a move starts only to one; a shoot keeps what it runs even when its images
+	// are gone, and the condition says which entry to add (ReasonImagesUnavailable).
+	Available Available
 }
+
+// ReasonImagesUnavailable is the CalicoVersion condition's reason when a release asked for (or run)
+// has no images in the landscape's image vector.
+const ReasonImagesUnavailable = "ImagesUnavailable"
 
 // RecordedFacts are the facts a Network's provider status records (nil: none): the release, the
 // newest CRD release and the move in progress; Deployed when a release is recorded. The caller adds
@@ -103,12 +112,14 @@ func (d Decision) Moving() bool { return !d.Move.IsZero() }
 //   - the current release is the recorded one (a retired one: the newest of its line, never another
 //     line); a deployed shoot without a record runs the catalogue's unrecorded release; a new shoot
 //     starts on its pin, else its open wave's target, else the operator's default, else the
-//     catalogue's default, the first of these whose line supports its Kubernetes version;
+//     catalogue's default, the first of these whose line supports its Kubernetes version and whose
+//     images the landscape has (Facts.Available; a line names its newest such release);
 //   - a move in progress always completes;
 //   - otherwise the owner's pin wins (a line pin is satisfied by any release of that line), then the
 //     rollout's open wave; a release whose line does not support the shoot's Kubernetes version, a
-//     pin that is not carried, a move that skips a line and a hibernated shoot keep the current
-//     release, and the condition says why.
+//     pin that is not carried, a release whose images the landscape does not have, a move that skips
+//     a line and a hibernated shoot keep the current release, and the condition says why; a shoot
+//     whose own release's images are gone keeps it too (ReasonImagesUnavailable), never moving by itself.
 //
 // A recorded release of a line the catalogue does not carry is an error: rendering it would move the
 // shoot across lines; nothing is changed until a calico-pilot that carries the line runs.
@@ -197,10 +208,15 @@ func (c *Catalogue) wanted(d *Decision, f Facts) (want Release, source, rollout 
 			// A line pin is satisfied by the release of that line the shoot runs: a calico-pilot that
 			// adds a release to the line moves nothing.
 			r = d.Current
+		} else if !n.HasPatch {
+			r = newestAvailable(r, f.Available)
 		}
 		want, source = r, "its owner's pin (providerConfig calicoVersion)"
 	} else if f.RolloutTarget != "" {
 		if r, err := c.Resolve(f.RolloutTarget); err == nil {
+			if n, _ := ParseName(f.RolloutTarget); !n.HasPatch {
+				r = newestAvailable(r, f.Available)
+			}
 			want, source, rollout = r, fmt.Sprintf("rollout %q", f.Rollout), f.Rollout
 		}
 	}
@@ -209,6 +225,12 @@ func (c *Catalogue) wanted(d *Decision, f Facts) (want Release, source, rollout 
 			d.Status, d.Reason = ConditionFalse, "KubernetesUnsupported"
 			d.Message = fmt.Sprintf("Calico %s supports Kubernetes %s, the shoot runs %s; move it to a line that does (%s).",
 				d.Current, d.Current.Line().KubernetesRange(), f.Kubernetes, c.linesFor(f.Kubernetes))
+		} else if err := f.Available.Check(d.Current); err != nil {
+			// Kept: a running shoot never moves to another release unless its owner or the operator
+			// asks; rendering it needs the images, so the condition says which entry to add.
+			d.Status, d.Reason = ConditionFalse, ReasonImagesUnavailable
+			d.Message = fmt.Sprintf("The shoot runs Calico %s, but %v; it stays on Calico %s (no release moves unless its owner or the operator asks).",
+				d.Current, err, d.Current)
 		}
 		return Release{}, "", "", false
 	}
@@ -222,6 +244,11 @@ func (c *Catalogue) startMove(d Decision, f Facts, want Release, source, rollout
 		d.Status, d.Reason = ConditionFalse, "KubernetesUnsupported"
 		d.Message = fmt.Sprintf("%s asks for Calico %s, which does not support Kubernetes %s (supports %s); the shoot stays on Calico %s.",
 			source, want, f.Kubernetes, want.Line().KubernetesRange(), d.Current)
+		return d
+	}
+	if err := f.Available.Check(want); err != nil {
+		d.Status, d.Reason = ConditionFalse, ReasonImagesUnavailable
+		d.Message = fmt.Sprintf("%s asks for Calico %s, but %v; the shoot stays on Calico %s.", source, want, err, d.Current)
 		return d
 	}
 	move, err := c.Plan(d.Current, want)
@@ -244,7 +271,8 @@ func (c *Catalogue) startMove(d Decision, f Facts, want Release, source, rollout
 	return d
 }
 
-// decideNew is the release of a shoot that runs no Calico yet.
+// decideNew is the release of a shoot that runs no Calico yet: the first candidate whose line
+// supports its Kubernetes version and whose images the landscape has.
 func (c *Catalogue) decideNew(f Facts) Decision {
 	d := Decision{Status: ConditionTrue, Reason: "Deployed"}
 	cands, pinErr := c.newCandidates(f)
@@ -253,14 +281,23 @@ func (c *Catalogue) decideNew(f Facts) Decision {
 		d.Status, d.Reason = ConditionFalse, "PinUnsupported"
 		notes = append(notes, fmt.Sprintf("providerConfig calicoVersion: %v", pinErr))
 	}
-	chosen, passedOver := firstSupporting(cands, f.Kubernetes)
-	notes = append(notes, passedOver...)
+	chosen, passed := firstFit(cands, f.Kubernetes, f.Available)
+	notes = append(notes, passed.notes...)
 	d.Current, d.CRDs = chosen.release, chosen.release
 	if !chosen.release.SupportsKubernetes(f.Kubernetes) {
 		notes = append(notes, fmt.Sprintf("no release this calico-pilot deploys supports Kubernetes %s", f.Kubernetes))
+	} else if f.Available.Check(chosen.release) != nil {
+		// Rendering fails on the missing images; the condition says so first.
+		notes = append(notes, fmt.Sprintf("no release whose line supports Kubernetes %s has its images in the image vector", f.Kubernetes))
+		passed.kubernetes, passed.images = false, true
+	} else if chosen.note != "" {
+		notes = append(notes, chosen.note)
 	}
-	if len(passedOver) > 0 {
+	switch {
+	case passed.kubernetes:
 		d.Status, d.Reason = ConditionFalse, "KubernetesUnsupported"
+	case passed.images:
+		d.Status, d.Reason = ConditionFalse, ReasonImagesUnavailable
 	}
 	d.Message = fmt.Sprintf("Calico %s runs on every component.", d.Current)
 	if len(notes) > 0 {
@@ -273,52 +310,108 @@ func (c *Catalogue) decideNew(f Facts) Decision {
 type candidate struct {
 	release Release
 	source  string
+	// asked is true when the owner or the operator named the release (a pin, a rollout target, the
+	// operator's default): passing it over for missing images makes the condition False.
+	asked bool
+	// note says why a line's candidate is not its newest release (its images are missing).
+	note string
 }
 
 // newCandidates are the releases a new shoot may start on, in order of preference: its pin (pinErr
 // when the pin is not carried), else its open wave's target; the operator's default; the
-// catalogue's default; the newest release of each line, newest line first.
+// catalogue's default; the newest release of each line, newest line first. A line names its newest
+// release whose images the landscape has.
 func (c *Catalogue) newCandidates(f Facts) (cands []candidate, pinErr error) {
 	if f.Pin != nil {
-		if r, err := c.Resolve(*f.Pin); err != nil {
+		if cand, err := c.candidateFor(*f.Pin, "its owner's pin", f.Available); err != nil {
 			pinErr = err
 		} else {
-			cands = append(cands, candidate{r, "its owner's pin"})
+			cands = append(cands, cand)
 		}
 	}
 	if f.Pin == nil && f.RolloutTarget != "" {
 		// Created while its wave is open: it starts where the wave goes, nothing to move.
-		if r, err := c.Resolve(f.RolloutTarget); err == nil {
-			cands = append(cands, candidate{r, fmt.Sprintf("rollout %q", f.Rollout)})
+		if cand, err := c.candidateFor(f.RolloutTarget, fmt.Sprintf("rollout %q", f.Rollout), f.Available); err == nil {
+			cands = append(cands, cand)
 		}
 	}
 	if f.OperatorDefault != nil {
-		if r, err := c.Resolve(*f.OperatorDefault); err == nil {
-			cands = append(cands, candidate{r, "the operator's default (calico.defaultVersion)"})
+		if cand, err := c.candidateFor(*f.OperatorDefault, "the operator's default (calico.defaultVersion)", f.Available); err == nil {
+			cands = append(cands, cand)
 		}
 	}
-	cands = append(cands, candidate{c.DefaultRelease(), "calico-pilot's default"})
+	cands = append(cands, lineCandidate(c.DefaultLine(), "calico-pilot's default", false, f.Available))
 	for _, l := range slicesReverse(c.Lines()) {
-		cands = append(cands, candidate{l.Newest(), "the newest release that supports the shoot's Kubernetes version"})
+		cands = append(cands, lineCandidate(l, "the newest release that supports the shoot's Kubernetes version", false, f.Available))
 	}
 	return cands, pinErr
 }
 
-// firstSupporting is the first candidate that supports Kubernetes version k8s (the first candidate
-// when none does), with a note for each release passed over (once per release).
-func firstSupporting(cands []candidate, k8s string) (chosen candidate, passedOver []string) {
+// candidateFor is the candidate for what s names (a release, or a line: its newest available
+// release), asked by source.
+func (c *Catalogue) candidateFor(s, source string, a Available) (candidate, error) {
+	r, err := c.Resolve(s)
+	if err != nil {
+		return candidate{}, err
+	}
+	if n, _ := ParseName(s); !n.HasPatch {
+		return lineCandidate(r.Line(), source, true, a), nil
+	}
+	return candidate{release: r, source: source, asked: true}, nil
+}
+
+// lineCandidate is line l's newest release whose images the landscape has (its newest release when
+// none has), with a note when that is not the line's newest.
+func lineCandidate(l Line, source string, asked bool, a Available) candidate {
+	r, err := a.NewestAvailable(l)
+	cand := candidate{release: r, source: source, asked: asked}
+	if err == nil && r != l.Newest() {
+		cand.source = fmt.Sprintf("%s: the newest release of %s whose images the image vector has", source, l)
+		cand.note = a.Check(l.Newest()).Error()
+	}
+	return cand
+}
+
+// passedOver says why candidates were passed over: a note per release (once), and whether one was
+// for the Kubernetes version or (asked for by the owner or the operator) for its images.
+type passedOver struct {
+	notes              []string
+	kubernetes, images bool
+}
+
+// firstFit is the first candidate that supports Kubernetes version k8s and whose images a has (the
+// first candidate when none does), with the candidates passed over.
+func firstFit(cands []candidate, k8s string, a Available) (candidate, passedOver) {
+	var p passedOver
 	seen := map[Release]bool{}
 	for _, cand := range cands {
-		if cand.release.SupportsKubernetes(k8s) {
-			return cand, passedOver
+		supports := cand.release.SupportsKubernetes(k8s)
+		imgErr := a.Check(cand.release)
+		if supports && imgErr == nil {
+			return cand, p
 		}
-		if !seen[cand.release] {
-			seen[cand.release] = true
-			passedOver = append(passedOver, fmt.Sprintf("%s asks for Calico %s, which does not support Kubernetes %s (supports %s)",
+		if seen[cand.release] {
+			continue
+		}
+		seen[cand.release] = true
+		if !supports {
+			p.kubernetes = true
+			p.notes = append(p.notes, fmt.Sprintf("%s asks for Calico %s, which does not support Kubernetes %s (supports %s)",
 				cand.source, cand.release, k8s, cand.release.Line().KubernetesRange()))
+		} else if cand.asked {
+			p.images = true
+			p.notes = append(p.notes, fmt.Sprintf("%s asks for Calico %s, but %v", cand.source, cand.release, imgErr))
 		}
 	}
-	return cands[0], passedOver
+	return cands[0], p
+}
+
+// newestAvailable is the newest release of r's line that a accepts (r when none does).
+func newestAvailable(r Release, a Available) Release {
+	if n, err := a.NewestAvailable(r.Line()); err == nil {
+		return n
+	}
+	return r
 }
 
 // linesFor names the lines that support a Kubernetes version ("none" when no line does).

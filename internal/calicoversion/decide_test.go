@@ -1,6 +1,7 @@
 package calicoversion_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -122,5 +123,104 @@ func TestDecideSyntheticLine(t *testing.T) {
 	d, err = cat.Decide(calicoversion.Facts{Deployed: true, Recorded: "v3.32.1", Pin: s("v3.33"), Kubernetes: "1.35.1"})
 	if err != nil || !d.Moving() || d.Phase != calicoversion.PhaseFirst || d.Deployment().Node.Name() != "v3.33.0" || d.Deployment().Typha.Name() != "v3.32.1" {
 		t.Errorf("adjacent: %+v, %v", d, err)
+	}
+}
+
+// onlyReleases is an Available for a landscape whose image vector has the images of the named
+// releases only, with the words imagevector uses.
+func onlyReleases(names ...string) calicoversion.Available {
+	return func(r calicoversion.Release) error {
+		for _, n := range names {
+			if r.Name() == n {
+				return nil
+			}
+		}
+		return fmt.Errorf("Calico %s's images are not in the image vector: add an entry with `version: %s`", r, r)
+	}
+}
+
+// TestDecideAvailable (issue 35): a landscape's images decide which releases it can run. A new shoot
+// gets the newest available release of the default line (or of calico.defaultVersion, or of a line
+// pin); a pinned release, a rollout target or the operator's default release that is not available
+// is passed over or refused with the entry to add; a running shoot keeps its release even when its
+// images are gone, and the condition says so; nothing moves without being asked.
+func TestDecideAvailable(t *testing.T) {
+	s := func(v string) *string { return &v }
+	mirror := onlyReleases("v3.31.6")
+	for _, tt := range []struct {
+		name               string
+		f                  calicoversion.Facts
+		node, typha, phase string
+		reason, msg        string
+	}{
+		{name: "new shoot: the newest available release of the default line", f: calicoversion.Facts{Kubernetes: "1.33.0", Available: mirror},
+			node: "v3.31.6", typha: "v3.31.6", reason: "Deployed",
+			msg: "Calico v3.31.7's images are not in the image vector: add an entry with `version: v3.31.7`; the shoot gets Calico v3.31.6 (calico-pilot's default: the newest release of v3.31 whose images the image vector has)."},
+		{name: "new shoot: versioned v3.31.7 entries make it available", f: calicoversion.Facts{Kubernetes: "1.34.1", Available: onlyReleases("v3.31.6", "v3.31.7")},
+			node: "v3.31.7", typha: "v3.31.7", reason: "Deployed", msg: "Calico v3.31.7 runs on every component."},
+		{name: "new shoot: a line default names its newest available release", f: calicoversion.Facts{Kubernetes: "1.34.1", OperatorDefault: s("v3.31"), Available: mirror},
+			node: "v3.31.6", typha: "v3.31.6", reason: "Deployed", msg: "the shoot gets Calico v3.31.6 (the operator's default (calico.defaultVersion): the newest release of v3.31 whose images the image vector has)."},
+		{name: "new shoot: an unavailable pinned release is passed over and said", f: calicoversion.Facts{Kubernetes: "1.34.1", Pin: s("v3.32.1"), Available: mirror},
+			node: "v3.31.6", typha: "v3.31.6", reason: "ImagesUnavailable",
+			msg: "its owner's pin asks for Calico v3.32.1, but Calico v3.32.1's images are not in the image vector: add an entry with `version: v3.32.1`; "},
+		{name: "new shoot: no release available", f: calicoversion.Facts{Kubernetes: "1.33.0", Available: onlyReleases()},
+			node: "v3.31.7", typha: "v3.31.7", reason: "ImagesUnavailable", msg: "no release whose line supports Kubernetes 1.33.0 has its images in the image vector"},
+		{name: "running shoot keeps v3.31.6 when v3.31.7 becomes available", f: calicoversion.Facts{Deployed: true, Kubernetes: "1.33.0", Available: onlyReleases("v3.31.6", "v3.31.7")},
+			node: "v3.31.6", typha: "v3.31.6", reason: "Deployed", msg: "Calico v3.31.6 runs on every component."},
+		{name: "running shoot keeps its release when its images are gone", f: calicoversion.Facts{Deployed: true, Recorded: "v3.31.7", Kubernetes: "1.33.0", Available: mirror},
+			node: "v3.31.7", typha: "v3.31.7", reason: "ImagesUnavailable",
+			msg: "The shoot runs Calico v3.31.7, but Calico v3.31.7's images are not in the image vector: add an entry with `version: v3.31.7`; it stays on Calico v3.31.7 (no release moves unless its owner or the operator asks)."},
+		{name: "a pin to an unavailable release does not move", f: calicoversion.Facts{Deployed: true, Recorded: "v3.31.6", Kubernetes: "1.34.1", Pin: s("v3.32"), Available: mirror},
+			node: "v3.31.6", typha: "v3.31.6", reason: "ImagesUnavailable",
+			msg: "its owner's pin (providerConfig calicoVersion) asks for Calico v3.32.1, but Calico v3.32.1's images are not in the image vector: add an entry with `version: v3.32.1`; the shoot stays on Calico v3.31.6."},
+		{name: "a rollout to an unavailable line does not move", f: calicoversion.Facts{Deployed: true, Recorded: "v3.31.6", Kubernetes: "1.34.1", RolloutTarget: "v3.32", Rollout: "r", Available: mirror},
+			node: "v3.31.6", typha: "v3.31.6", reason: "ImagesUnavailable", msg: `rollout "r" asks for Calico v3.32.1, but`},
+		{name: "a rollout to a line moves to its newest available release", f: calicoversion.Facts{Deployed: true, Recorded: "v3.31.6", Kubernetes: "1.34.1", RolloutTarget: "v3.31", Rollout: "r", Available: mirror},
+			node: "v3.31.6", typha: "v3.31.6", reason: "Deployed"},
+		{name: "a pin to an available release moves", f: calicoversion.Facts{Deployed: true, Recorded: "v3.31.6", Kubernetes: "1.34.1", Pin: s("v3.31.7"), Available: onlyReleases("v3.31.6", "v3.31.7")},
+			node: "v3.31.7", typha: "v3.31.7", phase: "Complete", reason: "Moving"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := calicoversion.Default().Decide(tt.f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dep := d.Deployment()
+			if dep.Node.Name() != tt.node || dep.Typha.Name() != tt.typha || string(d.Phase) != tt.phase {
+				t.Errorf("deployment %s (phase %q), want node %s typha %s phase %q", dep, d.Phase, tt.node, tt.typha, tt.phase)
+			}
+			if d.Reason != tt.reason || !strings.Contains(d.Message, tt.msg) {
+				t.Errorf("condition %s %q, want %s containing %q", d.Reason, d.Message, tt.reason, tt.msg)
+			}
+		})
+	}
+}
+
+// TestResolveAvailable: a release names itself when available, else the entry to add; a line its
+// newest available release, else the newest's entry to add; what the catalogue does not carry is
+// Resolve's error.
+func TestResolveAvailable(t *testing.T) {
+	cat := calicoversion.Default()
+	mirror := onlyReleases("v3.31.6")
+	for _, tt := range []struct{ in, want, err string }{
+		{"v3.31", "v3.31.6", ""},
+		{"v3.31.6", "v3.31.6", ""},
+		{"v3.31.7", "", "Calico v3.31.7's images are not in the image vector: add an entry with `version: v3.31.7`"},
+		{"v3.32", "", "Calico v3.32.1's images are not in the image vector: add an entry with `version: v3.32.1`"},
+		{"v3.29", "", `Calico "v3.29" is not supported; accepted: a line (v3.31, v3.32: its newest release) or a release (v3.31.6, v3.31.7, v3.32.1)`},
+	} {
+		r, err := cat.ResolveAvailable(tt.in, mirror)
+		if tt.err != "" {
+			if err == nil || err.Error() != tt.err {
+				t.Errorf("%s: %v, %v; want error %q", tt.in, r, err, tt.err)
+			}
+			if strings.HasPrefix(tt.in, "v3.3") && tt.in != "v3.29" && !calicoversion.IsUnavailable(err) {
+				t.Errorf("%s: %v is not an UnavailableError", tt.in, err)
+			}
+			continue
+		}
+		if err != nil || r.Name() != tt.want {
+			t.Errorf("%s: %v, %v; want %s", tt.in, r, err, tt.want)
+		}
 	}
 }

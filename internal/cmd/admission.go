@@ -21,6 +21,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
+	"github.com/calico-pilot/calico-pilot/internal/controller/network"
+	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/webhook"
 )
 
@@ -167,12 +170,33 @@ func NewAdmissionCommand(streams IO) *cobra.Command {
 	return bindOptions(c, o, streams)
 }
 
+// admissionValidator is the Shoot validator with the landscape's image vector when
+// $IMAGEVECTOR_OVERWRITE names an override (the chart's imageVectorOverwrite): a new or changed pin to
+// a Calico release it has no images of is refused, naming the entry to add. It logs once which
+// releases the vector makes available.
+func admissionValidator(log logr.Logger) (webhook.ShootValidator, error) {
+	if path, ok := os.LookupEnv(imagevector.OverrideEnv); !ok || path == "" {
+		return webhook.ShootValidator{}, nil
+	}
+	vector, err := imagevector.VectorFromEnv(os.LookupEnv, readFileLimited)
+	if err != nil {
+		return webhook.ShootValidator{}, err
+	}
+	network.LogAvailability(log.WithName("imagevector"), vector)
+	resolver := imagevector.NewResolver(vector)
+	return webhook.ShootValidator{Availability: func(k8s string) calicoversion.Available { return resolver.Availability(k8s).Func() }}, nil
+}
+
 // RunAdmission serves the webhook, metrics and health endpoints until ctx is cancelled or one of them
 // fails. It returns nil after a clean shutdown.
 func RunAdmission(ctx context.Context, o *AdmissionOptions) error {
 	log := logr.FromContextOrDiscard(ctx)
 	server := webhook.NewServer(webhook.ServerOptions{Host: o.BindHost, Port: o.Port, CertDir: o.CertDir, DrainPeriod: o.DrainPeriod})
-	handler := webhook.NewHandler(log.WithName("shoot-validator"))
+	validator, err := admissionValidator(log)
+	if err != nil {
+		return err
+	}
+	handler := webhook.NewHandlerFor(log.WithName("shoot-validator"), validator)
 	server.Register(webhook.Path, handler)
 	server.Register(webhook.ReferencePath, handler)
 

@@ -39,6 +39,9 @@ type seedPlanRow struct {
 	Blockers []plan.Blocker `json:"blockers"`
 	// Errors say why the shoot could not be planned.
 	Errors []string `json:"errors,omitempty"`
+	// Images are the Calico releases the image vector makes available for the shoot's Kubernetes
+	// version (imagevector.Availability), when it lacks some ("v3.31.6 (not v3.31.7, v3.32.1)").
+	Images string `json:"images,omitempty"`
 }
 
 // runSeed plans the move of every calico shoot of a seed to --target-version: per shoot what it runs
@@ -73,7 +76,7 @@ func (o *PlanOptions) runSeed(ctx context.Context, streams IO) error {
 				return gatherShoot(ctx, c, s.Namespace, from, to)
 			}
 		}
-		rows = append(rows, planSeedShoot(checker, resolver, s, target, gather))
+		rows = append(rows, planSeedShoot(checker, resolver, s, o.TargetVersion, target, gather))
 	}
 	var b bytes.Buffer
 	if o.PlanOutput == outputJSON {
@@ -134,7 +137,10 @@ func (o *PlanOptions) seedChecker() (*swapcheck.Checker, *imagevector.Resolver, 
 // planSeedShoot plans one shoot: current lines, render at the target as the controller would after the
 // move (CRDs never below what the shoot had), the diff against the deployed manifest, the restarts in
 // Calico's order and the blockers.
-func planSeedShoot(checker *swapcheck.Checker, resolver *imagevector.Resolver, s seedstate.Shoot, target calicoversion.Release, gather liveGather) seedPlanRow {
+// asked is --target-version as written: a line names, per shoot, its newest release the image vector
+// has for the shoot's Kubernetes version; a target whose images are missing cannot be planned, and
+// the error names the entries to add.
+func planSeedShoot(checker *swapcheck.Checker, resolver *imagevector.Resolver, s seedstate.Shoot, asked string, target calicoversion.Release, gather liveGather) seedPlanRow {
 	row := seedPlanRow{Namespace: s.Namespace, Blockers: []plan.Blocker{}}
 	fail := func(msg string) seedPlanRow {
 		row.Errors = append(row.Errors, msg)
@@ -146,6 +152,14 @@ func planSeedShoot(checker *swapcheck.Checker, resolver *imagevector.Resolver, s
 	}
 	row.Shoot = s.Shoot.Namespace + "/" + s.Shoot.Name
 	row.Kubernetes = s.Shoot.Spec.Kubernetes.Version
+	avail := resolver.Availability(row.Kubernetes)
+	if len(avail.Missing()) > 0 {
+		row.Images = avail.Summary()
+	}
+	target, err := calicoversion.Default().ResolveAvailable(asked, avail.Func())
+	if err != nil {
+		return fail(err.Error())
+	}
 	run, deployed, err := seedCurrent(checker.Parser, s)
 	if err != nil {
 		return fail(err.Error())
@@ -291,6 +305,9 @@ func (r seedPlanRow) blockersCell() string {
 // writeShootLines writes a shoot's retirement notes, errors and blockers, and with live checks what
 // they found in the shoot that is not a blocker (the blockers among them are listed already).
 func writeShootLines(w io.Writer, r seedPlanRow, live bool) {
+	if r.Images != "" {
+		fmt.Fprintf(w, "\n%s: images: the image vector has Calico %s for Kubernetes %s", r.Namespace, r.Images, r.Kubernetes)
+	}
 	for _, n := range r.Move.Retired {
 		fmt.Fprintf(w, "\n%s: note: %s", r.Namespace, n)
 	}

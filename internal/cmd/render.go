@@ -277,7 +277,7 @@ func (o *RenderOptions) settings(errOut io.Writer, in renderInput, ctrl *configv
 	if err != nil {
 		return values.Settings{}, &ExitError{Code: ExitUsage, Err: err}
 	}
-	if s.Calico, err = o.chooseCalico(errOut, in, ctrl); err != nil {
+	if s.Calico, err = o.chooseCalico(errOut, in, ctrl, vector); err != nil {
 		return values.Settings{}, &ExitError{Code: ExitUsage, Err: err}
 	}
 	// As the controller: the images for the shoot's Kubernetes version and Calico line.
@@ -314,9 +314,9 @@ func imageVector(errOut io.Writer) (*imagevector.Vector, error) {
 // shoot that is not moving (plan.ChooseCalico), with CRDs never below crdFloor. It records the
 // choice and the shoot's Kubernetes version for Run's note and plan, and warns on errOut when the
 // asked-for release is outside the shoot's Kubernetes range.
-func (o *RenderOptions) chooseCalico(errOut io.Writer, in renderInput, ctrl *configv1alpha1.ControllerConfiguration) (calicoversion.Deployment, error) {
+func (o *RenderOptions) chooseCalico(errOut io.Writer, in renderInput, ctrl *configv1alpha1.ControllerConfiguration, vector *imagevector.Vector) (calicoversion.Deployment, error) {
 	k8s := in.source.Shoot.Spec.Kubernetes.Version
-	choice, err := plan.ChooseCalico(o.CalicoVersion, in.config, ctrl, in.source.Network, k8s, false)
+	choice, err := plan.ChooseCalico(o.CalicoVersion, in.config, ctrl, in.source.Network, k8s, false, vector.Availability(k8s).Func())
 	if err != nil {
 		return calicoversion.Deployment{}, err
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -18,6 +19,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/calicofacts"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
+	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/plan"
 	"github.com/calico-pilot/calico-pilot/internal/rules"
@@ -47,6 +49,9 @@ type ValidateOptions struct {
 	runningRetired string
 	ipFamilies     []gardencorev1beta1.IPFamily
 	ipFamiliesSet  bool
+	// images are the releases $IMAGEVECTOR_OVERWRITE's vector makes available per Kubernetes
+	// version; nil without an override (every release).
+	images *imagevector.Resolver
 	// flags are the bound flags (AddFlags), so Complete can tell a default from a given value.
 	flags *pflag.FlagSet
 }
@@ -185,6 +190,14 @@ func (o *ValidateOptions) run(streams IO) error {
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
+	if path, ok := os.LookupEnv(imagevector.OverrideEnv); ok && path != "" {
+		// The landscape's override: a pin is judged against the releases it has images of.
+		vector, err := imageVector(streams.ErrOut)
+		if err != nil {
+			return &ExitError{Code: ExitUsage, Err: err}
+		}
+		o.images = imagevector.NewResolver(vector)
+	}
 	docs, err := decode.SplitDocuments(data)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("%s: %w", inputName(o.File), err)}
@@ -233,6 +246,7 @@ func (o *ValidateOptions) validateDocument(doc decode.Document) (res documentRes
 			return res, nil
 		}
 		res.errs = validation.ValidateNetworkConfig(cfg, o.ipFamilies, nil)
+		res.errs = append(res.errs, rules.CalicoVersionAvailable(cfg, o.available(""), nil)...)
 		o.pinMove(&res, cfg, nil)
 	case "Shoot":
 		if o.ipFamiliesSet {
@@ -250,6 +264,7 @@ func (o *ValidateOptions) validateDocument(doc decode.Document) (res documentRes
 		// The config comes back next to the errors whenever it decodes: a pin is noted either way.
 		var cfg *calicov1alpha1.NetworkConfig
 		cfg, res.errs = pipeline.ShootConfig(shoot)
+		res.errs = append(res.errs, rules.CalicoVersionAvailable(cfg, o.available(shoot.Spec.Kubernetes.Version), decode.ProviderConfigPath())...)
 		o.pinMove(&res, cfg, decode.ProviderConfigPath())
 	case "List", "ShootList":
 		return o.validateList(doc)
@@ -264,6 +279,15 @@ func (o *ValidateOptions) validateDocument(doc decode.Document) (res documentRes
 		res.errs, res.warnings = splitWarnings(res.errs)
 	}
 	return res, nil
+}
+
+// available is the releases the override's vector makes available for Kubernetes version k8s ("":
+// unknown, every constraint holds); nil without an override.
+func (o *ValidateOptions) available(k8s string) calicoversion.Available {
+	if o.images == nil {
+		return nil
+	}
+	return o.images.Availability(k8s).Func()
 }
 
 // pinMove says what a pin does: the known issues of the pinned release (those --running-version does

@@ -121,3 +121,50 @@ func TestValidateCalicoVersionKubernetes(t *testing.T) {
 		t.Errorf("existing Shoot: exit %d\n%s", code, out)
 	}
 }
+
+// TestValidatePinAgainstTheImageVector (issue 35): with $IMAGEVECTOR_OVERWRITE naming a landscape's
+// override that mirrors only v3.31.6, a Shoot pinned to v3.32 is invalid with the image vector entry
+// to add, for the Shoot's Kubernetes version; a line pin v3.31 is valid (its mirrored release);
+// without the override the same Shoot is valid.
+func TestValidatePinAgainstTheImageVector(t *testing.T) {
+	dir := t.TempDir()
+	override := filepath.Join(dir, "images.yaml")
+	writeFile(t, override, "images:\n- name: calico-node\n  repository: example.org/mirror/calico-node\n  tag: v3.31.6\n"+
+		"- name: calico-node\n  repository: example.org/mirror134/calico-node\n  tag: v3.31.6\n  targetVersion: \">= 1.34\"\n")
+	shoot := func(name, pin string) string {
+		p := filepath.Join(dir, name)
+		writeFile(t, p, `apiVersion: core.gardener.cloud/v1beta1
+kind: Shoot
+metadata: {name: s, namespace: garden-dev}
+spec:
+  kubernetes: {version: 1.34.2}
+  provider:
+    type: aws
+    workers:
+    - {name: w, machine: {type: m5.large}, minimum: 1, maximum: 2}
+  networking:
+    type: calico
+    nodes: 10.250.0.0/16
+    providerConfig:
+      apiVersion: calico.networking.extensions.gardener.cloud/v1alpha1
+      kind: NetworkConfig
+      calicoVersion: `+pin+"\n")
+		return p
+	}
+	v32, v31 := shoot("v32.yaml", "v3.32"), shoot("v31.yaml", "v3.31")
+	t.Setenv("IMAGEVECTOR_OVERWRITE", override)
+	code, out, _ := runCLI(t, "validate", "-f", v32)
+	want := `spec.networking.providerConfig.calicoVersion: Invalid value: "v3.32": Calico v3.32.1's images are not in the image vector for Kubernetes 1.34.2: ` +
+		"calico-node is example.org/mirror134/calico-node:v3.31.6 (of release v3.31.6); " +
+		`add the image vector entry {name: calico-node, version: v3.32.1, repository: example.org/mirror134/calico-node, tag: v3.32.1, targetVersion: ">= 1.34"}` + "\n"
+	if code != 1 || !strings.Contains(out, "\n"+want) {
+		t.Errorf("pin to v3.32 on the mirror: exit %d\n%s\nwant the line\n%s", code, out, want)
+	}
+	if code, out, _ := runCLI(t, "validate", "-f", v31); code != 0 || !strings.HasSuffix(out, "valid\n") {
+		t.Errorf("pin to v3.31 on the mirror: exit %d\n%s", code, out)
+	}
+	os.Unsetenv("IMAGEVECTOR_OVERWRITE")
+	if code, out, _ := runCLI(t, "validate", "-f", v32); code != 0 {
+		t.Errorf("pin to v3.32 without an override: exit %d\n%s", code, out)
+	}
+}

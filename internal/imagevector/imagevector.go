@@ -77,6 +77,11 @@ type Source struct {
 
 	// Digest is not part of Gardener's format; it is decoded only to explain where a digest goes.
 	Digest *string `json:"digest,omitempty"`
+
+	// pinnedForEvery is set on an entry of a Calico image (one per release) whose tag or ref an
+	// override without `version` set: it pins one image for every release, so the entry is of the
+	// release its tag names, not of its `version` (Availability).
+	pinnedForEvery bool
 }
 
 // Vector is an image vector: Gardener's format, a list of sources.
@@ -190,7 +195,38 @@ func LoadVectorFor(cat *calicoversion.Catalogue, override []byte) (*Vector, erro
 	if err != nil {
 		return nil, err
 	}
+	if err := checkReleaseNamed(over, "image vector override"); err != nil {
+		return nil, err
+	}
 	return base.Merge(over), nil
+}
+
+// checkReleaseNamed refuses an entry of a Calico image without `version` whose tag (or ref) names
+// no Calico release (a bare digest, "latest"): such an entry applies to every release, and which
+// release its image is of cannot be known, so neither can the releases the landscape runs.
+func checkReleaseNamed(v *Vector, what string) error {
+	var errs []error
+	for i, s := range v.Sources {
+		if !isCalicoImage(s.Name) || s.Version != nil || (s.Tag == nil && s.Ref == nil) {
+			continue
+		}
+		tag := ""
+		if s.Tag != nil {
+			tag = *s.Tag
+		} else {
+			_, tag = calicoversion.SplitImage(*s.Ref)
+		}
+		if _, ok := calicoversion.ReleaseOfTag(tag); ok {
+			continue
+		}
+		given := fmt.Sprintf("tag %q", tag)
+		if s.Tag == nil {
+			given = fmt.Sprintf("ref %q", *s.Ref)
+		}
+		errs = append(errs, fmt.Errorf("%s: images[%d] (%s): %s names no Calico release, and an entry without `version` applies to every release: "+
+			"add `version: vX.Y.Z` (the Calico release of this image), or a tag that starts with the release (vX.Y.Z@sha256:...)", what, i, s.Name, given))
+	}
+	return errors.Join(errs...)
 }
 
 // VectorFromEnv returns the embedded vector with the override file named by $IMAGEVECTOR_OVERWRITE, if
@@ -343,7 +379,11 @@ func (v *Vector) Merge(override *Vector) *Vector {
 		return dup
 	})
 	copy(out.Sources, v.Sources)
-	for _, o := range override.Sources {
+	// An entry of a Calico image with `version` is more specific than one without, wherever it is in
+	// the file: the entries without `version` are merged first.
+	ordered := slices.Clone(override.Sources)
+	slices.SortStableFunc(ordered, func(a, b Source) int { return versionedCalico(a) - versionedCalico(b) })
+	for _, o := range ordered {
 		matches := out.indexes(o)
 		if len(matches) == 0 {
 			out.Sources = append(out.Sources, o)
@@ -354,6 +394,14 @@ func (v *Vector) Merge(override *Vector) *Vector {
 		}
 	}
 	return out
+}
+
+// versionedCalico is 1 for an entry of a Calico image with `version`, else 0.
+func versionedCalico(s Source) int {
+	if isCalicoImage(s.Name) && s.Version != nil {
+		return 1
+	}
+	return 0
 }
 
 // mergeSource is cur with the fields o sets. The `version` of a Calico image's entry stays the
@@ -368,6 +416,9 @@ func mergeSource(cur, o Source) Source {
 	}
 	if o.Tag != nil {
 		cur.Tag = o.Tag
+	}
+	if calico && (o.Tag != nil || o.Ref != nil) {
+		cur.pinnedForEvery = o.Version == nil
 	}
 	if o.Version != nil && !calico {
 		cur.Version = o.Version
@@ -390,7 +441,8 @@ func (v *Vector) indexes(s Source) []int {
 		if !isCalicoImage(s.Name) {
 			return []int{i}
 		}
-		if s.Version != nil && e.Version != nil && !versionCovers(*s.Version, *e.Version) {
+		if s.Version != nil && (e.Version == nil || !versionCovers(*s.Version, *e.Version)) {
+			// Another key: an entry without `version` (appended by an override) is for every release.
 			continue
 		}
 		out = append(out, i)
@@ -443,6 +495,15 @@ func (v *Vector) Find(name string, opts FindOptions) (string, error) {
 	if opts.Calico.IsZero() {
 		opts.Calico = v.Catalogue().DefaultRelease()
 	}
+	best, err := v.best(name, opts)
+	if err != nil {
+		return "", err
+	}
+	return v.Sources[best].reference(opts)
+}
+
+// best is the index of the entry Find picks for name and opts (opts.Calico set for a Calico image).
+func (v *Vector) best(name string, opts FindOptions) (int, error) {
 	best, bestScore := -1, -1
 	for i, s := range v.Sources {
 		if s.Name != name {
@@ -450,16 +511,24 @@ func (v *Vector) Find(name string, opts FindOptions) (string, error) {
 		}
 		score, ok, err := s.score(opts)
 		if err != nil {
-			return "", fmt.Errorf("image %s: %w", name, err)
+			return -1, fmt.Errorf("image %s: %w", name, err)
 		}
-		if ok && score > bestScore {
+		if ok && (score > bestScore || (score == bestScore && s.ofRelease() && !v.Sources[best].ofRelease())) {
+			// Ties keep the first entry (Gardener's rule), except that an entry of a Calico image
+			// made for the release looked up wins over one pinned for every release.
 			best, bestScore = i, score
 		}
 	}
 	if best < 0 {
-		return "", fmt.Errorf("no image %q in the image vector for %s", name, opts.describe())
+		return -1, fmt.Errorf("no image %q in the image vector for %s", name, opts.describe())
 	}
-	return v.Sources[best].reference(opts)
+	return best, nil
+}
+
+// ofRelease is true for an entry of a Calico image whose image is of the release of its `version`
+// (the catalogue's, or an override's with `version`), not pinned for every release.
+func (s Source) ofRelease() bool {
+	return isCalicoImage(s.Name) && s.Version != nil && !s.pinnedForEvery
 }
 
 func (o FindOptions) describe() string {
@@ -611,11 +680,12 @@ type Resolver struct {
 	vector *Vector
 	mu     sync.Mutex
 	byVer  map[string]Images
+	avail  map[string]Availability
 }
 
 // NewResolver returns a resolver for v.
 func NewResolver(v *Vector) *Resolver {
-	return &Resolver{vector: v, byVer: map[string]Images{}}
+	return &Resolver{vector: v, byVer: map[string]Images{}, avail: map[string]Availability{}}
 }
 
 // Vector is the vector the resolver looks up in.

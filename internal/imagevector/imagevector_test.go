@@ -70,8 +70,10 @@ const landscapeOverride = `images:
 - name: calico-typha
   repository: mirror.example.com/calico/typha
   tag: "v3.31.6@` + digest + `"
+# A bare digest says no release: its entry names it in version.
 - name: calico-cni
   ref: mirror.example.com/calico/cni@` + digest + `
+  version: v3.31.6
 - name: multus-cni
   repository: registry.local:5000/multus
   tag: ` + digest + `

@@ -48,15 +48,16 @@ func NetworkFacts(network *extensionsv1alpha1.Network) (calicoversion.Facts, err
 // release or line (render --calico-version, plan --target-version) first; else the decision from
 // the shoot's pin, the Network's record (deployed: the shoot runs a Calico although its Network records
 // none, e.g. the reference's), the operator's calico.defaultVersion and the catalogue. The CRDs never
-// go below what the Network records (calicoCRDVersion).
-func ChooseCalico(explicit string, cfg *calicov1alpha1.NetworkConfig, ctrl *configv1alpha1.ControllerConfiguration, network *extensionsv1alpha1.Network, kubernetes string, deployed bool) (Choice, error) {
+// go below what the Network records (calicoCRDVersion). avail says which releases the landscape's
+// image vector makes available for the shoot (nil: every release), as the controller decides with it.
+func ChooseCalico(explicit string, cfg *calicov1alpha1.NetworkConfig, ctrl *configv1alpha1.ControllerConfiguration, network *extensionsv1alpha1.Network, kubernetes string, deployed bool, avail calicoversion.Available) (Choice, error) {
 	cat := calicoversion.Default()
 	f, err := NetworkFacts(network)
 	if err != nil {
 		return Choice{}, err
 	}
 	f.Deployed = f.Deployed || deployed
-	f.Kubernetes = kubernetes
+	f.Kubernetes, f.Available = kubernetes, avail
 	if explicit != "" {
 		r, err := cat.Resolve(explicit)
 		if err != nil {
@@ -104,6 +105,10 @@ func source(cat *calicoversion.Catalogue, f calicoversion.Facts, d calicoversion
 		return "the release of shoots deployed before calico-pilot recorded releases (the Network records none)"
 	case f.Pin != nil:
 		return "the shoot's pin (providerConfig calicoVersion)"
+	}
+	if d.Message != fmt.Sprintf("Calico %s runs on every component.", d.Current) {
+		// A new shoot that got another release than the newest asked for (its images are missing).
+		return d.Message
 	}
 	if f.OperatorDefault != nil {
 		if r, err := cat.Resolve(*f.OperatorDefault); err == nil && r == d.Current {

@@ -94,3 +94,20 @@ func CalicoLineChangeIn(cat *calicoversion.Catalogue, from, to calicoversion.Rel
 			"and re-applying its CRDs would lose them; keep %s (docs/calico-downgrade.md)",
 		from.Line(), to.Line(), from.CRDStorage(), to.CRDStorage(), to.Line(), from.Line(), from.Line()))}, true
 }
+
+// CalicoVersionAvailable is the error of a pin (providerConfig calicoVersion) whose release the
+// landscape's image vector cannot deploy into the shoot (avail: the vector's releases for the
+// shoot's Kubernetes version; nil: every release): a pinned release that is not available, or a line
+// none of whose releases is. The message names the image vector entry to add. It is no rule of the
+// catalogue, since it judges the landscape rather than the config: admission applies it to a new or
+// changed pin, validate when $IMAGEVECTOR_OVERWRITE names the landscape's override, and the
+// controller keeps a shoot whose pin is not available on its release (docs/calico-lines.md).
+func CalicoVersionAvailable(cfg *calicov1alpha1.NetworkConfig, avail calicoversion.Available, path *field.Path) field.ErrorList {
+	if cfg == nil || cfg.CalicoVersion == nil || avail == nil {
+		return nil
+	}
+	if _, err := calicoversion.Default().ResolveAvailable(*cfg.CalicoVersion, avail); calicoversion.IsUnavailable(err) {
+		return field.ErrorList{field.Invalid(path.Child("calicoVersion"), *cfg.CalicoVersion, err.Error())}
+	}
+	return nil
+}

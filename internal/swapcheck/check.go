@@ -11,6 +11,7 @@ import (
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
@@ -63,6 +64,12 @@ type Report struct {
 	// decides: the recorded release, the pin, the operator's default, the catalogue's), or the one the
 	// caller asked for.
 	CalicoGets string `json:"calicoGets,omitempty"`
+	// CalicoAvailable are the Calico releases the image vector makes available for the shoot's
+	// Kubernetes version ("v3.31.6 (not v3.31.7, v3.32.1)"; imagevector.Availability); CalicoNew is
+	// the release a new shoot of that version gets with it. Empty when every release is available or
+	// the caller chose the release.
+	CalicoAvailable string `json:"calicoAvailable,omitempty"`
+	CalicoNew       string `json:"calicoNew,omitempty"`
 	// CalicoRetired say which release the shoot runs or its Network records that this calico-pilot
 	// does not carry, and what it moves to at its next reconcile (the newest release of its line).
 	CalicoRetired []string `json:"calicoRetired,omitempty"`
@@ -95,9 +102,26 @@ type Checker struct {
 // would give it, with that line's images.
 func (c *Checker) calico(r *Report, settings *values.Settings, cfg *calicov1alpha1.NetworkConfig, network *extensionsv1alpha1.Network, kubernetes string) error {
 	if settings.Calico.IsZero() {
-		choice, err := plan.ChooseCalico("", cfg, c.ControllerConfig, network, kubernetes, true)
+		var avail calicoversion.Available
+		if c.Resolver != nil {
+			a := c.Resolver.Availability(kubernetes)
+			avail = a.Func()
+			if len(a.Missing()) > 0 {
+				// Said only when the image vector lacks a release (a mirrored landscape), with what a
+				// shoot created after the swap gets: the same decision without a record.
+				r.CalicoAvailable = a.Summary()
+				if fresh, err := plan.ChooseCalico("", cfg, c.ControllerConfig, nil, kubernetes, false, avail); err == nil {
+					r.CalicoNew = fresh.Deployment.Node.Name()
+				}
+			}
+		}
+		choice, err := plan.ChooseCalico("", cfg, c.ControllerConfig, network, kubernetes, true, avail)
 		if err != nil {
 			return err
+		}
+		if d := choice.Decision; d.Reason == calicoversion.ReasonImagesUnavailable {
+			// Kept where it is (or refused a move) for missing images: the entry to add.
+			r.Notes = append(r.Notes, "calico: "+d.Message)
 		}
 		settings.Calico = choice.Deployment
 		if d := choice.Decision.Retired; d != nil {
@@ -300,6 +324,9 @@ func WriteText(w *bytes.Buffer, reports []Report) error {
 			fmt.Fprintf(w, "  calico: runs %s, calico-pilot would give it %s\n", r.CalicoRuns, r.CalicoGets)
 		case r.CalicoGets != "":
 			fmt.Fprintf(w, "  calico: calico-pilot would give it %s\n", r.CalicoGets)
+		}
+		if r.CalicoAvailable != "" {
+			fmt.Fprintf(w, "  images: the image vector has Calico %s for this Kubernetes version; a new shoot on it gets %s\n", r.CalicoAvailable, r.CalicoNew)
 		}
 		for _, n := range r.CalicoRetired {
 			fmt.Fprintf(w, "  retired: %s\n", n)

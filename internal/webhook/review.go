@@ -32,8 +32,11 @@ type reviewHeader struct {
 // carries the apiVersion, kind and uid as far as they are known; it is logged as one line at
 // verbosity 1 (no stack trace), since any client can send one. A well-formed review is decided by
 // the ShootValidator (NewWebhook's handler) and answered with the request's apiVersion and uid.
-func NewHandler(log logr.Logger) http.Handler {
-	wh := NewWebhook()
+func NewHandler(log logr.Logger) http.Handler { return NewHandlerFor(log, ShootValidator{}) }
+
+// NewHandlerFor is NewHandler deciding with validator v.
+func NewHandlerFor(log logr.Logger, v ShootValidator) http.Handler {
+	wh := NewWebhookFor(v)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var body []byte
 		if r.Body != nil {

@@ -14,6 +14,7 @@ import (
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/rules"
@@ -22,12 +23,29 @@ import (
 // shootGroupKind is what this webhook validates.
 var shootGroupKind = schema.GroupKind{Group: gardencorev1beta1.GroupName, Kind: "Shoot"}
 
-// ShootValidator is the admission.Handler for Shoots. It holds no state; one value serves every request.
-type ShootValidator struct{}
+// ShootValidator is the admission.Handler for Shoots. It holds no state that changes; one value
+// serves every request.
+type ShootValidator struct {
+	// Availability says which Calico releases the landscape's image vector makes available for a
+	// shoot of a Kubernetes version (imagevector.Resolver.Availability); nil: every release. A new or
+	// changed pin to a release that is not available is refused with the image entry to add.
+	Availability func(kubernetes string) calicoversion.Available
+}
 
 // NewWebhook returns the validating webhook for Shoots, to be registered at Path on a webhook server.
-func NewWebhook() *admission.Webhook {
-	return &admission.Webhook{Handler: ShootValidator{}}
+func NewWebhook() *admission.Webhook { return NewWebhookFor(ShootValidator{}) }
+
+// NewWebhookFor is NewWebhook with validator v.
+func NewWebhookFor(v ShootValidator) *admission.Webhook {
+	return &admission.Webhook{Handler: v}
+}
+
+// available is the releases the image vector makes available for shoot (nil: every release).
+func (v ShootValidator) available(shoot *gardencorev1beta1.Shoot) calicoversion.Available {
+	if v.Availability == nil {
+		return nil
+	}
+	return v.Availability(shoot.Spec.Kubernetes.Version)
 }
 
 // Handle decides one admission request for a Shoot: allowed (possibly with warnings), or denied with a
@@ -65,6 +83,9 @@ func (v ShootValidator) Handle(ctx context.Context, req admission.Request) admis
 		return denied(req.Name, errs)
 	}
 	if req.Operation == admissionv1.Create {
+		if errs = rules.CalicoVersionAvailable(cfg, v.available(shoot), decode.ProviderConfigPath()); len(errs) > 0 {
+			return denied(req.Name, errs)
+		}
 		warnings = append(warnings, createWarnings(cfg, decode.ProviderConfigPath())...)
 	}
 	if len(warnings) > 0 {
@@ -144,6 +165,11 @@ func (v ShootValidator) checkTransition(req admission.Request, shoot *gardencore
 			"(" + errs.ToAggregate().Error() + "), so changes against it were not checked"}, nil
 	}
 	pinErrs, pinWarnings := pinChange(oldCfg, cfg, decode.ProviderConfigPath())
+	if pinOf(oldCfg) != pinOf(cfg) {
+		// A new or changed pin needs the landscape's images of its release; an unchanged one is
+		// not judged again (the controller keeps the shoot where it is and says why).
+		pinErrs = append(pinErrs, rules.CalicoVersionAvailable(cfg, v.available(shoot), decode.ProviderConfigPath())...)
+	}
 	netErrs, netWarnings := networkingTransition(old, oldCfg, shoot, cfg)
 	return append(pinErrs, netErrs...), append(pinWarnings, netWarnings...), nil
 }

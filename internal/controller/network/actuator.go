@@ -160,8 +160,10 @@ func (a *Actuator) gather(ctx context.Context, log logr.Logger, network *extensi
 // decide is the one decision of the Calico release the shoot runs (calicoversion.Decide).
 func (a *Actuator) decide(in gathered, conds *conditionSet) (calicoversion.Decision, error) {
 	previous := in.deployed.Previous
-	line, err := a.catalogue().Decide(releaseFacts(previous, previous != nil || in.deployed.ByOther, in.Config, a.Config,
-		a.assignment(in.namespace), in.Shoot.Spec.Kubernetes.Version, values.HibernationWanted(in.Shoot), a.now()))
+	facts := releaseFacts(previous, previous != nil || in.deployed.ByOther, in.Config, a.Config,
+		a.assignment(in.namespace), in.Shoot.Spec.Kubernetes.Version, values.HibernationWanted(in.Shoot), a.now())
+	facts.Available = a.availability(in.Shoot.Spec.Kubernetes.Version)
+	line, err := a.catalogue().Decide(facts)
 	if err != nil {
 		// A release of a line this calico-pilot does not carry: rendering anything would move the
 		// shoot across lines, so nothing is changed until a calico-pilot that carries it runs.

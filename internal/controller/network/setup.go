@@ -94,6 +94,10 @@ func NewManager(s Setup) (manager.Manager, error) {
 		return nil, err
 	}
 	mopts.Cache.ByObject[&extensionsv1alpha1.DNSRecord{}] = cache.ByObject{Label: dnsSelector}
+	// What the operator asks must be available from the image vector: said once, at start.
+	if err := CheckAvailability(s.ImageVector, s.Config); err != nil {
+		return nil, err
+	}
 	mgr, err := ctrl.NewManager(s.RestConfig, mopts)
 	if err != nil {
 		return nil, fmt.Errorf("creating controller manager: %w", err)
@@ -105,6 +109,10 @@ func NewManager(s Setup) (manager.Manager, error) {
 	deps := Deps{Renderer: renderer, FeatureGates: s.FeatureGates, Config: s.Config}
 	if s.ImageVector != nil {
 		deps.Catalogue = s.ImageVector.Catalogue()
+		// Computed once per Kubernetes version, from the vector alone: no request to any API server.
+		resolver := imagevector.NewResolver(s.ImageVector)
+		deps.Availability = func(k8s string) calicoversion.Available { return resolver.Availability(k8s).Func() }
+		LogAvailability(mgr.GetLogger().WithName("imagevector"), s.ImageVector)
 	}
 	if deps.Config == nil {
 		deps.Config = &configv1alpha1.ControllerConfiguration{}
@@ -145,6 +153,9 @@ type Deps struct {
 	// Catalogue is the Calico release catalogue the Networks' releases are decided in: the image
 	// vector's (nil: calicoversion.Default).
 	Catalogue *calicoversion.Catalogue
+	// Availability says which releases the image vector makes available for a shoot of a
+	// Kubernetes version (imagevector.Availability); nil: every release.
+	Availability func(kubernetes string) calicoversion.Available
 }
 
 // Options tune the controller.

@@ -158,7 +158,7 @@ func controllerManifest(t *testing.T, s takeoverShoot) map[string][]byte {
 	}
 	// The release the controller gives the shoot: its one decision (calicoversion.Decide), for a shoot
 	// that runs the reference's Calico and records none.
-	choice, err := plan.ChooseCalico("", cfg, nil, s.network, s.shoot.Spec.Kubernetes.Version, true)
+	choice, err := plan.ChooseCalico("", cfg, nil, s.network, s.shoot.Spec.Kubernetes.Version, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
