@@ -206,7 +206,7 @@ func nodeDaemonSet(o *values.Options, configChecksum string) *appsv1.DaemonSet {
 	l := layoutOf(o)
 	labels := systemComponent(map[string]string{l.Node.Selector.Key: l.Node.Selector.Value, LabelCriticalComponent: "true"})
 	podLabels := systemComponent(appLabels(l, l.Node, map[string]string{
-		LabelCriticalComponent: "true",
+		LabelCriticalComponent:                         "true",
 		"networking.gardener.cloud/to-public-networks": "allowed",
 		"networking.gardener.cloud/to-apiserver":       "allowed",
 		"networking.gardener.cloud/to-dns":             "allowed",
