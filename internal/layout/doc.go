@@ -6,6 +6,7 @@
 // layout the tigera operator leaves behind, so that taking such a cluster over is a rolling update of
 // each workload (docs/layouts.md).
 //
-// The package is pure and imports nothing but internal/calicoversion, so the readers of a running
-// install (apply, rollout) can find the workloads of any layout (Layout.Workload).
+// The package is pure and small (it imports internal/calicoversion and apimachinery's name
+// validation), so the readers of a running install (apply, rollout) can find the workloads of any
+// layout (Layout.Workload) without the renderer.
 package layout

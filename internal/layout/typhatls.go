@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // TyphaTLS is where the mutual TLS material of Felix (in calico-node) and Typha is, and the
@@ -60,8 +62,9 @@ func TigeraOperatorTyphaTLS() TyphaTLS {
 // CAFile is the path of the CA bundle file in the pods.
 func (t TyphaTLS) CAFile() string { return path.Join(t.CABundle.MountPath, t.CABundle.Key) }
 
-// Validate says what is missing or malformed: every name and path is required, the paths absolute,
-// the mount paths distinct, and each side needs a CN or a URI SAN to check.
+// Validate says what is missing or malformed: every name and path is required, the object names are
+// DNS labels (they name the volumes), the paths absolute, the mount paths distinct, and each side
+// needs a CN or a URI SAN to check.
 func (t TyphaTLS) Validate() error {
 	var errs []error
 	required := func(what, v string) {
@@ -80,6 +83,12 @@ func (t TyphaTLS) Validate() error {
 	} {
 		if !strings.HasPrefix(p.v, "/") {
 			errs = append(errs, fmt.Errorf("typha TLS: %s %q is not an absolute path", p.what, p.v))
+		}
+	}
+	// The pods' volumes are named after the ConfigMap and Secrets, and volume names are DNS labels.
+	for _, n := range []string{t.CABundle.ConfigMap, t.NodeSecret, t.TyphaSecret} {
+		if n != "" && len(validation.IsDNS1123Label(n)) > 0 {
+			errs = append(errs, fmt.Errorf("typha TLS: %q cannot name a volume (not a DNS label)", n))
 		}
 	}
 	if strings.Contains(t.CABundle.Key, "/") {
