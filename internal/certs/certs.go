@@ -3,6 +3,7 @@ package certs
 import (
 	"bytes"
 	"context"
+	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -280,7 +281,7 @@ func encode(der []byte, key *ecdsa.PrivateKey) ([]byte, []byte, error) {
 }
 
 func newCA(name string, now time.Time, validity time.Duration) ([]byte, []byte, error) {
-	return issue("CA", &x509.Certificate{
+	return Issue("CA", &x509.Certificate{
 		Subject:               pkix.Name{CommonName: name + "-ca-" + now.UTC().Format("20060102T150405Z")},
 		NotBefore:             now.Add(-time.Minute),
 		NotAfter:              now.Add(validity),
@@ -309,13 +310,15 @@ func newServerCert(ca *x509.Certificate, caKey *ecdsa.PrivateKey, hosts []string
 			tmpl.DNSNames = append(tmpl.DNSNames, h)
 		}
 	}
-	return issue("serving", tmpl, ca, caKey)
+	return Issue("serving", tmpl, ca, caKey)
 }
 
-// issue creates the certificate tmpl describes (with a new key and serial number), signed by parent
-// with parentKey, or self-signed when parent is nil, and returns it and its key as PEM. what names
-// the certificate in errors ("CA", "serving").
-func issue(what string, tmpl, parent *x509.Certificate, parentKey *ecdsa.PrivateKey) ([]byte, []byte, error) {
+// Issue creates the certificate tmpl describes with a new ECDSA P-256 key and a random serial number
+// (set in tmpl), signed by parent with parentKey (any key type: an adopted CA may be RSA), or
+// self-signed when parent is nil, and returns it and its key as PEM ("CERTIFICATE", "EC PRIVATE KEY").
+// what names the certificate in errors ("CA", "serving"). The webhook's certificates and Typha's
+// (internal/typhatls) are issued by it.
+func Issue(what string, tmpl, parent *x509.Certificate, parentKey crypto.Signer) ([]byte, []byte, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return nil, nil, fmt.Errorf("generating %s key: %w", what, err)

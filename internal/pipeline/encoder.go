@@ -14,7 +14,7 @@ import (
 
 // Encoder serializes shoot manifests with what never changes encoded once: each CRD set of the Calico
 // catalogue's lines and each of render's constants (render.Constant: a constant group with the
-// releases it serves).
+// releases it serves) in the default layout; the constants of another layout are encoded per render.
 // Build one per process; it is read-only afterwards and safe for concurrent use. Its manifests are
 // byte-identical to encoding every object ShootParts returns with its groups (rendertest.Shoot;
 // TestEncoderMatchesShoot in internal/render).
@@ -82,8 +82,16 @@ func (e *Encoder) shoot(o *values.Options, withCRDs bool) (*manifest.Manifest, [
 	}
 	pre := make([]*manifest.Static, len(constants))
 	for i, c := range constants {
-		if pre[i] = e.constants[c]; pre[i] == nil {
+		if pre[i] = e.constants[c]; pre[i] != nil {
+			continue
+		}
+		if c.Layout.IsZero() {
 			return nil, nil, fmt.Errorf("encoding shoot objects: no constant group %d for Calico %s", c.Group, o.Calico)
+		}
+		// Another layout than Gardener's (apply taking over a cluster, one render at a time): encoded
+		// for this render, not kept, so the Encoder stays read-only.
+		if pre[i], err = manifest.NewStatic(c.Objects()); err != nil {
+			return nil, nil, fmt.Errorf("encoding constant shoot objects: %w", err)
 		}
 	}
 	var static *manifest.Static

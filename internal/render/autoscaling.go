@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/layout"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -23,7 +24,7 @@ import (
 
 // cpvaConstants returns a cpvpa's RBAC, ServiceAccount and ConfigMap: they depend only on what
 // it scales, not on the options.
-func cpvaConstants(c cpva) []client.Object {
+func cpvaConstants(l layout.Layout, c cpva) []client.Object {
 	return []client.Object{
 		clusterRole(c.rbacName, nil,
 			// Counts nodes.
@@ -31,9 +32,9 @@ func cpvaConstants(c cpva) []client.Object {
 			// Reads and patches the target's resource requests.
 			rbacv1.PolicyRule{APIGroups: []string{"apps"}, Resources: []string{c.targetKind + "s"}, Verbs: []string{"get", "patch"}, ResourceNames: []string{c.targetName}},
 		),
-		clusterRoleBinding(c.rbacName, c.rbacName, nil, saSubject(c.rbacName)),
-		serviceAccount(c.rbacName),
-		autoscalerConfigMap(c.name, map[string]string{c.key: c.config}),
+		clusterRoleBinding(c.rbacName, c.rbacName, nil, saSubject(l, c.rbacName)),
+		serviceAccount(l, c.rbacName),
+		autoscalerConfigMap(l, c.name, map[string]string{c.key: c.config}),
 	}
 }
 
@@ -55,7 +56,7 @@ func cpvaDeployment(o *values.Options, c cpva) client.Object {
 		command: []string{
 			"/cpvpa",
 			"--target=" + c.targetKind + "/" + c.targetName,
-			"--namespace=" + Namespace,
+			"--namespace=" + layoutOf(o).Namespace,
 			"--logtostderr=true",
 			"--poll-period-seconds=30",
 			"--v=2",
@@ -65,10 +66,10 @@ func cpvaDeployment(o *values.Options, c cpva) client.Object {
 	})
 }
 
-func autoscalerConfigMap(name string, data map[string]string) *corev1.ConfigMap {
+func autoscalerConfigMap(l layout.Layout, name string, data map[string]string) *corev1.ConfigMap {
 	return &corev1.ConfigMap{
 		TypeMeta:   typeMeta("v1", "ConfigMap"),
-		ObjectMeta: meta(name, Namespace, nil),
+		ObjectMeta: meta(name, l.Namespace, nil),
 		Data:       data,
 	}
 }
@@ -84,13 +85,13 @@ type autoscaler struct {
 	mountConfig bool
 }
 
-func autoscalerDeployment(_ *values.Options, a autoscaler) *appsv1.Deployment {
+func autoscalerDeployment(o *values.Options, a autoscaler) *appsv1.Deployment {
 	name := a.name
 	labels := systemComponent(map[string]string{"k8s-app": a.app})
 	d := &appsv1.Deployment{
 		TypeMeta: typeMeta("apps/v1", "Deployment"),
 		ObjectMeta: metav1.ObjectMeta{
-			Name: name, Namespace: Namespace, Labels: labels,
+			Name: name, Namespace: layoutOf(o).Namespace, Labels: labels,
 			// A selector change cannot be applied in place; let the resource manager re-create it.
 			Annotations: map[string]string{resourcesv1alpha1.AnnotationDeleteOnInvalidUpdate: "true"},
 		},
@@ -132,10 +133,10 @@ func autoscalerDeployment(_ *values.Options, a autoscaler) *appsv1.Deployment {
 	return d
 }
 
-func vpa(name, kind, target string, policies []vpav1.ContainerResourcePolicy) *vpav1.VerticalPodAutoscaler {
+func vpa(l layout.Layout, name, kind, target string, policies []vpav1.ContainerResourcePolicy) *vpav1.VerticalPodAutoscaler {
 	return &vpav1.VerticalPodAutoscaler{
 		TypeMeta:   typeMeta("autoscaling.k8s.io/v1", "VerticalPodAutoscaler"),
-		ObjectMeta: meta(name, Namespace, nil),
+		ObjectMeta: meta(name, l.Namespace, nil),
 		Spec: vpav1.VerticalPodAutoscalerSpec{
 			TargetRef:      &autoscalingv1.CrossVersionObjectReference{APIVersion: "apps/v1", Kind: kind, Name: target},
 			UpdatePolicy:   &vpav1.PodUpdatePolicy{UpdateMode: ptr.To(vpav1.UpdateModeInPlaceOrRecreate)},

@@ -11,26 +11,28 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
-// configMap builds kube-system/calico-config, calico-node's configuration (it is part of the
-// node component, whose pods carry its checksum): the backend, the typha service name, the veth
-// MTU and the CNI conflist template that install-cni fills in on every node.
+// configMap builds calico-node's configuration (kube-system/calico-config in the default layout; it
+// is part of the node component, whose pods carry its checksum): the backend, the typha service
+// name, the veth MTU and, under the layout's key, the CNI conflist template that install-cni fills
+// in on every node.
 func configMap(o *values.Options) (*corev1.ConfigMap, error) {
+	l := layoutOf(o)
 	typhaService := "none"
 	if o.Typha {
-		typhaService = NameTypha
+		typhaService = l.TyphaService
 	}
 	conflist, err := cniConflist(o)
 	if err != nil {
-		return nil, fmt.Errorf("rendering ConfigMap %s: %w", NameCalicoConfig, err)
+		return nil, fmt.Errorf("rendering ConfigMap %s: %w", l.ConfigMap, err)
 	}
 	return &corev1.ConfigMap{
 		TypeMeta:   typeMeta("v1", "ConfigMap"),
-		ObjectMeta: meta(NameCalicoConfig, Namespace, nil),
+		ObjectMeta: meta(l.ConfigMap, l.Namespace, nil),
 		Data: map[string]string{
 			"typha_service_name": typhaService,
 			"calico_backend":     string(o.Backend),
 			"veth_mtu":           o.VethMTU,
-			"cni_network_config": conflist,
+			l.CNIConfigKey:       conflist,
 		},
 	}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
+	"github.com/calico-pilot/calico-pilot/internal/layout"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -33,9 +34,10 @@ const (
 	numConstantGroups
 )
 
-// Constant is a constant group as a shoot selects it: the group and the Calico releases its RBAC
-// serves. Releases that a group's objects do not depend on are zero, so every shoot that gets the
-// group with the same releases gets the same Constant (it is comparable: a map key).
+// Constant is a constant group as a shoot selects it: the group, the Calico releases its RBAC
+// serves and the layout its objects are named in. Releases that a group's objects do not depend on
+// are zero, so every shoot that gets the group with the same releases in the same layout gets the
+// same Constant (it is comparable: a map key).
 type Constant struct {
 	Group ConstantGroup
 	// Node and Typha are the releases of calico-node and typha (GroupAlways: calico-node's ClusterRole
@@ -44,6 +46,9 @@ type Constant struct {
 	Node, Typha calicoversion.Release
 	// KubeControllers is kube-controllers' release (GroupKubeControllers).
 	KubeControllers calicoversion.Release
+	// Layout is the layout of the shoot's options as they carry it (the zero Layout for every
+	// Gardener shoot, which Constants lists).
+	Layout layout.Layout
 }
 
 // constantOf is group g as a shoot with options o selects it: by the releases of its Calico
@@ -52,19 +57,19 @@ func constantOf(g ConstantGroup, o *values.Options) Constant {
 	d := o.Calico
 	switch g {
 	case GroupAlways:
-		c := Constant{Group: g, Node: d.Node, Typha: d.Typha}
+		c := Constant{Group: g, Node: d.Node, Typha: d.Typha, Layout: o.Layout}
 		if !o.Typha {
 			c.Typha = d.Node
 		}
 		return c
 	case GroupKubeControllers:
-		return Constant{Group: g, KubeControllers: d.KubeControllers}
+		return Constant{Group: g, KubeControllers: d.KubeControllers, Layout: o.Layout}
 	}
-	return Constant{Group: g}
+	return Constant{Group: g, Layout: o.Layout}
 }
 
-// Constants lists every Constant a shoot can select with the releases of catalogue cat, in group
-// order: each group with every combination of the releases it depends on.
+// Constants lists every Constant a shoot in the default (zero) layout can select with the releases
+// of catalogue cat, in group order: each group with every combination of the releases it depends on.
 func Constants(cat *calicoversion.Catalogue) []Constant {
 	releases := cat.Releases()
 	var out []Constant
@@ -90,19 +95,20 @@ func Constants(cat *calicoversion.Catalogue) []Constant {
 // Objects builds the constant's objects: fresh objects on every call, the same content for every
 // shoot that selects it (the builders take no Options).
 func (c Constant) Objects() []client.Object {
+	l := c.Layout.OrDefault()
 	switch c.Group {
 	case GroupAlways:
-		return append(constantRBAC(c.Node, c.Typha), felixMonitoringService())
+		return append(constantRBAC(l, c.Node, c.Typha), felixMonitoringService(l))
 	case GroupKubeControllers:
-		return kubeControllersConstants(c.KubeControllers)
+		return kubeControllersConstants(l, c.KubeControllers)
 	case GroupTypha:
-		return typhaConstants()
+		return typhaConstants(l)
 	case GroupTyphaCPA:
-		return typhaCPAConstants()
+		return typhaCPAConstants(l)
 	case GroupTyphaCPVA:
-		return typhaCPVAConstants()
+		return typhaCPVAConstants(l)
 	case GroupNodeCPVA:
-		return nodeCPVAConstants()
+		return nodeCPVAConstants(l)
 	}
 	return nil
 }

@@ -13,6 +13,12 @@
 // releases its RBAC serves), so that a caller serializing many shoots encodes each once (internal/pipeline's
 // Encoder does).
 //
+// Layout: every namespace, workload name, selector and calico-node's ConfigMap comes from the
+// options' layout (values.Options.Layout, internal/layout; zero is Gardener's kube-system layout), so
+// one renderer builds Gardener's objects and those of a cluster the tigera operator ran; the constant
+// groups carry the layout in their key. Typha's mutual TLS (values.Options.TyphaTLS) is env, volumes
+// and mounts of calico-node and typha (typhatls.go). docs/layouts.md.
+//
 // Calico releases: every difference between the Calico releases calico-pilot deploys (the catalogue's
 // differences, internal/calicoversion) is selected in the component that owns it by o.Calico (a
 // calicoversion.Deployment), asking a release whether it has the difference: the CRDs by o.Calico.CRDs,

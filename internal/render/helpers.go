@@ -13,8 +13,31 @@ import (
 	"k8s.io/utils/ptr"
 
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/layout"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
+
+// layoutOf is the layout options o render in: o.Layout, or kube-system's when it is zero.
+func layoutOf(o *values.Options) layout.Layout { return o.Layout.OrDefault() }
+
+// selectorOf is the matchLabels of workload w's immutable selector, which its pods carry and every
+// object that selects them uses.
+func selectorOf(w layout.Workload) map[string]string {
+	return map[string]string{w.Selector.Key: w.Selector.Value}
+}
+
+// appLabels are the labels by which layout l names workload w: its selector label and, in a layout
+// with AppNameLabel, app.kubernetes.io/name with the same value; extra are added.
+func appLabels(l layout.Layout, w layout.Workload, extra map[string]string) map[string]string {
+	labels := selectorOf(w)
+	if l.AppNameLabel {
+		labels[layout.LabelAppName] = w.Selector.Value
+	}
+	for k, v := range extra {
+		labels[k] = v
+	}
+	return labels
+}
 
 func typeMeta(apiVersion, kind string) metav1.TypeMeta {
 	return metav1.TypeMeta{APIVersion: apiVersion, Kind: kind}
@@ -34,9 +57,10 @@ func systemComponent(extra map[string]string) map[string]string {
 
 func env(name, value string) corev1.EnvVar { return corev1.EnvVar{Name: name, Value: value} }
 
-func envFromConfigMap(name, key string) corev1.EnvVar {
+// envFromConfigMap is variable name read from key of calico-node's configuration ConfigMap in layout l.
+func envFromConfigMap(l layout.Layout, name, key string) corev1.EnvVar {
 	return corev1.EnvVar{Name: name, ValueFrom: &corev1.EnvVarSource{ConfigMapKeyRef: &corev1.ConfigMapKeySelector{
-		LocalObjectReference: corev1.LocalObjectReference{Name: NameCalicoConfig}, Key: key,
+		LocalObjectReference: corev1.LocalObjectReference{Name: l.ConfigMap}, Key: key,
 	}}}
 }
 
@@ -132,10 +156,10 @@ func boolString(b bool) string {
 	return "false"
 }
 
-func serviceAccount(name string) *corev1.ServiceAccount {
+func serviceAccount(l layout.Layout, name string) *corev1.ServiceAccount {
 	return &corev1.ServiceAccount{
 		TypeMeta:   typeMeta("v1", "ServiceAccount"),
-		ObjectMeta: meta(name, Namespace, nil),
+		ObjectMeta: meta(name, l.Namespace, nil),
 		// False on the ServiceAccount and unset on the pods: that is the combination on which the shoot
 		// resource manager's projected-token-mount webhook injects a short-lived projected token
 		// (docs/render.md, "Under Gardener's resource manager"). A pod that set the field itself
@@ -146,14 +170,15 @@ func serviceAccount(name string) *corev1.ServiceAccount {
 
 // monitoringService returns a Service Prometheus discovers one of calico's metrics endpoints
 // by. There is one per running component, none for a component that is switched off: felix's
-// and bird's are calico-node's (node.go), typha's is typha's (typha.go).
-func monitoringService(name, app string, port int32, portName string) *corev1.Service {
+// and bird's are calico-node's (node.go), typha's is typha's (typha.go). It selects the pods of
+// workload w in layout l.
+func monitoringService(l layout.Layout, name string, w layout.Workload, port int32, portName string) *corev1.Service {
 	return &corev1.Service{
 		TypeMeta:   typeMeta("v1", "Service"),
-		ObjectMeta: meta(name, Namespace, map[string]string{"k8s-app": name}),
+		ObjectMeta: meta(name, l.Namespace, map[string]string{"k8s-app": name}),
 		Spec: corev1.ServiceSpec{
 			Ports:    []corev1.ServicePort{{Name: portName, Port: port, Protocol: corev1.ProtocolTCP, TargetPort: intstr.FromInt32(port)}},
-			Selector: map[string]string{"k8s-app": app},
+			Selector: selectorOf(w),
 		},
 	}
 }
@@ -177,8 +202,8 @@ func clusterRoleBinding(name, role string, labels map[string]string, subjects ..
 	}
 }
 
-func saSubject(name string) rbacv1.Subject {
-	return rbacv1.Subject{Kind: rbacv1.ServiceAccountKind, Name: name, Namespace: Namespace}
+func saSubject(l layout.Layout, name string) rbacv1.Subject {
+	return rbacv1.Subject{Kind: rbacv1.ServiceAccountKind, Name: name, Namespace: l.Namespace}
 }
 
 func rule(groups, resources, verbs []string) rbacv1.PolicyRule {

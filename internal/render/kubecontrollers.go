@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
+	"github.com/calico-pilot/calico-pilot/internal/layout"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -26,15 +27,19 @@ func kubeControllers(o *values.Options) (part, error) {
 		groups = append(groups, constantOf(GroupKubeControllers, o))
 	}
 	if o.AutoScaling.KubeControllersVPA {
-		objs = append(objs, vpa(NameKubeControllers, "Deployment", NameKubeControllers, []vpav1.ContainerResourcePolicy{{
+		objs = append(objs, vpa(layoutOf(o), NameKubeControllers, "Deployment", layoutOf(o).KubeControllers.Name, []vpav1.ContainerResourcePolicy{{
 			ContainerName: "*", ControlledValues: ptr.To(vpav1.ContainerControlledValuesRequestsOnly),
 		}}))
 	}
 	return part{objects: objs, groups: groups}, nil
 }
 
+// kubeControllersDeployment builds kube-controllers' Deployment. It runs in calico-node's namespace
+// (the layout's): v3.32's policy-name migrator waits for the calico-node DaemonSet of its own
+// namespace, which it knows from its ServiceAccount (docs/calico-lines.md).
 func kubeControllersDeployment(o *values.Options) *appsv1.Deployment {
-	labels := systemComponent(map[string]string{"k8s-app": NameKubeControllers})
+	l := layoutOf(o)
+	labels := systemComponent(appLabels(l, l.KubeControllers, nil))
 	probe := func(flag string) *corev1.Probe {
 		return &corev1.Probe{
 			ProbeHandler:   corev1.ProbeHandler{Exec: &corev1.ExecAction{Command: []string{"/usr/bin/check-status", flag}}},
@@ -44,19 +49,19 @@ func kubeControllersDeployment(o *values.Options) *appsv1.Deployment {
 	}
 	d := &appsv1.Deployment{
 		TypeMeta:   typeMeta("apps/v1", "Deployment"),
-		ObjectMeta: meta(NameKubeControllers, Namespace, labels),
+		ObjectMeta: meta(l.KubeControllers.Name, l.Namespace, labels),
 		Spec: appsv1.DeploymentSpec{
 			Replicas:             ptr.To[int32](1),
 			RevisionHistoryLimit: ptr.To[int32](2),
-			Selector:             &metav1.LabelSelector{MatchLabels: map[string]string{"k8s-app": NameKubeControllers}},
+			Selector:             &metav1.LabelSelector{MatchLabels: selectorOf(l.KubeControllers)},
 			// Only one instance may run at a time.
 			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType},
 			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: gardenerPodLabels(map[string]string{"k8s-app": NameKubeControllers})},
+				ObjectMeta: metav1.ObjectMeta{Labels: gardenerPodLabels(appLabels(l, l.KubeControllers, nil))},
 				Spec: corev1.PodSpec{
 					NodeSelector:       map[string]string{"kubernetes.io/os": "linux"},
 					Tolerations:        []corev1.Toleration{{Effect: corev1.TaintEffectNoSchedule, Operator: corev1.TolerationOpExists}},
-					ServiceAccountName: NameKubeControllers,
+					ServiceAccountName: l.KubeControllers.ServiceAccount,
 					PriorityClassName:  "system-cluster-critical",
 					DNSPolicy:          corev1.DNSDefault,
 					SecurityContext:    &corev1.PodSecurityContext{SeccompProfile: seccompRuntimeDefault()},
@@ -83,30 +88,30 @@ func kubeControllersDeployment(o *values.Options) *appsv1.Deployment {
 }
 
 // kubeControllersConstants returns kube-controllers' PodDisruptionBudget, ServiceAccount and
-// RBAC, which do not depend on the options (see constants.go).
-func kubeControllersConstants(release calicoversion.Release) []client.Object {
-	labels := systemComponent(map[string]string{"k8s-app": NameKubeControllers})
+// RBAC in layout l, which do not depend on the options (see constants.go).
+func kubeControllersConstants(l layout.Layout, release calicoversion.Release) []client.Object {
+	labels := systemComponent(selectorOf(l.KubeControllers))
 	return append([]client.Object{
 		&policyv1.PodDisruptionBudget{
 			TypeMeta:   typeMeta("policy/v1", "PodDisruptionBudget"),
-			ObjectMeta: meta(NameKubeControllers, Namespace, labels),
+			ObjectMeta: meta(l.KubeControllers.Name, l.Namespace, labels),
 			Spec: policyv1.PodDisruptionBudgetSpec{
 				MaxUnavailable:             intOrInt(1),
-				Selector:                   &metav1.LabelSelector{MatchLabels: map[string]string{"k8s-app": NameKubeControllers}},
+				Selector:                   &metav1.LabelSelector{MatchLabels: selectorOf(l.KubeControllers)},
 				UnhealthyPodEvictionPolicy: ptr.To(policyv1.AlwaysAllow),
 			},
 		},
-		serviceAccount(NameKubeControllers),
-	}, kubeControllersRBAC(release)...)
+		serviceAccount(l, l.KubeControllers.ServiceAccount),
+	}, kubeControllersRBAC(l, release)...)
 }
 
 // kubeControllersRBAC returns kube-controllers' RBAC (part of kubeControllersConstants): Calico
 // v3.31.6's rules for the node and loadbalancer controllers it runs (ENABLED_CONTROLLERS), minus what
 // its code never asks for (docs/calico-rbac.md), and the differences of later releases (rbac_lines.go).
-func kubeControllersRBAC(release calicoversion.Release) []client.Object {
+func kubeControllersRBAC(l layout.Layout, release calicoversion.Release) []client.Object {
 	crud := []string{"get", "list", "create", "update", "delete", "watch"}
 	return []client.Object{
-		clusterRole(NameKubeControllers, nil, append([]rbacv1.PolicyRule{
+		clusterRole(l.KubeControllers.ServiceAccount, nil, append([]rbacv1.PolicyRule{
 			// The node controller watches node deletions and checks pods' existence for IPAM GC.
 			rule(core, []string{"nodes", "pods"}, []string{"watch", "list", "get"}),
 			// The loadbalancer controller's namespace informer (pool namespaceSelectors); without list
@@ -128,6 +133,6 @@ func kubeControllersRBAC(release calicoversion.Release) []client.Object {
 			rule(calico, []string{"clusterinformations", "kubecontrollersconfigurations"}, []string{"get", "list", "create", "update", "watch"}),
 		}, servedBy(release, release).kubeControllersRules()...)...,
 		),
-		clusterRoleBinding(NameKubeControllers, NameKubeControllers, nil, saSubject(NameKubeControllers)),
+		clusterRoleBinding(l.KubeControllers.ServiceAccount, l.KubeControllers.ServiceAccount, nil, saSubject(l, l.KubeControllers.ServiceAccount)),
 	}
 }

@@ -51,9 +51,9 @@ func SeedMonitoring(o *values.Options) ([]client.Object, error) {
 			ObjectMeta: meta(NameDashboards, o.SeedNamespace, map[string]string{"dashboard.monitoring.gardener.cloud/shoot": "true"}),
 			Data:       dashboards(),
 		},
-		scrapeConfig(o.SeedNamespace, NameScrapeFelix, JobFelix, NameFelixMonitoring, "metrics", KeepFelix),
-		scrapeConfig(o.SeedNamespace, NameScrapeTypha, JobTypha, NameTyphaMonitoring, "metrics", KeepTypha),
-		scrapeConfig(o.SeedNamespace, NameScrapeBird, JobBird, NameBirdMonitoring, "bird-metrics", KeepBird),
+		scrapeConfig(o.SeedNamespace, layoutOf(o).Namespace, NameScrapeFelix, JobFelix, NameFelixMonitoring, "metrics", KeepFelix),
+		scrapeConfig(o.SeedNamespace, layoutOf(o).Namespace, NameScrapeTypha, JobTypha, NameTyphaMonitoring, "metrics", KeepTypha),
+		scrapeConfig(o.SeedNamespace, layoutOf(o).Namespace, NameScrapeBird, JobBird, NameBirdMonitoring, "bird-metrics", KeepBird),
 	}, nil
 }
 
@@ -66,8 +66,9 @@ func SeedMonitoring(o *values.Options) ([]client.Object, error) {
 // reference and Gardener's own helper for shoot component scrape configs do. There is no stable
 // CA secret to point at: the cluster CA bundle Secret is named ca-bundle-<hash> and its name
 // changes with every CA rotation step, and extensions must not rely on it; the target is the
-// kube-apiserver Service of the same namespace, reached inside the seed.
-func scrapeConfig(namespace, name, job, service, containerPort, keep string) *monitoringv1alpha1.ScrapeConfig {
+// kube-apiserver Service of the same namespace, reached inside the seed. shootNamespace is where the
+// shoot's Calico pods and monitoring Services are (the layout's namespace).
+func scrapeConfig(namespace, shootNamespace, name, job, service, containerPort, keep string) *monitoringv1alpha1.ScrapeConfig {
 	access := corev1.SecretKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: prometheusShootAccess}, Key: "token"}
 	auth := func() *monitoringv1.SafeAuthorization {
 		return &monitoringv1.SafeAuthorization{Type: "Bearer", Credentials: access.DeepCopy()}
@@ -93,7 +94,7 @@ func scrapeConfig(namespace, name, job, service, containerPort, keep string) *mo
 			KubernetesSDConfigs: []monitoringv1alpha1.KubernetesSDConfig{{
 				APIServer:       ptr.To("https://kube-apiserver"),
 				Role:            monitoringv1alpha1.KubernetesRoleEndpoint,
-				Namespaces:      &monitoringv1alpha1.NamespaceDiscovery{Names: []string{Namespace}},
+				Namespaces:      &monitoringv1alpha1.NamespaceDiscovery{Names: []string{shootNamespace}},
 				Authorization:   auth(),
 				TLSConfig:       tls(),
 				FollowRedirects: ptr.To(true),
@@ -110,7 +111,7 @@ func scrapeConfig(namespace, name, job, service, containerPort, keep string) *mo
 				{
 					SourceLabels: labels("__meta_kubernetes_pod_name", "__meta_kubernetes_pod_container_port_number"),
 					Separator:    ptr.To(";"), Regex: "(.+);(.+)", TargetLabel: "__metrics_path__",
-					Replacement: ptr.To("/api/v1/namespaces/" + Namespace + "/pods/${1}:${2}/proxy/metrics"), Action: "replace",
+					Replacement: ptr.To("/api/v1/namespaces/" + shootNamespace + "/pods/${1}:${2}/proxy/metrics"), Action: "replace",
 				},
 			},
 			MetricRelabelConfigs: []monitoringv1.RelabelConfig{{SourceLabels: labels("__name__"), Action: "keep", Regex: keep}},

@@ -26,8 +26,8 @@ func multus(o *values.Options) ([]client.Object, error) {
 			rule(core, []string{"pods", "pods/status"}, []string{"get", "update"}),
 			rule([]string{"", "events.k8s.io"}, []string{"events"}, []string{"create", "patch", "update"}),
 		),
-		clusterRoleBinding(NameMultus, NameMultus, nil, saSubject(NameMultus)),
-		serviceAccount(NameMultus),
+		clusterRoleBinding(NameMultus, NameMultus, nil, saSubject(layoutOf(o), NameMultus)),
+		serviceAccount(layoutOf(o), NameMultus),
 		multusDaemonSet(o),
 	}, nil
 }
@@ -99,7 +99,7 @@ func multusDaemonSet(o *values.Options) *appsv1.DaemonSet {
 	}
 	ds := &appsv1.DaemonSet{
 		TypeMeta:   typeMeta("apps/v1", "DaemonSet"),
-		ObjectMeta: meta(NameMultus, Namespace, labels),
+		ObjectMeta: meta(NameMultus, layoutOf(o).Namespace, labels),
 		Spec: appsv1.DaemonSetSpec{
 			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"name": NameMultus}},
 			UpdateStrategy: appsv1.DaemonSetUpdateStrategy{

@@ -2,12 +2,17 @@ package render
 
 import "github.com/calico-pilot/calico-pilot/internal/calicoversion"
 
-// Namespace is where every namespaced shoot object goes: the namespace of Calico's workloads
+// Namespace is where every namespaced shoot object goes in the default layout (the zero
+// values.Options.Layout, every Gardener shoot): the namespace of Calico's workloads
 // (calicoversion.Namespace), where v3.32's kube-controllers looks for the calico-node DaemonSet.
+// The render itself takes the namespace from the options' layout (docs/layouts.md).
 const Namespace = calicoversion.Namespace
 
 // Object and container names. They match the reference extension's, so a shoot moves to
-// calico-pilot in place (objects are updated, never deleted and re-created).
+// calico-pilot in place (objects are updated, never deleted and re-created). The names of the
+// workloads, their ServiceAccounts and RBAC, typha's Service, the CNI plugin's and calico-config are
+// the default layout's (internal/layout's KubeSystem, TestLayoutWorkloads holds the two together);
+// the render takes them from the options' layout.
 const (
 	// The workloads' names are the catalogue's (calicoversion): a move and a rollout watch them.
 	NameCalicoNode      = calicoversion.NodeDaemonSet

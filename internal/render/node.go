@@ -16,6 +16,7 @@ import (
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
+	"github.com/calico-pilot/calico-pilot/internal/layout"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -34,12 +35,14 @@ const (
 // nodeCPVAConfig sizes calico-node's memory with the node count; CPU stays at its request.
 const nodeCPVAConfig = `{"calico-node":{"requests":{"memory":{"base":"50Mi","step":"50Mi","nodesPerStep":10,"max":"1400Mi"}}}}`
 
-// nodeCPVA is calico-node's cluster-proportional vertical autoscaler.
-var nodeCPVA = cpva{
-	name: NameNodeCPVA, app: AppNodeCPVA, rbacName: NameNodeCPVARBAC,
-	// calico-node's own size must not wait behind other workloads.
-	priorityClass: "system-cluster-critical",
-	targetKind:    "daemonset", targetName: NameCalicoNode, key: "node-autoscaler", config: nodeCPVAConfig,
+// nodeCPVA is calico-node's cluster-proportional vertical autoscaler in layout l.
+func nodeCPVA(l layout.Layout) cpva {
+	return cpva{
+		name: NameNodeCPVA, app: AppNodeCPVA, rbacName: NameNodeCPVARBAC,
+		// calico-node's own size must not wait behind other workloads.
+		priorityClass: "system-cluster-critical",
+		targetKind:    "daemonset", targetName: l.Node.Name, key: "node-autoscaler", config: nodeCPVAConfig,
+	}
 }
 
 // calicoNode returns calico-node's objects that depend on the options: its configuration
@@ -48,6 +51,7 @@ var nodeCPVA = cpva{
 // objects do not depend on the options (constantRBAC and felixMonitoringService in GroupAlways,
 // nodeCPVAConstants in GroupNodeCPVA; see constants.go).
 func calicoNode(o *values.Options) (part, error) {
+	l := layoutOf(o)
 	cm, err := configMap(o)
 	if err != nil {
 		return part{}, err
@@ -57,14 +61,14 @@ func calicoNode(o *values.Options) (part, error) {
 	objs := make([]client.Object, 0, 6) // every object below, without reallocating
 	objs = append(objs, cm, nodeRoleBinding(o), nodeDaemonSet(o, configChecksum(o, cm.Data)))
 	if o.BirdExporter && !o.NonPrivileged {
-		objs = append(objs, monitoringService(NameBirdMonitoring, NameCalicoNode, birdMetricsPort, "metrics"))
+		objs = append(objs, monitoringService(l, NameBirdMonitoring, l.Node, birdMetricsPort, "metrics"))
 	}
 	a := o.AutoScaling
 	if a.NodeVPA {
 		objs = append(objs, nodeVPA(o))
 	}
 	if a.NodeCPVA {
-		objs = append(objs, cpvaDeployment(o, nodeCPVA))
+		objs = append(objs, cpvaDeployment(o, nodeCPVA(l)))
 		groups = append(groups, constantOf(GroupNodeCPVA, o))
 	}
 	return part{objects: objs, groups: groups}, nil
@@ -72,12 +76,13 @@ func calicoNode(o *values.Options) (part, error) {
 
 // nodeRoleBinding binds calico-node's ClusterRole to calico-node and, with typha, to typha.
 func nodeRoleBinding(o *values.Options) client.Object {
-	nodeSubjects := []rbacv1.Subject{saSubject(NameCalicoNode)}
+	l := layoutOf(o)
+	nodeSubjects := []rbacv1.Subject{saSubject(l, l.Node.ServiceAccount)}
 	if o.Typha {
 		// Typha serves calico-node's view of the datastore and needs the same read access.
-		nodeSubjects = append(nodeSubjects, saSubject(NameTypha))
+		nodeSubjects = append(nodeSubjects, saSubject(l, l.Typha.ServiceAccount))
 	}
-	return clusterRoleBinding(NameCalicoNode, NameCalicoNode, nil, nodeSubjects...)
+	return clusterRoleBinding(l.Node.ServiceAccount, l.Node.ServiceAccount, nil, nodeSubjects...)
 }
 
 // constantRBAC returns the RBAC and ServiceAccounts of calico-node (whose ClusterRole typha
@@ -92,13 +97,13 @@ func nodeRoleBinding(o *values.Options) client.Object {
 //
 // The role serves the releases of calico-node and typha (both run as calico-node): the union of what
 // each needs (rbac_lines.go has the differences of releases after v3.31.6). The CNI plugin runs with
-// calico-node's release.
-func constantRBAC(node, typha calicoversion.Release) []client.Object {
+// calico-node's release. The objects are named in layout l.
+func constantRBAC(l layout.Layout, node, typha calicoversion.Release) []client.Object {
 	served := servedBy(node, typha)
 	return []client.Object{
-		clusterRole(NameCalicoNode, nil, append([]rbacv1.PolicyRule{
+		clusterRole(l.Node.ServiceAccount, nil, append([]rbacv1.PolicyRule{
 			// calico-node mints the CNI plugin's short-lived tokens (-monitor-token).
-			rbacv1.PolicyRule{APIGroups: core, Resources: []string{"serviceaccounts/token"}, Verbs: []string{"create"}, ResourceNames: []string{NameCNIPlugin}},
+			rbacv1.PolicyRule{APIGroups: core, Resources: []string{"serviceaccounts/token"}, Verbs: []string{"create"}, ResourceNames: []string{l.CNIPlugin}},
 			// The CNI plugin's lookups, also done by calico-node: the pod, its namespace and the node.
 			rule(core, []string{"pods", "nodes", "namespaces"}, []string{"get"}),
 			// Felix and typha compute service-based policy rules from EndpointSlices and find typha by them.
@@ -144,8 +149,8 @@ func constantRBAC(node, typha calicoversion.Release) []client.Object {
 			rule(calico, []string{"blockaffinities"}, []string{"watch"}),
 		}, served.nodeRules()...)...,
 		),
-		serviceAccount(NameCalicoNode),
-		clusterRole(NameCNIPlugin, nil, append([]rbacv1.PolicyRule{
+		serviceAccount(l, l.Node.ServiceAccount),
+		clusterRole(l.CNIPlugin, nil, append([]rbacv1.PolicyRule{
 			// The CNI plugin looks up the pod, its namespace (pool namespaceSelectors) and the node (usePodCidr).
 			rule(core, []string{"pods", "nodes", "namespaces"}, []string{"get"}),
 			// It records the workload endpoint in the pod's annotations.
@@ -155,8 +160,8 @@ func constantRBAC(node, typha calicoversion.Release) []client.Object {
 				[]string{"get", "list", "create", "update", "delete"}),
 		}, servedBy(node, node).cniRules()...)...,
 		),
-		clusterRoleBinding(NameCNIPlugin, NameCNIPlugin, nil, saSubject(NameCNIPlugin)),
-		serviceAccount(NameCNIPlugin),
+		clusterRoleBinding(l.CNIPlugin, l.CNIPlugin, nil, saSubject(l, l.CNIPlugin)),
+		serviceAccount(l, l.CNIPlugin),
 		clusterRole(NameTierGetter, nil,
 			// kube-controller-manager's garbage collector resolves tiers of the Calico API group.
 			rule([]string{"projectcalico.org"}, []string{"tiers"}, []string{"get"}),
@@ -169,14 +174,14 @@ func constantRBAC(node, typha calicoversion.Release) []client.Object {
 
 // felixMonitoringService is the Service Prometheus finds felix's metrics by; every shoot runs
 // felix, so it does not depend on the options (see constants.go).
-func felixMonitoringService() client.Object {
-	return monitoringService(NameFelixMonitoring, NameCalicoNode, felixMetricsPort, "metrics")
+func felixMonitoringService(l layout.Layout) client.Object {
+	return monitoringService(l, NameFelixMonitoring, l.Node, felixMetricsPort, "metrics")
 }
 
 // nodeCPVAConstants returns calico-node's vertical autoscaler's RBAC and ConfigMap, which do not
 // depend on the options (see constants.go).
-func nodeCPVAConstants() []client.Object {
-	return cpvaConstants(nodeCPVA)
+func nodeCPVAConstants(l layout.Layout) []client.Object {
+	return cpvaConstants(l, nodeCPVA(l))
 }
 
 // nodeVPA lets the VPA set calico-node's requests (vpa mode); the small helper sidecars keep
@@ -185,7 +190,7 @@ func nodeVPA(o *values.Options) client.Object {
 	off := func(name string) vpav1.ContainerResourcePolicy {
 		return vpav1.ContainerResourcePolicy{ContainerName: name, Mode: ptr.To(vpav1.ContainerScalingModeOff)}
 	}
-	return vpa(NameCalicoNode, "DaemonSet", NameCalicoNode, []vpav1.ContainerResourcePolicy{
+	return vpa(layoutOf(o), NameCalicoNode, "DaemonSet", layoutOf(o).Node.Name, []vpav1.ContainerResourcePolicy{
 		{
 			ContainerName: NameCalicoNode, ControlledValues: ptr.To(vpav1.ContainerControlledValuesRequestsOnly),
 			MinAllowed: resourceList(o.AutoScaling.NodeMinAllowed),
@@ -194,22 +199,23 @@ func nodeVPA(o *values.Options) client.Object {
 	})
 }
 
-// nodeDaemonSet builds kube-system/calico-node. configChecksum is the checksum of calico-config,
-// so the pods roll when the configuration they read changes.
+// nodeDaemonSet builds calico-node's DaemonSet (kube-system/calico-node in the default layout).
+// configChecksum is the checksum of calico-node's ConfigMap, so the pods roll when the configuration
+// they read changes.
 func nodeDaemonSet(o *values.Options, configChecksum string) *appsv1.DaemonSet {
-	labels := systemComponent(map[string]string{"k8s-app": NameCalicoNode, LabelCriticalComponent: "true"})
-	podLabels := systemComponent(map[string]string{
-		"k8s-app":              NameCalicoNode,
-		LabelCriticalComponent: "true",
+	l := layoutOf(o)
+	labels := systemComponent(map[string]string{l.Node.Selector.Key: l.Node.Selector.Value, LabelCriticalComponent: "true"})
+	podLabels := systemComponent(appLabels(l, l.Node, map[string]string{
+		LabelCriticalComponent:                         "true",
 		"networking.gardener.cloud/to-public-networks": "allowed",
 		"networking.gardener.cloud/to-apiserver":       "allowed",
 		"networking.gardener.cloud/to-dns":             "allowed",
-	})
+	}))
 	ds := &appsv1.DaemonSet{
 		TypeMeta:   typeMeta("apps/v1", "DaemonSet"),
-		ObjectMeta: meta(NameCalicoNode, Namespace, labels),
+		ObjectMeta: meta(l.Node.Name, l.Namespace, labels),
 		Spec: appsv1.DaemonSetSpec{
-			Selector:             &metav1.LabelSelector{MatchLabels: map[string]string{"k8s-app": NameCalicoNode}},
+			Selector:             &metav1.LabelSelector{MatchLabels: selectorOf(l.Node)},
 			RevisionHistoryLimit: ptr.To[int32](2),
 			UpdateStrategy: appsv1.DaemonSetUpdateStrategy{
 				Type: appsv1.RollingUpdateDaemonSetStrategyType,
@@ -225,7 +231,7 @@ func nodeDaemonSet(o *values.Options, configChecksum string) *appsv1.DaemonSet {
 					NodeSelector:       map[string]string{"kubernetes.io/os": "linux"},
 					HostNetwork:        true,
 					Tolerations:        tolerations(),
-					ServiceAccountName: NameCalicoNode,
+					ServiceAccountName: l.Node.ServiceAccount,
 					// automountServiceAccountToken stays unset: the resource manager's projected-token-mount
 					// webhook injects the token only into pods that leave it unset and whose ServiceAccount
 					// sets it to false (see serviceAccount).
@@ -247,6 +253,7 @@ func nodeDaemonSet(o *values.Options, configChecksum string) *appsv1.DaemonSet {
 }
 
 func nodeInitContainers(o *values.Options) []corev1.Container {
+	l := layoutOf(o)
 	var cs []corev1.Container
 	shell := "/bin/sh"
 	if o.ReferenceTemplates {
@@ -282,9 +289,9 @@ func nodeInitContainers(o *values.Options) []corev1.Container {
 		EnvFrom: kubeServicesEndpoint(),
 		Env: []corev1.EnvVar{
 			env("CNI_CONF_NAME", "10-calico.conflist"),
-			envFromConfigMap("CNI_NETWORK_CONFIG", "cni_network_config"),
+			envFromConfigMap(l, "CNI_NETWORK_CONFIG", l.CNIConfigKey),
 			envNodeName("KUBERNETES_NODE_NAME"),
-			envFromConfigMap("CNI_MTU", "veth_mtu"),
+			envFromConfigMap(l, "CNI_MTU", "veth_mtu"),
 			// Install once and exit: this is an init container.
 			env("SLEEP", "false"),
 		},
@@ -374,7 +381,7 @@ func nodeContainers(o *values.Options) []corev1.Container {
 			// calico-node container), skips the condition with backend none and gates it on Felix's
 			// readiness (Felix's health endpoint on the host network, which the pod shares).
 			env("DATASTORE_TYPE", "kubernetes"),
-			envFromConfigMap("CALICO_NETWORKING_BACKEND", "calico_backend"),
+			envFromConfigMap(layoutOf(o), "CALICO_NETWORKING_BACKEND", "calico_backend"),
 			envNodeName("NODENAME"),
 			env("FELIX_HEALTHENABLED", "true"),
 		}
@@ -412,8 +419,9 @@ func nodeContainers(o *values.Options) []corev1.Container {
 }
 
 func calicoNodeContainer(o *values.Options) corev1.Container {
+	l := layoutOf(o)
 	// Sized for every variable below, so appending never reallocates.
-	e := make([]corev1.EnvVar, 0, 48)
+	e := make([]corev1.EnvVar, 0, 56)
 	if o.IPAM.UsePodCIDR {
 		e = append(e, env("USE_POD_CIDR", "true"))
 	}
@@ -421,18 +429,25 @@ func calicoNodeContainer(o *values.Options) corev1.Container {
 		env("FELIX_PROMETHEUSMETRICSENABLED", "true"),
 		env("FELIX_PROMETHEUSMETRICSPORT", strconv.Itoa(felixMetricsPort)),
 		env("DATASTORE_TYPE", "kubernetes"),
-		envFromConfigMap("FELIX_TYPHAK8SSERVICENAME", "typha_service_name"),
+		envFromConfigMap(l, "FELIX_TYPHAK8SSERVICENAME", "typha_service_name"),
+	)
+	if l.Namespace != calicoDefaultNamespace {
+		// Felix looks the Typha Service up in kube-system unless told otherwise.
+		e = append(e, env("FELIX_TYPHAK8SNAMESPACE", l.Namespace))
+	}
+	e = append(e, felixTyphaTLSEnv(o.TyphaTLS)...)
+	e = append(e,
 		env("WAIT_FOR_DATASTORE", "true"),
 		envNodeName("NODENAME"),
-		envFromConfigMap("CALICO_NETWORKING_BACKEND", "calico_backend"),
+		envFromConfigMap(l, "CALICO_NETWORKING_BACKEND", "calico_backend"),
 		env("CLUSTER_TYPE", "k8s,bgp"),
 	)
 	e = append(e, nodeAddressEnv(o)...)
 	e = append(e,
 		env("FELIX_IPV6SUPPORT", boolString(o.IPv6)),
-		envFromConfigMap("FELIX_IPINIPMTU", "veth_mtu"),
-		envFromConfigMap("FELIX_VXLANMTU", "veth_mtu"),
-		envFromConfigMap("FELIX_WIREGUARDMTU", "veth_mtu"),
+		envFromConfigMap(l, "FELIX_IPINIPMTU", "veth_mtu"),
+		envFromConfigMap(l, "FELIX_VXLANMTU", "veth_mtu"),
+		envFromConfigMap(l, "FELIX_WIREGUARDMTU", "veth_mtu"),
 		env("CALICO_DISABLE_FILE_LOGGING", "true"),
 		env("FELIX_DEFAULTENDPOINTTOHOSTACTION", "ACCEPT"),
 	)
@@ -598,6 +613,9 @@ func nodeMounts(o *values.Options) []corev1.VolumeMount {
 		// that work under lockdown=confidentiality (docs/calico-lines.md).
 		mounts = append(mounts, corev1.VolumeMount{Name: "sys-kernel-security", MountPath: "/sys/kernel/security", ReadOnly: true})
 	}
+	if t := o.TyphaTLS; t != nil {
+		mounts = append(mounts, typhaTLSMounts(t, t.NodeSecret, t.NodeMountPath)...)
+	}
 	return mounts
 }
 
@@ -639,6 +657,9 @@ func nodeVolumes(o *values.Options) []corev1.Volume {
 		// No type, as Calico's manifest: a node without securityfs still starts (Felix then reads
 		// "not locked down").
 		vs = append(vs, hostPathVolume("sys-kernel-security", "/sys/kernel/security", nil))
+	}
+	if t := o.TyphaTLS; t != nil {
+		vs = append(vs, typhaTLSVolumes(t, t.NodeSecret)...)
 	}
 	return vs
 }

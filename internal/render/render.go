@@ -99,5 +99,16 @@ func check(o *values.Options) error {
 		// them the roles would grant what no release needs.
 		errs = append(errs, errors.New("a Calico component has no release (values.Options.Calico)"))
 	}
+	if err := o.Layout.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if o.TyphaTLS != nil {
+		if !o.Typha {
+			errs = append(errs, errors.New("typha TLS is set but typha is off"))
+		}
+		if err := o.TyphaTLS.Validate(); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	return errors.Join(errs...)
 }

@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/layout"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -33,12 +34,14 @@ const typhaCPALadder = `{"coresToReplicas":[],"nodesToReplicas":[[1,1],[2,2],[10
 // typhaCPVAConfig sizes typha's requests with the node count (cpvpa linear steps).
 const typhaCPVAConfig = `{"calico-typha":{"requests":{"cpu":{"base":"180m","step":"140m","nodesPerStep":17,"max":"1000m"},"memory":{"base":"180Mi","step":"70Mi","nodesPerStep":17,"max":"2000Mi"}}}}`
 
-// typhaCPVA is typha's cluster-proportional vertical autoscaler.
-var typhaCPVA = cpva{
-	name: NameTyphaCPVA, app: NameTyphaCPVA, rbacName: NameTyphaCPVARBAC,
-	// Gardener's priority-class rules: typha's autoscalers are shoot system components (800).
-	priorityClass: "gardener-shoot-system-800",
-	targetKind:    "deployment", targetName: NameTyphaDeployment, key: "typha-autoscaler", config: typhaCPVAConfig,
+// typhaCPVA is typha's cluster-proportional vertical autoscaler in layout l.
+func typhaCPVA(l layout.Layout) cpva {
+	return cpva{
+		name: NameTyphaCPVA, app: NameTyphaCPVA, rbacName: NameTyphaCPVARBAC,
+		// Gardener's priority-class rules: typha's autoscalers are shoot system components (800).
+		priorityClass: "gardener-shoot-system-800",
+		targetKind:    "deployment", targetName: l.Typha.Name, key: "typha-autoscaler", config: typhaCPVAConfig,
+	}
 }
 
 // typha returns calico-typha's objects that depend on the options: the Deployment and its
@@ -48,6 +51,7 @@ var typhaCPVA = cpva{
 // GroupTyphaCPVA; see constants.go). Typha reads the datastore with calico-node's ClusterRole;
 // calico-node's binding names it (nodeRoleBinding).
 func typha(o *values.Options) (part, error) {
+	l := layoutOf(o)
 	objs := make([]client.Object, 0, 4) // every object below, without reallocating
 	var groups []Constant
 	if o.Typha {
@@ -56,7 +60,7 @@ func typha(o *values.Options) (part, error) {
 	}
 	a := o.AutoScaling
 	if a.TyphaVPA {
-		objs = append(objs, vpa(NameTypha, "Deployment", NameTyphaDeployment, []vpav1.ContainerResourcePolicy{{
+		objs = append(objs, vpa(l, NameTypha, "Deployment", l.Typha.Name, []vpav1.ContainerResourcePolicy{{
 			ContainerName: "*", ControlledValues: ptr.To(vpav1.ContainerControlledValuesRequestsOnly),
 			MinAllowed: resourceList(a.TyphaMinAllowed),
 		}}))
@@ -68,9 +72,9 @@ func typha(o *values.Options) (part, error) {
 				priorityClass: "gardener-shoot-system-800",
 				command: []string{
 					"/cluster-proportional-autoscaler",
-					"--namespace=" + Namespace,
+					"--namespace=" + l.Namespace,
 					"--configmap=" + NameTyphaCPA,
-					"--target=deployment/" + NameTyphaDeployment,
+					"--target=deployment/" + l.Typha.Name,
 					"--logtostderr=true",
 					"--v=2",
 				},
@@ -80,42 +84,43 @@ func typha(o *values.Options) (part, error) {
 		groups = append(groups, constantOf(GroupTyphaCPA, o))
 	}
 	if a.TyphaCPVA {
-		objs = append(objs, cpvaDeployment(o, typhaCPVA))
+		objs = append(objs, cpvaDeployment(o, typhaCPVA(l)))
 		groups = append(groups, constantOf(GroupTyphaCPVA, o))
 	}
 	return part{objects: objs, groups: groups}, nil
 }
 
 // typhaConstants returns typha's Service, PodDisruptionBudget, ServiceAccount, metrics Service
-// and NetworkPolicy, which do not depend on the options (see constants.go).
-func typhaConstants() []client.Object {
-	labels := systemComponent(map[string]string{"k8s-app": NameTypha})
+// and NetworkPolicy in layout l, which do not depend on the options (see constants.go).
+func typhaConstants(l layout.Layout) []client.Object {
+	labels := systemComponent(selectorOf(l.Typha))
 	return []client.Object{
 		&corev1.Service{
 			TypeMeta:   typeMeta("v1", "Service"),
-			ObjectMeta: meta(NameTypha, Namespace, labels),
+			ObjectMeta: meta(l.TyphaService, l.Namespace, labels),
 			Spec: corev1.ServiceSpec{
 				Ports:    []corev1.ServicePort{{Name: NameTypha, Port: typhaPort, Protocol: corev1.ProtocolTCP, TargetPort: intstr.FromString(NameTypha)}},
-				Selector: map[string]string{"k8s-app": NameTypha},
+				Selector: selectorOf(l.Typha),
 			},
 		},
 		&policyv1.PodDisruptionBudget{
 			TypeMeta:   typeMeta("policy/v1", "PodDisruptionBudget"),
-			ObjectMeta: meta(NameTypha, Namespace, labels),
+			ObjectMeta: meta(NameTypha, l.Namespace, labels),
 			Spec: policyv1.PodDisruptionBudgetSpec{
 				MaxUnavailable: intOrInt(1),
-				Selector:       &metav1.LabelSelector{MatchLabels: map[string]string{"k8s-app": NameTypha}},
+				Selector:       &metav1.LabelSelector{MatchLabels: selectorOf(l.Typha)},
 				// A crash-looping typha must not block node drains.
 				UnhealthyPodEvictionPolicy: ptr.To(policyv1.AlwaysAllow),
 			},
 		},
-		serviceAccount(NameTypha),
-		monitoringService(NameTyphaMonitoring, NameTypha, typhaMetricsPort, "metrics"),
-		typhaNetworkPolicy(),
+		serviceAccount(l, l.Typha.ServiceAccount),
+		monitoringService(l, NameTyphaMonitoring, l.Typha, typhaMetricsPort, "metrics"),
+		typhaNetworkPolicy(l),
 	}
 }
 
 func typhaDeployment(o *values.Options) *appsv1.Deployment {
+	l := layoutOf(o)
 	var e []corev1.EnvVar
 	if o.IPAM.UsePodCIDR {
 		e = append(e, env("USE_POD_CIDR", "true"))
@@ -132,6 +137,17 @@ func typhaDeployment(o *values.Options) *appsv1.Deployment {
 		// Matches terminationGracePeriodSeconds: clients are moved off gradually.
 		env("TYPHA_SHUTDOWNTIMEOUTSECS", "300"),
 	)
+	if l.Namespace != calicoDefaultNamespace {
+		// Typha counts its peers in kube-system for connection rebalancing unless told otherwise.
+		e = append(e, env("TYPHA_K8SNAMESPACE", l.Namespace))
+	}
+	e = append(e, typhaServerTLSEnv(o.TyphaTLS)...)
+	var volumes []corev1.Volume
+	var mounts []corev1.VolumeMount
+	if t := o.TyphaTLS; t != nil {
+		volumes = typhaTLSVolumes(t, t.TyphaSecret)
+		mounts = typhaTLSMounts(t, t.TyphaSecret, t.TyphaMountPath)
+	}
 	probe := func(path string) *corev1.Probe {
 		return &corev1.Probe{
 			ProbeHandler:   corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: path, Port: intstr.FromInt32(9098), Host: "localhost"}},
@@ -150,18 +166,18 @@ func typhaDeployment(o *values.Options) *appsv1.Deployment {
 	}
 	d := &appsv1.Deployment{
 		TypeMeta:   typeMeta("apps/v1", "Deployment"),
-		ObjectMeta: meta(NameTyphaDeployment, Namespace, systemComponent(map[string]string{"k8s-app": NameTypha})),
+		ObjectMeta: meta(l.Typha.Name, l.Namespace, systemComponent(appLabels(l, l.Typha, nil))),
 		Spec: appsv1.DeploymentSpec{
 			// No replicas: the cluster-proportional autoscaler owns them.
 			RevisionHistoryLimit: ptr.To[int32](2),
-			Selector:             &metav1.LabelSelector{MatchLabels: map[string]string{"k8s-app": NameTypha}},
+			Selector:             &metav1.LabelSelector{MatchLabels: selectorOf(l.Typha)},
 			Strategy: appsv1.DeploymentStrategy{
 				Type:          appsv1.RollingUpdateDeploymentStrategyType,
 				RollingUpdate: &appsv1.RollingUpdateDeployment{MaxUnavailable: intOrInt(1), MaxSurge: intOrPercent("100%")},
 			},
 			Template: corev1.PodTemplateSpec{
 				ObjectMeta: metav1.ObjectMeta{
-					Labels:      gardenerPodLabels(map[string]string{"k8s-app": NameTypha}),
+					Labels:      gardenerPodLabels(appLabels(l, l.Typha, nil)),
 					Annotations: map[string]string{"cluster-autoscaler.kubernetes.io/safe-to-evict": "true"},
 				},
 				Spec: corev1.PodSpec{
@@ -170,7 +186,7 @@ func typhaDeployment(o *values.Options) *appsv1.Deployment {
 					Tolerations:                   tolerations(),
 					TerminationGracePeriodSeconds: ptr.To[int64](300),
 					PriorityClassName:             "system-cluster-critical",
-					ServiceAccountName:            NameTypha,
+					ServiceAccountName:            l.Typha.ServiceAccount,
 					SecurityContext: &corev1.PodSecurityContext{
 						RunAsUser: ptr.To[int64](65534), FSGroup: ptr.To[int64](65534),
 						SupplementalGroups: []int64{1}, SeccompProfile: seccompRuntimeDefault(),
@@ -190,7 +206,9 @@ func typhaDeployment(o *values.Options) *appsv1.Deployment {
 						SecurityContext: &corev1.SecurityContext{
 							RunAsNonRoot: ptr.To(true), AllowPrivilegeEscalation: ptr.To(false),
 						},
+						VolumeMounts: mounts,
 					}},
+					Volumes: volumes,
 				},
 			},
 		},
@@ -201,16 +219,16 @@ func typhaDeployment(o *values.Options) *appsv1.Deployment {
 	return d
 }
 
-// typhaNetworkPolicy lets calico-node reach typha in a kube-system that denies by default.
-func typhaNetworkPolicy() client.Object {
+// typhaNetworkPolicy lets calico-node reach typha in a namespace (kube-system) that denies by default.
+func typhaNetworkPolicy(l layout.Layout) client.Object {
 	return &networkingv1.NetworkPolicy{
 		TypeMeta:   typeMeta("networking.k8s.io/v1", "NetworkPolicy"),
-		ObjectMeta: meta(NameAllowFromCalicoNode, Namespace, nil),
+		ObjectMeta: meta(NameAllowFromCalicoNode, l.Namespace, nil),
 		Spec: networkingv1.NetworkPolicySpec{
-			PodSelector: metav1.LabelSelector{MatchLabels: map[string]string{"k8s-app": NameTypha}},
+			PodSelector: metav1.LabelSelector{MatchLabels: selectorOf(l.Typha)},
 			PolicyTypes: []networkingv1.PolicyType{networkingv1.PolicyTypeIngress},
 			Ingress: []networkingv1.NetworkPolicyIngressRule{{
-				From:  []networkingv1.NetworkPolicyPeer{{PodSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"k8s-app": NameCalicoNode}}}},
+				From:  []networkingv1.NetworkPolicyPeer{{PodSelector: &metav1.LabelSelector{MatchLabels: selectorOf(l.Node)}}},
 				Ports: []networkingv1.NetworkPolicyPort{{Protocol: ptr.To(corev1.ProtocolTCP), Port: ptr.To(intstr.FromInt32(typhaPort))}},
 			}},
 		},
@@ -219,33 +237,33 @@ func typhaNetworkPolicy() client.Object {
 
 func typhaCPAData() map[string]string { return map[string]string{"ladder": typhaCPALadder} }
 
-// typhaCPAConstants returns typha's horizontal autoscaler's RBAC and ConfigMap, which do not
-// depend on the options (see constants.go).
-func typhaCPAConstants() []client.Object {
+// typhaCPAConstants returns typha's horizontal autoscaler's RBAC and ConfigMap in layout l, which do
+// not depend on the options (see constants.go).
+func typhaCPAConstants(l layout.Layout) []client.Object {
 	return []client.Object{
 		clusterRole(NameTyphaCPARBAC, nil, rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"nodes"}, Verbs: []string{"get", "list", "watch"}}),
-		clusterRoleBinding(NameTyphaCPARBAC, NameTyphaCPARBAC, nil, saSubject(NameTyphaCPARBAC)),
+		clusterRoleBinding(NameTyphaCPARBAC, NameTyphaCPARBAC, nil, saSubject(l, NameTyphaCPARBAC)),
 		&rbacv1.Role{
-			TypeMeta: typeMeta("rbac.authorization.k8s.io/v1", "Role"), ObjectMeta: meta(NameTyphaCPARBAC, Namespace, nil),
+			TypeMeta: typeMeta("rbac.authorization.k8s.io/v1", "Role"), ObjectMeta: meta(NameTyphaCPARBAC, l.Namespace, nil),
 			Rules: []rbacv1.PolicyRule{
 				// Reads its ladder.
 				{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get"}, ResourceNames: []string{NameTyphaCPA}},
 				// Scales typha.
-				{APIGroups: []string{"apps"}, Resources: []string{"deployments/scale"}, Verbs: []string{"get", "update"}, ResourceNames: []string{NameTyphaDeployment}},
+				{APIGroups: []string{"apps"}, Resources: []string{"deployments/scale"}, Verbs: []string{"get", "update"}, ResourceNames: []string{l.Typha.Name}},
 			},
 		},
 		&rbacv1.RoleBinding{
-			TypeMeta: typeMeta("rbac.authorization.k8s.io/v1", "RoleBinding"), ObjectMeta: meta(NameTyphaCPARBAC, Namespace, nil),
+			TypeMeta: typeMeta("rbac.authorization.k8s.io/v1", "RoleBinding"), ObjectMeta: meta(NameTyphaCPARBAC, l.Namespace, nil),
 			RoleRef:  rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: NameTyphaCPARBAC},
-			Subjects: []rbacv1.Subject{saSubject(NameTyphaCPARBAC)},
+			Subjects: []rbacv1.Subject{saSubject(l, NameTyphaCPARBAC)},
 		},
-		serviceAccount(NameTyphaCPARBAC),
-		autoscalerConfigMap(NameTyphaCPA, typhaCPAData()),
+		serviceAccount(l, NameTyphaCPARBAC),
+		autoscalerConfigMap(l, NameTyphaCPA, typhaCPAData()),
 	}
 }
 
-// typhaCPVAConstants returns typha's vertical autoscaler's RBAC and ConfigMap, which do not
-// depend on the options (see constants.go).
-func typhaCPVAConstants() []client.Object {
-	return cpvaConstants(typhaCPVA)
+// typhaCPVAConstants returns typha's vertical autoscaler's RBAC and ConfigMap in layout l, which do
+// not depend on the options (see constants.go).
+func typhaCPVAConstants(l layout.Layout) []client.Object {
+	return cpvaConstants(l, typhaCPVA(l))
 }

@@ -8,6 +8,7 @@ import (
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/layout"
 	"github.com/calico-pilot/calico-pilot/internal/rules"
 )
 
@@ -58,6 +59,13 @@ type Settings struct {
 	// (internal/takeover): the controller reads it from the deployed manifest when it takes a Network
 	// over and keeps it in the provider status. Ignored in Native mode.
 	TakenOver *calicov1alpha1.TakenOverTemplate
+	// Layout is where Calico's objects live and what they are called (docs/layouts.md): the zero
+	// Layout is Gardener's kube-system layout, which every shoot gets; apply takes a cluster the
+	// tigera operator ran over in layout.TigeraOperator().
+	Layout layout.Layout
+	// TyphaTLS, when set, has Felix and Typha talk mutual TLS with the material it names
+	// (docs/layouts.md); nil renders no TLS (every shoot). Ignored when Typha is off.
+	TyphaTLS *layout.TyphaTLS
 }
 
 // ClusterFacts are the cluster properties rendering depends on, taken from the Shoot (directly or

@@ -8,6 +8,7 @@ import (
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/layout"
 	"github.com/calico-pilot/calico-pilot/internal/rules"
 )
 
@@ -128,6 +129,11 @@ type Options struct {
 	// TakenOver is what is rendered unchanged from the reference's deployed calico-node pod template
 	// (with ReferenceTemplates only; nil when nothing was taken over).
 	TakenOver *calicov1alpha1.TakenOverTemplate
+
+	// Layout is where the objects go and what they are called (Settings.Layout; zero: kube-system).
+	Layout layout.Layout
+	// TyphaTLS is the mutual TLS of Felix and Typha (Settings.TyphaTLS, with Typha only); nil: none.
+	TyphaTLS *layout.TyphaTLS
 
 	// Findings are the fields deployed other than written: contradictions an existing config may
 	// keep (Inputs.Ratchet) and fields ignored for compatibility with the reference

@@ -59,6 +59,7 @@ func (r *resolver) resolve() {
 		r.out.Calico = calicoversion.Steady(calicoversion.Default().DefaultRelease())
 	}
 	r.out.SeedNamespace = r.in.Cluster.SeedNamespace
+	r.out.Layout = r.in.Layout
 	fam := r.families()
 	r.cidrs()
 	// Every NetworkConfig rule, the same functions validation reports from (internal/rules).
@@ -238,6 +239,11 @@ func (r *resolver) dataplane(s rules.Settings) {
 	cfg := r.cfg
 	c := r.in.Cluster
 	r.out.Typha = cfg.Typha == nil || cfg.Typha.Enabled
+	if r.out.Typha && r.in.TyphaTLS != nil {
+		// A copy: Options never share what the caller may change afterwards.
+		t := *r.in.TyphaTLS
+		r.out.TyphaTLS = &t
+	}
 	r.out.VethMTU = s.VethMTU
 	r.out.EBPF = cfg.EbpfDataplane != nil && cfg.EbpfDataplane.Enabled
 	if r.out.EBPF && c.ProviderType == ProviderAzure {
