@@ -79,8 +79,8 @@ func (cl *cluster) isHeld() bool {
 	return cl.held
 }
 
-// playControllers reports every kube-system DaemonSet and Deployment as rolled out on 3 nodes /
-// its replicas, as the controllers would, unless held.
+// playControllers reports every DaemonSet and Deployment (kube-system's, calico-system's, the
+// tigera operator's) as rolled out on 3 nodes / its replicas, as the controllers would, unless held.
 func (cl *cluster) playControllers(ctx context.Context) {
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
@@ -94,7 +94,7 @@ func (cl *cluster) playControllers(ctx context.Context) {
 			continue
 		}
 		var dss appsv1.DaemonSetList
-		if err := cl.c.List(ctx, &dss, client.InNamespace("kube-system")); err == nil {
+		if err := cl.c.List(ctx, &dss); err == nil {
 			for i := range dss.Items {
 				ds := &dss.Items[i]
 				if ds.Status.ObservedGeneration == ds.Generation {
@@ -106,7 +106,7 @@ func (cl *cluster) playControllers(ctx context.Context) {
 			}
 		}
 		var ds appsv1.DeploymentList
-		if err := cl.c.List(ctx, &ds, client.InNamespace("kube-system")); err == nil {
+		if err := cl.c.List(ctx, &ds); err == nil {
 			for i := range ds.Items {
 				d := &ds.Items[i]
 				if d.Status.ObservedGeneration == d.Generation {
