@@ -54,6 +54,8 @@ type ApplyOptions struct {
 	disruptive bool
 
 	cfg *rest.Config
+	// target names the kubeconfig's context, user and cluster, for the errors of connect.
+	target kubeconfigTarget
 	// poll is how often waits poll (tests shorten it).
 	poll time.Duration
 }
@@ -91,7 +93,8 @@ by the tigera operator is refused.
 
 Exit status: 0 applied (or, with --dry-run, nothing blocked or disruptive), 1 blocked (or, with --dry-run,
 disruptive), invalid file, or a rollout that did not
-finish in time, 2 bad usage or an unreachable cluster.`,
+finish in time, 2 bad usage, or a cluster that does not answer, refuses the
+credentials (401, 403) or presents a certificate the kubeconfig's CA does not sign.`,
 		Example: `  calico-pilot apply --kubeconfig admin.conf -f cluster.yaml --dry-run
   calico-pilot apply --kubeconfig admin.conf -f cluster.yaml
   calico-pilot apply --kubeconfig admin.conf -f cluster.yaml --calico-version v3.32 --timeout 10m`,
@@ -117,10 +120,11 @@ func (o *ApplyOptions) Complete() error {
 	if o.Kubeconfig == "" {
 		return errors.New("--kubeconfig is required: the cluster to apply to")
 	}
-	cfg, err := restConfigFromKubeconfig("--kubeconfig", o.Kubeconfig)
+	cfg, target, err := restConfigAndTarget("--kubeconfig", o.Kubeconfig)
 	if err != nil {
 		return err
 	}
+	o.target = target
 	cfg.UserAgent = UserAgent()
 	// An apply reads and writes about two requests per rendered object: client-go's default of 5
 	// requests a second would make it wait most of its time (kubectl raised its own limits too).
@@ -183,7 +187,8 @@ func (o *ApplyOptions) Run(ctx context.Context, streams IO) error {
 }
 
 // connect makes the client of --kubeconfig and asks the cluster its Kubernetes version: a cluster
-// that does not answer stops apply before anything is read or changed.
+// that does not answer, refuses the credentials or presents a certificate the kubeconfig's CA does
+// not verify stops apply before anything is read or changed (clusterRefusal says which).
 func (o *ApplyOptions) connect() (client.Client, string, error) {
 	// apply reports on its own streams; controller-runtime's client, left without a logger, would print
 	// a warning with a stack trace into a long apply (a rollout wait) after 30 seconds.
@@ -202,7 +207,7 @@ func (o *ApplyOptions) connect() (client.Client, string, error) {
 	}
 	sv, err := dc.ServerVersion()
 	if err != nil {
-		return nil, "", fmt.Errorf("the cluster of --kubeconfig %s does not answer (%s): %w; nothing was changed", o.Kubeconfig, o.cfg.Host, err)
+		return nil, "", clusterRefusal("--kubeconfig", o.Kubeconfig, o.cfg.Host, o.target, err)
 	}
 	return c, sv.GitVersion, nil
 }
