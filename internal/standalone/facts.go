@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -364,13 +365,19 @@ func FilePath(shootPath string) string {
 	return shootPath
 }
 
-// FileErrors rewrites the paths of errors from the pipeline to the file's.
+// FileErrors rewrites the paths of errors from the pipeline to the file's: the field of each
+// error and the Shoot paths its detail quotes ("set spec.networking.providerConfig.ebpfDataplane.enabled:
+// true" is networkConfig.ebpfDataplane.enabled in the file).
 func FileErrors(errs field.ErrorList) field.ErrorList {
 	out := make(field.ErrorList, 0, len(errs))
 	for _, e := range errs {
 		c := *e
 		c.Field = FilePath(e.Field)
+		c.Detail = shootPathInText.ReplaceAllStringFunc(e.Detail, FilePath)
 		out = append(out, &c)
 	}
 	return out
 }
+
+// shootPathInText finds the Shoot paths a message quotes (FilePath leaves those it does not map).
+var shootPathInText = regexp.MustCompile(`\bspec\.[A-Za-z0-9]+(?:\.[A-Za-z0-9]+|\[[0-9]+\])*`)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/ptr"
 )
 
@@ -95,5 +96,17 @@ func TestFilePathMapsShootPathsToTheFile(t *testing.T) {
 		if got := FilePath(in); got != want {
 			t.Errorf("FilePath(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestFileErrorsMapPathsInTheText(t *testing.T) {
+	in := field.ErrorList{field.Forbidden(field.NewPath("spec", "kubernetes", "kubeProxy", "enabled"),
+		"set spec.networking.providerConfig.ebpfDataplane.enabled: true, or spec.networking.ipFamilies[1] (spec.networking.podsX stays)")}
+	want := "cluster.kubeProxy.enabled: Forbidden: set networkConfig.ebpfDataplane.enabled: true, or cluster.ipFamilies[1] (spec.networking.podsX stays)"
+	if got := FileErrors(in)[0].Error(); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if in[0].Detail != "set spec.networking.providerConfig.ebpfDataplane.enabled: true, or spec.networking.ipFamilies[1] (spec.networking.podsX stays)" {
+		t.Errorf("FileErrors changed its input: %q", in[0].Detail)
 	}
 }

@@ -38,3 +38,27 @@ func TestApplyRefusesFileThatContradictsCluster(t *testing.T) {
 		t.Error("a refused apply wrote its state")
 	}
 }
+
+// TestApplyKubeProxyRuleSpeaksOfTheFile: on a cluster without the kube-system/kube-proxy ConfigMap
+// (kube-proxy is off) a NetworkConfig without the eBPF dataplane is refused at the file's paths, in
+// the error's field and in its text; with eBPF on it is accepted.
+func TestApplyKubeProxyRuleSpeaksOfTheFile(t *testing.T) {
+	cl := newCluster(t)
+	ctx := context.Background()
+	file := strings.Replace(minimalFile, "kubernetesVersion: 1.34.3\n", "kubernetesVersion: 1.34.3\n  podCIDR: 10.244.0.0/16\n", 1)
+	want := "cluster.kubeProxy.enabled: Forbidden: Disabling kube-proxy is forbidden in conjunction with calico without running in ebpf dataplane; " +
+		"set networkConfig.ebpfDataplane.enabled: true or enable kube-proxy\n"
+	for _, tc := range []struct{ name, ebpf string }{{"no eBPF setting", ""}, {"eBPF off", "  ebpfDataplane:\n    enabled: false\n"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := cl.apply(ctx, file+tc.ebpf, "--dry-run")
+			if code != 1 || errOut != want {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit 1, stderr:\n%s\nstdout:\n%s", code, errOut, want, out)
+			}
+		})
+	}
+	t.Run("eBPF on", func(t *testing.T) {
+		if code, out, errOut := cl.apply(ctx, file+"  ebpfDataplane:\n    enabled: true\n", "--dry-run"); code != 0 {
+			t.Errorf("exit %d, stderr:\n%s\nstdout:\n%s", code, errOut, out)
+		}
+	})
+}
