@@ -158,9 +158,16 @@ func (o *ApplyOptions) Run(ctx context.Context, streams IO) error {
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("-f: %w", err)}
 	}
-	file, cfg, errs := standalone.ReadFile(data)
+	name := o.File
+	if name == "-" {
+		name = "<stdin>"
+	}
+	file, cfg, errs := standalone.ReadFile(name, data)
 	if len(errs) > 0 {
 		return reportFieldErrors(streams.ErrOut, errs)
+	}
+	if file.Bare {
+		fmt.Fprintf(streams.Out, "note: %s is a bare NetworkConfig: read as a %s with that networkConfig and no facts (every fact is read from the cluster)\n", name, standalone.FileKind)
 	}
 	c, serverVersion, err := o.connect()
 	if err != nil {
@@ -183,7 +190,7 @@ func (o *ApplyOptions) Run(ctx context.Context, streams IO) error {
 		},
 		Out: streams.Out,
 	})
-	return o.exit(ctx, err, streams)
+	return o.exit(ctx, err, file, streams)
 }
 
 // connect makes the client of --kubeconfig and asks the cluster its Kubernetes version: a cluster
@@ -221,10 +228,10 @@ func (o *ApplyOptions) clusterFacts(ctx context.Context, c client.Client, server
 	}
 	facts, errs := standalone.Complete(file.Cluster, obs)
 	if len(errs) > 0 {
-		return standalone.Facts{}, reportFieldErrors(streams.ErrOut, errs)
+		return standalone.Facts{}, reportFieldErrors(streams.ErrOut, file.InFile(errs))
 	}
 	if errs := standalone.ValidateConfig(cfg, facts.IPFamilies); len(errs) > 0 {
-		return standalone.Facts{}, reportFieldErrors(streams.ErrOut, errs)
+		return standalone.Facts{}, reportFieldErrors(streams.ErrOut, file.InFile(errs))
 	}
 	fmt.Fprintf(streams.Out, "cluster facts:\n")
 	for _, s := range facts.Sources {
@@ -248,11 +255,11 @@ func (o *ApplyOptions) applier(c client.Client) (*standalone.Applier, error) {
 
 // exit maps the outcome of an apply to apply's exit codes: field errors of the file, an interrupt
 // (what was applied stays), a failure, and a dry run's disruptive change, as plan's.
-func (o *ApplyOptions) exit(ctx context.Context, err error, streams IO) error {
+func (o *ApplyOptions) exit(ctx context.Context, err error, file *standalone.File, streams IO) error {
 	var fe *standalone.FieldErrors
 	switch {
 	case errors.As(err, &fe):
-		return reportFieldErrors(streams.ErrOut, fe.Errs)
+		return reportFieldErrors(streams.ErrOut, file.InFile(fe.Errs))
 	case err != nil && ctx.Err() != nil:
 		if !strings.HasPrefix(err.Error(), "interrupted") {
 			err = fmt.Errorf("interrupted (%w): what was applied stays, and the state records the step; run apply again to continue", err)

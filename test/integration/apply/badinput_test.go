@@ -62,3 +62,19 @@ func TestApplyKubeProxyRuleSpeaksOfTheFile(t *testing.T) {
 		}
 	})
 }
+
+// TestApplyReadsABareNetworkConfig: a file that is a NetworkConfig of its own is read as a Cluster
+// with that networkConfig and no facts, and says so; a fact the cluster does not tell (envtest's
+// API server says 0.0.0) is an error that says how to state it.
+func TestApplyReadsABareNetworkConfig(t *testing.T) {
+	cl := newCluster(t)
+	cl.kubeadm()
+	code, out, errOut := cl.apply(context.Background(), "apiVersion: calico.networking.extensions.gardener.cloud/v1alpha1\nkind: NetworkConfig\nbackend: bird\n", "--dry-run")
+	wantOut := "note: " // the file's name is the helper's temporary one
+	wantNote := " is a bare NetworkConfig: read as a Cluster with that networkConfig and no facts (every fact is read from the cluster)\n"
+	wantErr := "cluster.kubernetesVersion: Required value: the API server does not tell its version (a development build says 0.0.0): state it " +
+		"(the file is a bare NetworkConfig, which states no facts: to state cluster.kubernetesVersion, write a Cluster file with the NetworkConfig under networkConfig, docs/standalone.md)\n"
+	if code != 1 || !strings.HasPrefix(out, wantOut) || !strings.Contains(out, wantNote) || errOut != wantErr {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s\nwant exit 1, the note %q and stderr:\n%s", code, out, errOut, wantNote, wantErr)
+	}
+}
