@@ -648,9 +648,7 @@ func (a *Applier) pollRollout(ctx context.Context, timeout time.Duration, comps 
 func (a *Applier) rolloutTimedOut(ctx context.Context, timeout time.Duration, holding []rollout.Component, readErr error, d calicoversion.Decision) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "timed out after %s waiting for the rollout of %s", timeout, describe(holding))
-	if readErr != nil {
-		fmt.Fprintf(&b, " (the last read failed: %v)", readErr)
-	}
+	b.WriteString(lastReadFailure(readErr))
 	for _, h := range holding {
 		if pods := a.heldBy(ctx, h.Name); pods != "" {
 			fmt.Fprintf(&b, "; pods of %s not ready or not updated: %s", h.Name, pods)
