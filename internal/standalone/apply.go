@@ -232,6 +232,13 @@ func (a *Applier) decide(req Request, facts calicoversion.Facts) (calicoversion.
 	if err != nil {
 		return calicoversion.Decision{}, fmt.Errorf("the state ConfigMap %s/%s: %w", Namespace, StateConfigMap, err)
 	}
+	if note, err := kubernetesWords(a.Catalogue, d, facts, req.Facts); err != nil || note != "" {
+		if err != nil {
+			return calicoversion.Decision{}, err
+		}
+		fmt.Fprintf(req.Out, "Calico: %s\n", note)
+		return d, nil
+	}
 	if d.Status == calicoversion.ConditionFalse && facts.Pin != nil {
 		// Decide speaks of a shoot and its owner's pin; here the pin is --calico-version (or the file's
 		// networkConfig.calicoVersion) and the shoot is this cluster.
@@ -367,6 +374,7 @@ func (a *Applier) finish(ctx context.Context, out io.Writer, w *stateWriter, st 
 // cluster, where the pin is --calico-version or the file's networkConfig.calicoVersion.
 func clusterWords(msg string) string {
 	return strings.NewReplacer(
+		"asked by its owner's pin (providerConfig calicoVersion)", "asked by --calico-version or networkConfig.calicoVersion",
 		"its owner's pin (providerConfig calicoVersion)", "the asked release (--calico-version or networkConfig.calicoVersion)",
 		"providerConfig calicoVersion", "the asked release", "the shoot", "the cluster").Replace(msg)
 }

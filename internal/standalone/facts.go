@@ -34,6 +34,8 @@ type Observed struct {
 // Facts are the completed facts a render uses, with where each came from (printed).
 type Facts struct {
 	KubernetesVersion string
+	// KubernetesVersionSource says where the Kubernetes version came from (for messages).
+	KubernetesVersionSource string
 	PodCIDRs          []netip.Prefix
 	ServiceCIDR       string
 	NodeCIDR          string
@@ -194,8 +196,13 @@ func (c *completion) pick(name, fileVal, clusterVal, clusterSource string, same 
 // kubernetesVersion completes the Kubernetes version, required from the file or the API server.
 func (c *completion) kubernetesVersion(file FileFacts, obs Observed) {
 	c.f.KubernetesVersion = c.pick("kubernetesVersion", strings.TrimPrefix(file.KubernetesVersion, "v"), obs.KubernetesVersion, "the API server's version", sameMinor)
-	if c.f.KubernetesVersion == "" {
+	switch {
+	case c.f.KubernetesVersion == "":
 		c.errs = append(c.errs, field.Required(pathFacts.Child("kubernetesVersion"), "the API server does not tell its version (a development build says 0.0.0): state it"))
+	case file.KubernetesVersion != "":
+		c.f.KubernetesVersionSource = "cluster.kubernetesVersion of the file"
+	default:
+		c.f.KubernetesVersionSource = "the API server's version"
 	}
 }
 

@@ -78,3 +78,42 @@ func TestApplyReadsABareNetworkConfig(t *testing.T) {
 		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s\nwant exit 1, the note %q and stderr:\n%s", code, out, errOut, wantNote, wantErr)
 	}
 }
+
+// TestApplyRefusesUnsupportedKubernetesInTheClustersWords: a Kubernetes version no carried release
+// supports, and an asked release whose line does not support the cluster's version, are refused in
+// a plain cluster's words (no shoot, no owner's pin, no providerConfig): the cluster's version and
+// where it came from, the lines carried and their ranges, what to do. Nothing is written.
+func TestApplyRefusesUnsupportedKubernetesInTheClustersWords(t *testing.T) {
+	cl := newCluster(t)
+	cl.kubeadm()
+	ctx := context.Background()
+	lines := "the Calico lines this calico-pilot carries: v3.31 (v3.31.7) supports Kubernetes 1.32-1.35, v3.32 (v3.32.1) supports Kubernetes 1.34-1.36. "
+	for _, tc := range []struct {
+		name, version string
+		args          []string
+		want          string
+	}{
+		{"no release supports it", "1.40.0", nil, "error: calico version: the cluster runs Kubernetes 1.40.0 (cluster.kubernetesVersion of the file), which no Calico release this calico-pilot carries supports; " +
+			lines + "Run apply on a cluster whose Kubernetes version one of them supports, or use a calico-pilot that carries a Calico line for Kubernetes 1.40.0; nothing was changed\n"},
+		{"no release supports it, one asked", "1.40.0", []string{"--calico-version", "v3.32"}, "error: calico version: the cluster runs Kubernetes 1.40.0 (cluster.kubernetesVersion of the file), which no Calico release this calico-pilot carries supports; " +
+			lines + "Run apply on a cluster whose Kubernetes version one of them supports, or use a calico-pilot that carries a Calico line for Kubernetes 1.40.0; nothing was changed\n"},
+		{"the asked line does not support it", "1.33.2", []string{"--calico-version", "v3.32"}, "error: calico version: the asked release (--calico-version or networkConfig.calicoVersion) is Calico v3.32.1, which supports Kubernetes 1.34-1.36; " +
+			"the cluster runs Kubernetes 1.33.2 (cluster.kubernetesVersion of the file); " + lines + "Ask for a line that supports Kubernetes 1.33.2 (v3.31), or leave the release out; nothing was changed\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := cl.apply(ctx, strings.Replace(minimalFile, "1.34.3", tc.version, 1), tc.args...)
+			if code != 1 || errOut != tc.want {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit 1, stderr:\n%s\nstdout:\n%s", code, errOut, tc.want, out)
+			}
+			for _, word := range []string{"shoot", "owner", "providerConfig"} {
+				if strings.Contains(out+errOut, word) {
+					t.Errorf("apply speaks of %q:\n%s%s", word, out, errOut)
+				}
+			}
+		})
+	}
+	var cm corev1.ConfigMap
+	if err := cl.c.Get(ctx, client.ObjectKey{Namespace: "kube-system", Name: "calico-pilot-state"}, &cm); err == nil {
+		t.Error("a refused apply wrote its state")
+	}
+}
