@@ -36,12 +36,12 @@ type Facts struct {
 	KubernetesVersion string
 	// KubernetesVersionSource says where the Kubernetes version came from (for messages).
 	KubernetesVersionSource string
-	PodCIDRs          []netip.Prefix
-	ServiceCIDR       string
-	NodeCIDR          string
-	IPFamilies        []string
-	KubeProxyEnabled  bool
-	KubeProxyMode     string
+	PodCIDRs                []netip.Prefix
+	ServiceCIDR             string
+	NodeCIDR                string
+	IPFamilies              []string
+	KubeProxyEnabled        bool
+	KubeProxyMode           string
 	// Sources says where each fact came from, in print order ("pod CIDR: 10.244.0.0/16 (kubeadm-config)").
 	Sources []string
 }
