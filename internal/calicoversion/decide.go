@@ -95,6 +95,32 @@ type Decision struct {
 	Status  Condition
 	Reason  string
 	Message string
+	// Unsupported says what does not support the shoot's Kubernetes version when Reason is
+	// KubernetesUnsupported (nil otherwise), for a caller that words it for its own users (apply
+	// speaks of a cluster and --calico-version); Message keeps the condition's words.
+	Unsupported *KubernetesUnsupported
+}
+
+// KubernetesUnsupported is what a decision found that does not support the Kubernetes version.
+type KubernetesUnsupported struct {
+	// Kubernetes is the shoot's Kubernetes version.
+	Kubernetes string
+	// Pinned is the release the pin asks for, when it does not support Kubernetes (zero otherwise).
+	Pinned Release
+	// Supported are the lines that support Kubernetes, oldest first (none: no release carried does).
+	Supported []Line
+}
+
+// unsupported is the KubernetesUnsupported of Kubernetes version k8s, pinned the pin's release
+// that does not support it (zero: the pin is not the cause).
+func (c *Catalogue) unsupported(k8s string, pinned Release) *KubernetesUnsupported {
+	u := &KubernetesUnsupported{Kubernetes: k8s, Pinned: pinned}
+	for _, l := range c.Lines() {
+		if l.SupportsKubernetes(k8s) {
+			u.Supported = append(u.Supported, l)
+		}
+	}
+	return u
 }
 
 // Deployment is what each component runs for the decision.
@@ -223,6 +249,11 @@ func (c *Catalogue) wanted(d *Decision, f Facts) (want Release, source, rollout 
 	if want == d.Current {
 		if !d.Current.SupportsKubernetes(f.Kubernetes) {
 			d.Status, d.Reason = ConditionFalse, "KubernetesUnsupported"
+			var pinned Release
+			if f.Pin != nil {
+				pinned = d.Current
+			}
+			d.Unsupported = c.unsupported(f.Kubernetes, pinned)
 			d.Message = fmt.Sprintf("Calico %s supports Kubernetes %s, the shoot runs %s; move it to a line that does (%s).",
 				d.Current, d.Current.Line().KubernetesRange(), f.Kubernetes, c.linesFor(f.Kubernetes))
 		} else if err := f.Available.Check(d.Current); err != nil {
@@ -242,6 +273,11 @@ func (c *Catalogue) wanted(d *Decision, f Facts) (want Release, source, rollout 
 func (c *Catalogue) startMove(d Decision, f Facts, want Release, source, rollout string) Decision {
 	if !want.SupportsKubernetes(f.Kubernetes) {
 		d.Status, d.Reason = ConditionFalse, "KubernetesUnsupported"
+		var pinned Release
+		if f.Pin != nil { // wanted asks for the pin's release whenever there is one
+			pinned = want
+		}
+		d.Unsupported = c.unsupported(f.Kubernetes, pinned)
 		d.Message = fmt.Sprintf("%s asks for Calico %s, which does not support Kubernetes %s (supports %s); the shoot stays on Calico %s.",
 			source, want, f.Kubernetes, want.Line().KubernetesRange(), d.Current)
 		return d
@@ -296,6 +332,11 @@ func (c *Catalogue) decideNew(f Facts) Decision {
 	switch {
 	case passed.kubernetes:
 		d.Status, d.Reason = ConditionFalse, "KubernetesUnsupported"
+		var pinned Release
+		if f.Pin != nil && pinErr == nil && len(cands) > 0 && !cands[0].release.SupportsKubernetes(f.Kubernetes) {
+			pinned = cands[0].release // the pin is the first candidate
+		}
+		d.Unsupported = c.unsupported(f.Kubernetes, pinned)
 	case passed.images:
 		d.Status, d.Reason = ConditionFalse, ReasonImagesUnavailable
 	}

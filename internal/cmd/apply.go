@@ -55,6 +55,8 @@ type ApplyOptions struct {
 	disruptive bool
 
 	cfg *rest.Config
+	// target names the kubeconfig's context, user and cluster, for the errors of connect.
+	target kubeconfigTarget
 	// poll is how often waits poll (tests shorten it).
 	poll time.Duration
 }
@@ -92,7 +94,8 @@ by the tigera operator is refused.
 
 Exit status: 0 applied (or, with --dry-run, nothing blocked or disruptive), 1 blocked (or, with --dry-run,
 disruptive), invalid file, or a rollout that did not
-finish in time, 2 bad usage or an unreachable cluster.`,
+finish in time, 2 bad usage, or a cluster that does not answer, refuses the
+credentials (401, 403) or presents a certificate the kubeconfig's CA does not sign.`,
 		Example: `  calico-pilot apply --kubeconfig admin.conf -f cluster.yaml --dry-run
   calico-pilot apply --kubeconfig admin.conf -f cluster.yaml
   calico-pilot apply --kubeconfig admin.conf -f cluster.yaml --calico-version v3.32 --timeout 10m`,
@@ -119,10 +122,11 @@ func (o *ApplyOptions) Complete() error {
 	if o.Kubeconfig == "" {
 		return errors.New("--kubeconfig is required: the cluster to apply to")
 	}
-	cfg, err := restConfigFromKubeconfig("--kubeconfig", o.Kubeconfig)
+	cfg, target, err := restConfigAndTarget("--kubeconfig", o.Kubeconfig)
 	if err != nil {
 		return err
 	}
+	o.target = target
 	cfg.UserAgent = UserAgent()
 	// An apply reads and writes about two requests per rendered object: client-go's default of 5
 	// requests a second would make it wait most of its time (kubectl raised its own limits too).
@@ -156,9 +160,16 @@ func (o *ApplyOptions) Run(ctx context.Context, streams IO) error {
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("-f: %w", err)}
 	}
-	file, cfg, errs := standalone.ReadFile(data)
+	name := o.File
+	if name == "-" {
+		name = "<stdin>"
+	}
+	file, cfg, errs := standalone.ReadFile(name, data)
 	if len(errs) > 0 {
 		return reportFieldErrors(streams.ErrOut, errs)
+	}
+	if file.Bare {
+		fmt.Fprintf(streams.Out, "note: %s is a bare NetworkConfig: read as a %s with that networkConfig and no facts (every fact is read from the cluster)\n", name, standalone.FileKind)
 	}
 	c, serverVersion, err := o.connect()
 	if err != nil {
@@ -181,11 +192,12 @@ func (o *ApplyOptions) Run(ctx context.Context, streams IO) error {
 		},
 		Out: streams.Out,
 	})
-	return o.exit(ctx, err, streams)
+	return o.exit(ctx, err, file, streams)
 }
 
 // connect makes the client of --kubeconfig and asks the cluster its Kubernetes version: a cluster
-// that does not answer stops apply before anything is read or changed.
+// that does not answer, refuses the credentials or presents a certificate the kubeconfig's CA does
+// not verify stops apply before anything is read or changed (clusterRefusal says which).
 func (o *ApplyOptions) connect() (client.Client, string, error) {
 	// apply reports on its own streams; controller-runtime's client, left without a logger, would print
 	// a warning with a stack trace into a long apply (a rollout wait) after 30 seconds.
@@ -204,7 +216,7 @@ func (o *ApplyOptions) connect() (client.Client, string, error) {
 	}
 	sv, err := dc.ServerVersion()
 	if err != nil {
-		return nil, "", fmt.Errorf("the cluster of --kubeconfig %s does not answer (%s): %w; nothing was changed", o.Kubeconfig, o.cfg.Host, err)
+		return nil, "", clusterRefusal("--kubeconfig", o.Kubeconfig, o.cfg.Host, o.target, err)
 	}
 	return c, sv.GitVersion, nil
 }
@@ -218,10 +230,10 @@ func (o *ApplyOptions) clusterFacts(ctx context.Context, c client.Client, server
 	}
 	facts, errs := standalone.Complete(file.Cluster, obs)
 	if len(errs) > 0 {
-		return standalone.Facts{}, reportFieldErrors(streams.ErrOut, errs)
+		return standalone.Facts{}, reportFieldErrors(streams.ErrOut, file.InFile(errs))
 	}
 	if errs := standalone.ValidateConfig(cfg, facts.IPFamilies); len(errs) > 0 {
-		return standalone.Facts{}, reportFieldErrors(streams.ErrOut, errs)
+		return standalone.Facts{}, reportFieldErrors(streams.ErrOut, file.InFile(errs))
 	}
 	fmt.Fprintf(streams.Out, "cluster facts:\n")
 	for _, s := range facts.Sources {
@@ -245,11 +257,11 @@ func (o *ApplyOptions) applier(c client.Client) (*standalone.Applier, error) {
 
 // exit maps the outcome of an apply to apply's exit codes: field errors of the file, an interrupt
 // (what was applied stays), a failure, and a dry run's disruptive change, as plan's.
-func (o *ApplyOptions) exit(ctx context.Context, err error, streams IO) error {
+func (o *ApplyOptions) exit(ctx context.Context, err error, file *standalone.File, streams IO) error {
 	var fe *standalone.FieldErrors
 	switch {
 	case errors.As(err, &fe):
-		return reportFieldErrors(streams.ErrOut, fe.Errs)
+		return reportFieldErrors(streams.ErrOut, file.InFile(fe.Errs))
 	case err != nil && ctx.Err() != nil:
 		if !strings.HasPrefix(err.Error(), "interrupted") {
 			err = fmt.Errorf("interrupted (%w): what was applied stays, and the state records the step; run apply again to continue", err)

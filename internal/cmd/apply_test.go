@@ -29,6 +29,15 @@ func TestApplyInputErrors(t *testing.T) {
 		{"invalid file", []string{"apply", "--kubeconfig", kc, "-f", writeTemp(t, "bad.yaml", applyClusterFile+"  nodeCidr: x\n")}, 1,
 			"cluster.nodeCidr: Forbidden: unknown field \"nodeCidr\" (did you mean \"nodeCIDR\"?); known fields of cluster: ipFamilies, kubeProxy, kubernetesVersion, nodeCIDR, podCIDR, serviceCIDR\n"},
 	}
+	empty := writeTemp(t, "empty.yaml", "")
+	cases = append(cases, struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{"empty file", []string{"apply", "--kubeconfig", kc, "-f", empty}, 1,
+		empty + ": Required value: the file is empty: a cluster file is an object with apiVersion standalone.calico-pilot.dev/v1alpha1 and kind Cluster " +
+			"(networkConfig and cluster facts, docs/standalone.md), or a bare NetworkConfig\n"})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runCLI(t, tc.args...)

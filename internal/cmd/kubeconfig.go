@@ -2,11 +2,15 @@ package cmd
 
 import (
 	"bytes"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
 	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -21,6 +25,32 @@ import (
 // memory runs out. The files' contents are put into the config, so nothing is read afterwards.
 // The CLI commands use it; long-running ones use restConfigFromKubeconfigFile.
 func restConfigFromKubeconfig(flag, path string) (*rest.Config, error) {
+	cfg, _, err := loadKubeconfig(flag, path, true)
+	return cfg, err
+}
+
+// kubeconfigTarget names what a kubeconfig's current context uses, for errors that say whose
+// credentials a cluster refused or whose CA its certificate does not match.
+type kubeconfigTarget struct {
+	// Context, User and Cluster are the names in the kubeconfig ("" when it does not name one).
+	Context, User, Cluster string
+	// HasCA is true when the cluster entry carries a CA (certificate-authority or its data).
+	HasCA bool
+}
+
+// describeUser is the user and context of t as an error says them.
+func (t kubeconfigTarget) describeUser() string {
+	switch {
+	case t.User != "" && t.Context != "":
+		return fmt.Sprintf("user %q of context %q", t.User, t.Context)
+	case t.User != "":
+		return fmt.Sprintf("user %q", t.User)
+	}
+	return "its user"
+}
+
+// restConfigAndTarget is restConfigFromKubeconfig with the names of the current context.
+func restConfigAndTarget(flag, path string) (*rest.Config, kubeconfigTarget, error) {
 	return loadKubeconfig(flag, path, true)
 }
 
@@ -28,24 +58,32 @@ func restConfigFromKubeconfig(flag, path string) (*rest.Config, error) {
 // the files it names to client-go, which re-reads a tokenFile (a projected, rotated token) while
 // the controller or webhook runs.
 func restConfigFromKubeconfigFile(flag, path string) (*rest.Config, error) {
-	return loadKubeconfig(flag, path, false)
+	cfg, _, err := loadKubeconfig(flag, path, false)
+	return cfg, err
 }
 
-func loadKubeconfig(flag, path string, inline bool) (*rest.Config, error) {
+func loadKubeconfig(flag, path string, inline bool) (*rest.Config, kubeconfigTarget, error) {
+	var target kubeconfigTarget
 	data, err := readInput(path, nil)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", flag, err)
+		return nil, target, fmt.Errorf("%s: %w", flag, err)
 	}
 	cfg, err := clientcmd.Load(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: not a kubeconfig: %w", flag, path, err)
+		return nil, target, fmt.Errorf("%s %s: not a kubeconfig: %w", flag, path, err)
 	}
 	if len(cfg.Clusters) == 0 {
-		return nil, fmt.Errorf("%s %s: not a kubeconfig: it names no cluster", flag, path)
+		return nil, target, fmt.Errorf("%s %s: not a kubeconfig: it names no cluster", flag, path)
+	}
+	if ctx, ok := cfg.Contexts[cfg.CurrentContext]; ok {
+		target = kubeconfigTarget{Context: cfg.CurrentContext, User: ctx.AuthInfo, Cluster: ctx.Cluster}
+		if c, ok := cfg.Clusters[ctx.Cluster]; ok {
+			target.HasCA = c.CertificateAuthority != "" || len(c.CertificateAuthorityData) > 0
+		}
 	}
 	if inline {
 		if err := inlineFiles(cfg, filepath.Dir(path)); err != nil {
-			return nil, fmt.Errorf("%s %s: %w", flag, path, err)
+			return nil, target, fmt.Errorf("%s %s: %w", flag, path, err)
 		}
 	} else {
 		// What clientcmd's loader does for a file: relative paths are relative to the kubeconfig.
@@ -56,14 +94,14 @@ func loadKubeconfig(flag, path string, inline bool) (*rest.Config, error) {
 			a.LocationOfOrigin = path
 		}
 		if err := clientcmd.ResolveLocalPaths(cfg); err != nil {
-			return nil, fmt.Errorf("%s %s: %w", flag, path, err)
+			return nil, target, fmt.Errorf("%s %s: %w", flag, path, err)
 		}
 	}
 	rc, err := clientcmd.NewDefaultClientConfig(*cfg, &clientcmd.ConfigOverrides{}).ClientConfig()
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", flag, path, err)
+		return nil, target, fmt.Errorf("%s %s: %w", flag, path, err)
 	}
-	return rc, nil
+	return rc, target, nil
 }
 
 // inlineFiles replaces the file references of cfg by their contents, read through readInput.
@@ -152,4 +190,32 @@ func serverRestConfig(flag, path string) (*rest.Config, error) {
 	}
 	cfg.UserAgent = UserAgent()
 	return cfg, nil
+}
+
+// clusterRefusal words an error of the first request to the cluster of kubeconfig path (flag) at
+// host: a cluster that does not answer, one that refuses the kubeconfig's credentials (401) or
+// their permission (403), and one whose certificate the kubeconfig's CA does not verify are
+// different problems with different fixes. Each says nothing was changed.
+func clusterRefusal(flag, path, host string, t kubeconfigTarget, err error) error {
+	var unknownCA x509.UnknownAuthorityError
+	var verify *tls.CertificateVerificationError
+	switch {
+	case apierrors.IsUnauthorized(err):
+		return fmt.Errorf("the cluster of %s %s (%s) answered but refused its credentials (%s): 401 Unauthorized; "+
+			"the token or client certificate is wrong, expired or revoked: get a current kubeconfig for this cluster; nothing was changed", flag, path, host, t.describeUser())
+	case apierrors.IsForbidden(err):
+		// The discovery client keeps no message of the server's (it says "unknown"): the request is named here.
+		return fmt.Errorf("the cluster of %s %s (%s) answered but its credentials (%s) lack permission to read the server's version (GET /version): 403 Forbidden; "+
+			"apply needs cluster-admin rights: use an administrator's kubeconfig; nothing was changed", flag, path, host, t.describeUser())
+	case errors.As(err, &unknownCA) && t.HasCA:
+		return fmt.Errorf("the cluster of %s %s (%s) answered with a certificate that is not signed by the kubeconfig's CA "+
+			"(certificate-authority-data of cluster %q): put the cluster's CA in the kubeconfig (apply offers no --insecure); nothing was changed", flag, path, host, t.Cluster)
+	case errors.As(err, &unknownCA):
+		return fmt.Errorf("the cluster of %s %s (%s) answered with a certificate that no CA of this machine signs, and cluster %q of the kubeconfig names no CA "+
+			"(certificate-authority-data): put the cluster's CA in the kubeconfig (apply offers no --insecure); nothing was changed", flag, path, host, t.Cluster)
+	case errors.As(err, &verify):
+		return fmt.Errorf("the cluster of %s %s (%s) answered with a certificate that does not verify: %v; "+
+			"correct the server address or the CA of cluster %q in the kubeconfig; nothing was changed", flag, path, host, verify.Err, t.Cluster)
+	}
+	return fmt.Errorf("the cluster of %s %s does not answer (%s): %w; nothing was changed", flag, path, host, err)
 }

@@ -295,6 +295,13 @@ func (a *Applier) decide(req Request, facts calicoversion.Facts) (calicoversion.
 	if err != nil {
 		return calicoversion.Decision{}, fmt.Errorf("the state ConfigMap %s/%s: %w", Namespace, StateConfigMap, err)
 	}
+	if note, err := kubernetesWords(a.Catalogue, d, facts, req.Facts); err != nil || note != "" {
+		if err != nil {
+			return calicoversion.Decision{}, err
+		}
+		fmt.Fprintf(req.Out, "Calico: %s\n", note)
+		return d, nil
+	}
 	if d.Status == calicoversion.ConditionFalse && facts.Pin != nil {
 		// Decide speaks of a shoot and its owner's pin; here the pin is --calico-version (or the file's
 		// networkConfig.calicoVersion) and the shoot is this cluster.
@@ -483,6 +490,7 @@ func (a *Applier) finish(ctx context.Context, out io.Writer, w *stateWriter, st 
 // cluster, where the pin is --calico-version or the file's networkConfig.calicoVersion.
 func clusterWords(msg string) string {
 	return strings.NewReplacer(
+		"asked by its owner's pin (providerConfig calicoVersion)", "asked by --calico-version or networkConfig.calicoVersion",
 		"its owner's pin (providerConfig calicoVersion)", "the asked release (--calico-version or networkConfig.calicoVersion)",
 		"providerConfig calicoVersion", "the asked release", "the shoot", "the cluster").Replace(msg)
 }
@@ -785,9 +793,7 @@ func (a *Applier) pollRollout(ctx context.Context, timeout time.Duration, comps 
 func (a *Applier) rolloutTimedOut(ctx context.Context, timeout time.Duration, holding []rollout.Component, readErr error, d calicoversion.Decision) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "timed out after %s waiting for the rollout of %s", timeout, describe(holding))
-	if readErr != nil {
-		fmt.Fprintf(&b, " (the last read failed: %v)", readErr)
-	}
+	b.WriteString(lastReadFailure(readErr))
 	for _, h := range holding {
 		if pods := a.heldBy(ctx, h.Name); pods != "" {
 			fmt.Fprintf(&b, "; pods of %s not ready or not updated: %s", h.Name, pods)

@@ -28,12 +28,13 @@ func TestDecideRefusalSpeaksOfTheCluster(t *testing.T) {
 		t.Skipf("every Kubernetes version %s supports, %s supports too", from, to)
 	}
 	a := &Applier{Catalogue: cat, Now: time.Now}
-	req := Request{Config: &calicov1alpha1.NetworkConfig{}, CalicoVersion: to.Line().String(), Out: io.Discard}
+	req := Request{Config: &calicov1alpha1.NetworkConfig{}, CalicoVersion: to.Line().String(), Out: io.Discard, Facts: Facts{KubernetesVersionSource: "the API server's version"}}
 	_, err := a.decide(req, calicoversion.Facts{Recorded: from.Name(), Deployed: true, Kubernetes: kubernetes, Now: time.Now(), Pin: askedPin(req)})
 	if err == nil {
 		t.Fatalf("%s on Kubernetes %s was not refused", to, kubernetes)
 	}
-	for _, want := range []string{"calico version: the asked release (--calico-version or networkConfig.calicoVersion) asks for Calico " + to.Name(), "the cluster stays on Calico " + from.Name()} {
+	for _, want := range []string{"calico version: the asked release (--calico-version or networkConfig.calicoVersion) is Calico " + to.Name(),
+		"the cluster runs Kubernetes " + kubernetes + " (the API server's version)", "nothing was changed"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q lacks %q", err, want)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -33,12 +34,14 @@ type Observed struct {
 // Facts are the completed facts a render uses, with where each came from (printed).
 type Facts struct {
 	KubernetesVersion string
-	PodCIDRs          []netip.Prefix
-	ServiceCIDR       string
-	NodeCIDR          string
-	IPFamilies        []string
-	KubeProxyEnabled  bool
-	KubeProxyMode     string
+	// KubernetesVersionSource says where the Kubernetes version came from (for messages).
+	KubernetesVersionSource string
+	PodCIDRs                []netip.Prefix
+	ServiceCIDR             string
+	NodeCIDR                string
+	IPFamilies              []string
+	KubeProxyEnabled        bool
+	KubeProxyMode           string
 	// PodCIDRFromFile is true when the file states the pod network (then a running pool of another
 	// CIDR is a contradiction the file makes, a blocker).
 	PodCIDRFromFile bool
@@ -196,8 +199,13 @@ func (c *completion) pick(name, fileVal, clusterVal, clusterSource string, same 
 // kubernetesVersion completes the Kubernetes version, required from the file or the API server.
 func (c *completion) kubernetesVersion(file FileFacts, obs Observed) {
 	c.f.KubernetesVersion = c.pick("kubernetesVersion", strings.TrimPrefix(file.KubernetesVersion, "v"), obs.KubernetesVersion, "the API server's version", sameMinor)
-	if c.f.KubernetesVersion == "" {
+	switch {
+	case c.f.KubernetesVersion == "":
 		c.errs = append(c.errs, field.Required(pathFacts.Child("kubernetesVersion"), "the API server does not tell its version (a development build says 0.0.0): state it"))
+	case file.KubernetesVersion != "":
+		c.f.KubernetesVersionSource = "cluster.kubernetesVersion of the file"
+	default:
+		c.f.KubernetesVersionSource = "the API server's version"
 	}
 }
 
@@ -368,13 +376,19 @@ func FilePath(shootPath string) string {
 	return shootPath
 }
 
-// FileErrors rewrites the paths of errors from the pipeline to the file's.
+// FileErrors rewrites the paths of errors from the pipeline to the file's: the field of each
+// error and the Shoot paths its detail quotes ("set spec.networking.providerConfig.ebpfDataplane.enabled:
+// true" is networkConfig.ebpfDataplane.enabled in the file).
 func FileErrors(errs field.ErrorList) field.ErrorList {
 	out := make(field.ErrorList, 0, len(errs))
 	for _, e := range errs {
 		c := *e
 		c.Field = FilePath(e.Field)
+		c.Detail = shootPathInText.ReplaceAllStringFunc(e.Detail, FilePath)
 		out = append(out, &c)
 	}
 	return out
 }
+
+// shootPathInText finds the Shoot paths a message quotes (FilePath leaves those it does not map).
+var shootPathInText = regexp.MustCompile(`\bspec\.[A-Za-z0-9]+(?:\.[A-Za-z0-9]+|\[[0-9]+\])*`)

@@ -8,6 +8,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/yaml"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
@@ -34,6 +35,9 @@ type File struct {
 	NetworkConfig json.RawMessage `json:"networkConfig,omitempty"`
 	// Cluster holds the facts.
 	Cluster FileFacts `json:"cluster,omitempty"`
+	// Bare is true when the file was a NetworkConfig of its own, read as a Cluster with that
+	// networkConfig and no facts.
+	Bare bool `json:"-"`
 }
 
 // FileFacts are the facts a cluster file may state.
@@ -69,8 +73,26 @@ var (
 
 // ReadFile strictly decodes a cluster file (an unknown or misspelt field is an error naming it) and
 // its NetworkConfig, validated as a shoot's would be for the file's IP families. Errors carry
-// paths in the file (networkConfig.ipv4.mode, cluster.podCIDR).
-func ReadFile(data []byte) (*File, *calicov1alpha1.NetworkConfig, field.ErrorList) {
+// paths in the file (networkConfig.ipv4.mode, cluster.podCIDR); an error about the whole file (it
+// is empty) is at name, the file's name.
+//
+// A bare NetworkConfig (apiVersion calico.networking.extensions.gardener.cloud/v1alpha1, kind
+// NetworkConfig) is read as a cluster file with that networkConfig and no facts (File.Bare): every
+// fact is optional. Its errors are where the user wrote the values, at the top level (ipv4.mode);
+// File.InFile roots the later errors there too.
+func ReadFile(name string, data []byte) (*File, *calicov1alpha1.NetworkConfig, field.ErrorList) {
+	js, err := yaml.YAMLToJSON(data)
+	if err == nil && string(js) == "null" {
+		return nil, nil, field.ErrorList{field.Required(field.NewPath(name), fmt.Sprintf("the file is empty: a cluster file is an object with apiVersion %s and kind %s "+
+			"(networkConfig and cluster facts, docs/standalone.md), or a bare NetworkConfig", FileAPIVersion, FileKind))}
+	}
+	if err == nil && isBareNetworkConfig(js) {
+		cfg, errs := decode.NetworkConfig(data, nil)
+		if len(errs) > 0 {
+			return nil, nil, errs
+		}
+		return &File{APIVersion: FileAPIVersion, Kind: FileKind, NetworkConfig: js, Bare: true}, cfg, nil
+	}
 	f := &File{}
 	if errs := decode.Object(data, nil, fileGVK, f); len(errs) > 0 {
 		return nil, nil, errs
@@ -87,6 +109,42 @@ func ReadFile(data []byte) (*File, *calicov1alpha1.NetworkConfig, field.ErrorLis
 		return nil, nil, errs
 	}
 	return f, cfg, nil
+}
+
+// isBareNetworkConfig says whether the JSON document js is a NetworkConfig of its own.
+func isBareNetworkConfig(js []byte) bool {
+	var tm struct {
+		APIVersion string `json:"apiVersion"`
+		Kind       string `json:"kind"`
+	}
+	if json.Unmarshal(js, &tm) != nil {
+		return false
+	}
+	return tm.APIVersion == calicov1alpha1.SchemeGroupVersion.String() && tm.Kind == "NetworkConfig"
+}
+
+// InFile roots errors (with paths in a cluster file: networkConfig.ipv4.mode, cluster.podCIDR)
+// where the user wrote the values: for a bare NetworkConfig, the NetworkConfig is the document
+// (ipv4.mode, in the field and in the text), and a fact it cannot state says how to state it.
+func (f *File) InFile(errs field.ErrorList) field.ErrorList {
+	if f == nil || !f.Bare {
+		return errs
+	}
+	out := make(field.ErrorList, 0, len(errs))
+	for _, e := range errs {
+		c := *e
+		switch {
+		case c.Field == pathNetworkConfig.String():
+			c.Field = "<document>"
+		case strings.HasPrefix(c.Field, pathNetworkConfig.String()+"."):
+			c.Field = strings.TrimPrefix(c.Field, pathNetworkConfig.String()+".")
+		case c.Field == pathFacts.String() || strings.HasPrefix(c.Field, pathFacts.String()+"."):
+			c.Detail += fmt.Sprintf(" (the file is a bare NetworkConfig, which states no facts: to state %s, write a %s file with the NetworkConfig under networkConfig, docs/standalone.md)", c.Field, FileKind)
+		}
+		c.Detail = strings.ReplaceAll(c.Detail, pathNetworkConfig.String()+".", "")
+		out = append(out, &c)
+	}
+	return out
 }
 
 // ValidateConfig validates the NetworkConfig for the cluster's IP families (known once the facts

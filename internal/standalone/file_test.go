@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/ptr"
 )
 
@@ -31,7 +32,7 @@ func TestReadFileErrorsNameTheField(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, errs := ReadFile([]byte(tc.file))
+			_, _, errs := ReadFile("cluster.yaml", []byte(tc.file))
 			var got []string
 			for _, e := range errs {
 				got = append(got, e.Error())
@@ -96,4 +97,62 @@ func TestFilePathMapsShootPathsToTheFile(t *testing.T) {
 			t.Errorf("FilePath(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+func TestFileErrorsMapPathsInTheText(t *testing.T) {
+	in := field.ErrorList{field.Forbidden(field.NewPath("spec", "kubernetes", "kubeProxy", "enabled"),
+		"set spec.networking.providerConfig.ebpfDataplane.enabled: true, or spec.networking.ipFamilies[1] (spec.networking.podsX stays)")}
+	want := "cluster.kubeProxy.enabled: Forbidden: set networkConfig.ebpfDataplane.enabled: true, or cluster.ipFamilies[1] (spec.networking.podsX stays)"
+	if got := FileErrors(in)[0].Error(); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if in[0].Detail != "set spec.networking.providerConfig.ebpfDataplane.enabled: true, or spec.networking.ipFamilies[1] (spec.networking.podsX stays)" {
+		t.Errorf("FileErrors changed its input: %q", in[0].Detail)
+	}
+}
+
+// TestReadFileEmptyAndBare: an empty file is refused at its name, saying what it must hold; a bare
+// NetworkConfig is read as a Cluster with that networkConfig and no facts, and its errors are rooted
+// where the user wrote the values (the top level), in the field and in the text.
+func TestReadFileEmptyAndBare(t *testing.T) {
+	wantEmpty := []string{"empty.yaml: Required value: the file is empty: a cluster file is an object with apiVersion standalone.calico-pilot.dev/v1alpha1 and kind Cluster " +
+		"(networkConfig and cluster facts, docs/standalone.md), or a bare NetworkConfig"}
+	for _, data := range []string{"", "\n  \n", "# nothing yet\n---\n"} {
+		if _, _, errs := ReadFile("empty.yaml", []byte(data)); cmp.Diff(wantEmpty, errorStrings(errs)) != "" {
+			t.Errorf("file %q: errors %q, want %q", data, errorStrings(errs), wantEmpty)
+		}
+	}
+
+	nc := "apiVersion: calico.networking.extensions.gardener.cloud/v1alpha1\nkind: NetworkConfig\n"
+	f, cfg, errs := ReadFile("nc.yaml", []byte(nc+"backend: vxlan\nipv4:\n  mode: Sometimes\n"))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if !f.Bare || f.APIVersion != FileAPIVersion || f.Kind != FileKind || cfg.Backend == nil || string(*cfg.Backend) != "vxlan" || !cmp.Equal(f.Cluster, FileFacts{}) {
+		t.Errorf("bare NetworkConfig read as %+v, backend %v", f, cfg.Backend)
+	}
+	got := errorStrings(f.InFile(ValidateConfig(cfg, []string{"IPv4"})))
+	want := []string{`ipv4.mode: Unsupported value: "Sometimes": supported values: "Always", "Never", "CrossSubnet", "Off"`}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("validation of a bare NetworkConfig (-want +got):\n%s", d)
+	}
+	got = errorStrings(f.InFile(field.ErrorList{
+		field.Forbidden(field.NewPath("cluster", "kubeProxy", "enabled"), "set networkConfig.ebpfDataplane.enabled: true or enable kube-proxy"),
+	}))
+	want = []string{"cluster.kubeProxy.enabled: Forbidden: set ebpfDataplane.enabled: true or enable kube-proxy (the file is a bare NetworkConfig, which states no facts: " +
+		"to state cluster.kubeProxy.enabled, write a Cluster file with the NetworkConfig under networkConfig, docs/standalone.md)"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("a fact's error for a bare NetworkConfig (-want +got):\n%s", d)
+	}
+	if _, _, errs := ReadFile("nc.yaml", []byte(nc+"backendd: bird\n")); len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), `backendd: Forbidden: unknown field "backendd"`) {
+		t.Errorf("misspelt field of a bare NetworkConfig: %q", errorStrings(errs))
+	}
+}
+
+func errorStrings(errs field.ErrorList) []string {
+	var out []string
+	for _, e := range errs {
+		out = append(out, e.Error())
+	}
+	return out
 }

@@ -23,7 +23,7 @@ networkConfig:
   autoScaling:
     mode: vpa
 `)
-	_, cfg, errs := ReadFile(file)
+	_, cfg, errs := ReadFile("cluster.yaml", file)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
