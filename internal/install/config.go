@@ -48,12 +48,13 @@ func (in *Install) deriveIPAM() {
 	if in.Config == nil {
 		return
 	}
-	t, ok := in.Config.Data["cni_network_config"]
+	key := in.Layout.CNIConfigKey
+	t, ok := in.Config.Data[key]
 	if !ok {
 		return
 	}
 	ipam, err := parseIPAM(t)
-	src := fmt.Sprintf("%s/%s cni_network_config", in.Config.Namespace, in.Config.Name)
+	src := fmt.Sprintf("%s/%s %s", in.Config.Namespace, in.Config.Name, key)
 	if err != nil {
 		in.IPAM = IPAM{Source: src + ": " + err.Error()}
 		return

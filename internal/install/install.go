@@ -17,6 +17,7 @@ import (
 
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
+	"github.com/calico-pilot/calico-pilot/internal/layout"
 	"github.com/calico-pilot/calico-pilot/internal/plan"
 )
 
@@ -58,9 +59,11 @@ type Install struct {
 	// CRDs are the cluster's Calico CRDs (crd.projectcalico.org, and the policy API's that Calico's
 	// CRD sets carry), by name.
 	CRDs map[string]*apiextensionsv1.CustomResourceDefinition
-	// Operator lists what gives away the tigera operator (an Installation, the calico-system namespace,
-	// its Deployment); empty when it does not run Calico here.
-	Operator []string
+	// Layout is where the workloads were found: kube-system (calico-pilot's and upstream's manifest's
+	// names) or the tigera operator's calico-system.
+	Layout layout.Layout
+	// Operator is the tigera operator's install (nil when nothing gives the operator away).
+	Operator *Operator
 }
 
 // Workload is one component's workload as it runs.
@@ -135,9 +138,19 @@ func (in *Install) ByCalicoPilot() bool {
 // Read reads what runs in the cluster. Objects that do not exist, kinds whose CRD is not installed
 // and reads RBAC forbids are "not found"; any other failure is an error naming the read.
 func Read(ctx context.Context, c client.Reader) (*Install, error) {
-	in := &Install{Namespace: calicoversion.Namespace, CRDs: map[string]*apiextensionsv1.CustomResourceDefinition{}}
+	in := &Install{Layout: layout.KubeSystem(), CRDs: map[string]*apiextensionsv1.CustomResourceDefinition{}}
+	if err := in.readOperator(ctx, c); err != nil {
+		return nil, err
+	}
+	if in.IsOperator() {
+		in.Layout = layout.TigeraOperator()
+		if err := in.readOperatorInstall(ctx, c, in.Layout); err != nil {
+			return nil, err
+		}
+	}
+	in.Namespace = in.Layout.Namespace
 	for _, step := range []func(context.Context, client.Reader) error{
-		in.readOperator, in.readWorkloads, in.readConfig, in.readPools, in.readBlocks, in.readPods, in.readCRDs,
+		in.readWorkloads, in.readConfig, in.readPools, in.readBlocks, in.readPods, in.readCRDs,
 	} {
 		if err := step(ctx, c); err != nil {
 			return nil, err
@@ -157,13 +170,19 @@ func absent(err error) bool {
 // readOperator looks for the tigera operator: an Installation resource, the calico-system
 // namespace, the tigera-operator Deployment.
 func (in *Install) readOperator(ctx context.Context, c client.Reader) error {
+	var signs []string
+	defer func() {
+		if len(signs) > 0 {
+			in.Operator = &Operator{Signs: signs}
+		}
+	}()
 	list := &unstructured.UnstructuredList{}
 	list.SetAPIVersion("operator.tigera.io/v1")
 	list.SetKind("InstallationList")
 	switch err := c.List(ctx, list); {
 	case err == nil:
 		for _, i := range list.Items {
-			in.Operator = append(in.Operator, "Installation "+i.GetName())
+			signs = append(signs, "Installation "+i.GetName())
 		}
 	case !absent(err):
 		return fmt.Errorf("looking for the tigera operator's Installation: %w", err)
@@ -171,25 +190,25 @@ func (in *Install) readOperator(ctx context.Context, c client.Reader) error {
 	var ns corev1.Namespace
 	switch err := c.Get(ctx, client.ObjectKey{Name: "calico-system"}, &ns); {
 	case err == nil:
-		in.Operator = append(in.Operator, "namespace calico-system")
+		signs = append(signs, "namespace calico-system")
 	case !absent(err):
 		return fmt.Errorf("looking for the calico-system namespace: %w", err)
 	}
 	var d appsv1.Deployment
 	switch err := c.Get(ctx, client.ObjectKey{Namespace: "tigera-operator", Name: "tigera-operator"}, &d); {
 	case err == nil:
-		in.Operator = append(in.Operator, "Deployment tigera-operator/tigera-operator")
+		signs = append(signs, "Deployment tigera-operator/tigera-operator")
 	case !absent(err):
 		return fmt.Errorf("looking for the tigera-operator Deployment: %w", err)
 	}
 	return nil
 }
 
-// workloadNames are the names a component's workload has in the kube-system layouts: calico-pilot's
-// render first, then upstream's manifest where it differs.
-func workloadNames(comp calicoversion.Component) []string {
-	names := []string{comp.Workload().Name}
-	if comp == calicoversion.Typha {
+// workloadNames are the names a component's workload may have in the layout: the layout's first;
+// in kube-system then upstream's manifest's where it differs (Typha's).
+func (in *Install) workloadNames(comp calicoversion.Component) []string {
+	names := []string{in.Layout.Workload(comp).Name}
+	if comp == calicoversion.Typha && !in.IsOperator() {
 		names = append(names, ManifestTyphaDeployment)
 	}
 	return names
@@ -198,13 +217,17 @@ func workloadNames(comp calicoversion.Component) []string {
 // readWorkloads reads calico-node, Typha and kube-controllers.
 func (in *Install) readWorkloads(ctx context.Context, c client.Reader) error {
 	for _, comp := range calicoversion.Components() {
-		for _, name := range workloadNames(comp) {
+		for _, name := range in.workloadNames(comp) {
 			w, found, err := readWorkload(ctx, c, comp, in.Namespace, name)
 			if err != nil {
 				return err
 			}
 			if found {
 				in.Workloads = append(in.Workloads, w)
+				if comp == calicoversion.Typha && name != in.Layout.Typha.Name {
+					// Upstream's calico-typha.yaml: Typha is taken over under its own name.
+					in.Layout.Typha.Name = name
+				}
 				break
 			}
 		}
@@ -290,7 +313,7 @@ func managedBy(obj client.Object, manager string) bool {
 // readConfig reads calico-config.
 func (in *Install) readConfig(ctx context.Context, c client.Reader) error {
 	var cm corev1.ConfigMap
-	key := client.ObjectKey{Namespace: in.Namespace, Name: ConfigMapName}
+	key := client.ObjectKey{Namespace: in.Namespace, Name: in.Layout.ConfigMap}
 	if err := c.Get(ctx, key, &cm); err != nil {
 		return ignoreAbsent(err, "ConfigMap", key)
 	}

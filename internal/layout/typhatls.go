@@ -29,6 +29,10 @@ type TyphaTLS struct {
 	// ClientCN is the common name Typha requires of calico-node's certificate (TYPHA_CLIENTCN),
 	// ClientURISAN the URI SAN (TYPHA_CLIENTURISAN; empty: not set).
 	ClientCN, ClientURISAN string
+	// Checksum is a digest of the material the Secrets and the ConfigMap hold, set by the caller that
+	// writes them; render puts it on calico-node's and Typha's pod templates (checksum/typha-tls), so
+	// that renewed certificates roll both (empty: no annotation).
+	Checksum string
 }
 
 // CABundle is a ConfigMap of trusted CA certificates mounted as a directory.

@@ -225,7 +225,7 @@ func nodeDaemonSet(o *values.Options, configChecksum string) *appsv1.DaemonSet {
 			Template: corev1.PodTemplateSpec{
 				ObjectMeta: metav1.ObjectMeta{
 					Labels:      podLabels,
-					Annotations: map[string]string{AnnotationChecksumConfig: configChecksum},
+					Annotations: withTyphaTLSChecksum(map[string]string{AnnotationChecksumConfig: configChecksum}, o.TyphaTLS),
 				},
 				Spec: corev1.PodSpec{
 					NodeSelector:       map[string]string{"kubernetes.io/os": "linux"},

@@ -178,7 +178,7 @@ func typhaDeployment(o *values.Options) *appsv1.Deployment {
 			Template: corev1.PodTemplateSpec{
 				ObjectMeta: metav1.ObjectMeta{
 					Labels:      gardenerPodLabels(appLabels(l, l.Typha, nil)),
-					Annotations: map[string]string{"cluster-autoscaler.kubernetes.io/safe-to-evict": "true"},
+					Annotations: withTyphaTLSChecksum(map[string]string{"cluster-autoscaler.kubernetes.io/safe-to-evict": "true"}, o.TyphaTLS),
 				},
 				Spec: corev1.PodSpec{
 					NodeSelector:                  nodeSelector,

@@ -74,3 +74,15 @@ func typhaTLSMounts(t *layout.TyphaTLS, keyPair, mountPath string) []corev1.Volu
 		{Name: keyPair, MountPath: mountPath, ReadOnly: true},
 	}
 }
+
+// AnnotationChecksumTyphaTLS carries layout.TyphaTLS.Checksum on calico-node's and Typha's pod
+// templates: renewed certificates roll both.
+const AnnotationChecksumTyphaTLS = "checksum/typha-tls"
+
+// withTyphaTLSChecksum adds the TLS material's checksum to a pod template's annotations.
+func withTyphaTLSChecksum(ann map[string]string, t *layout.TyphaTLS) map[string]string {
+	if t != nil && t.Checksum != "" {
+		ann[AnnotationChecksumTyphaTLS] = t.Checksum
+	}
+	return ann
+}

@@ -160,7 +160,11 @@ func since(d time.Duration) string { return d.Round(time.Second).String() }
 // through r: one GET; a missing workload is reported as not found, not as an error. The controller's
 // move check and `calico-pilot apply` read workloads through it.
 func ReadWorkload(ctx context.Context, r client.Reader, c calicoversion.Component) (Component, error) {
-	w := c.Workload()
+	return ReadWorkloadAt(ctx, r, c.Workload())
+}
+
+// ReadWorkloadAt is ReadWorkload for the workload w, wherever a layout put it (internal/layout).
+func ReadWorkloadAt(ctx context.Context, r client.Reader, w calicoversion.Workload) (Component, error) {
 	key := client.ObjectKey{Namespace: w.Namespace, Name: w.Name}
 	var obj client.Object = &appsv1.Deployment{}
 	if w.Kind == "DaemonSet" {

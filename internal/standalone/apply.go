@@ -26,6 +26,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/install"
+	"github.com/calico-pilot/calico-pilot/internal/layout"
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/plan"
@@ -46,6 +47,8 @@ type Preview struct {
 	Drift []Drift
 	// Install is what runs, as apply read it (plan's live checks read it too).
 	Install *install.Install
+	// replace are the workloads a takeover replaces (by ObjectRef string).
+	replace []string
 }
 
 // Request is one apply.
@@ -60,6 +63,16 @@ type Request struct {
 	Timeout time.Duration
 	// AcceptBlockers are the plan blockers (Blocker.Object) the user accepts.
 	AcceptBlockers []string
+	// Layout is where the objects go (the running install's layout: kube-system, or the tigera
+	// operator's calico-system); TyphaTLS the Typha TLS material it uses (nil: none). Apply sets both
+	// from what runs.
+	Layout   layout.Layout
+	TyphaTLS *layout.TyphaTLS
+	// takeover is true while apply takes the tigera operator's install over: the operator's
+	// workloads are replaced rather than merged into (replace lists them, by ObjectRef string; the
+	// operator's own fields would contradict calico-pilot's, an env var with both value and valueFrom).
+	takeover bool
+	replace  []string
 	// RemoveForeign names the objects (as plan prints them, or "all") whose fields set by other
 	// managers apply removes; the others keep them (server-side apply leaves them alone).
 	RemoveForeign []string
@@ -77,6 +90,8 @@ type Request struct {
 type Verdict struct {
 	Blockers   []plan.Blocker
 	Disruptive bool
+	// replace are the workloads the preview replaced rather than merged into.
+	replace []string
 }
 
 // Applier applies rendered Calico to one cluster.
@@ -123,9 +138,6 @@ func (a *Applier) Apply(ctx context.Context, req Request) (err error) {
 	if err != nil {
 		return err
 	}
-	if len(in.Operator) > 0 {
-		return &OperatorError{Found: in.Operator}
-	}
 	release, err := a.lock(ctx, req)
 	if err != nil {
 		return err
@@ -134,6 +146,15 @@ func (a *Applier) Apply(ctx context.Context, req Request) (err error) {
 	st, found, err := ReadState(ctx, a.Client)
 	if err != nil {
 		return err
+	}
+	t, err := a.planTakeover(req, in, st)
+	if err != nil {
+		return err
+	}
+	req.Layout = in.Layout
+	if t != nil {
+		req.TyphaTLS, req.takeover = t.tls, true
+		t.describe(req.Out, in, st, a.Now())
 	}
 	facts, err := a.releaseFacts(req, st, found, in)
 	if err != nil {
@@ -156,9 +177,15 @@ func (a *Applier) Apply(ctx context.Context, req Request) (err error) {
 	if err := admit(req, &st, foreign, v); err != nil {
 		return err
 	}
+	req.replace = v.replace
 	w, err := newStateWriter(a.Client, st, found)
 	if err != nil {
 		return err
+	}
+	if t != nil {
+		if err := a.handOver(ctx, req, w, &st, t, in, refs(final)); err != nil {
+			return err
+		}
 	}
 	for _, p := range passes {
 		res, err := a.renderPass(req, p, last, final)
@@ -169,7 +196,14 @@ func (a *Applier) Apply(ctx context.Context, req Request) (err error) {
 			return err
 		}
 	}
-	return a.finish(ctx, req.Out, w, st, final, last)
+	if err := a.finish(ctx, req.Out, w, st, final, last); err != nil {
+		return err
+	}
+	if t != nil && t.op.Installation != nil {
+		fmt.Fprintf(req.Out, "the Installation %s stays, owning nothing and without finalizers: with the operator stopped it reverts nothing; delete it (kubectl delete installation %s) "+
+			"once you no longer want to give Calico back to the operator\n", t.op.Installation.GetName(), t.op.Installation.GetName())
+	}
+	return nil
 }
 
 // lock takes the Lease for an apply that writes (a dry run writes nothing and takes none). release
@@ -340,7 +374,7 @@ func (a *Applier) review(ctx context.Context, req Request, st State, d calicover
 	if err != nil {
 		return pipeline.Result{}, nil, Verdict{}, err
 	}
-	preview, foreign, err := a.preview(ctx, st, final, req.RemoveForeign)
+	preview, foreign, err := a.preview(ctx, req, st, final)
 	if err != nil {
 		return pipeline.Result{}, nil, Verdict{}, err
 	}
@@ -353,6 +387,7 @@ func (a *Applier) review(ctx context.Context, req Request, st State, d calicover
 	if err != nil {
 		return pipeline.Result{}, nil, Verdict{}, err
 	}
+	v.replace = preview.replace
 	contradictions := append(slices.Clone(j.Contradictions), in.PoolContradictions(final.Pools, "cluster.podCIDR", req.Facts.PodCIDRFromFile)...)
 	for _, c := range contradictions {
 		if c.Blocker {
@@ -546,7 +581,7 @@ func (a *Applier) render(req Request, dep calicoversion.Deployment) (pipeline.Re
 	// The pipeline also renders a shoot's seed-side monitoring, which needs a control-plane namespace;
 	// a plain cluster has no seed, so those objects are rendered for a name and never applied.
 	src := pipeline.Source{Shoot: req.Facts.Shoot(nil), SeedNamespace: "no-seed"}
-	res, errs, err := a.Encoder.Render(src, req.Config, values.Settings{Images: images, Calico: dep})
+	res, errs, err := a.Encoder.Render(src, req.Config, values.Settings{Images: images, Calico: dep, Layout: req.Layout, TyphaTLS: req.TyphaTLS})
 	if err != nil {
 		return pipeline.Result{}, fmt.Errorf("rendering Calico %s: %w", dep, err)
 	}
@@ -627,20 +662,20 @@ func (a *Applier) applyPass(ctx context.Context, req Request, res pipeline.Resul
 	if err != nil {
 		return nil, err
 	}
-	if err := a.applyAll(ctx, o.crds, req.RemoveForeign); err != nil {
+	if err := a.applyAll(ctx, o.crds, req); err != nil {
 		return nil, err
 	}
 	if err := a.waitEstablished(ctx, req.Timeout, o.crds); err != nil {
 		return nil, err
 	}
-	if err := a.applyAll(ctx, slices.Concat(o.rbac, o.other), req.RemoveForeign); err != nil {
+	if err := a.applyAll(ctx, slices.Concat(o.rbac, o.other), req); err != nil {
 		return nil, err
 	}
 	records, err := a.syncPools(ctx, req.Out, res.Pools, st)
 	if err != nil {
 		return nil, err
 	}
-	if err := a.applyAll(ctx, o.workloads, req.RemoveForeign); err != nil {
+	if err := a.applyAll(ctx, o.workloads, req); err != nil {
 		return nil, err
 	}
 	return records, nil
@@ -648,18 +683,48 @@ func (a *Applier) applyPass(ctx context.Context, req Request, res pipeline.Resul
 
 // applyAll applies each of us in order (copies: the rendered objects stay as rendered), and removes
 // the fields other managers set in those remove names.
-func (a *Applier) applyAll(ctx context.Context, us []*unstructured.Unstructured, remove []string) error {
+func (a *Applier) applyAll(ctx context.Context, us []*unstructured.Unstructured, req Request) error {
 	for _, u := range us {
+		if slices.Contains(req.replace, refOf(u).String()) {
+			if err := a.replaceLive(ctx, u, false); err != nil {
+				return err
+			}
+		}
 		applied := u.DeepCopy()
 		if err := a.ssa(ctx, applied, false); err != nil {
 			return err
 		}
-		if wanted(remove, refOf(u).String()) {
+		if wanted(req.RemoveForeign, refOf(u).String()) {
 			if err := a.removeForeign(ctx, applied); err != nil {
 				return err
 			}
 		}
 	}
+	return nil
+}
+
+// replaceLive puts u in the place of the live object of its name, with an update that keeps the
+// object (its UID, so its pods roll) and drops every field calico-pilot does not render: a takeover
+// of workloads the tigera operator wrote with updates, whose fields merged with calico-pilot's would
+// contradict them. The Service-assigned and server fields are the API server's to keep.
+func (a *Applier) replaceLive(ctx context.Context, u *unstructured.Unstructured, dryRun bool) error {
+	live := &unstructured.Unstructured{}
+	live.SetGroupVersionKind(u.GroupVersionKind())
+	if err := a.Client.Get(ctx, client.ObjectKeyFromObject(u), live); err != nil {
+		return fmt.Errorf("reading %s to take it over: %w", refOf(u), err)
+	}
+	obj := u.DeepCopy()
+	obj.SetResourceVersion(live.GetResourceVersion())
+	obj.SetOwnerReferences(live.GetOwnerReferences())
+	obj.SetFinalizers(live.GetFinalizers())
+	opts := []client.UpdateOption{client.FieldOwner(FieldManager)}
+	if dryRun {
+		opts = append(opts, client.DryRunAll)
+	}
+	if err := a.Client.Update(ctx, obj, opts...); err != nil {
+		return fmt.Errorf("taking %s over from the tigera operator: %w", refOf(u), err)
+	}
+	*u = *obj
 	return nil
 }
 
@@ -738,7 +803,8 @@ func (a *Applier) waitEstablished(ctx context.Context, timeout time.Duration, cr
 // every pod updated and available).
 func (a *Applier) waitRollout(ctx context.Context, req Request, res pipeline.Result, p pass, d calicoversion.Decision) error {
 	comps := present(p.wait, res.Workloads())
-	holding, readErr, err := a.pollRollout(ctx, req.Timeout, comps)
+	lay := req.Layout.OrDefault()
+	holding, readErr, err := a.pollRollout(ctx, req.Timeout, lay, comps)
 	switch {
 	case err == nil:
 		for _, c := range comps {
@@ -750,7 +816,7 @@ func (a *Applier) waitRollout(ctx context.Context, req Request, res pipeline.Res
 	case ctx.Err() != nil:
 		return fmt.Errorf("interrupted while waiting for %s to roll out; what was applied keeps running and the state records the step: run apply again to continue", describe(holding))
 	}
-	return a.rolloutTimedOut(ctx, req.Timeout, holding, readErr, d)
+	return a.rolloutTimedOut(ctx, req.Timeout, lay.Namespace, holding, readErr, d)
 }
 
 // present are the components of want that the render has a workload for, in want's order.
@@ -766,11 +832,11 @@ func present(want []calicoversion.Component, workloads map[calicoversion.Compone
 
 // pollRollout polls comps until each completed its rollout or timeout passed. holding are those
 // the last full read found not complete; readErr is the last read's error when it failed.
-func (a *Applier) pollRollout(ctx context.Context, timeout time.Duration, comps []calicoversion.Component) (holding []rollout.Component, readErr error, err error) {
+func (a *Applier) pollRollout(ctx context.Context, timeout time.Duration, lay layout.Layout, comps []calicoversion.Component) (holding []rollout.Component, readErr error, err error) {
 	err = wait.PollUntilContextTimeout(ctx, a.Poll, timeout, true, func(ctx context.Context) (bool, error) {
 		var now []rollout.Component
 		for _, c := range comps {
-			rc, err := rollout.ReadWorkload(ctx, a.Client, c)
+			rc, err := rollout.ReadWorkloadAt(ctx, a.Client, lay.Workload(c))
 			if err != nil {
 				// A failed read (the deadline close, the client's rate limiter refusing to wait past
 				// it, an API server that does not answer for a moment) keeps what the last full read
@@ -790,16 +856,16 @@ func (a *Applier) pollRollout(ctx context.Context, timeout time.Duration, comps 
 
 // rolloutTimedOut is the error of a rollout that did not complete in time: what holds it, which
 // pods are not ready, and what to do.
-func (a *Applier) rolloutTimedOut(ctx context.Context, timeout time.Duration, holding []rollout.Component, readErr error, d calicoversion.Decision) error {
+func (a *Applier) rolloutTimedOut(ctx context.Context, timeout time.Duration, ns string, holding []rollout.Component, readErr error, d calicoversion.Decision) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "timed out after %s waiting for the rollout of %s", timeout, describe(holding))
 	b.WriteString(lastReadFailure(readErr))
 	for _, h := range holding {
-		if pods := a.heldBy(ctx, h.Name); pods != "" {
+		if pods := a.heldBy(ctx, ns, h.Name); pods != "" {
 			fmt.Fprintf(&b, "; pods of %s not ready or not updated: %s", h.Name, pods)
 		}
 	}
-	b.WriteString(". What runs keeps running and the state records the step. Find why these pods do not become ready (kubectl -n kube-system describe pod ...), then run apply again to continue")
+	b.WriteString(". What runs keeps running and the state records the step. Find why these pods do not become ready (kubectl -n "+ns+" describe pod ...), then run apply again to continue")
 	if d.Moving() {
 		fmt.Fprintf(&b, ", or go back with --calico-version %s", d.Move.From)
 	}
@@ -818,9 +884,9 @@ func describe(cs []rollout.Component) string {
 }
 
 // heldBy names the pods of a workload that are not ready (at most five).
-func (a *Applier) heldBy(ctx context.Context, workload string) string {
+func (a *Applier) heldBy(ctx context.Context, ns, workload string) string {
 	var pods corev1.PodList
-	if err := a.Client.List(ctx, &pods, client.InNamespace(Namespace), client.MatchingLabels{"k8s-app": workload}); err != nil {
+	if err := a.Client.List(ctx, &pods, client.InNamespace(ns), client.MatchingLabels{"k8s-app": workload}); err != nil {
 		return ""
 	}
 	var out []string

@@ -22,7 +22,7 @@ import (
 // owned ones it would delete, the IP pools) and what they become (a server-side dry-run of each
 // rendered object, so both sides carry the API server's defaults; the pools after pools.Decide).
 // foreign are live objects apply would take over: present, not applied by calico-pilot.
-func (a *Applier) preview(ctx context.Context, st State, res pipeline.Result, remove []string) (Preview, []string, error) {
+func (a *Applier) preview(ctx context.Context, req Request, st State, res pipeline.Result) (Preview, []string, error) {
 	o, err := split(res)
 	if err != nil {
 		return Preview{}, nil, err
@@ -30,7 +30,7 @@ func (a *Applier) preview(ctx context.Context, st State, res pipeline.Result, re
 	var sides previewSides
 	var foreign []string
 	for _, u := range o.all() {
-		isForeign, err := a.previewObject(ctx, st, u, remove, &sides)
+		isForeign, err := a.previewObject(ctx, req, st, u, &sides)
 		if err != nil {
 			return Preview{}, nil, err
 		}
@@ -47,7 +47,7 @@ func (a *Applier) preview(ctx context.Context, st State, res pipeline.Result, re
 	if err != nil {
 		return Preview{}, nil, err
 	}
-	p.PoolFindings, p.Drift = findings, sides.drift
+	p.PoolFindings, p.Drift, p.replace = findings, sides.drift, sides.replace
 	// The workloads first: they say best what install this is; CRDs last.
 	slices.SortStableFunc(foreign, func(a, b string) int { return foreignRank(a) - foreignRank(b) })
 	return p, foreign, nil
@@ -58,13 +58,15 @@ type previewSides struct {
 	current, target []client.Object
 	// drift is what other managers hold in the rendered objects that exist.
 	drift []Drift
+	// replace are the workloads a takeover replaces.
+	replace []string
 }
 
 // previewObject adds rendered object u to both sides: the live one, if any, and u after a
 // server-side dry run (u itself when it does not exist yet), without the fields of other managers
 // that remove names it for; and the object's drift. isForeign says the live object exists and
 // calico-pilot did not apply it.
-func (a *Applier) previewObject(ctx context.Context, st State, u *unstructured.Unstructured, remove []string, sides *previewSides) (isForeign bool, err error) {
+func (a *Applier) previewObject(ctx context.Context, req Request, st State, u *unstructured.Unstructured, sides *previewSides) (isForeign bool, err error) {
 	live := &unstructured.Unstructured{}
 	live.SetGroupVersionKind(u.GroupVersionKind())
 	err = a.Client.Get(ctx, client.ObjectKeyFromObject(u), live)
@@ -80,7 +82,14 @@ func (a *Applier) previewObject(ctx context.Context, st State, u *unstructured.U
 	isForeign = !managedByUs(live) && !slices.Contains(st.Owned, refOf(u))
 	sides.current = append(sides.current, comparable(live))
 	after := u.DeepCopy()
-	if err := a.ssa(ctx, after, true); err != nil {
+	if req.takeover && isForeign && (u.GetKind() == "DaemonSet" || u.GetKind() == "Deployment") {
+		// The tigera operator's workload: replaced (replaceLive), so the dry run is the update's.
+		sides.replace = append(sides.replace, refOf(u).String())
+		err = a.replaceLive(ctx, after, true)
+	} else {
+		err = a.ssa(ctx, after, true)
+	}
+	if err != nil {
 		return false, err
 	}
 	d, err := driftOf(live, after, isForeign)
@@ -89,7 +98,7 @@ func (a *Applier) previewObject(ctx context.Context, st State, u *unstructured.U
 		return false, err
 	}
 	sides.drift = append(sides.drift, d)
-	if wanted(remove, d.Object) {
+	if wanted(req.RemoveForeign, d.Object) {
 		removePaths(after.Object, d.keptPaths)
 	}
 	sides.target = append(sides.target, comparable(after))

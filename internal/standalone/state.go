@@ -40,6 +40,9 @@ type State struct {
 	Pools []calicov1alpha1.IPPoolRecord `json:"pools,omitempty"`
 	// Adopted is true once apply took over an install it did not create.
 	Adopted bool `json:"adopted,omitempty"`
+	// Operator is the tigera operator apply stopped to take its install over (nil: none), with what
+	// to scale it back to.
+	Operator *OperatorState `json:"operator,omitempty"`
 	// Updated is when apply last changed the state.
 	Updated time.Time `json:"updated,omitempty"`
 }

@@ -73,7 +73,7 @@ func TestRolloutTimeoutDropsTheDeadlineNoise(t *testing.T) {
 		{"another failure", refused, head + " (the last read of the workloads failed: " + refused.Error() + ")" + tail},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := a.rolloutTimedOut(context.Background(), 30*time.Second, holding, tc.readErr, calicoversion.Decision{})
+			err := a.rolloutTimedOut(context.Background(), 30*time.Second, "kube-system", holding, tc.readErr, calicoversion.Decision{})
 			if err.Error() != tc.want {
 				t.Errorf("got  %q\nwant %q", err, tc.want)
 			}

@@ -272,3 +272,18 @@ func parseKey(keyPEM []byte) (crypto.Signer, error) {
 	}
 	return nil, fmt.Errorf("parsing the private key (%s): unsupported key type %T", b.Type, k)
 }
+
+// Validity reads a certificate's common name and validity period, to say when it expires and when
+// RenewalDue turns true.
+func Validity(certPEM []byte) (commonName string, notBefore, notAfter time.Time, err error) {
+	cert, err := parseCert(certPEM)
+	if err != nil {
+		return "", time.Time{}, time.Time{}, err
+	}
+	return cert.Subject.CommonName, cert.NotBefore, cert.NotAfter, nil
+}
+
+// RenewalTime is when RenewalDue turns true for a certificate valid from notBefore to notAfter.
+func RenewalTime(notBefore, notAfter time.Time) time.Time {
+	return notAfter.Add(-notAfter.Sub(notBefore) / 3)
+}
