@@ -46,6 +46,9 @@ type Judgement struct {
 	// Kept are those settings; Contradictions the file's settings that differ from what runs.
 	Kept           []Kept
 	Contradictions []Contradiction
+	// Recorded is a NetworkConfig of the kept settings only: what an adoption records, so that later
+	// applies of a file that is still silent on them keep them too (FillFrom).
+	Recorded *calicov1alpha1.NetworkConfig
 }
 
 // Keep takes the settings the file's NetworkConfig leaves out from what runs (decision 17: where the
@@ -55,7 +58,7 @@ type Judgement struct {
 // states and what runs disagree on is listed as a contradiction naming both. path is where the
 // NetworkConfig is in the file; families are the cluster's IP families. cfg is not changed.
 func (in *Install) Keep(cfg *calicov1alpha1.NetworkConfig, families []string, path *field.Path) Judgement {
-	j := Judgement{Config: cfg.DeepCopy()}
+	j := Judgement{Config: cfg.DeepCopy(), Recorded: &calicov1alpha1.NetworkConfig{}}
 	if !in.Found() {
 		return j
 	}
@@ -95,7 +98,50 @@ func (k *keeper) try(set func(*calicov1alpha1.NetworkConfig), kept Kept) {
 		}
 	}
 	k.j.Config = trial
+	set(k.j.Recorded)
 	k.j.Kept = append(k.j.Kept, kept)
+}
+
+// FillFrom is Keep for an install adopted before: the settings recorded at the adoption (Judgement.
+// Recorded) that the file still leaves out are taken, so that a re-apply of the adoption's file keeps
+// what the adoption kept; what the file states wins. source says where the record is.
+func FillFrom(cfg, recorded *calicov1alpha1.NetworkConfig, source string, path *field.Path) Judgement {
+	j := Judgement{Config: cfg.DeepCopy(), Recorded: recorded}
+	if recorded == nil {
+		return j
+	}
+	c := j.Config
+	add := func(f string, v any) {
+		j.Kept = append(j.Kept, Kept{Field: path.Child(f).String(), Value: fmt.Sprint(v), Source: source})
+	}
+	if recorded.IPAM != nil && c.IPAM == nil {
+		c.IPAM = recorded.IPAM.DeepCopy()
+		add("ipam", c.IPAM.Type)
+	}
+	if recorded.Backend != nil && c.Backend == nil && c.Overlay == nil {
+		c.Backend = ptr.To(*recorded.Backend)
+		add("backend", *c.Backend)
+	}
+	if recorded.VXLAN != nil && c.VXLAN == nil && c.Backend == nil {
+		c.VXLAN = recorded.VXLAN.DeepCopy()
+		add("vxlan", "enabled")
+	}
+	if r := recorded.IPv4; r != nil && c.IPIP == nil && (c.IPv4 == nil || (c.IPv4.Pool == nil && c.IPv4.Mode == nil)) {
+		if c.IPv4 == nil {
+			c.IPv4 = &calicov1alpha1.IPv4{}
+		}
+		c.IPv4.Pool, c.IPv4.Mode = r.Pool, r.Mode
+		add("ipv4", fmt.Sprintf("pool %s, mode %s", ptr.Deref(r.Pool, ""), ptr.Deref(r.Mode, "")))
+	}
+	if recorded.VethMTU != nil && c.VethMTU == nil {
+		c.VethMTU = ptr.To(*recorded.VethMTU)
+		add("vethMTU", *c.VethMTU)
+	}
+	if recorded.Typha != nil && c.Typha == nil {
+		c.Typha = recorded.Typha.DeepCopy()
+		add("typha", fmt.Sprintf("enabled %v", c.Typha.Enabled))
+	}
+	return j
 }
 
 func (k *keeper) field(p ...string) string { return k.path.Child(p[0], p[1:]...).String() }

@@ -160,7 +160,7 @@ func (a *Applier) Apply(ctx context.Context, req Request) (err error) {
 	if err != nil {
 		return err
 	}
-	judged := a.keep(&req, in)
+	judged := a.keep(&req, in, &st, found)
 	d, err := a.decide(req, facts)
 	if err != nil {
 		return err
@@ -345,10 +345,24 @@ func (a *Applier) decide(req Request, facts calicoversion.Facts) (calicoversion.
 	return d, nil
 }
 
-// keep takes the settings the file leaves out from what runs (install.Keep), replaces the request's
-// NetworkConfig with the kept one and prints what was kept and what the file contradicts.
-func (a *Applier) keep(req *Request, in *install.Install) install.Judgement {
-	j := in.Keep(req.Config, req.Facts.IPFamilies, pathNetworkConfig)
+// keep takes the settings the file leaves out from what runs (install.Keep) when apply takes an
+// install over (no state, or an adoption recorded without its kept settings), and from the state's
+// record of an adoption afterwards (install.FillFrom: a calico-pilot install's own objects are not
+// read back, so that a field someone changed by hand is restored, not kept); it replaces the
+// request's NetworkConfig with the kept one and prints what was kept and what the file contradicts.
+func (a *Applier) keep(req *Request, in *install.Install, st *State, found bool) install.Judgement {
+	var j install.Judgement
+	switch {
+	case found && st.Kept != nil:
+		j = install.FillFrom(req.Config, st.Kept, fmt.Sprintf("recorded at the adoption in %s/%s", Namespace, StateConfigMap), pathNetworkConfig)
+	case !found || st.Adopted:
+		j = in.Keep(req.Config, req.Facts.IPFamilies, pathNetworkConfig)
+		if in.Found() {
+			st.Kept = j.Recorded
+		}
+	default:
+		return install.Judgement{Config: req.Config}
+	}
 	req.Config = j.Config
 	if len(j.Kept) > 0 {
 		fmt.Fprintf(req.Out, "kept from the cluster (the file leaves them out):\n")

@@ -40,6 +40,9 @@ type State struct {
 	Pools []calicov1alpha1.IPPoolRecord `json:"pools,omitempty"`
 	// Adopted is true once apply took over an install it did not create.
 	Adopted bool `json:"adopted,omitempty"`
+	// Kept are the settings an adoption took from what ran because the file left them out (a
+	// NetworkConfig of those settings only): later applies keep them while the file stays silent.
+	Kept *calicov1alpha1.NetworkConfig `json:"kept,omitempty"`
 	// Operator is the tigera operator apply stopped to take its install over (nil: none), with what
 	// to scale it back to.
 	Operator *OperatorState `json:"operator,omitempty"`
