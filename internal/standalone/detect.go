@@ -13,9 +13,9 @@ type OperatorError struct {
 
 func (e *OperatorError) Error() string {
 	return fmt.Sprintf("this cluster's Calico is run by the tigera operator (%s): the operator reconciles its Installation and "+
-		"would revert every change calico-pilot makes (it re-creates the default IP pool its Installation lists, for one); "+
-		"apply refuses to share the cluster with it. To move to calico-pilot, first remove the operator while keeping Calico's "+
-		"data (docs/standalone.md \"Clusters run by the tigera operator\"), or keep managing Calico through the Installation resource",
+		"would revert every change calico-pilot makes (it re-creates the default IP pool its Installation lists, for one). "+
+		"Do not delete the Installation (the operator then deletes calico-node). Review the takeover with --adopt --dry-run, then take it over "+
+		"in place with --adopt: calico-pilot stops the operator first and keeps Calico running (docs/standalone.md \"Leave the tigera operator\"); "+
+		"or keep managing Calico through the Installation; nothing was changed",
 		strings.Join(e.Found, "; "))
 }
-
