@@ -16,14 +16,19 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+
+	"github.com/calico-pilot/calico-pilot/internal/layout"
 )
 
-// Namespace is where Calico's components and their ServiceAccounts live.
+// Namespace is where Calico's components and their ServiceAccounts live in calico-pilot's default
+// layout, as the tables name it (InspectLayout reads a render of another layout).
 const Namespace = "kube-system"
 
 // Deployment is what a render runs: per running component its ServiceAccount and pod, and the
 // conditions rows depend on.
 type Deployment struct {
+	// Namespace is where the components and their ServiceAccounts run (the layout's namespace).
+	Namespace string
 	// Components maps a running component's name to how it runs.
 	Components map[string]Running
 	// Conditions are the conditions that hold for this render.
@@ -32,7 +37,7 @@ type Deployment struct {
 	Env map[string]string
 	// Pod is calico-node's pod template.
 	Pod *corev1.PodSpec
-	// ConfigMap is calico-config's data.
+	// ConfigMap is the data of calico-node's ConfigMap (calico-config in the default layout).
 	ConfigMap map[string]string
 }
 
@@ -45,15 +50,35 @@ type Running struct {
 
 // Inspect reads a render (every object calico-pilot deploys into the shoot) the way the kubelet
 // would run it: which of the table's components run, under which ServiceAccount, and which
-// conditions hold.
+// conditions hold. It reads the default (kube-system) layout; InspectLayout reads another.
 func Inspect(t *Table, objs []*unstructured.Unstructured) (*Deployment, error) {
-	d := &Deployment{Components: map[string]Running{}, Conditions: map[Condition]bool{}, Env: map[string]string{}}
-	r, err := readKubeSystem(objs)
+	return InspectLayout(t, objs, layout.Layout{})
+}
+
+// InspectLayout is Inspect of a render in layout l (the zero Layout: kube-system): the table's
+// components are found as the layout names their workloads (its calico-node DaemonSet, Typha and
+// kube-controllers Deployments, the CNI plugin's ServiceAccount) in its namespace, calico-node's
+// ConfigMap is the layout's, and the replay requests tokens of the ServiceAccounts in that namespace
+// and makes the rows marked ownNamespace there. The rows name Calico's objects by the default
+// layout's names (the CNI plugin's ServiceAccount, the calico-node DaemonSet, Typha's Service); a
+// layout that renames one of them is refused, as its rows would ask for objects it lacks.
+func InspectLayout(t *Table, objs []*unstructured.Unstructured, l layout.Layout) (*Deployment, error) {
+	l = l.OrDefault()
+	if err := l.Validate(); err != nil {
+		return nil, err
+	}
+	def := layout.KubeSystem()
+	if l.CNIPlugin != def.CNIPlugin || l.Node.Name != def.Node.Name || l.TyphaService != def.TyphaService {
+		return nil, fmt.Errorf("layout of namespace %s: the oracle's rows name ServiceAccount %s, DaemonSet %s and Service %s, which the layout calls %s, %s and %s",
+			l.Namespace, def.CNIPlugin, def.Node.Name, def.TyphaService, l.CNIPlugin, l.Node.Name, l.TyphaService)
+	}
+	d := &Deployment{Namespace: l.Namespace, Components: map[string]Running{}, Conditions: map[Condition]bool{}, Env: map[string]string{}}
+	r, err := readNamespace(objs, l)
 	if err != nil {
 		return nil, err
 	}
 	d.ConfigMap = r.configMap
-	if err := d.runComponents(t, r); err != nil {
+	if err := d.runComponents(t, r, l); err != nil {
 		return nil, err
 	}
 	node, ok := d.Components["calico-node"]
@@ -74,19 +99,21 @@ func Inspect(t *Table, objs []*unstructured.Unstructured) (*Deployment, error) {
 	return d, nil
 }
 
-// kubeSystem is what Inspect reads of a render's objects in Namespace: the pod templates of its
-// workloads by "Kind/name", the names of its ServiceAccounts, and calico-config's data.
-type kubeSystem struct {
+// calicoNamespace is what Inspect reads of a render's objects in the layout's namespace: the pod
+// templates of its workloads by "Kind/name", the names of its ServiceAccounts, and the data of
+// calico-node's ConfigMap.
+type calicoNamespace struct {
 	workloads       map[string]*corev1.PodSpec
 	serviceAccounts map[string]bool
 	configMap       map[string]string
 }
 
-// readKubeSystem reads the workloads, ServiceAccounts and calico-config of a render.
-func readKubeSystem(objs []*unstructured.Unstructured) (kubeSystem, error) {
-	r := kubeSystem{workloads: map[string]*corev1.PodSpec{}, serviceAccounts: map[string]bool{}}
+// readNamespace reads the workloads, ServiceAccounts and calico-node's ConfigMap of a render in
+// layout l.
+func readNamespace(objs []*unstructured.Unstructured, l layout.Layout) (calicoNamespace, error) {
+	r := calicoNamespace{workloads: map[string]*corev1.PodSpec{}, serviceAccounts: map[string]bool{}}
 	for _, o := range objs {
-		if o.GetNamespace() != Namespace {
+		if o.GetNamespace() != l.Namespace {
 			continue
 		}
 		key := o.GetKind() + "/" + o.GetName()
@@ -106,7 +133,7 @@ func readKubeSystem(objs []*unstructured.Unstructured) (kubeSystem, error) {
 		case "ServiceAccount":
 			r.serviceAccounts[o.GetName()] = true
 		case "ConfigMap":
-			if o.GetName() != "calico-config" {
+			if o.GetName() != l.ConfigMap {
 				continue
 			}
 			data, _, err := unstructured.NestedStringMap(o.Object, "data")
@@ -119,29 +146,52 @@ func readKubeSystem(objs []*unstructured.Unstructured) (kubeSystem, error) {
 	return r, nil
 }
 
-// runComponents records the table's components the render runs, each with its ServiceAccount
-// (which the render must contain) and, for a workload, its pod.
-func (d *Deployment) runComponents(t *Table, r kubeSystem) error {
+// runComponents records the table's components the render runs in layout l, each with its
+// ServiceAccount (which the render must contain) and, for a workload, its pod.
+func (d *Deployment) runComponents(t *Table, r calicoNamespace, l layout.Layout) error {
 	for _, c := range t.Components {
 		if c.ServiceAccount != "" {
-			if !r.serviceAccounts[c.ServiceAccount] {
-				return fmt.Errorf("component %s runs as ServiceAccount %s/%s, which the render does not contain", c.Name, Namespace, c.ServiceAccount)
+			sa := c.ServiceAccount
+			if sa == layout.KubeSystem().CNIPlugin {
+				sa = l.CNIPlugin
 			}
-			d.Components[c.Name] = Running{ServiceAccount: c.ServiceAccount}
+			if !r.serviceAccounts[sa] {
+				return fmt.Errorf("component %s runs as ServiceAccount %s/%s, which the render does not contain", c.Name, l.Namespace, sa)
+			}
+			d.Components[c.Name] = Running{ServiceAccount: sa}
 			continue
 		}
-		pod, ok := r.workloads[c.Workload]
+		workload, err := workloadIn(c.Workload, l)
+		if err != nil {
+			return fmt.Errorf("component %s: %w", c.Name, err)
+		}
+		pod, ok := r.workloads[workload]
 		if !ok {
 			continue
 		}
 		sa := cmp.Or(pod.ServiceAccountName, "default")
 		if !r.serviceAccounts[sa] {
-			return fmt.Errorf("component %s (%s) runs as ServiceAccount %s/%s, which the render does not contain", c.Name, c.Workload, Namespace, sa)
+			return fmt.Errorf("component %s (%s) runs as ServiceAccount %s/%s, which the render does not contain", c.Name, workload, l.Namespace, sa)
 		}
 		d.Components[c.Name] = Running{ServiceAccount: sa, Pod: pod}
 	}
 	return nil
 }
+
+// workloadIn is the "Kind/name" of layout l's workload of the component whose workload the table
+// names (a workload of the default layout).
+func workloadIn(tableWorkload string, l layout.Layout) (string, error) {
+	kind, name, _ := strings.Cut(tableWorkload, "/")
+	c, ok := layout.KubeSystem().ComponentOfWorkload(kind, name)
+	if !ok {
+		return "", fmt.Errorf("workload %s is none of calico-node, Typha and kube-controllers in the default layout", tableWorkload)
+	}
+	w := l.Workload(c)
+	return w.Kind + "/" + w.Name, nil
+}
+
+// namespace is where the components run: Namespace unless Inspected in another layout.
+func (d *Deployment) namespace() string { return cmp.Or(d.Namespace, Namespace) }
 
 // backend is CALICO_NETWORKING_BACKEND as calico-node sees it.
 func (d *Deployment) backend() string {

@@ -81,7 +81,7 @@ func (p *Replayer) Replay(ctx context.Context, d *Deployment) ([]Result, error) 
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		c, err := p.clientFor(ctx, d.Components[name].ServiceAccount)
+		c, err := p.clientFor(ctx, d.namespace(), d.Components[name].ServiceAccount)
 		if err != nil {
 			return nil, fmt.Errorf("component %s: %w", name, err)
 		}
@@ -96,6 +96,9 @@ func (p *Replayer) Replay(ctx context.Context, d *Deployment) ([]Result, error) 
 			}
 			for _, verb := range r.Verbs {
 				for _, tg := range r.Targets() {
+					if r.OwnNamespace {
+						tg.Namespace = d.namespace()
+					}
 					res := Result{Row: r.ID, Component: component, Verb: verb, Target: tg}
 					p.do(ctx, clients[component], r, verb, tg, &res)
 					results = append(results, res)
@@ -106,14 +109,14 @@ func (p *Replayer) Replay(ctx context.Context, d *Deployment) ([]Result, error) 
 	return results, nil
 }
 
-// clientFor returns a client authenticated with a fresh token of the kube-system ServiceAccount,
-// requested from the API server as the kubelet does for a pod (TokenRequest).
-func (p *Replayer) clientFor(ctx context.Context, serviceAccount string) (dynamic.Interface, error) {
-	tr, err := p.adminCS.CoreV1().ServiceAccounts(Namespace).CreateToken(ctx, serviceAccount, &authenticationv1.TokenRequest{
+// clientFor returns a client authenticated with a fresh token of the ServiceAccount, requested from
+// the API server as the kubelet does for a pod (TokenRequest).
+func (p *Replayer) clientFor(ctx context.Context, namespace, serviceAccount string) (dynamic.Interface, error) {
+	tr, err := p.adminCS.CoreV1().ServiceAccounts(namespace).CreateToken(ctx, serviceAccount, &authenticationv1.TokenRequest{
 		Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptr.To[int64](3600)},
 	}, metav1.CreateOptions{})
 	if err != nil {
-		return nil, fmt.Errorf("requesting a token of ServiceAccount %s/%s: %w", Namespace, serviceAccount, err)
+		return nil, fmt.Errorf("requesting a token of ServiceAccount %s/%s: %w", namespace, serviceAccount, err)
 	}
 	cfg := rest.AnonymousClientConfig(p.admin)
 	cfg.BearerToken = tr.Status.Token

@@ -68,10 +68,12 @@ type Table struct {
 type Component struct {
 	Name string `json:"name"`
 	// Workload is "Kind/name" of the rendered kube-system workload that runs it; the component
-	// runs only when that workload is rendered, under its pod's ServiceAccount.
+	// runs only when that workload is rendered, under its pod's ServiceAccount. Under another layout
+	// (InspectLayout) it is the layout's workload of the same component.
 	Workload string `json:"workload,omitempty"`
 	// ServiceAccount is the kube-system ServiceAccount of a component that no rendered pod runs
-	// (the CNI plugin runs on the host with a token calico-node mints for it).
+	// (the CNI plugin runs on the host with a token calico-node mints for it); under another layout,
+	// the layout's CNI plugin ServiceAccount in its namespace.
 	ServiceAccount string `json:"serviceAccount,omitempty"`
 }
 
@@ -111,6 +113,11 @@ type Request struct {
 	Resources   []string `json:"resources,omitempty"`
 	Subresource string   `json:"subresource,omitempty"`
 	Namespace   string   `json:"namespace,omitempty"`
+	// OwnNamespace: Namespace is the namespace the component itself runs in (Calico takes it from the
+	// pod or from its own configuration), which the table writes as the kube-system of calico-pilot's
+	// default layout; the replay makes the request in the namespace of the layout Inspected
+	// (Deployment.Namespace). A row without it names a namespace Calico looks in whatever the layout.
+	OwnNamespace bool `json:"ownNamespace,omitempty"`
 	Name        string   `json:"name,omitempty"`
 	// Names overrides Name per resource, as "name" or "namespace/name".
 	Names         map[string]string `json:"names,omitempty"`
@@ -260,6 +267,9 @@ func (t *Table) check() error {
 		}
 		if err := r.checkRequest(); err != nil {
 			return fmt.Errorf("%s: %w", where, err)
+		}
+		if r.OwnNamespace && r.Namespace != Namespace {
+			return fmt.Errorf("%s: ownNamespace needs namespace %s (the default layout's), not %q", where, Namespace, r.Namespace)
 		}
 	}
 	return nil

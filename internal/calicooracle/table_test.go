@@ -136,6 +136,7 @@ func TestParseRejects(t *testing.T) {
 		{"patch without type", head + fmt.Sprintf(row, "patch", "nodes", ", name: x, body: {a: 1}"), "request 0 (r): patchType must be strategic or merge"},
 		{"no why", head + "- {id: r, components: [node], verbs: [list], resource: nodes, answers: [ok]}\n", "request 0 (r): step and need are required"},
 		{"duplicate id", head + fmt.Sprintf(row, "list", "nodes", "") + fmt.Sprintf(row, "list", "pods", ""), "request 1 (r): id is empty or used twice"},
+		{"own namespace elsewhere", head + fmt.Sprintf(row, "list", "pods", ", namespace: default, ownNamespace: true"), "request 0 (r): ownNamespace needs namespace kube-system (the default layout's), not \"default\""},
 		{"component without workload", "calicoVersion: vX\ncomponents:\n- {name: node}\nrequests: []\n", "component node: exactly one of workload and serviceAccount is needed"},
 	}
 	for _, tt := range tests {
