@@ -117,8 +117,8 @@ type Request struct {
 	// pod or from its own configuration), which the table writes as the kube-system of calico-pilot's
 	// default layout; the replay makes the request in the namespace of the layout Inspected
 	// (Deployment.Namespace). A row without it names a namespace Calico looks in whatever the layout.
-	OwnNamespace bool `json:"ownNamespace,omitempty"`
-	Name        string   `json:"name,omitempty"`
+	OwnNamespace bool   `json:"ownNamespace,omitempty"`
+	Name         string `json:"name,omitempty"`
 	// Names overrides Name per resource, as "name" or "namespace/name".
 	Names         map[string]string `json:"names,omitempty"`
 	LabelSelector string            `json:"labelSelector,omitempty"`
