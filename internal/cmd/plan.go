@@ -267,7 +267,6 @@ func (o *PlanOptions) readSet(ctx context.Context, p *manifestdiff.Parser, flag,
 	return set, nil
 }
 
-
 // readLive reads the live checks' facts of the cluster of c through the one reader of a running
 // install (internal/install): pools, IPAM blocks, CRDs, and the use of the CRDs d changes.
 func readLive(ctx context.Context, c client.Client, d *manifestdiff.Diff) (*plan.Live, error) {

@@ -46,9 +46,16 @@ type Judgement struct {
 	// Kept are those settings; Contradictions the file's settings that differ from what runs.
 	Kept           []Kept
 	Contradictions []Contradiction
+	// StatesEncapsulation is true when the file states the pools' encapsulation itself (ipv4.pool,
+	// ipv4.mode, ipip, vxlan, or the overlay off): a pool taken over then gets it. Otherwise a taken-over
+	// pool keeps the encapsulation it runs with (pools.AdoptAsTheyRun), also one a NetworkConfig cannot
+	// state.
+	StatesEncapsulation bool
 	// Recorded is a NetworkConfig of the kept settings only: what an adoption records, so that later
 	// applies of a file that is still silent on them keep them too (FillFrom).
 	Recorded *calicov1alpha1.NetworkConfig
+	// unstated is true when the running encapsulation could not be stated in the config.
+	unstated bool
 }
 
 // Keep takes the settings the file's NetworkConfig leaves out from what runs (decision 17: where the
@@ -58,7 +65,7 @@ type Judgement struct {
 // states and what runs disagree on is listed as a contradiction naming both. path is where the
 // NetworkConfig is in the file; families are the cluster's IP families. cfg is not changed.
 func (in *Install) Keep(cfg *calicov1alpha1.NetworkConfig, families []string, path *field.Path) Judgement {
-	j := Judgement{Config: cfg.DeepCopy(), Recorded: &calicov1alpha1.NetworkConfig{}}
+	j := Judgement{Config: cfg.DeepCopy(), Recorded: &calicov1alpha1.NetworkConfig{}, StatesEncapsulation: statesEncapsulation(cfg)}
 	if !in.Found() {
 		return j
 	}
@@ -71,6 +78,12 @@ func (in *Install) Keep(cfg *calicov1alpha1.NetworkConfig, families []string, pa
 	k.typha()
 	k.contradictions()
 	return j
+}
+
+// statesEncapsulation says whether cfg states the IPv4 pool's encapsulation.
+func statesEncapsulation(cfg *calicov1alpha1.NetworkConfig) bool {
+	return (cfg.IPv4 != nil && (cfg.IPv4.Pool != nil || cfg.IPv4.Mode != nil)) || cfg.IPIP != nil || cfg.VXLAN != nil ||
+		(cfg.Overlay != nil && !cfg.Overlay.Enabled)
 }
 
 type keeper struct {
@@ -89,17 +102,18 @@ func familiesOf(families []string) rules.Families {
 }
 
 // try sets a setting with set and keeps it when the rules accept the config; else it is undone.
-func (k *keeper) try(set func(*calicov1alpha1.NetworkConfig), kept Kept) {
+func (k *keeper) try(set func(*calicov1alpha1.NetworkConfig), kept Kept) bool {
 	trial := k.j.Config.DeepCopy()
 	set(trial)
 	if _, errs := rules.NetworkConfig(trial, k.fam, rules.NodeNetworks{}, k.path); len(errs) > 0 {
 		if _, before := rules.NetworkConfig(k.j.Config, k.fam, rules.NodeNetworks{}, k.path); len(before) == 0 {
-			return
+			return false
 		}
 	}
 	k.j.Config = trial
 	set(k.j.Recorded)
 	k.j.Kept = append(k.j.Kept, kept)
+	return true
 }
 
 // FillFrom is Keep for an install adopted before: the settings recorded at the adoption (Judgement.
@@ -241,12 +255,16 @@ func (k *keeper) pool() {
 		return
 	}
 	value := fmt.Sprintf("pool %s, mode %s", pool, mode)
-	k.try(func(c *calicov1alpha1.NetworkConfig) {
+	if !k.try(func(c *calicov1alpha1.NetworkConfig) {
 		if c.IPv4 == nil {
 			c.IPv4 = &calicov1alpha1.IPv4{}
 		}
 		c.IPv4.Pool, c.IPv4.Mode = ptr.To(pool), ptr.To(mode)
-	}, Kept{Field: k.field("ipv4"), Value: value, Source: src})
+	}, Kept{Field: k.field("ipv4"), Value: value, Source: src}) {
+		// A NetworkConfig cannot state it (VXLAN with CrossSubnet, say): the pool keeps it as its own.
+		k.j.Kept = append(k.j.Kept, Kept{Field: DefaultIPv4Pool + " encapsulation", Value: value + ", which a NetworkConfig cannot state", Source: src + ": kept in the pool"})
+		k.j.unstated = true
+	}
 }
 
 func (k *keeper) mtu() {
@@ -291,7 +309,7 @@ func (k *keeper) contradictions() {
 		k.j.Contradictions = append(k.j.Contradictions, Contradiction{Field: k.field("backend"), File: string(s.Backend),
 			Running: fmt.Sprintf("%s (%s)", in.Backend, in.BackendSource), Effect: "calico-node restarts on every node with the other backend; routes are re-learnt"})
 	}
-	if pool, mode, src, ok := in.RunningEncapsulation(); ok && k.fam.Requested.IPv4 && (s.IPv4Pool.Mode != mode || (mode.Encapsulates() && s.IPv4Pool.Encapsulation != pool)) {
+	if pool, mode, src, ok := in.RunningEncapsulation(); ok && !k.j.unstated && k.fam.Requested.IPv4 && (s.IPv4Pool.Mode != mode || (mode.Encapsulates() && s.IPv4Pool.Encapsulation != pool)) {
 		k.j.Contradictions = append(k.j.Contradictions, Contradiction{Field: k.field("ipv4"),
 			File:    fmt.Sprintf("pool %s, mode %s", s.IPv4Pool.Encapsulation, s.IPv4Pool.Mode),
 			Running: fmt.Sprintf("pool %s, mode %s (%s)", pool, mode, src),

@@ -374,3 +374,21 @@ func adoptedNow(res Result, name string) bool {
 	}
 	return false
 }
+
+// AdoptAsTheyRun is for a takeover whose configuration does not state the pools' encapsulation: a
+// pool Decide adopts in res keeps its live encapsulation as the owner's setting, and the record holds
+// the configuration's, so that no later sync takes the configuration's default for a change of it
+// (the pool changes only when the configuration does).
+func AdoptAsTheyRun(res Result, desired []calicov1.IPPool) Result {
+	wanted := make(map[string]*calicov1.IPPool, len(desired))
+	for i := range desired {
+		wanted[desired[i].Name] = &desired[i]
+	}
+	for i := range res.Records {
+		r := &res.Records[i]
+		if d := wanted[r.Name]; d != nil && r.Adopted && adoptedNow(res, r.Name) {
+			r.IPIPMode, r.VXLANMode = d.Spec.IPIPMode, d.Spec.VXLANMode
+		}
+	}
+	return res
+}

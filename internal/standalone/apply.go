@@ -73,6 +73,8 @@ type Request struct {
 	// operator's own fields would contradict calico-pilot's, an env var with both value and valueFrom).
 	takeover bool
 	replace  []string
+	// encapsulationStated: the file states the pools' encapsulation (install.Judgement).
+	encapsulationStated bool
 	// RemoveForeign names the objects (as plan prints them, or "all") whose fields set by other
 	// managers apply removes; the others keep them (server-side apply leaves them alone).
 	RemoveForeign []string
@@ -155,6 +157,7 @@ func (a *Applier) Apply(ctx context.Context, req Request) (err error) {
 	if t != nil {
 		req.TyphaTLS, req.takeover = t.tls, true
 		t.describe(req.Out, in, st, a.Now())
+		st.Pools = operatorPools(st.Pools, in, t.op, a.Now())
 	}
 	facts, err := a.releaseFacts(req, st, found, in)
 	if err != nil {
@@ -363,7 +366,7 @@ func (a *Applier) keep(req *Request, in *install.Install, st *State, found bool)
 	default:
 		return install.Judgement{Config: req.Config}
 	}
-	req.Config = j.Config
+	req.Config, req.encapsulationStated = j.Config, j.StatesEncapsulation
 	if len(j.Kept) > 0 {
 		fmt.Fprintf(req.Out, "kept from the cluster (the file leaves them out):\n")
 		for _, k := range j.Kept {
@@ -474,6 +477,15 @@ func admit(req Request, st *State, foreign []string, v Verdict) error {
 		st.Adopted = true
 	}
 	return nil
+}
+
+// adoptPools is what a pool adopted now gets: the file's encapsulation when it states one (the owner
+// asked, and the plan shows it), else the one it runs with (pools.AdoptAsTheyRun).
+func adoptPools(stated bool, res pools.Result, desired, live []calicov1.IPPool) pools.Result {
+	if stated {
+		return pools.AdoptAsConfigured(res, desired, live)
+	}
+	return pools.AdoptAsTheyRun(res, desired)
 }
 
 // renderPass is the render of pass p: final (rendered by review) for the last step's deployment.
@@ -685,7 +697,7 @@ func (a *Applier) applyPass(ctx context.Context, req Request, res pipeline.Resul
 	if err := a.applyAll(ctx, slices.Concat(o.rbac, o.other), req); err != nil {
 		return nil, err
 	}
-	records, err := a.syncPools(ctx, req.Out, res.Pools, st)
+	records, err := a.syncPools(ctx, req, res.Pools, st)
 	if err != nil {
 		return nil, err
 	}
@@ -700,7 +712,7 @@ func (a *Applier) applyPass(ctx context.Context, req Request, res pipeline.Resul
 func (a *Applier) applyAll(ctx context.Context, us []*unstructured.Unstructured, req Request) error {
 	for _, u := range us {
 		if slices.Contains(req.replace, refOf(u).String()) {
-			if err := a.replaceLive(ctx, u, false); err != nil {
+			if err := a.replaceLive(ctx, u.DeepCopy(), false); err != nil {
 				return err
 			}
 		}
@@ -758,12 +770,13 @@ func (a *Applier) removeForeign(ctx context.Context, obj *unstructured.Unstructu
 
 // syncPools creates the pools the config needs that were never created and patches only the
 // encapsulation a config change asks for: pools.Decide, as the controller does.
-func (a *Applier) syncPools(ctx context.Context, out io.Writer, desired []calicov1.IPPool, st State) ([]pools.Record, error) {
+func (a *Applier) syncPools(ctx context.Context, req Request, desired []calicov1.IPPool, st State) ([]pools.Record, error) {
+	out := req.Out
 	var live calicov1.IPPoolList
 	if err := a.Client.List(ctx, &live); err != nil {
 		return nil, fmt.Errorf("listing IP pools: %w", err)
 	}
-	res := pools.AdoptAsConfigured(pools.Decide(desired, live.Items, pools.FromStatus(st.Pools), a.Now()), desired, live.Items)
+	res := adoptPools(req.encapsulationStated, pools.Decide(desired, live.Items, pools.FromStatus(st.Pools), a.Now()), desired, live.Items)
 	for _, act := range res.Actions {
 		switch act.Kind {
 		case pools.ActionCreate:
@@ -879,7 +892,7 @@ func (a *Applier) rolloutTimedOut(ctx context.Context, timeout time.Duration, ns
 			fmt.Fprintf(&b, "; pods of %s not ready or not updated: %s", h.Name, pods)
 		}
 	}
-	b.WriteString(". What runs keeps running and the state records the step. Find why these pods do not become ready (kubectl -n "+ns+" describe pod ...), then run apply again to continue")
+	b.WriteString(". What runs keeps running and the state records the step. Find why these pods do not become ready (kubectl -n " + ns + " describe pod ...), then run apply again to continue")
 	if d.Moving() {
 		fmt.Fprintf(&b, ", or go back with --calico-version %s", d.Move.From)
 	}

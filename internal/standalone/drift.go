@@ -63,7 +63,8 @@ func foreignRoots(obj *unstructured.Unstructured) ([]fieldpath.Path, []string, e
 	foreign := others.Difference(ours)
 	var roots []fieldpath.Path
 	foreign.Iterate(func(p fieldpath.Path) {
-		if isServerSet(p) {
+		if isServerSet(p) || ownsBelow(ours, p) {
+			// A map or list whose members calico-pilot sets is not another manager's field.
 			return
 		}
 		for i := 1; i < len(p); i++ {
@@ -76,6 +77,17 @@ func foreignRoots(obj *unstructured.Unstructured) ([]fieldpath.Path, []string, e
 	sort.Slice(roots, func(i, j int) bool { return roots[i].String() < roots[j].String() })
 	sort.Strings(managers)
 	return roots, managers, nil
+}
+
+// ownsBelow says whether set holds a field below p.
+func ownsBelow(set *fieldpath.Set, p fieldpath.Path) bool {
+	found := false
+	set.Iterate(func(q fieldpath.Path) {
+		if !found && len(q) > len(p) && q[:len(p)].Equals(p) {
+			found = true
+		}
+	})
+	return found
 }
 
 func isServerSet(p fieldpath.Path) bool {
@@ -211,4 +223,35 @@ func elementMatches(el any, i int, pe fieldpath.PathElement) bool {
 		return value.Equals(value.NewValueInterface(el), *pe.Value)
 	}
 	return false
+}
+
+// valueAt is the value at path p of obj (ok false when it is not there).
+func valueAt(node any, p fieldpath.Path) (any, bool) {
+	for _, pe := range p {
+		switch n := node.(type) {
+		case map[string]any:
+			if pe.FieldName == nil {
+				return nil, false
+			}
+			v, ok := n[*pe.FieldName]
+			if !ok {
+				return nil, false
+			}
+			node = v
+		case []any:
+			found := false
+			for i, el := range n {
+				if elementMatches(el, i, pe) {
+					node, found = el, true
+					break
+				}
+			}
+			if !found {
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+	}
+	return node, true
 }

@@ -6,11 +6,13 @@ import (
 	"slices"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
@@ -39,7 +41,7 @@ func (a *Applier) preview(ctx context.Context, req Request, st State, res pipeli
 		}
 	}
 	a.previewPruned(ctx, prunable(st.Owned, refs(res)), &sides)
-	findings, err := a.previewPools(ctx, st, res.Pools, &sides)
+	findings, err := a.previewPools(ctx, req, st, res.Pools, &sides)
 	if err != nil {
 		return Preview{}, nil, err
 	}
@@ -82,8 +84,10 @@ func (a *Applier) previewObject(ctx context.Context, req Request, st State, u *u
 	isForeign = !managedByUs(live) && !slices.Contains(st.Owned, refOf(u))
 	sides.current = append(sides.current, comparable(live))
 	after := u.DeepCopy()
-	if req.takeover && isForeign && (u.GetKind() == "DaemonSet" || u.GetKind() == "Deployment") {
-		// The tigera operator's workload: replaced (replaceLive), so the dry run is the update's.
+	replaced := req.takeover && isForeign && (u.GetKind() == "DaemonSet" || u.GetKind() == "Deployment")
+	if replaced {
+		// The tigera operator's workload: replaced (replaceLive), so the dry run is the update's and
+		// nothing of the operator's stays in it.
 		sides.replace = append(sides.replace, refOf(u).String())
 		err = a.replaceLive(ctx, after, true)
 	} else {
@@ -92,17 +96,58 @@ func (a *Applier) previewObject(ctx context.Context, req Request, st State, u *u
 	if err != nil {
 		return false, err
 	}
+	sides.target = append(sides.target, comparable(after))
+	if replaced {
+		return isForeign, nil
+	}
 	d, err := driftOf(live, after, isForeign)
-
 	if err != nil {
 		return false, err
+	}
+	if d.keptPaths, err = a.withoutDefaults(ctx, after, d.keptPaths); err != nil {
+		return false, err
+	}
+	d.Kept = nil
+	for _, p := range d.keptPaths {
+		if req.takeover && (p.String() == ".metadata.ownerReferences" || p.String() == ".metadata.finalizers") {
+			// The takeover removes the operator's ownerReferences and finalizers itself (and says so).
+			continue
+		}
+		d.Kept = append(d.Kept, p.String())
+	}
+	if len(d.Kept) == 0 {
+		d.Managers = nil
 	}
 	sides.drift = append(sides.drift, d)
 	if wanted(req.RemoveForeign, d.Object) {
 		removePaths(after.Object, d.keptPaths)
+		sides.target[len(sides.target)-1] = comparable(after)
 	}
-	sides.target = append(sides.target, comparable(after))
 	return isForeign, nil
+}
+
+// withoutDefaults drops from paths the fields whose value is the API server's default: another
+// manager that created the object with an update owns them, but removing them changes nothing (the
+// server sets them again). It asks the server with a dry-run update of obj without them.
+func (a *Applier) withoutDefaults(ctx context.Context, obj *unstructured.Unstructured, paths []fieldpath.Path) ([]fieldpath.Path, error) {
+	if len(paths) == 0 {
+		return paths, nil
+	}
+	trial := obj.DeepCopy()
+	removePaths(trial.Object, paths)
+	if err := a.Client.Update(ctx, trial, client.DryRunAll, client.FieldOwner(FieldManager)); err != nil {
+		// Without the fields the object does not validate (a required field): all of them matter.
+		return paths, nil
+	}
+	var out []fieldpath.Path
+	for _, p := range paths {
+		was, _ := valueAt(obj.Object, p)
+		now, back := valueAt(trial.Object, p)
+		if !back || !equality.Semantic.DeepEqual(was, now) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }
 
 // previewPruned adds the live objects apply would delete (gone ones are left out) to the current side.
@@ -117,7 +162,7 @@ func (a *Applier) previewPruned(ctx context.Context, pruned []ObjectRef, sides *
 
 // previewPools adds the live IP pools to the current side and, after pools.Decide, to the target;
 // it returns what the sync would report.
-func (a *Applier) previewPools(ctx context.Context, st State, desired []calicov1.IPPool, sides *previewSides) ([]pools.Finding, error) {
+func (a *Applier) previewPools(ctx context.Context, req Request, st State, desired []calicov1.IPPool, sides *previewSides) ([]pools.Finding, error) {
 	var livePools calicov1.IPPoolList
 	if err := a.Client.List(ctx, &livePools); err != nil && !meta.IsNoMatchError(err) {
 		return nil, fmt.Errorf("listing IP pools: %w", err)
@@ -128,7 +173,7 @@ func (a *Applier) previewPools(ctx context.Context, st State, desired []calicov1
 		sides.current = append(sides.current, typedComparable(p))
 		after[p.Name] = p.DeepCopy()
 	}
-	res := pools.AdoptAsConfigured(pools.Decide(desired, livePools.Items, pools.FromStatus(st.Pools), a.Now()), desired, livePools.Items)
+	res := adoptPools(req.encapsulationStated, pools.Decide(desired, livePools.Items, pools.FromStatus(st.Pools), a.Now()), desired, livePools.Items)
 	for _, act := range res.Actions {
 		switch act.Kind {
 		case pools.ActionCreate:

@@ -207,7 +207,8 @@ func orDash(s string) string {
 // handOver runs the takeover's steps before anything is rendered in: it stops the operator
 // (recorded in the state first, so that an interrupted apply knows), removes the ownerReferences and
 // finalizers that would let the operator's resources delete or hold what calico-pilot keeps, keeps
-// Typha's TLS material calico-pilot's, and records the operator's pools in the pool intent. Each step
+// Typha's TLS material calico-pilot's, and records the state (with the operator's pools in the pool
+// intent, which Apply added before the plan). Each step
 // can run again: an apply that stops half-way is continued by the next.
 func (a *Applier) handOver(ctx context.Context, req Request, w *stateWriter, st *State, t *takeover, in *install.Install, rendered []ObjectRef) error {
 	if st.Operator == nil && t.op.Found {
@@ -227,7 +228,6 @@ func (a *Applier) handOver(ctx context.Context, req Request, w *stateWriter, st 
 			return err
 		}
 	}
-	st.Pools = operatorPools(st.Pools, in, t.op, a.Now())
 	return w.write(ctx, *st, a.Now())
 }
 
@@ -375,22 +375,13 @@ func (a *Applier) writeKeyPair(ctx context.Context, ns, name string, pair typhat
 	return nil
 }
 
-// operatorPools adds to the pool intent the operator's pools as they are: those labelled as the
-// operator's (adopted, their owner's edits kept), and the Installation's pools that are gone (deleted
-// by their owner: never created again).
+// operatorPools adds to the pool intent the pools the Installation lists that are gone (deleted by
+// their owner): never created again. The operator's live pools are adopted as they run when the
+// render names them (pools.Decide, pools.AdoptAsTheyRun) and are never written otherwise.
 func operatorPools(records []calicov1alpha1.IPPoolRecord, in *install.Install, op *install.Operator, now time.Time) []calicov1alpha1.IPPoolRecord {
-	has := func(name string) bool {
-		return slices.ContainsFunc(records, func(r calicov1alpha1.IPPoolRecord) bool { return r.Name == name })
-	}
-	for _, l := range in.Pools {
-		if l.Labels[install.LabelManagedBy] != "tigera-operator" || has(l.Name) {
-			continue
-		}
-		records = append(records, calicov1alpha1.IPPoolRecord{Name: l.Name, CIDR: l.Spec.CIDR, Created: metav1.NewTime(now.UTC().Truncate(time.Second)), Adopted: true,
-			IPIPMode: string(l.Spec.IPIPMode), VXLANMode: string(l.Spec.VXLANMode)})
-	}
 	for _, p := range op.Pools {
-		if has(p.Name) || slices.ContainsFunc(in.Pools, func(l calicov1.IPPool) bool { return l.Name == p.Name }) {
+		recorded := slices.ContainsFunc(records, func(r calicov1alpha1.IPPoolRecord) bool { return r.Name == p.Name })
+		if recorded || slices.ContainsFunc(in.Pools, func(l calicov1.IPPool) bool { return l.Name == p.Name }) {
 			continue
 		}
 		records = append(records, calicov1alpha1.IPPoolRecord{Name: p.Name, CIDR: p.CIDR, Created: metav1.NewTime(now.UTC().Truncate(time.Second)), Adopted: true, OwnerChanges: []string{"deleted"}})
