@@ -246,8 +246,7 @@ func isIPv4(cidr string) bool {
 }
 
 func (k *keeper) pool() {
-	cfg := k.j.Config
-	if (cfg.IPv4 != nil && (cfg.IPv4.Pool != nil || cfg.IPv4.Mode != nil)) || cfg.IPIP != nil || !k.fam.Requested.IPv4 {
+	if k.j.StatesEncapsulation || !k.fam.Requested.IPv4 {
 		return
 	}
 	pool, mode, src, ok := k.in.RunningEncapsulation()
