@@ -8,23 +8,8 @@ import (
 
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/imagevector/imagevectortest"
 )
-
-// mirrorOverride is issue 35's landscape: calico-node pinned to its mirror's v3.31.6 without
-// `version` (as the reference extension is run), an image calico-pilot does not use, and calico-node
-// pinned per Kubernetes version for 1.34 and later.
-const mirrorOverride = `images:
-- name: calico-node
-  repository: example.org/mirror/calico-node
-  tag: v3.31.6
-- name: pause-container
-  repository: registry.k8s.io/pause
-  tag: "3.10"
-- name: calico-node
-  repository: example.org/mirror134/calico-node
-  tag: v3.31.6
-  targetVersion: ">= 1.34"
-`
 
 func availability(t *testing.T, override, k8s string) imagevector.Availability {
 	t.Helper()
@@ -47,7 +32,7 @@ func TestAvailability(t *testing.T) {
 		t.Errorf("embedded vector: available %v, want every carried release", got)
 	}
 
-	a := availability(t, mirrorOverride, "1.33.0")
+	a := availability(t, imagevectortest.MirroredLandscape, "1.33.0")
 	if got := a.Summary(); got != "v3.31.6 (not v3.31.7, v3.32.1)" {
 		t.Errorf("1.33 summary %q", got)
 	}
@@ -59,7 +44,7 @@ func TestAvailability(t *testing.T) {
 	}
 	want134 := "Calico v3.31.7's images are not in the image vector for Kubernetes 1.34.2: calico-node is example.org/mirror134/calico-node:v3.31.6 (of release v3.31.6); " +
 		`add the image vector entry {name: calico-node, version: v3.31.7, repository: example.org/mirror134/calico-node, tag: v3.31.7, targetVersion: ">= 1.34"}`
-	if err := availability(t, mirrorOverride, "1.34.2").Check(r317); err == nil || err.Error() != want134 {
+	if err := availability(t, imagevectortest.MirroredLandscape, "1.34.2").Check(r317); err == nil || err.Error() != want134 {
 		t.Errorf("1.34 v3.31.7:\n got %v\nwant %s", err, want134)
 	}
 
@@ -74,7 +59,7 @@ func TestAvailability(t *testing.T) {
   repository: example.org/mirror134/calico-node
   tag: v3.31.7
   targetVersion: ">= 1.34"
-` + strings.TrimPrefix(mirrorOverride, "images:\n")
+` + strings.TrimPrefix(imagevectortest.MirroredLandscape, "images:\n")
 	for _, k8s := range []string{"1.33.0", "1.34.2"} {
 		if got := availability(t, added, k8s).Summary(); got != "v3.31.6, v3.31.7 (not v3.32.1)" {
 			t.Errorf("%s with v3.31.7 entries: %q", k8s, got)

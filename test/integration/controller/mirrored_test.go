@@ -10,23 +10,8 @@ import (
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
 	"github.com/calico-pilot/calico-pilot/internal/controller/network"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/imagevector/imagevectortest"
 )
-
-// mirroredOverride is issue 35's landscape, as it runs the reference extension: calico-node pinned to
-// its mirror's v3.31.6 without `version`, an image calico-pilot does not use, and calico-node pinned
-// per Kubernetes version (another mirror for 1.34 and later).
-const mirroredOverride = `images:
-- name: calico-node
-  repository: example.org/mirror/calico-node
-  tag: v3.31.6
-- name: pause-container
-  repository: registry.k8s.io/pause
-  tag: "3.10"
-- name: calico-node
-  repository: example.org/mirror134/calico-node
-  tag: v3.31.6
-  targetVersion: ">= 1.34"
-`
 
 // v3317Entries are the entries the landscape adds when it mirrors v3.31.7.
 const v3317Entries = `- name: calico-node
@@ -56,7 +41,7 @@ func loadVector(t *testing.T, override string) *imagevector.Vector {
 func TestMirroredLandscape(t *testing.T) {
 	s133 := newTestEnv(t, func(s *gardencorev1beta1.Shoot) { s.Spec.Kubernetes.Version = "1.33.0" })
 	s134 := newTestEnv(t, func(s *gardencorev1beta1.Shoot) { s.Spec.Kubernetes.Version = "1.34.1" })
-	log, stop := startStoppableController(t, s133.ns, controllerSetup{images: loadVector(t, mirroredOverride)}, s134.ns)
+	log, stop := startStoppableController(t, s133.ns, controllerSetup{images: loadVector(t, imagevectortest.MirroredLandscape)}, s134.ns)
 	for _, e := range []*testEnv{s133, s134} {
 		e.createNetwork(providerConfig("overlay:\n  enabled: true\n"))
 		e.waitForOperation(log, map[string]int{}, "Create", "Succeeded")
@@ -92,7 +77,7 @@ func TestMirroredLandscape(t *testing.T) {
 	// The landscape mirrors v3.31.7 and says so in its image vector.
 	n133 := newTestEnv(t, func(s *gardencorev1beta1.Shoot) { s.Spec.Kubernetes.Version = "1.33.0" })
 	n134 := newTestEnv(t, func(s *gardencorev1beta1.Shoot) { s.Spec.Kubernetes.Version = "1.34.1" })
-	log = startController(t, s133.ns, controllerSetup{images: loadVector(t, mirroredOverride+v3317Entries)}, s134.ns, n133.ns, n134.ns)
+	log = startController(t, s133.ns, controllerSetup{images: loadVector(t, imagevectortest.MirroredLandscape+v3317Entries)}, s134.ns, n133.ns, n134.ns)
 	for _, e := range []*testEnv{n133, n134} {
 		e.createNetwork(providerConfig("overlay:\n  enabled: true\n"))
 		e.waitForOperation(log, map[string]int{}, "Create", "Succeeded")
@@ -127,7 +112,7 @@ func TestMirroredLandscape(t *testing.T) {
 // target the image vector has no images of is a configuration error at start naming the entry to
 // add, not a failure per shoot.
 func TestUnavailableOperatorChoiceFailsAtStart(t *testing.T) {
-	vector := loadVector(t, mirroredOverride)
+	vector := loadVector(t, imagevectortest.MirroredLandscape)
 	operator := &configv1alpha1.ControllerConfiguration{Calico: &configv1alpha1.CalicoVersions{
 		DefaultVersion: ptr.To("v3.31.7"),
 		Rollout:        &configv1alpha1.Rollout{Name: "r", TargetVersion: "v3.32", Waves: []configv1alpha1.Wave{{Name: "all", Percent: ptr.To(int32(100))}}},

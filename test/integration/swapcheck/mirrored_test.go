@@ -10,22 +10,8 @@ import (
 	"testing"
 
 	"github.com/calico-pilot/calico-pilot/internal/cmd"
+	"github.com/calico-pilot/calico-pilot/internal/imagevector/imagevectortest"
 )
-
-// mirroredOverride is issue 35's landscape: calico-node pinned to its mirror's v3.31.6 without
-// `version`, an image calico-pilot does not use, and calico-node per Kubernetes version.
-const mirroredOverride = `images:
-- name: calico-node
-  repository: example.org/mirror/calico-node
-  tag: v3.31.6
-- name: pause-container
-  repository: registry.k8s.io/pause
-  tag: "3.10"
-- name: calico-node
-  repository: example.org/mirror134/calico-node
-  tag: v3.31.6
-  targetVersion: ">= 1.34"
-`
 
 // TestSwapCheckMirroredLandscape (issue 35): before the swap, swap-check says per shoot which
 // releases the landscape's image vector has for its Kubernetes version, what a new shoot there gets
@@ -34,7 +20,7 @@ const mirroredOverride = `images:
 // has, and names the entries for a target it has not.
 func TestSwapCheckMirroredLandscape(t *testing.T) {
 	override := filepath.Join(t.TempDir(), "images_overwrite.yaml")
-	if err := os.WriteFile(override, []byte(mirroredOverride), 0o600); err != nil {
+	if err := os.WriteFile(override, []byte(imagevectortest.MirroredLandscape), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("IMAGEVECTOR_OVERWRITE", override)
