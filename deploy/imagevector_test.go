@@ -13,24 +13,13 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
+	"github.com/calico-pilot/calico-pilot/internal/imagevector/imagevectortest"
 )
 
 // mirroredVector is a mirrored landscape's imageVectorOverwrite (docs/deployment.md, "Mirrored
-// landscapes"): Calico's images pinned to v3.31.6 without `version`, so the landscape has v3.31.6 only.
-const mirroredVector = `images:
-- name: calico-node
-  repository: example.org/mirror/calico-node
-  tag: v3.31.6
-- name: calico-typha
-  repository: example.org/mirror/calico-typha
-  tag: v3.31.6
-- name: calico-kube-controllers
-  repository: example.org/mirror/calico-kube-controllers
-  tag: v3.31.6
-- name: calico-cni
-  repository: example.org/mirror/calico-cni
-  tag: v3.31.6
-`
+// landscapes"), the one the imagevector, controller and swap-check tests use: calico-node pinned to
+// v3.31.6 without `version`, so the landscape has v3.31.6 only.
+const mirroredVector = imagevectortest.MirroredLandscape
 
 // imageVectorPod is what a Deployment's pod template says about the image vector.
 type imageVectorPod struct {
