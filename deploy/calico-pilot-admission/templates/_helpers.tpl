@@ -58,3 +58,25 @@ runtime
 {{- fail "values: gardener.runtimeCluster (runtime part) or gardener.virtualCluster.serviceAccount (virtual garden part) must be set; gardener-operator injects them when it deploys this chart through an Extension" -}}
 {{- end -}}
 {{- end -}}
+
+{{/* The name of the ConfigMap holding imageVectorOverwrite. */}}
+{{- define "admission.imageVectorOverwriteName" -}}{{ include "admission.name" . }}-imagevector-overwrite{{- end -}}
+
+{{/*
+imageVectorOverwrite, validated as the controller chart (deploy/calico-pilot) validates it, with the same
+messages: the value as given (byte for byte: ConfigMap and checksum), or "" when unset; the render fails
+when it is not an image vector.
+*/}}
+{{- define "admission.imageVectorOverwrite" -}}
+{{- $overwrite := index .Values "imageVectorOverwrite" | default "" -}}
+{{- if $overwrite -}}
+{{- $parsed := fromYaml $overwrite -}}
+{{- if hasKey $parsed "Error" -}}
+{{- fail (printf "values: imageVectorOverwrite is not YAML: %s" $parsed.Error) -}}
+{{- end -}}
+{{- if not (kindIs "slice" (get $parsed "images")) -}}
+{{- fail "values: imageVectorOverwrite must be an image vector: a YAML document with a list 'images'" -}}
+{{- end -}}
+{{- end -}}
+{{- $overwrite -}}
+{{- end -}}

@@ -75,9 +75,28 @@ usablePorts). Argument: dict "root" $ "own" <value or nil> "ref" <value> "key" <
 {{- end -}}
 {{- end -}}
 
-{{/* The name of the ConfigMap holding imageVectorOverwrite. */}}
+{{/* The name of the ConfigMap holding imageVectorOverwrite (the controller's and the admission's). */}}
 {{- define "calico-pilot.imageVectorOverwriteName" -}}
 {{- printf "%s-imagevector-overwrite" .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/*
+imageVectorOverwrite, validated: the value as given (byte for byte, so the ConfigMap and the checksum
+annotations of both Deployments agree), or "" when unset; the render fails when it is not an image vector.
+One definition for both Deployments, so they never disagree on what is accepted.
+*/}}
+{{- define "calico-pilot.imageVectorOverwrite" -}}
+{{- $overwrite := index .Values "imageVectorOverwrite" | default "" -}}
+{{- if $overwrite -}}
+{{- $parsed := fromYaml $overwrite -}}
+{{- if hasKey $parsed "Error" -}}
+{{- fail (printf "values: imageVectorOverwrite is not YAML: %s" $parsed.Error) -}}
+{{- end -}}
+{{- if not (kindIs "slice" (get $parsed "images")) -}}
+{{- fail "values: imageVectorOverwrite must be an image vector: a YAML document with a list 'images'" -}}
+{{- end -}}
+{{- end -}}
+{{- $overwrite -}}
 {{- end -}}
 
 {{/* Labels on every object. */}}
