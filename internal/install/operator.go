@@ -24,6 +24,10 @@ const (
 	OperatorDeployment = "tigera-operator"
 	// OperatorCASecret is the operator's own CA (tls.crt, tls.key), in OperatorNamespace.
 	OperatorCASecret = "tigera-ca-private"
+	// CopiedCASecret is calico-pilot's copy of that CA, in the operator's namespace for Calico
+	// (calico-system), written when it takes the install over: Typha's certificates are renewed with
+	// it, so the operator's own namespace can go afterwards.
+	CopiedCASecret = "calico-pilot-typha-ca"
 	// FinalizerCNIProtector is the finalizer the operator puts on calico-node's and the CNI plugin's
 	// ServiceAccounts, ClusterRoles and ClusterRoleBindings; only the operator removes it.
 	FinalizerCNIProtector = "tigera.io/cni-protector"
@@ -156,10 +160,15 @@ func (in *Install) readOperatorTLS(ctx context.Context, c client.Reader, lay lay
 		ns, name string
 		into     *typhatls.KeyPair
 	}{
+		// calico-pilot's copy first: after a takeover the operator's namespace may be gone.
+		{lay.Namespace, CopiedCASecret, &t.CA},
 		{OperatorNamespace, OperatorCASecret, &t.CA},
 		{lay.Namespace, tls.NodeSecret, &t.Node},
 		{lay.Namespace, tls.TyphaSecret, &t.Typha},
 	} {
+		if len(s.into.CertPEM) > 0 {
+			continue
+		}
 		var sec corev1.Secret
 		key := client.ObjectKey{Namespace: s.ns, Name: s.name}
 		if err := c.Get(ctx, key, &sec); err != nil {

@@ -28,9 +28,8 @@ import (
 )
 
 // CASecret is calico-pilot's copy of the CA that signs Typha's and calico-node's certificates after
-// a takeover of the tigera operator's install (in the operator's namespace for Calico): apply renews
-// the certificates with it, so the operator's own namespace can go.
-const CASecret = "calico-pilot-typha-ca"
+// a takeover of the tigera operator's install (install.CopiedCASecret).
+const CASecret = install.CopiedCASecret
 
 // OperatorState is the tigera operator apply stopped: what to scale it back to.
 type OperatorState struct {
@@ -117,11 +116,17 @@ func (t *takeover) renew(now time.Time) error {
 func (t *takeover) describe(out io.Writer, in *install.Install, st State, now time.Time) {
 	op := t.op
 	fmt.Fprintf(out, "takeover of the tigera operator's install (%s; Calico %s, variant %s, IPAM %s):\n", strings.Join(op.Signs, "; "), orDash(op.CalicoVersion), orDash(op.Variant), orDash(op.IPAMType))
-	switch {
-	case st.Operator != nil:
+	if st.Operator != nil {
+		// Taken over already: what stays to watch.
 		fmt.Fprintf(out, "  the operator: stopped by calico-pilot (Deployment %s/%s at 0, was %d); to give Calico back to it: kubectl -n %s scale deployment %s --replicas=%d\n",
 			st.Operator.Namespace, st.Operator.Name, st.Operator.Replicas, st.Operator.Namespace, st.Operator.Name, st.Operator.Replicas)
-	case op.Found:
+		t.describeTLS(out, now)
+		for _, c := range op.Components {
+			fmt.Fprintf(out, "  %s (%s): %s\n", c.Name, strings.Join(c.Objects, ", "), componentFate(c))
+		}
+		return
+	}
+	if op.Found {
 		fmt.Fprintf(out, "  1. the operator is stopped first: Deployment %s/%s scaled from %d to 0 (recorded in %s/%s; to give Calico back to it later: kubectl -n %s scale deployment %s --replicas=%d)\n",
 			install.OperatorNamespace, install.OperatorDeployment, op.Replicas, Namespace, StateConfigMap, install.OperatorNamespace, install.OperatorDeployment, op.Replicas)
 	}
@@ -178,8 +183,8 @@ func (t *takeover) describeTLS(out io.Writer, now time.Time) {
 	}
 	tls := t.op.TLS
 	caCN, _, caEnd, _ := typhatls.Validity(tls.CA.CertPEM)
-	fmt.Fprintf(out, "  Typha TLS: the operator's CA %s (%s/%s, valid until %s) signs calico-node's and Typha's certificates; calico-pilot keeps a copy in %s/%s and renews them with it\n",
-		caCN, install.OperatorNamespace, install.OperatorCASecret, caEnd.UTC().Format(time.DateOnly), t.lay.Namespace, CASecret)
+	fmt.Fprintf(out, "  Typha TLS: the operator's CA %s (valid until %s) signs calico-node's and Typha's certificates; calico-pilot keeps a copy in %s/%s (from %s/%s) and renews them with it\n",
+		caCN, caEnd.UTC().Format(time.DateOnly), t.lay.Namespace, CASecret, install.OperatorNamespace, install.OperatorCASecret)
 	for _, kp := range []struct {
 		secret string
 		pair   typhatls.KeyPair

@@ -9,6 +9,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
@@ -78,7 +79,8 @@ func TestTakeOverOperatorInstall(t *testing.T) {
 		"takeover of the tigera operator's install (",
 		"1. the operator is stopped first: Deployment tigera-operator/tigera-operator scaled from 1 to 0",
 		"3. the workloads are updated in place, one rolling update each, never deleted: DaemonSet calico-system/calico-node, Deployment calico-system/calico-typha, Deployment calico-system/calico-kube-controllers",
-		"Typha TLS: the operator's CA tigera-operator-signer (tigera-operator/tigera-ca-private",
+		"Typha TLS: the operator's CA tigera-operator-signer (valid until ",
+		"calico-pilot keeps a copy in calico-system/calico-pilot-typha-ca (from tigera-operator/tigera-ca-private) and renews them with it",
 		"calico-system/node-certs: CN typha-client",
 		"calico-system/typha-certs: CN typha-server",
 		"calico-apiserver (Deployment calico-system/calico-apiserver, APIService v3.projectcalico.org): left running as it is, unmanaged from now on, owned by APIServer default",
@@ -148,6 +150,12 @@ func TestTakeOverOperatorInstall(t *testing.T) {
 		if d.Generation != g {
 			t.Errorf("the re-apply changed %s (generation %d -> %d)", name, g, d.Generation)
 		}
+	}
+
+	// The operator's own CA Secret goes (its namespace may be deleted after the takeover): apply
+	// renews with its copy, so the moves below still run.
+	if err := cl.c.Delete(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "tigera-operator", Name: "tigera-ca-private"}}); err != nil {
+		t.Fatal(err)
 	}
 
 	// Up a line and back, in the operator's layout; the CRDs stay at the newer line.
