@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -566,23 +565,6 @@ func first(s []string, n int) []string {
 func mustRecorded(cat *calicoversion.Catalogue, name string) calicoversion.Release {
 	r, _ := cat.Recorded(name) // a bad record was refused by Decide already
 	return r.Release
-}
-
-// runningRelease is the catalogue's release of a calico-node not applied by calico-pilot, from its
-// image's tag ("" when it is not one the catalogue carries: Decide then takes the unrecorded release).
-func runningRelease(cat *calicoversion.Catalogue, ds *appsv1.DaemonSet) string {
-	for _, ctr := range ds.Spec.Template.Spec.Containers {
-		if ctr.Name != string(calicoversion.Node) {
-			continue
-		}
-		_, tag := calicoversion.SplitImage(ctr.Image)
-		if n, ok := calicoversion.ReleaseOfTag(tag); ok {
-			if r, err := cat.Recorded(n.String()); err == nil {
-				return r.Release.Name()
-			}
-		}
-	}
-	return ""
 }
 
 // planPasses lists the steps an apply takes: one for a steady cluster; for a move, each remaining
