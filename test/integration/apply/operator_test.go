@@ -228,3 +228,41 @@ func TestTakeOverOperatorRefusesEnterprise(t *testing.T) {
 		t.Errorf("the refused takeover wrote its state: %v", err)
 	}
 }
+
+// TestTakeOverOperatorContinuesAfterAFailedStep: the operator's pods do not stop in --timeout (its
+// Deployment's controller holds): apply stops after scaling it, with the operator recorded in its
+// state and nothing else changed; the next apply, without --adopt, continues the takeover from there.
+func TestTakeOverOperatorContinuesAfterAFailedStep(t *testing.T) {
+	cl := newCluster(t)
+	cl.kubeadm()
+	op := cl.operatorInstall(operatorOptions{})
+	ctx := context.Background()
+	file := exampleFile(t)
+
+	cl.hold(true)
+	code, out, errOut := cl.apply(ctx, file, "--adopt", "--timeout", "3s")
+	if code != 1 || !strings.Contains(errOut, "the tigera operator's pods did not stop in 3s (Deployment tigera-operator/tigera-operator: 1 replica(s) left)") ||
+		!strings.Contains(errOut, "run apply again to continue") {
+		t.Fatalf("apply --adopt with the operator's pods held: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if st := cl.state(); st.Operator == nil || st.Operator.Replicas != 1 || !st.Adopted {
+		t.Fatalf("state after the failed step: %+v", st)
+	}
+	if operatorReplicas(t, cl) != 0 || len(op.ownerRefsToInstallation(t, cl)) == 0 {
+		t.Fatal("the failed step went past stopping the operator")
+	}
+
+	cl.hold(false)
+	if code, out, errOut = cl.apply(ctx, file); code != 0 || !strings.Contains(out, "the operator: stopped by calico-pilot (Deployment tigera-operator/tigera-operator at 0, was 1)") {
+		t.Fatalf("the next apply: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if refs := op.ownerRefsToInstallation(t, cl); len(refs) > 0 {
+		t.Errorf("objects still owned by the Installation: %v", refs)
+	}
+	if err := op.uidsKept(t, cl); err != nil {
+		t.Error(err)
+	}
+	if err := op.typhaTLSConsistent(t, cl); err != nil {
+		t.Error(err)
+	}
+}
