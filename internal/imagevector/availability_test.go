@@ -49,17 +49,7 @@ func TestAvailability(t *testing.T) {
 	}
 
 	// The entries the errors name make v3.31.7 available, wherever they are in the file.
-	added := `images:
-- name: calico-node
-  version: v3.31.7
-  repository: example.org/mirror/calico-node
-  tag: v3.31.7
-- name: calico-node
-  version: v3.31.7
-  repository: example.org/mirror134/calico-node
-  tag: v3.31.7
-  targetVersion: ">= 1.34"
-` + strings.TrimPrefix(imagevectortest.MirroredLandscape, "images:\n")
+	added := "images:\n" + imagevectortest.MirroredV3317 + strings.TrimPrefix(imagevectortest.MirroredLandscape, "images:\n")
 	for _, k8s := range []string{"1.33.0", "1.34.2"} {
 		if got := availability(t, added, k8s).Summary(); got != "v3.31.6, v3.31.7 (not v3.32.1)" {
 			t.Errorf("%s with v3.31.7 entries: %q", k8s, got)

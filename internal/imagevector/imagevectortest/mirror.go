@@ -17,3 +17,16 @@ const MirroredLandscape = `images:
   tag: v3.31.6
   targetVersion: ">= 1.34"
 `
+
+// MirroredV3317 are the entries a landscape running MirroredLandscape adds when it mirrors Calico
+// v3.31.7's calico-node (each with `version`, one per mirror).
+const MirroredV3317 = `- name: calico-node
+  version: v3.31.7
+  repository: example.org/mirror/calico-node
+  tag: v3.31.7
+- name: calico-node
+  version: v3.31.7
+  repository: example.org/mirror134/calico-node
+  tag: v3.31.7
+  targetVersion: ">= 1.34"
+`

@@ -13,18 +13,6 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/imagevector/imagevectortest"
 )
 
-// v3317Entries are the entries the landscape adds when it mirrors v3.31.7.
-const v3317Entries = `- name: calico-node
-  version: v3.31.7
-  repository: example.org/mirror/calico-node
-  tag: v3.31.7
-- name: calico-node
-  version: v3.31.7
-  repository: example.org/mirror134/calico-node
-  tag: v3.31.7
-  targetVersion: ">= 1.34"
-`
-
 func loadVector(t *testing.T, override string) *imagevector.Vector {
 	t.Helper()
 	v, err := imagevector.LoadVector([]byte(override))
@@ -77,7 +65,7 @@ func TestMirroredLandscape(t *testing.T) {
 	// The landscape mirrors v3.31.7 and says so in its image vector.
 	n133 := newTestEnv(t, func(s *gardencorev1beta1.Shoot) { s.Spec.Kubernetes.Version = "1.33.0" })
 	n134 := newTestEnv(t, func(s *gardencorev1beta1.Shoot) { s.Spec.Kubernetes.Version = "1.34.1" })
-	log = startController(t, s133.ns, controllerSetup{images: loadVector(t, imagevectortest.MirroredLandscape+v3317Entries)}, s134.ns, n133.ns, n134.ns)
+	log = startController(t, s133.ns, controllerSetup{images: loadVector(t, imagevectortest.MirroredLandscape+imagevectortest.MirroredV3317)}, s134.ns, n133.ns, n134.ns)
 	for _, e := range []*testEnv{n133, n134} {
 		e.createNetwork(providerConfig("overlay:\n  enabled: true\n"))
 		e.waitForOperation(log, map[string]int{}, "Create", "Succeeded")

@@ -151,17 +151,7 @@ func TestPlanSeedReleases(t *testing.T) {
 	}
 	planSeed := func(target string) map[string]row {
 		t.Helper()
-		var out, errOut bytes.Buffer
-		cmd.Execute(context.Background(), []string{"plan", "--kubeconfig", kubeconfig, "--target-version", target, "-o", "json"}, strings.NewReader(""), &out, &errOut)
-		var rows []row
-		if err := json.Unmarshal(out.Bytes(), &rows); err != nil {
-			t.Fatalf("not JSON: %v\n%s%s", err, out.String(), errOut.String())
-		}
-		byNS := map[string]row{}
-		for _, r := range rows {
-			byNS[r.Namespace] = r
-		}
-		return byNS
+		return planSeedRows(t, kubeconfig, target, func(r row) string { return r.Namespace })
 	}
 	p := planSeed("v3.31.7")[nsPatch]
 	if p.Calico.Current != "v3.31 (v3.31.6)" || p.Calico.Target != "v3.31 (v3.31.7)" || p.Calico.Direction != "patch" || len(p.Blockers) != 0 || len(p.Errors) != 0 || len(p.Calico.Restarts) < 2 {
@@ -315,4 +305,21 @@ func TestPlanSeedLiveShoots(t *testing.T) {
 	if found != 2 {
 		t.Fatalf("rows for %d of the 2 shoots:\n%s", found, out.String())
 	}
+}
+
+// planSeedRows runs `plan --kubeconfig SEED --target-version target -o json` and returns its rows by
+// the key of each (the shoot's namespace).
+func planSeedRows[T any](t *testing.T, kubeconfig, target string, key func(T) string) map[string]T {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	cmd.Execute(context.Background(), []string{"plan", "--kubeconfig", kubeconfig, "--target-version", target, "-o", "json"}, strings.NewReader(""), &out, &errOut)
+	var rows []T
+	if err := json.Unmarshal(out.Bytes(), &rows); err != nil {
+		t.Fatalf("not JSON: %v\n%s%s", err, out.String(), errOut.String())
+	}
+	byKey := map[string]T{}
+	for _, r := range rows {
+		byKey[key(r)] = r
+	}
+	return byKey
 }

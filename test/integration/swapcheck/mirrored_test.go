@@ -75,17 +75,7 @@ func TestSwapCheckMirroredLandscape(t *testing.T) {
 	}
 	planSeed := func(target string) map[string]row {
 		t.Helper()
-		var out, errOut bytes.Buffer
-		cmd.Execute(context.Background(), []string{"plan", "--kubeconfig", kubeconfig, "--target-version", target, "-o", "json"}, strings.NewReader(""), &out, &errOut)
-		var rows []row
-		if err := json.Unmarshal(out.Bytes(), &rows); err != nil {
-			t.Fatalf("not JSON: %v\n%s%s", err, out.String(), errOut.String())
-		}
-		byNS := map[string]row{}
-		for _, r := range rows {
-			byNS[r.Namespace] = r
-		}
-		return byNS
+		return planSeedRows(t, kubeconfig, target, func(r row) string { return r.Namespace })
 	}
 	if r := planSeed("v3.31")[nsOld]; r.Calico.Target != "v3.31 (v3.31.6)" || len(r.Errors) != 0 || r.Images != "v3.31.6 (not v3.31.7, v3.32.1)" {
 		t.Errorf("plan to v3.31 on the mirror: %+v, want target v3.31.6", r)
