@@ -4,6 +4,7 @@ package testcheck
 
 import (
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -36,4 +37,20 @@ func ReadFile(t testing.TB, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// Contains reports each of wants that text lacks (what names the text: "dry-run output") and says
+// whether text has them all, so that a caller can print text once:
+//
+//	if !testcheck.Contains(t, "dry-run output", out, "kept", "restarts") || code != 0 { t.Fatalf(...) }
+func Contains(t testing.TB, what, text string, wants ...string) bool {
+	t.Helper()
+	ok := true
+	for _, want := range wants {
+		if !strings.Contains(text, want) {
+			t.Errorf("%s lacks %q", what, want)
+			ok = false
+		}
+	}
+	return ok
 }
