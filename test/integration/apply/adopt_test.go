@@ -251,3 +251,65 @@ func nodeEnv(t *testing.T, cl *cluster) []corev1.EnvVar {
 	t.Fatal("calico-node has no calico-node container")
 	return nil
 }
+
+// TestAdoptManifestTyphaInPlace: upstream's calico-typha.yaml runs Typha as Deployment
+// kube-system/calico-typha (calico-pilot names its own calico-typha-deploy): the adoption takes that
+// Deployment over in place (same UID, no second Typha), Typha kept on.
+func TestAdoptManifestTyphaInPlace(t *testing.T) {
+	cl := newCluster(t)
+	cl.kubeadm()
+	cl.manifestInstall("v3.31.6", "v3.31.6")
+	ctx := context.Background()
+	// What calico-typha.yaml adds: Typha's Service and Deployment, calico-node told to use it.
+	labels := map[string]string{"k8s-app": "calico-typha"}
+	typha := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "kube-system", Name: "calico-typha", Labels: labels}, Spec: appsv1.DeploymentSpec{
+		Replicas: ptr.To[int32](1),
+		Selector: &metav1.LabelSelector{MatchLabels: labels},
+		Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: corev1.PodSpec{
+			ServiceAccountName: "calico-node", HostNetwork: true,
+			Containers: []corev1.Container{{Name: "calico-typha", Image: "docker.io/calico/typha:v3.31.6",
+				Ports: []corev1.ContainerPort{{Name: "calico-typha", ContainerPort: 5473, Protocol: corev1.ProtocolTCP}}}},
+		}},
+	}}
+	cl.create(typha, &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "kube-system", Name: "calico-typha", Labels: labels}, Spec: corev1.ServiceSpec{
+		Selector: labels, Ports: []corev1.ServicePort{{Name: "calico-typha", Port: 5473, Protocol: corev1.ProtocolTCP}},
+	}})
+	var cm corev1.ConfigMap
+	if err := cl.c.Get(ctx, client.ObjectKey{Namespace: "kube-system", Name: "calico-config"}, &cm); err != nil {
+		t.Fatal(err)
+	}
+	cm.Data["typha_service_name"] = "calico-typha"
+	var ds appsv1.DaemonSet
+	if err := cl.c.Get(ctx, client.ObjectKey{Namespace: "kube-system", Name: "calico-node"}, &ds); err != nil {
+		t.Fatal(err)
+	}
+	ds.Spec.Template.Spec.Containers[0].Env = append(ds.Spec.Template.Spec.Containers[0].Env, corev1.EnvVar{Name: "FELIX_TYPHAK8SSERVICENAME",
+		ValueFrom: &corev1.EnvVarSource{ConfigMapKeyRef: &corev1.ConfigMapKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: "calico-config"}, Key: "typha_service_name"}}})
+	for _, o := range []client.Object{&cm, &ds} {
+		if err := cl.c.Update(ctx, o, client.FieldOwner("kubectl")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cl.ownerPools()
+	uid := typha.UID
+
+	code, out, errOut := cl.apply(ctx, exampleFile(t), "--adopt")
+	if !testcheck.Contains(t, "apply --adopt", out,
+		"running: Calico v3.31.6 (calico-node docker.io/calico/node:v3.31.6, calico-typha docker.io/calico/typha:v3.31.6, calico-kube-controllers docker.io/calico/kube-controllers:v3.31.6)",
+		"networkConfig.typha.enabled: true (kept: kube-system/calico-config typha_service_name)",
+		"rolled out: calico-typha",
+	) || code != 0 {
+		t.Fatalf("apply --adopt: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	var after appsv1.Deployment
+	if err := cl.c.Get(ctx, client.ObjectKey{Namespace: "kube-system", Name: "calico-typha"}, &after); err != nil || after.UID != uid {
+		t.Fatalf("Typha's Deployment after the adoption: %v (uid %s, was %s)", err, after.UID, uid)
+	}
+	if got := tag(cl.image("Deployment", "calico-typha", "calico-typha")); got != "v3.31.6" || !strings.HasPrefix(cl.image("Deployment", "calico-typha", "calico-typha"), "quay.io/") {
+		t.Errorf("Typha runs %s after the adoption", cl.image("Deployment", "calico-typha", "calico-typha"))
+	}
+	var second appsv1.Deployment
+	if err := cl.c.Get(ctx, client.ObjectKey{Namespace: "kube-system", Name: "calico-typha-deploy"}, &second); err == nil {
+		t.Error("the adoption deployed a second Typha (calico-typha-deploy)")
+	}
+}
