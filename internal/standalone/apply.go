@@ -148,6 +148,12 @@ func (a *Applier) Apply(ctx context.Context, req Request) (err error) {
 	if err != nil {
 		return err
 	}
+	// The writer starts from the state as recorded: what this apply adds to it (kept settings, the
+	// operator's pools) is written with its first step.
+	w, err := newStateWriter(a.Client, st, found)
+	if err != nil {
+		return err
+	}
 	t, err := a.planTakeover(req, in, st)
 	if err != nil {
 		return err
@@ -180,10 +186,7 @@ func (a *Applier) Apply(ctx context.Context, req Request) (err error) {
 		return err
 	}
 	req.replace = v.replace
-	w, err := newStateWriter(a.Client, st, found)
-	if err != nil {
-		return err
-	}
+	takenOverNow := t != nil && st.Operator == nil
 	if t != nil {
 		if err := a.handOver(ctx, req, w, &st, t, in, refs(final)); err != nil {
 			return err
@@ -201,7 +204,7 @@ func (a *Applier) Apply(ctx context.Context, req Request) (err error) {
 	if err := a.finish(ctx, req.Out, w, st, final, last); err != nil {
 		return err
 	}
-	if t != nil && t.op.Installation != nil {
+	if takenOverNow && t.op.Installation != nil {
 		fmt.Fprintf(req.Out, "the Installation %s stays, owning nothing and without finalizers: with the operator stopped it reverts nothing; delete it (kubectl delete installation %s) "+
 			"once you no longer want to give Calico back to the operator\n", t.op.Installation.GetName(), t.op.Installation.GetName())
 	}
