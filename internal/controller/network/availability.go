@@ -3,6 +3,7 @@ package network
 import (
 	"errors"
 	"fmt"
+	"github.com/prometheus/client_golang/prometheus"
 	"strings"
 
 	"github.com/go-logr/logr"
@@ -85,4 +86,40 @@ func (a *Actuator) availability(k8s string) calicoversion.Available {
 		return nil
 	}
 	return a.Availability(k8s)
+}
+
+// AvailabilityMetric is the gauge that keeps the start's availability on the controller's metrics
+// endpoint, where a landscape's monitoring looks: 1 for each Calico release the image vector makes
+// available for a Kubernetes minor, 0 for each it does not.
+const AvailabilityMetric = "calico_pilot_calico_release_available"
+
+// RegisterAvailability registers AvailabilityMetric with reg (or takes the one registered, emptied:
+// a process that starts a second manager) and sets it from the image vector.
+func RegisterAvailability(reg prometheus.Registerer, vector *imagevector.Vector) error {
+	g := prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: AvailabilityMetric,
+		Help: "1 when the image vector has every image of the Calico release for the Kubernetes minor, else 0 (docs/deployment.md \"Mirrored landscapes\").",
+	}, []string{"kubernetes", "release"})
+	if err := reg.Register(g); err != nil {
+		var are prometheus.AlreadyRegisteredError
+		ok := false
+		if errors.As(err, &are) {
+			g, ok = are.ExistingCollector.(*prometheus.GaugeVec)
+		}
+		if !ok {
+			return fmt.Errorf("registering metric %s: %w", AvailabilityMetric, err)
+		}
+		g.Reset()
+	}
+	for _, k8s := range imagevector.KubernetesVersions(vector.Catalogue()) {
+		a := vector.Availability(k8s)
+		for _, r := range vector.Catalogue().Releases() {
+			v := 0.0
+			if a.Check(r) == nil {
+				v = 1
+			}
+			g.WithLabelValues(strings.TrimSuffix(k8s, ".0"), r.Name()).Set(v)
+		}
+	}
+	return nil
 }

@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	configv1alpha1 "github.com/calico-pilot/calico-pilot/api/config/v1alpha1"
 	extensionsv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/extensions/v1alpha1"
@@ -113,6 +114,9 @@ func NewManager(s Setup) (manager.Manager, error) {
 		resolver := imagevector.NewResolver(s.ImageVector)
 		deps.Availability = func(k8s string) calicoversion.Available { return resolver.Availability(k8s).Func() }
 		LogAvailability(mgr.GetLogger().WithName("imagevector"), s.ImageVector)
+		if err := RegisterAvailability(metrics.Registry, s.ImageVector); err != nil {
+			return nil, err
+		}
 	}
 	if deps.Config == nil {
 		deps.Config = &configv1alpha1.ControllerConfiguration{}
