@@ -3,7 +3,6 @@ package install
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -25,10 +24,6 @@ import (
 // in metadata.managedFields was applied by calico-pilot.
 const FieldManager = "calico-pilot"
 
-// ConfigMapName is calico-node's configuration in upstream's manifest and in calico-pilot's
-// render: the backend, Typha's service, the veth MTU and the CNI conflist template.
-const ConfigMapName = "calico-config"
-
 // ManifestTyphaDeployment is the name of Typha's Deployment in upstream's calico-typha.yaml
 // (calico-pilot's render names it calicoversion.TyphaDeployment).
 const ManifestTyphaDeployment = "calico-typha"
@@ -36,8 +31,6 @@ const ManifestTyphaDeployment = "calico-typha"
 // Install is the Calico a cluster runs, as read by Read. Zero values mean "not found" or "the
 // cluster does not say".
 type Install struct {
-	// Namespace is where Calico's workloads were looked for.
-	Namespace string
 	// Workloads are the components' workloads found, in calicoversion.Components order.
 	Workloads []Workload
 	// Config is calico-node's configuration (calico-config), nil when there is none.
@@ -73,8 +66,6 @@ type Workload struct {
 	Kind, Namespace, Name string
 	// Image is the component's main container's image.
 	Image string
-	// Images are every container's image by container name (init containers too).
-	Images map[string]string
 	// Env is the main container's env by name: a literal value, or "configmap NAME KEY" for a value
 	// taken from a ConfigMap, "field PATH" for one from the pod.
 	Env map[string]string
@@ -112,7 +103,6 @@ type Typha struct {
 type Config struct {
 	Namespace, Name string
 	Data            map[string]string
-	ByCalicoPilot   bool
 }
 
 // Found is true when any Calico workload runs.
@@ -148,7 +138,6 @@ func Read(ctx context.Context, c client.Reader) (*Install, error) {
 			return nil, err
 		}
 	}
-	in.Namespace = in.Layout.Namespace
 	for _, step := range []func(context.Context, client.Reader) error{
 		in.readWorkloads, in.readConfig, in.readPools, in.readBlocks, in.readPods, in.readCRDs,
 	} {
@@ -218,7 +207,7 @@ func (in *Install) workloadNames(comp calicoversion.Component) []string {
 func (in *Install) readWorkloads(ctx context.Context, c client.Reader) error {
 	for _, comp := range calicoversion.Components() {
 		for _, name := range in.workloadNames(comp) {
-			w, found, err := readWorkload(ctx, c, comp, in.Namespace, name)
+			w, found, err := readWorkload(ctx, c, comp, in.Layout.Namespace, name)
 			if err != nil {
 				return err
 			}
@@ -260,10 +249,6 @@ func readWorkload(ctx context.Context, c client.Reader, comp calicoversion.Compo
 		}
 	}
 	w.ByCalicoPilot = managedBy(obj, FieldManager)
-	w.Images = map[string]string{}
-	for _, ctr := range slices.Concat(spec.InitContainers, spec.Containers) {
-		w.Images[ctr.Name] = ctr.Image
-	}
 	for _, ctr := range spec.Containers {
 		if ctr.Name == string(comp) {
 			w.Image = ctr.Image
@@ -313,11 +298,11 @@ func managedBy(obj client.Object, manager string) bool {
 // readConfig reads calico-config.
 func (in *Install) readConfig(ctx context.Context, c client.Reader) error {
 	var cm corev1.ConfigMap
-	key := client.ObjectKey{Namespace: in.Namespace, Name: in.Layout.ConfigMap}
+	key := client.ObjectKey{Namespace: in.Layout.Namespace, Name: in.Layout.ConfigMap}
 	if err := c.Get(ctx, key, &cm); err != nil {
 		return ignoreAbsent(err, "ConfigMap", key)
 	}
-	in.Config = &Config{Namespace: cm.Namespace, Name: cm.Name, Data: cm.Data, ByCalicoPilot: managedBy(&cm, FieldManager)}
+	in.Config = &Config{Namespace: cm.Namespace, Name: cm.Name, Data: cm.Data}
 	return nil
 }
 

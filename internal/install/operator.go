@@ -3,7 +3,6 @@ package install
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -50,8 +49,6 @@ type Operator struct {
 	Variant, CalicoVersion, IPAMType, WindowsDataplane string
 	// Pools are the Installation's spec.calicoNetwork.ipPools (name and CIDR).
 	Pools []InstallationPool
-	// Owners are the operator's resources that exist (Installation, APIServer, Goldmane, Whisker).
-	Owners []Owner
 	// Replicas is the tigera-operator Deployment's spec.replicas; Found says whether it exists.
 	Replicas int32
 	Found    bool
@@ -63,12 +60,6 @@ type Operator struct {
 
 // InstallationPool is one pool of the Installation's list.
 type InstallationPool struct{ Name, CIDR string }
-
-// Owner is one of the operator's resources.
-type Owner struct {
-	Kind, Name, UID string
-	Finalizers      []string
-}
 
 // OperatorTLS is Typha's TLS material in the operator's layout.
 type OperatorTLS struct {
@@ -109,7 +100,6 @@ func (in *Install) readOperatorInstall(ctx context.Context, c client.Reader, lay
 		}
 		for i := range list.Items {
 			o := &list.Items[i]
-			op.Owners = append(op.Owners, Owner{Kind: kind, Name: o.GetName(), UID: string(o.GetUID()), Finalizers: o.GetFinalizers()})
 			if kind == "Installation" && o.GetName() == "default" {
 				op.Installation = o
 			}
@@ -242,14 +232,4 @@ func (op *Operator) Refusal(typhaTLS bool) string {
 		return fmt.Sprintf("Typha speaks TLS but the operator's CA (Secret %s/%s) is missing: calico-pilot could not renew Typha's and calico-node's certificates", OperatorNamespace, OperatorCASecret)
 	}
 	return ""
-}
-
-// OwnedBy says whether obj has an ownerReference to one of the operator's kinds.
-func OwnedBy(obj client.Object, kinds ...string) bool {
-	for _, ref := range obj.GetOwnerReferences() {
-		if strings.HasPrefix(ref.APIVersion, OperatorGroup+"/") && slices.Contains(kinds, ref.Kind) {
-			return true
-		}
-	}
-	return false
 }

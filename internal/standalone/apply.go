@@ -46,8 +46,6 @@ type Preview struct {
 	Drift []Drift
 	// Install is what runs, as apply read it (plan's live checks read it too).
 	Install *install.Install
-	// replace are the workloads a takeover replaces (by ObjectRef string).
-	replace []string
 }
 
 // Request is one apply.
@@ -68,10 +66,9 @@ type Request struct {
 	Layout   layout.Layout
 	TyphaTLS *layout.TyphaTLS
 	// takeover is true while apply takes the tigera operator's install over: the operator's
-	// workloads are replaced rather than merged into (replace lists them, by ObjectRef string; the
-	// operator's own fields would contradict calico-pilot's, an env var with both value and valueFrom).
+	// workloads are replaced rather than merged into (replaceLive; the operator's own fields would
+	// contradict calico-pilot's, an env var with both value and valueFrom).
 	takeover bool
-	replace  []string
 	// encapsulationStated: the file states the pools' encapsulation (install.Judgement).
 	encapsulationStated bool
 	// RemoveForeign names the objects (as plan prints them, or "all") whose fields set by other
@@ -91,8 +88,6 @@ type Request struct {
 type Verdict struct {
 	Blockers   []plan.Blocker
 	Disruptive bool
-	// replace are the workloads the preview replaced rather than merged into.
-	replace []string
 }
 
 // Applier applies rendered Calico to one cluster.
@@ -185,7 +180,6 @@ func (a *Applier) Apply(ctx context.Context, req Request) (err error) {
 	if err := admit(req, &st, foreign, v); err != nil {
 		return err
 	}
-	req.replace = v.replace
 	takenOverNow := t != nil && st.Operator == nil
 	if t != nil {
 		if err := a.handOver(ctx, req, w, &st, t, in, refs(final)); err != nil {
@@ -406,7 +400,6 @@ func (a *Applier) review(ctx context.Context, req Request, st State, d calicover
 	if err != nil {
 		return pipeline.Result{}, nil, Verdict{}, err
 	}
-	v.replace = preview.replace
 	contradictions := append(slices.Clone(j.Contradictions), in.PoolContradictions(final.Pools, "cluster.podCIDR", req.Facts.PodCIDRFromFile)...)
 	for _, c := range contradictions {
 		if c.Blocker {
@@ -696,8 +689,8 @@ func (a *Applier) applyPass(ctx context.Context, req Request, res pipeline.Resul
 // the fields other managers set in those remove names.
 func (a *Applier) applyAll(ctx context.Context, us []*unstructured.Unstructured, req Request) error {
 	for _, u := range us {
-		if slices.Contains(req.replace, refOf(u).String()) {
-			if err := a.replaceLive(ctx, u.DeepCopy(), false); err != nil {
+		if req.takeover && isWorkload(u) {
+			if _, err := a.replaceLive(ctx, u.DeepCopy(), false); err != nil {
 				return err
 			}
 		}
@@ -718,11 +711,19 @@ func (a *Applier) applyAll(ctx context.Context, us []*unstructured.Unstructured,
 // object (its UID, so its pods roll) and drops every field calico-pilot does not render: a takeover
 // of workloads the tigera operator wrote with updates, whose fields merged with calico-pilot's would
 // contradict them. The Service-assigned and server fields are the API server's to keep.
-func (a *Applier) replaceLive(ctx context.Context, u *unstructured.Unstructured, dryRun bool) error {
+// An object calico-pilot applied already (a later apply of the takeover) is left to server-side
+// apply. replaced says whether it replaced u.
+func (a *Applier) replaceLive(ctx context.Context, u *unstructured.Unstructured, dryRun bool) (replaced bool, err error) {
 	live := &unstructured.Unstructured{}
 	live.SetGroupVersionKind(u.GroupVersionKind())
 	if err := a.Client.Get(ctx, client.ObjectKeyFromObject(u), live); err != nil {
-		return fmt.Errorf("reading %s to take it over: %w", refOf(u), err)
+		if apierrors.IsNotFound(err) {
+			return false, nil
+		}
+		return false, fmt.Errorf("reading %s to take it over: %w", refOf(u), err)
+	}
+	if managedByUs(live) {
+		return false, nil
 	}
 	obj := u.DeepCopy()
 	obj.SetResourceVersion(live.GetResourceVersion())
@@ -733,10 +734,15 @@ func (a *Applier) replaceLive(ctx context.Context, u *unstructured.Unstructured,
 		opts = append(opts, client.DryRunAll)
 	}
 	if err := a.Client.Update(ctx, obj, opts...); err != nil {
-		return fmt.Errorf("taking %s over from the tigera operator: %w", refOf(u), err)
+		return false, fmt.Errorf("taking %s over from the tigera operator: %w", refOf(u), err)
 	}
 	*u = *obj
-	return nil
+	return true, nil
+}
+
+// isWorkload is true for calico-pilot's DaemonSets and Deployments.
+func isWorkload(u *unstructured.Unstructured) bool {
+	return u.GetKind() == "DaemonSet" || u.GetKind() == "Deployment"
 }
 
 // removeForeign removes from obj (as the apply left it) the fields other managers hold that

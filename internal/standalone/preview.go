@@ -49,7 +49,7 @@ func (a *Applier) preview(ctx context.Context, req Request, st State, res pipeli
 	if err != nil {
 		return Preview{}, nil, err
 	}
-	p.PoolFindings, p.Drift, p.replace = findings, sides.drift, sides.replace
+	p.PoolFindings, p.Drift = findings, sides.drift
 	// The workloads first: they say best what install this is; CRDs last.
 	slices.SortStableFunc(foreign, func(a, b string) int { return foreignRank(a) - foreignRank(b) })
 	return p, foreign, nil
@@ -60,8 +60,6 @@ type previewSides struct {
 	current, target []client.Object
 	// drift is what other managers hold in the rendered objects that exist.
 	drift []Drift
-	// replace are the workloads a takeover replaces.
-	replace []string
 }
 
 // previewObject adds rendered object u to both sides: the live one, if any, and u after a
@@ -84,13 +82,13 @@ func (a *Applier) previewObject(ctx context.Context, req Request, st State, u *u
 	isForeign = !managedByUs(live) && !slices.Contains(st.Owned, refOf(u))
 	sides.current = append(sides.current, comparable(live))
 	after := u.DeepCopy()
-	replaced := req.takeover && isForeign && (u.GetKind() == "DaemonSet" || u.GetKind() == "Deployment")
-	if replaced {
+	replaced := false
+	if req.takeover && isWorkload(u) {
 		// The tigera operator's workload: replaced (replaceLive), so the dry run is the update's and
 		// nothing of the operator's stays in it.
-		sides.replace = append(sides.replace, refOf(u).String())
-		err = a.replaceLive(ctx, after, true)
-	} else {
+		replaced, err = a.replaceLive(ctx, after, true)
+	}
+	if err == nil && !replaced {
 		err = a.ssa(ctx, after, true)
 	}
 	if err != nil {

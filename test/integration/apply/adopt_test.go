@@ -274,22 +274,13 @@ func TestAdoptManifestTyphaInPlace(t *testing.T) {
 	cl.create(typha, &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "kube-system", Name: "calico-typha", Labels: labels}, Spec: corev1.ServiceSpec{
 		Selector: labels, Ports: []corev1.ServicePort{{Name: "calico-typha", Port: 5473, Protocol: corev1.ProtocolTCP}},
 	}})
-	var cm corev1.ConfigMap
-	if err := cl.c.Get(ctx, client.ObjectKey{Namespace: "kube-system", Name: "calico-config"}, &cm); err != nil {
-		t.Fatal(err)
-	}
-	cm.Data["typha_service_name"] = "calico-typha"
-	var ds appsv1.DaemonSet
-	if err := cl.c.Get(ctx, client.ObjectKey{Namespace: "kube-system", Name: "calico-node"}, &ds); err != nil {
-		t.Fatal(err)
-	}
-	ds.Spec.Template.Spec.Containers[0].Env = append(ds.Spec.Template.Spec.Containers[0].Env, corev1.EnvVar{Name: "FELIX_TYPHAK8SSERVICENAME",
-		ValueFrom: &corev1.EnvVarSource{ConfigMapKeyRef: &corev1.ConfigMapKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: "calico-config"}, Key: "typha_service_name"}}})
-	for _, o := range []client.Object{&cm, &ds} {
-		if err := cl.c.Update(ctx, o, client.FieldOwner("kubectl")); err != nil {
-			t.Fatal(err)
-		}
-	}
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "kube-system", Name: "calico-config"}}
+	cl.edit(cm, "kubectl", func() { cm.Data["typha_service_name"] = "calico-typha" })
+	ds := &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Namespace: "kube-system", Name: "calico-node"}}
+	cl.edit(ds, "kubectl", func() {
+		ds.Spec.Template.Spec.Containers[0].Env = append(ds.Spec.Template.Spec.Containers[0].Env, corev1.EnvVar{Name: "FELIX_TYPHAK8SSERVICENAME",
+			ValueFrom: &corev1.EnvVarSource{ConfigMapKeyRef: &corev1.ConfigMapKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: "calico-config"}, Key: "typha_service_name"}}})
+	})
 	cl.ownerPools()
 	uid := typha.UID
 

@@ -18,6 +18,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
@@ -243,3 +244,20 @@ networkConfig:
 `
 
 func metaName(name string) metav1.ObjectMeta { return metav1.ObjectMeta{Name: name} }
+
+// edit changes obj as a person would with kubectl edit (an update under manager), reading it again
+// and retrying when the workload controllers' stand-in wrote its status in between.
+func (cl *cluster) edit(obj client.Object, manager string, change func()) {
+	cl.t.Helper()
+	ctx := context.Background()
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if err := cl.c.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
+			return err
+		}
+		change()
+		return cl.c.Update(ctx, obj, client.FieldOwner(manager))
+	})
+	if err != nil {
+		cl.t.Fatalf("editing %T %s: %v", obj, obj.GetName(), err)
+	}
+}

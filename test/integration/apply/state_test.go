@@ -92,26 +92,16 @@ func TestApplyShowsAndRemovesDrift(t *testing.T) {
 	if code, out, errOut := cl.apply(ctx, minimalFile); code != 0 {
 		t.Fatalf("install: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
-	var ds appsv1.DaemonSet
-	if err := cl.c.Get(ctx, client.ObjectKey{Namespace: "kube-system", Name: "calico-node"}, &ds); err != nil {
-		t.Fatal(err)
-	}
-	for i := range ds.Spec.Template.Spec.Containers {
-		if c := &ds.Spec.Template.Spec.Containers[i]; c.Name == "calico-node" {
-			c.Env = append(c.Env, corev1.EnvVar{Name: "FELIX_LOGSEVERITYSCREEN", Value: "debug"})
+	ds := &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Namespace: "kube-system", Name: "calico-node"}}
+	cl.edit(ds, "kubectl-set", func() {
+		for i := range ds.Spec.Template.Spec.Containers {
+			if c := &ds.Spec.Template.Spec.Containers[i]; c.Name == "calico-node" {
+				c.Env = append(c.Env, corev1.EnvVar{Name: "FELIX_LOGSEVERITYSCREEN", Value: "debug"})
+			}
 		}
-	}
-	if err := cl.c.Update(ctx, &ds, client.FieldOwner("kubectl-set")); err != nil {
-		t.Fatal(err)
-	}
-	var cm corev1.ConfigMap
-	if err := cl.c.Get(ctx, client.ObjectKey{Namespace: "kube-system", Name: "calico-config"}, &cm); err != nil {
-		t.Fatal(err)
-	}
-	cm.Data["veth_mtu"], cm.Data["extra"] = "1400", "by hand"
-	if err := cl.c.Update(ctx, &cm, client.FieldOwner("kubectl-edit")); err != nil {
-		t.Fatal(err)
-	}
+	})
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "kube-system", Name: "calico-config"}}
+	cl.edit(cm, "kubectl-edit", func() { cm.Data["veth_mtu"], cm.Data["extra"] = "1400", "by hand" })
 
 	code, out, errOut := cl.apply(ctx, minimalFile, "--dry-run")
 	if !testcheck.Contains(t, "dry-run", out,
@@ -126,7 +116,7 @@ func TestApplyShowsAndRemovesDrift(t *testing.T) {
 	if code, out, errOut = cl.apply(ctx, minimalFile); code != 0 {
 		t.Fatalf("apply: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
-	if err := cl.c.Get(ctx, client.ObjectKeyFromObject(&cm), &cm); err != nil {
+	if err := cl.c.Get(ctx, client.ObjectKeyFromObject(cm), cm); err != nil {
 		t.Fatal(err)
 	}
 	if cm.Data["veth_mtu"] != "0" || cm.Data["extra"] != "by hand" {
@@ -148,7 +138,7 @@ func TestApplyShowsAndRemovesDrift(t *testing.T) {
 	if hasEnv(nodeEnv(t, cl), "FELIX_LOGSEVERITYSCREEN") {
 		t.Error("apply --remove-foreign kept the hand-added env var")
 	}
-	if err := cl.c.Get(ctx, client.ObjectKeyFromObject(&cm), &cm); err != nil || cm.Data["extra"] != "by hand" {
+	if err := cl.c.Get(ctx, client.ObjectKeyFromObject(cm), cm); err != nil || cm.Data["extra"] != "by hand" {
 		t.Errorf("--remove-foreign %s touched calico-config: extra %q, %v", obj, cm.Data["extra"], err)
 	}
 	if code, out, errOut = cl.apply(ctx, minimalFile, "--dry-run"); code != 0 || strings.Contains(out, "calico-node: .spec") {
