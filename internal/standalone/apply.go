@@ -405,7 +405,7 @@ func (a *Applier) review(ctx context.Context, req Request, st State, d calicover
 		if c.Blocker {
 			v.Blockers = append(v.Blockers, plan.Blocker{Object: c.Field, Message: c.String()})
 		} else if strings.HasPrefix(c.Field, "IPPool ") {
-			fmt.Fprintf(req.Out, "%s: %s\n", c.Field, c.String())
+			fmt.Fprintln(req.Out, c.String())
 		}
 	}
 	printBlockers(req.Out, contradictions)
@@ -423,7 +423,7 @@ func (a *Applier) review(ctx context.Context, req Request, st State, d calicover
 func printBlockers(out io.Writer, contradictions []install.Contradiction) {
 	for _, c := range contradictions {
 		if c.Blocker {
-			fmt.Fprintf(out, "blocker: %s: %s\n", c.Field, c.String())
+			fmt.Fprintf(out, "blocker: %s\n", c)
 		}
 	}
 }

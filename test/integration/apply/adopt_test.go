@@ -201,7 +201,7 @@ func TestAdoptRefusesContradictedIPAM(t *testing.T) {
 	file := strings.Replace(exampleFile(t), "  overlay:\n", "  ipam:\n    type: host-local\n    cidr: usePodCidr\n  overlay:\n", 1)
 
 	code, out, errOut := cl.apply(ctx, file, "--adopt")
-	want := "blocker: networkConfig.ipam.type: networkConfig.ipam.type: the file says host-local, the cluster runs calico-ipam (kube-system/calico-config cni_network_config): " +
+	want := "blocker: networkConfig.ipam.type: the file says host-local, the cluster runs calico-ipam (kube-system/calico-config cni_network_config): " +
 		"new pods would get addresses from the other IPAM, which does not know the addresses the running one handed out (duplicate pod IPs); calico-ipam's IPAM blocks hold 3 address(es)"
 	if code != 1 || !strings.Contains(out, want) || !strings.Contains(errOut, `--accept-blocker "networkConfig.ipam.type"`) {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
