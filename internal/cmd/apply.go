@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -22,12 +23,10 @@ import (
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
-	"github.com/calico-pilot/calico-pilot/internal/calicofacts"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
-	"github.com/calico-pilot/calico-pilot/internal/plan"
 	"github.com/calico-pilot/calico-pilot/internal/standalone"
 )
 
@@ -187,9 +186,6 @@ func (o *ApplyOptions) Run(ctx context.Context, streams IO) error {
 	err = a.Apply(ctx, standalone.Request{
 		Config: cfg, Facts: facts, CalicoVersion: o.CalicoVersion, DryRun: o.DryRun, Adopt: o.Adopt,
 		Timeout: o.Timeout, AcceptBlockers: o.AcceptBlockers, AllowDisruption: o.AllowDisruption, RemoveForeign: o.RemoveForeign, Identity: fmt.Sprintf("%s/%d/%s", host, os.Getpid(), rand.String(5)),
-		Check: func(ctx context.Context, p standalone.Preview) (standalone.Verdict, error) {
-			return o.report(ctx, c, p, streams)
-		},
 		Out: streams.Out,
 	})
 	return o.exit(ctx, err, file, streams)
@@ -252,7 +248,7 @@ func (o *ApplyOptions) applier(c client.Client) (*standalone.Applier, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &standalone.Applier{Client: c, Encoder: enc, Catalogue: calicoversion.Default(), Vector: vector, Now: time.Now, Poll: o.poll}, nil
+	return &standalone.Applier{Client: c, Encoder: enc, Catalogue: calicoversion.Default(), Vector: vector, Now: time.Now, Poll: o.poll, PrintPlan: o.printPlan}, nil
 }
 
 // exit maps the outcome of an apply to apply's exit codes: field errors of the file, an interrupt
@@ -276,33 +272,12 @@ func (o *ApplyOptions) exit(ctx context.Context, err error, file *standalone.Fil
 	return nil
 }
 
-// report prints plan's report for the preview (plan's diff, classification, live blockers and move)
-// and returns the blockers and whether a change is disruptive.
-func (o *ApplyOptions) report(ctx context.Context, c client.Client, p standalone.Preview, streams IO) (standalone.Verdict, error) {
-	d := manifestdiff.Compare(p.Current, p.Target)
-	manifestdiff.DefaultClassifier().Classify(d)
-	// The install apply read once (an empty cluster has no pools, blocks or stored objects).
-	live, err := p.Install.Live(ctx, c, changedCRDs(d))
-	if err != nil {
-		return standalone.Verdict{}, err
-	}
-	// As plan --target-version: the facts of a move between lines, checked against the cluster (no
-	// move between lines, no facts: nothing is read).
-	objects, err := calicofacts.Gather(ctx, c, calicofacts.For(p.From.Node, p.To.Node))
-	if err != nil {
-		return standalone.Verdict{}, err
-	}
-	move := plan.NewMove(p.From, p.To, d, p.Kubernetes, objects)
-	blockers := append(plan.Blockers(d, live), move.Blockers()...)
+// printPlan prints plan's report of an apply's decision (plan's diff, classification, live blockers
+// and move) and notes whether a change is disruptive, for apply's exit code.
+func (o *ApplyOptions) printPlan(w io.Writer, r standalone.PlanReport) error {
 	po := &PlanOptions{PlanOutput: outputText}
-	var b strings.Builder
-	sum := d.Summarize()
-	o.disruptive = sum.Highest == manifestdiff.ClassDisruptive || sum.Highest == manifestdiff.ClassBlocked
-	if err := po.report(&b, d, blockers, sum, true, move); err != nil {
-		return standalone.Verdict{}, err
-	}
-	fmt.Fprintf(streams.Out, "plan:\n%s", b.String())
-	return standalone.Verdict{Blockers: blockers, Disruptive: o.disruptive}, nil
+	o.disruptive = r.Summary.Highest == manifestdiff.ClassDisruptive || r.Summary.Highest == manifestdiff.ClassBlocked
+	return po.report(w, r.Diff, r.Blockers, r.Summary, true, r.Move)
 }
 
 func newApplyScheme() (*runtime.Scheme, error) {

@@ -274,18 +274,7 @@ func readLive(ctx context.Context, c client.Client, d *manifestdiff.Diff) (*plan
 	if err != nil {
 		return nil, err
 	}
-	return in.Live(ctx, c, changedCRDs(d))
-}
-
-// changedCRDs are the CRDs a diff names.
-func changedCRDs(d *manifestdiff.Diff) []string {
-	var out []string
-	for _, o := range d.Objects {
-		if o.ID.Kind == "CustomResourceDefinition" {
-			out = append(out, o.ID.Name)
-		}
-	}
-	return out
+	return in.Live(ctx, c, plan.ChangedCRDs(d))
 }
 
 // calicoMove is the Calico part of the plan: the lines now (from the current manifest's images) and

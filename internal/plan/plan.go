@@ -34,6 +34,18 @@ type Blocker struct {
 	Message string `json:"message"`
 }
 
+// ChangedCRDs are the CRDs a diff adds, removes or changes: those whose stored objects the live
+// checks count.
+func ChangedCRDs(d *manifestdiff.Diff) []string {
+	var out []string
+	for _, o := range d.Objects {
+		if o.ID.Kind == "CustomResourceDefinition" {
+			out = append(out, o.ID.Name)
+		}
+	}
+	return out
+}
+
 // Blockers returns what refuses the diff (classified or not), sorted by object. live may be nil.
 func Blockers(d *manifestdiff.Diff, live *Live) []Blocker {
 	b := blockerScan{live: live, livePools: map[string]*calicov1.IPPool{}}

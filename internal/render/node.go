@@ -555,14 +555,20 @@ func calicoNodeContainer(o *values.Options) corev1.Container {
 // start-up (CALICO_IPV4POOL_*, CALICO_IPV6POOL_*).
 func nodeAddressEnv(o *values.Options) []corev1.EnvVar {
 	e := make([]corev1.EnvVar, 0, 10) // every variable below, without reallocating
+	if o.NoDefaultPools {
+		// calico-pilot creates the pools (internal/pools); calico-node creates none at start-up.
+		e = append(e, env("NO_DEFAULT_POOLS", "true"))
+	}
 	if o.IPv4 {
 		e = append(e, env("IP", "autodetect"))
-		e = append(e, env("CALICO_IPV4POOL_"+string(o.IPv4Pool.Encapsulation), o.IPv4Pool.Mode))
-		if o.IPv4Pool.Encapsulation == values.EncapsulationVXLAN && !o.ReferenceTemplates {
-			// Make sure a pool created from env never gets IPIP as well.
-			e = append(e, env("CALICO_IPV4POOL_IPIP", "Never"))
+		if !o.NoDefaultPools {
+			e = append(e, env("CALICO_IPV4POOL_"+string(o.IPv4Pool.Encapsulation), o.IPv4Pool.Mode))
+			if o.IPv4Pool.Encapsulation == values.EncapsulationVXLAN && !o.ReferenceTemplates {
+				// Make sure a pool created from env never gets IPIP as well.
+				e = append(e, env("CALICO_IPV4POOL_IPIP", "Never"))
+			}
+			e = append(e, env("CALICO_IPV4POOL_CIDR", o.PodCIDRv4))
 		}
-		e = append(e, env("CALICO_IPV4POOL_CIDR", o.PodCIDRv4))
 		if o.IPv4AutoDetectionMethod != "" {
 			e = append(e, env("IP_AUTODETECTION_METHOD", o.IPv4AutoDetectionMethod))
 		}
@@ -570,19 +576,21 @@ func nodeAddressEnv(o *values.Options) []corev1.EnvVar {
 		e = append(e, env("IP", "none"))
 	}
 	if o.IPv6 {
-		e = append(e,
-			env("IP6", "autodetect"),
-			env("CALICO_IPV6POOL_"+string(o.IPv6Pool.Encapsulation), o.IPv6Pool.Mode),
-			env("CALICO_IPV6POOL_CIDR", o.PodCIDRv6),
-		)
+		e = append(e, env("IP6", "autodetect"))
+		if !o.NoDefaultPools {
+			e = append(e,
+				env("CALICO_IPV6POOL_"+string(o.IPv6Pool.Encapsulation), o.IPv6Pool.Mode),
+				env("CALICO_IPV6POOL_CIDR", o.PodCIDRv6),
+			)
+		}
 		if o.IPv6AutoDetectionMethod != "" {
 			e = append(e, env("IP6_AUTODETECTION_METHOD", o.IPv6AutoDetectionMethod))
 		}
-		e = append(e,
-			env("CALICO_IPV6POOL_NAT_OUTGOING", boolString(o.IPv6Pool.NATOutgoing)),
-			// IPv6-only nodes have no IPv4 address to derive a BGP router ID from.
-			env("CALICO_ROUTER_ID", "hash"),
-		)
+		if !o.NoDefaultPools {
+			e = append(e, env("CALICO_IPV6POOL_NAT_OUTGOING", boolString(o.IPv6Pool.NATOutgoing)))
+		}
+		// IPv6-only nodes have no IPv4 address to derive a BGP router ID from.
+		e = append(e, env("CALICO_ROUTER_ID", "hash"))
 	}
 	return e
 }

@@ -46,6 +46,11 @@ type Preview struct {
 	Drift []Drift
 	// Install is what runs, as apply read it (plan's live checks read it too).
 	Install *install.Install
+
+	changes     []objectChange
+	replaced    []string
+	poolActions int
+	poolRecords []pools.Record
 }
 
 // Request is one apply.
@@ -71,6 +76,13 @@ type Request struct {
 	takeover bool
 	// encapsulationStated: the file states the pools' encapsulation (install.Judgement).
 	encapsulationStated bool
+	// noDefaultPools is values.Settings.NoDefaultPools, kept from what runs (keepRuntime).
+	noDefaultPools bool
+	// operatorReplicas is what the tigera operator ran with before a takeover stopped it.
+	operatorReplicas int32
+	// replace are the workloads (ObjectRef.String) the decision replaces in place rather than
+	// applies into: the tigera operator's, as it wrote them (replaceLive).
+	replace map[string]bool
 	// RemoveForeign names the objects (as plan prints them, or "all") whose fields set by other
 	// managers apply removes; the others keep them (server-side apply leaves them alone).
 	RemoveForeign []string
@@ -79,9 +91,8 @@ type Request struct {
 	AllowDisruption bool
 	// Identity holds the Lease.
 	Identity string
-	// Check prints the plan of Preview and returns its verdict; it runs before anything is written.
-	Check func(ctx context.Context, p Preview) (Verdict, error)
-	Out   io.Writer
+	// Out receives what apply decides and does.
+	Out io.Writer
 }
 
 // Verdict is what plan makes of a Preview: its blockers, and whether a change is disruptive.
@@ -99,6 +110,8 @@ type Applier struct {
 	Now       func() time.Time
 	// Poll is how often rollouts and CRDs are polled.
 	Poll time.Duration
+	// PrintPlan writes plan's report of a decision for a person (nil: none).
+	PrintPlan func(w io.Writer, r PlanReport) error
 }
 
 // BlockedError is an apply refused by plan blockers that were not accepted.
@@ -125,81 +138,103 @@ type pass struct {
 	wait []calicoversion.Component
 }
 
-// Apply renders and applies. It returns after the last step rolled out, or with an error that
-// says where it stopped; the state in the cluster lets the next apply continue from there.
-// It gathers (the state, the release that runs), decides (the release, the steps), reviews (plan's
-// report and blockers, the objects it would take over), then applies step by step and records.
+// Apply decides, prints the decision and executes it. It returns after the last step rolled out,
+// or with an error that says where it stopped; the state in the cluster lets the next apply continue
+// from there. A dry run prints the decision and stops.
 func (a *Applier) Apply(ctx context.Context, req Request) (err error) {
-	in, err := install.Read(ctx, a.Client)
-	if err != nil {
-		return err
+	if req.DryRun {
+		d, err := a.Decide(ctx, req)
+		if err != nil {
+			return err
+		}
+		d.Print(req.Out)
+		return d.dryRunVerdict(req.Out)
 	}
 	release, err := a.lock(ctx, req)
 	if err != nil {
 		return err
 	}
 	defer keepFirstError(&err, release)
-	st, found, err := ReadState(ctx, a.Client)
+	d, err := a.Decide(ctx, req)
 	if err != nil {
 		return err
 	}
-	// The writer starts from the state as recorded: what this apply adds to it (kept settings, the
-	// operator's pools) is written with its first step.
-	w, err := newStateWriter(a.Client, st, found)
+	d.Print(req.Out)
+	if err := d.admit(); err != nil {
+		return err
+	}
+	if d.Empty() {
+		fmt.Fprintf(req.Out, "no changes: Calico %s runs on every component (CRDs of %s); nothing was written\n", d.State.Release, d.State.CRDRelease)
+		return nil
+	}
+	return a.Execute(ctx, d, req.Out)
+}
+
+// Reconcile is one reconcile of a controller that keeps the cluster (calico-pilot manage): the
+// decision, executed only when it is not empty, so that an unchanged cluster gets reads only (no
+// Lease, no state, no object written). A decision with work takes the Lease and is decided again
+// under it before it is executed. out receives the decision and what is done.
+func (a *Applier) Reconcile(ctx context.Context, req Request) (d *Decision, err error) {
+	if d, err = a.Decide(ctx, req); err != nil || d.Empty() {
+		return d, err
+	}
+	release, err := a.lock(ctx, req)
+	if err != nil {
+		return d, err
+	}
+	defer keepFirstError(&err, release)
+	if d, err = a.Decide(ctx, req); err != nil {
+		return d, err
+	}
+	d.Print(req.Out)
+	if err := d.admit(); err != nil {
+		return d, err
+	}
+	if d.Empty() {
+		return d, nil
+	}
+	return d, a.Execute(ctx, d, req.Out)
+}
+
+// Execute carries a decision out: the hand-over of the install source, then each step, then the
+// prune and the state. out receives what is done.
+func (a *Applier) Execute(ctx context.Context, d *Decision, out io.Writer) error {
+	req := d.Request
+	req.Out = out
+	st := d.State
+	w, err := newStateWriter(a.Client, d.recorded, d.Found)
 	if err != nil {
 		return err
 	}
-	t, err := a.planTakeover(req, in, st)
-	if err != nil {
-		return err
-	}
-	req.Layout = in.Layout
-	if t != nil {
-		req.TyphaTLS, req.takeover = t.tls, true
-		t.describe(req.Out, in, st, a.Now())
-		st.Pools = operatorPools(st.Pools, in, t.op, a.Now())
-	}
-	facts, err := a.releaseFacts(req, st, found, in)
-	if err != nil {
-		return err
-	}
-	judged := a.keep(&req, in, &st, found)
-	d, err := a.decide(req, facts)
-	if err != nil {
-		return err
-	}
-	passes := planPasses(d)
-	last := passes[len(passes)-1]
-	final, foreign, v, err := a.review(ctx, req, st, d, facts.Deployed, last, in, judged)
-	if err != nil {
-		return err
-	}
-	if req.DryRun {
-		return dryRunVerdict(req, st, foreign, v)
-	}
-	if err := admit(req, &st, foreign, v); err != nil {
-		return err
+	t := d.takeover
+	if !d.handOverNeeded() {
+		t = nil
 	}
 	takenOverNow := t != nil && st.Operator == nil
+	if st.Release == "" && st.Move == nil && !d.Release.Current.IsZero() {
+		// What runs is recorded before the first write of the hand-over or a step.
+		st.Release = d.Release.Current.Name()
+	}
 	if t != nil {
-		if err := a.handOver(ctx, req, w, &st, t, in, refs(final)); err != nil {
+		if err := a.handOver(ctx, req, w, &st, t, d.Install, refs(d.Final)); err != nil {
 			return err
 		}
 	}
-	for _, p := range passes {
-		res, err := a.renderPass(req, p, last, final)
+	last := d.Passes[len(d.Passes)-1]
+	for _, p := range d.Passes {
+		res, err := a.renderPass(req, p, last, d.Final)
 		if err != nil {
 			return err
 		}
-		if err := a.step(ctx, req, w, &st, d, p, res); err != nil {
+		if err := a.step(ctx, req, w, &st, d.Release, p, res); err != nil {
 			return err
 		}
 	}
-	if err := a.finish(ctx, req.Out, w, st, final, last); err != nil {
+	if err := a.finish(ctx, out, w, st, d.Final, last); err != nil {
 		return err
 	}
 	if takenOverNow && t.op.Installation != nil {
-		fmt.Fprintf(req.Out, "the Installation %s stays, owning nothing and without finalizers: with the operator stopped it reverts nothing; delete it (kubectl delete installation %s) "+
+		fmt.Fprintf(out, "the Installation %s stays, owning nothing and without finalizers: with the operator stopped it reverts nothing; delete it (kubectl delete installation %s) "+
 			"once you no longer want to give Calico back to the operator\n", t.op.Installation.GetName(), t.op.Installation.GetName())
 	}
 	return nil
@@ -253,7 +288,7 @@ func (a *Applier) releaseFacts(req Request, st State, found bool, in *install.In
 // component runs (adopting: an install calico-pilot did not record, or whose state was lost), read
 // from their images: one the catalogue does not carry, or a mixed read, is refused (install.ReleaseOf).
 func (a *Applier) recordedRelease(req Request, st State, found bool, in *install.Install) (release string, adopting bool, err error) {
-	if found || !in.Found() {
+	if (found && (st.Release != "" || st.Move != nil)) || !in.Found() {
 		return st.Release, false, nil
 	}
 	var pin *calicoversion.Release
@@ -378,47 +413,6 @@ func (a *Applier) keep(req *Request, in *install.Install, st *State, found bool)
 	return j
 }
 
-// review is the plan, before anything is written: it renders the last step and hands req.Check
-// what the whole apply changes. It returns that render, the live objects apply would take over and
-// the verdict, with the blockers not accepted (the plan's and the file's contradictions Calico cannot
-// make live).
-func (a *Applier) review(ctx context.Context, req Request, st State, d calicoversion.Decision, deployed bool, last pass, in *install.Install, j install.Judgement) (pipeline.Result, []string, Verdict, error) {
-	final, err := a.render(req, last.deployment)
-	if err != nil {
-		return pipeline.Result{}, nil, Verdict{}, err
-	}
-	preview, foreign, err := a.preview(ctx, req, st, final)
-	if err != nil {
-		return pipeline.Result{}, nil, Verdict{}, err
-	}
-	var from calicoversion.Deployment // nothing runs on an empty cluster
-	if deployed {
-		from = d.Deployment()
-	}
-	preview.From, preview.To, preview.Kubernetes, preview.Install = from, last.deployment, req.Facts.KubernetesVersion, in
-	v, err := req.Check(ctx, preview)
-	if err != nil {
-		return pipeline.Result{}, nil, Verdict{}, err
-	}
-	contradictions := append(slices.Clone(j.Contradictions), in.PoolContradictions(final.Pools, "cluster.podCIDR", req.Facts.PodCIDRFromFile)...)
-	for _, c := range contradictions {
-		if c.Blocker {
-			v.Blockers = append(v.Blockers, plan.Blocker{Object: c.Field, Message: c.String()})
-		} else if strings.HasPrefix(c.Field, "IPPool ") {
-			fmt.Fprintln(req.Out, c.String())
-		}
-	}
-	printBlockers(req.Out, contradictions)
-	printDrift(req.Out, preview.Drift, req.RemoveForeign)
-	if req.DryRun {
-		for _, f := range preview.PoolFindings {
-			fmt.Fprintf(req.Out, "IP pool %s: %s\n", f.Pool, f.Message)
-		}
-	}
-	v.Blockers = unaccepted(v.Blockers, req.AcceptBlockers)
-	return final, foreign, v, nil
-}
-
 // printBlockers prints the blockers of the file's contradictions (the plan printed its own).
 func printBlockers(out io.Writer, contradictions []install.Contradiction) {
 	for _, c := range contradictions {
@@ -441,7 +435,9 @@ func unaccepted(blockers []plan.Blocker, accepted []string) []plan.Blocker {
 
 // dryRunVerdict ends a dry run: a note on the objects an apply would take over, and the blockers
 // that would refuse it.
-func dryRunVerdict(req Request, st State, foreign []string, v Verdict) error {
+func (d *Decision) dryRunVerdict(out io.Writer) error {
+	req, st, foreign, v := d.Request, d.State, d.Foreign, d.Verdict
+	req.Out = out
 	switch {
 	case len(foreign) > 0 && !st.Adopted && req.Adopt:
 		fmt.Fprintf(req.Out, "note: %d object(s) exist that calico-pilot did not apply (%s); this apply with --adopt takes them over\n", len(foreign), strings.Join(first(foreign, 5), ", "))
@@ -456,8 +452,9 @@ func dryRunVerdict(req Request, st State, foreign []string, v Verdict) error {
 
 // admit refuses an apply that blockers not accepted stand against, that has disruptive changes not
 // accepted with --allow-disruption, or that would take over objects calico-pilot did not apply
-// without --adopt; it records an adoption in st.
-func admit(req Request, st *State, foreign []string, v Verdict) error {
+// without --adopt; it records an adoption in the decision's state.
+func (d *Decision) admit() error {
+	req, st, foreign, v := d.Request, &d.State, d.Foreign, d.Verdict
 	if len(v.Blockers) > 0 {
 		return &BlockedError{Blockers: v.Blockers}
 	}
@@ -585,7 +582,7 @@ func (a *Applier) render(req Request, dep calicoversion.Deployment) (pipeline.Re
 	// The pipeline also renders a shoot's seed-side monitoring, which needs a control-plane namespace;
 	// a plain cluster has no seed, so those objects are rendered for a name and never applied.
 	src := pipeline.Source{Shoot: req.Facts.Shoot(nil), SeedNamespace: "no-seed"}
-	res, errs, err := a.Encoder.Render(src, req.Config, values.Settings{Images: images, Calico: dep, Layout: req.Layout, TyphaTLS: req.TyphaTLS})
+	res, errs, err := a.Encoder.Render(src, req.Config, values.Settings{Images: images, Calico: dep, Layout: req.Layout, TyphaTLS: req.TyphaTLS, NoDefaultPools: req.noDefaultPools})
 	if err != nil {
 		return pipeline.Result{}, fmt.Errorf("rendering Calico %s: %w", dep, err)
 	}
@@ -689,8 +686,8 @@ func (a *Applier) applyPass(ctx context.Context, req Request, res pipeline.Resul
 // the fields other managers set in those remove names.
 func (a *Applier) applyAll(ctx context.Context, us []*unstructured.Unstructured, req Request) error {
 	for _, u := range us {
-		if req.takeover && isWorkload(u) {
-			if _, err := a.replaceLive(ctx, u.DeepCopy(), false); err != nil {
+		if req.replace[refOf(u).String()] {
+			if _, err := a.replaceLive(ctx, u.DeepCopy(), false, true); err != nil {
 				return err
 			}
 		}
@@ -713,7 +710,9 @@ func (a *Applier) applyAll(ctx context.Context, us []*unstructured.Unstructured,
 // contradict them. The Service-assigned and server fields are the API server's to keep.
 // An object calico-pilot applied already (a later apply of the takeover) is left to server-side
 // apply. replaced says whether it replaced u.
-func (a *Applier) replaceLive(ctx context.Context, u *unstructured.Unstructured, dryRun bool) (replaced bool, err error) {
+// force replaces an object calico-pilot applied already too: the decision found the operator's marks
+// on it before the hand-over removed them.
+func (a *Applier) replaceLive(ctx context.Context, u *unstructured.Unstructured, dryRun, force bool) (replaced bool, err error) {
 	live := &unstructured.Unstructured{}
 	live.SetGroupVersionKind(u.GroupVersionKind())
 	if err := a.Client.Get(ctx, client.ObjectKeyFromObject(u), live); err != nil {
@@ -722,7 +721,9 @@ func (a *Applier) replaceLive(ctx context.Context, u *unstructured.Unstructured,
 		}
 		return false, fmt.Errorf("reading %s to take it over: %w", refOf(u), err)
 	}
-	if managedByUs(live) {
+	if managedByUs(live) && !ownedByOperator(live) && !force {
+		// Applied by calico-pilot already, and the operator has not taken it back since (it puts
+		// its ownerReferences back and reverts the pod template when it runs again).
 		return false, nil
 	}
 	obj := u.DeepCopy()
@@ -738,6 +739,16 @@ func (a *Applier) replaceLive(ctx context.Context, u *unstructured.Unstructured,
 	}
 	*u = *obj
 	return true, nil
+}
+
+// ownedByOperator is true when one of the tigera operator's resources owns u.
+func ownedByOperator(u *unstructured.Unstructured) bool {
+	for _, ref := range u.GetOwnerReferences() {
+		if strings.HasPrefix(ref.APIVersion, install.OperatorGroup+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // isWorkload is true for calico-pilot's DaemonSets and Deployments.

@@ -49,7 +49,8 @@ func (a *Applier) preview(ctx context.Context, req Request, st State, res pipeli
 	if err != nil {
 		return Preview{}, nil, err
 	}
-	p.PoolFindings, p.Drift = findings, sides.drift
+	p.PoolFindings, p.Drift, p.changes, p.replaced = findings, sides.drift, sides.changes, sides.replaced
+	p.poolActions, p.poolRecords = sides.poolActions, sides.poolRecords
 	// The workloads first: they say best what install this is; CRDs last.
 	slices.SortStableFunc(foreign, func(a, b string) int { return foreignRank(a) - foreignRank(b) })
 	return p, foreign, nil
@@ -60,6 +61,20 @@ type previewSides struct {
 	current, target []client.Object
 	// drift is what other managers hold in the rendered objects that exist.
 	drift []Drift
+	// changes are the rendered and pruned objects, each with its live object and what it becomes.
+	changes []objectChange
+	// replaced are the workloads replaced in place (replaceLive), by ObjectRef.String.
+	replaced []string
+	// poolActions counts the pools the sync creates or patches; poolRecords is the pool intent after it.
+	poolActions int
+	poolRecords []pools.Record
+}
+
+// objectChange is one object of an apply: live is nil when it is created, after nil when it is
+// deleted; unchanged is true when the apply leaves it as it is.
+type objectChange struct {
+	live, after *unstructured.Unstructured
+	unchanged   bool
 }
 
 // previewObject adds rendered object u to both sides: the live one, if any, and u after a
@@ -75,6 +90,7 @@ func (a *Applier) previewObject(ctx context.Context, req Request, st State, u *u
 		// Only an existing object can be dry-run: a new one may need a CRD or namespace this
 		// apply creates first.
 		sides.target = append(sides.target, u.DeepCopy())
+		sides.changes = append(sides.changes, objectChange{after: u})
 		return false, nil
 	case err != nil:
 		return false, fmt.Errorf("reading %s: %w", refOf(u), err)
@@ -86,7 +102,7 @@ func (a *Applier) previewObject(ctx context.Context, req Request, st State, u *u
 	if req.takeover && isWorkload(u) {
 		// The tigera operator's workload: replaced (replaceLive), so the dry run is the update's and
 		// nothing of the operator's stays in it.
-		replaced, err = a.replaceLive(ctx, after, true)
+		replaced, err = a.replaceLive(ctx, after, true, false)
 	}
 	if err == nil && !replaced {
 		err = a.ssa(ctx, after, true)
@@ -95,7 +111,9 @@ func (a *Applier) previewObject(ctx context.Context, req Request, st State, u *u
 		return false, err
 	}
 	sides.target = append(sides.target, comparable(after))
+	sides.changes = append(sides.changes, objectChange{live: live, after: after, unchanged: equality.Semantic.DeepEqual(comparable(live).Object, comparable(after).Object)})
 	if replaced {
+		sides.replaced = append(sides.replaced, refOf(u).String())
 		return isForeign, nil
 	}
 	d, err := driftOf(live, after, isForeign)
@@ -117,9 +135,10 @@ func (a *Applier) previewObject(ctx context.Context, req Request, st State, u *u
 		d.Managers = nil
 	}
 	sides.drift = append(sides.drift, d)
-	if wanted(req.RemoveForeign, d.Object) {
+	if wanted(req.RemoveForeign, d.Object) && len(d.keptPaths) > 0 {
 		removePaths(after.Object, d.keptPaths)
 		sides.target[len(sides.target)-1] = comparable(after)
+		sides.changes[len(sides.changes)-1].unchanged = false
 	}
 	return isForeign, nil
 }
@@ -154,6 +173,7 @@ func (a *Applier) previewPruned(ctx context.Context, pruned []ObjectRef, sides *
 		live := r.object()
 		if err := a.Client.Get(ctx, client.ObjectKey{Namespace: r.Namespace, Name: r.Name}, live); err == nil {
 			sides.current = append(sides.current, comparable(live))
+			sides.changes = append(sides.changes, objectChange{live: live})
 		}
 	}
 }
@@ -183,6 +203,7 @@ func (a *Applier) previewPools(ctx context.Context, req Request, st State, desir
 	for _, p := range after {
 		sides.target = append(sides.target, typedComparable(p))
 	}
+	sides.poolActions, sides.poolRecords = len(res.Actions), res.Records
 	return res.Findings, nil
 }
 

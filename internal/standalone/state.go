@@ -43,6 +43,8 @@ type State struct {
 	// Kept are the settings an adoption took from what ran because the file left them out (a
 	// NetworkConfig of those settings only): later applies keep them while the file stays silent.
 	Kept *calicov1alpha1.NetworkConfig `json:"kept,omitempty"`
+	// KeptRuntime are calico-node's start-up settings an adoption kept from what ran.
+	KeptRuntime *KeptRuntime `json:"keptRuntime,omitempty"`
 	// Operator is the tigera operator apply stopped to take its install over (nil: none), with what
 	// to scale it back to.
 	Operator *OperatorState `json:"operator,omitempty"`

@@ -217,10 +217,16 @@ func orDash(s string) string {
 // can run again: an apply that stops half-way is continued by the next.
 func (a *Applier) handOver(ctx context.Context, req Request, w *stateWriter, st *State, t *takeover, in *install.Install, rendered []ObjectRef) error {
 	if st.Operator == nil && t.op.Found {
+		// Recorded with the release that runs, before the operator stops: an apply killed right
+		// after the operator stopped leaves a state from which the next apply decides the same
+		// release (not the release of an unrecorded install) and continues the takeover.
 		st.Operator = &OperatorState{Namespace: install.OperatorNamespace, Name: install.OperatorDeployment, Replicas: t.op.Replicas}
 		if err := w.write(ctx, *st, a.Now()); err != nil {
 			return err
 		}
+	}
+	if st.Operator != nil {
+		req.operatorReplicas = st.Operator.Replicas
 	}
 	if err := a.stopOperator(ctx, req); err != nil {
 		return err
@@ -255,10 +261,24 @@ func (a *Applier) stopOperator(ctx context.Context, req Request) error {
 		}
 		return d.Status.ObservedGeneration >= d.Generation && d.Status.Replicas == 0, nil
 	})
-	if err != nil {
-		return fmt.Errorf("the tigera operator's pods did not stop in %s (Deployment %s: %d replica(s) left): %w; nothing of Calico was changed yet, run apply again to continue", req.Timeout, key, d.Status.Replicas, err)
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return fmt.Errorf("interrupted while the tigera operator's pods stop: its Deployment %s is scaled to 0 and the state records it (replicas %d before); "+
+			"nothing else of Calico was changed. Run apply again to continue the takeover, or give Calico back to the operator: kubectl -n %s scale deployment %s --replicas=%d",
+			key, opReplicas(req), key.Namespace, key.Name, opReplicas(req))
 	}
-	return nil
+	return fmt.Errorf("the tigera operator's pods did not stop in %s (Deployment %s: %d replica(s) left, scaled to 0 and recorded in the state): %w; "+
+		"nothing else of Calico was changed: run apply again to continue", req.Timeout, key, d.Status.Replicas, err)
+}
+
+// opReplicas is what the operator ran with before apply stopped it (as the takeover recorded it).
+func opReplicas(req Request) int32 {
+	if req.operatorReplicas > 0 {
+		return req.operatorReplicas
+	}
+	return 1
 }
 
 // orphanKinds are the kinds of the objects the operator creates for Calico (docs/standalone.md).

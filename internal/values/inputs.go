@@ -66,6 +66,10 @@ type Settings struct {
 	// TyphaTLS, when set, has Felix and Typha talk mutual TLS with the material it names
 	// (docs/layouts.md); nil renders no TLS (every shoot). Ignored when Typha is off.
 	TyphaTLS *layout.TyphaTLS
+	// NoDefaultPools has calico-node create no IP pool of its own at start-up (NO_DEFAULT_POOLS=true
+	// instead of the CALICO_IPV4POOL_* and CALICO_IPV6POOL_* env): apply keeps it where the install
+	// it takes over runs so (the tigera operator's does); every shoot leaves it off.
+	NoDefaultPools bool
 }
 
 // ClusterFacts are the cluster properties rendering depends on, taken from the Shoot (directly or

@@ -42,6 +42,8 @@ type Options struct {
 
 	// IPv4 and IPv6 say which families are on (after the dual-stack migration trim).
 	IPv4, IPv6 bool
+	// NoDefaultPools: calico-node creates no pool at start-up (values.Settings.NoDefaultPools).
+	NoDefaultPools bool
 	// PodCIDRv4 and PodCIDRv6 are the pod networks of the enabled families.
 	PodCIDRv4, PodCIDRv6 string
 	// NodeCIDRv4 is the IPv4 node network (shoot.spec.networking.nodes); empty when unknown.

@@ -239,6 +239,7 @@ func (r *resolver) dataplane(s rules.Settings) {
 	cfg := r.cfg
 	c := r.in.Cluster
 	r.out.Typha = cfg.Typha == nil || cfg.Typha.Enabled
+	r.out.NoDefaultPools = r.in.NoDefaultPools
 	if r.out.Typha && r.in.TyphaTLS != nil {
 		// A copy: Options never share what the caller may change afterwards.
 		t := *r.in.TyphaTLS

@@ -237,7 +237,7 @@ func TestTakeOverOperatorContinuesAfterAFailedStep(t *testing.T) {
 
 	cl.hold(true)
 	code, out, errOut := cl.apply(ctx, file, "--adopt", "--timeout", "3s")
-	if code != 1 || !strings.Contains(errOut, "the tigera operator's pods did not stop in 3s (Deployment tigera-operator/tigera-operator: 1 replica(s) left)") ||
+	if code != 1 || !strings.Contains(errOut, "the tigera operator's pods did not stop in 3s (Deployment tigera-operator/tigera-operator: 1 replica(s) left, scaled to 0 and recorded in the state)") ||
 		!strings.Contains(errOut, "run apply again to continue") {
 		t.Fatalf("apply --adopt with the operator's pods held: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
