@@ -1,14 +1,8 @@
 package calicotls_test
 
 import (
-	"crypto/rand"
-	"crypto/rsa"
 	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"maps"
-	"math/big"
-	"net"
 	"slices"
 	"sort"
 	"testing"
@@ -18,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/calico-pilot/calico-pilot/internal/calicotls"
+	"github.com/calico-pilot/calico-pilot/internal/calicotls/calicotlstest"
 )
 
 var t0 = time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
@@ -166,81 +161,12 @@ func parse(t *testing.T, certPEM []byte) *x509.Certificate {
 	return c
 }
 
-// rsaCA is a CA as the tigera operator makes one: RSA 2048, PKCS#1 key, CN tigera-operator-signer@<time>,
-// 100 years.
 func rsaCA(t *testing.T, cn string, from time.Time) calicotls.KeyPair {
-	t.Helper()
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: cn},
-		NotBefore: from, NotAfter: from.Add(100 * 365 * day),
-		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return calicotls.KeyPair{
-		CertPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
-		KeyPEM:  pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}),
-	}
+	return calicotlstest.OperatorCA(t, cn, from)
 }
 
-// rsaLeaf is a leaf as the operator issues one: RSA 2048, CN the first of the sorted host names,
-// serverAuth and clientAuth, tls.crt the leaf followed by the CA. A nil ca makes it self-signed (a
-// certificate the user brought).
 func rsaLeaf(t *testing.T, ca *calicotls.KeyPair, hosts []string, from time.Time, validity time.Duration) calicotls.KeyPair {
-	t.Helper()
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sorted := slices.Sorted(slices.Values(hosts))
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(time.Now().UnixNano()), Subject: pkix.Name{CommonName: sorted[0]},
-		NotBefore: from, NotAfter: from.Add(validity),
-		KeyUsage:    x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment,
-		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth, x509.ExtKeyUsageClientAuth},
-	}
-	for _, h := range sorted {
-		if ip := net.ParseIP(h); ip != nil {
-			tmpl.IPAddresses = append(tmpl.IPAddresses, ip)
-		} else {
-			tmpl.DNSNames = append(tmpl.DNSNames, h)
-		}
-	}
-	parent, signer := tmpl, any(key)
-	var chain []byte
-	if ca != nil {
-		parent = parseT(t, ca.CertPEM)
-		b, _ := pem.Decode(ca.KeyPEM)
-		caKey, err := x509.ParsePKCS1PrivateKey(b.Bytes)
-		if err != nil {
-			t.Fatal(err)
-		}
-		signer, chain = caKey, ca.CertPEM
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, parent, &key.PublicKey, signer)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return calicotls.KeyPair{
-		CertPEM: append(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), chain...),
-		KeyPEM:  pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}),
-	}
-}
-
-func parseT(t *testing.T, certPEM []byte) *x509.Certificate {
-	t.Helper()
-	b, _ := pem.Decode(certPEM)
-	c, err := x509.ParseCertificate(b.Bytes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return calicotlstest.OperatorLeaf(t, ca, hosts, from, validity)
 }
 
 func secret(name string, typ corev1.SecretType, kp calicotls.KeyPair) *corev1.Secret {

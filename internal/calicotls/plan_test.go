@@ -13,6 +13,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/calico-pilot/calico-pilot/internal/calicotls"
+	"github.com/calico-pilot/calico-pilot/internal/install"
+	"github.com/calico-pilot/calico-pilot/internal/layout"
 )
 
 // TestFreshCluster: without any material calico-pilot creates a CA and issues every key pair and
@@ -490,5 +492,25 @@ func TestTableValidate(t *testing.T) {
 		`pairs[0].trustedVia: no bundle "nowhere" in the table` + "\n" + `pairs[0].mountedBy: no workload mounts Bad_Name`
 	if err := bad.Validate(); err == nil || err.Error() != want {
 		t.Errorf("error %v, want %q", err, want)
+	}
+}
+
+// TestNamesAgree: the names calicotls shares with internal/install and internal/layout are the same.
+func TestNamesAgree(t *testing.T) {
+	tls := layout.TigeraOperatorTyphaTLS()
+	for _, tc := range []struct{ got, want string }{
+		{calicotls.CASecret, install.CopiedCASecret},
+		{calicotls.OperatorCASecret, install.OperatorCASecret},
+		{calicotls.OperatorNamespace, install.OperatorNamespace},
+		{calicotls.TyphaCertsSecret, tls.TyphaSecret},
+		{calicotls.NodeCertsSecret, tls.NodeSecret},
+		{calicotls.TigeraCABundle, tls.CABundle.ConfigMap},
+		{calicotls.KeyBundle, tls.CABundle.Key},
+		{table().Pairs[0].CommonName, tls.ServerCN},
+		{table().Pairs[1].CommonName, tls.ClientCN},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%q, want %q", tc.got, tc.want)
+		}
 	}
 }
