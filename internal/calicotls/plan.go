@@ -345,7 +345,7 @@ func (p *planner) decidePairs() error {
 		if st.Action == Issue {
 			kp, err := issueLeaf(p.ca, pr, p.now, p.in.LeafValidity)
 			if err != nil {
-				return fmt.Errorf("Secret %s/%s: %w", p.in.Table.Namespace, pr.Secret, err)
+				return fmt.Errorf("key pair %s/%s: %w", p.in.Table.Namespace, pr.Secret, err)
 			}
 			p.issued[pr.Secret] = kp
 			cur, _ = ParseCertificate(kp.CertPEM)
