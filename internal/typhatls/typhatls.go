@@ -197,7 +197,6 @@ func hasURI(cert *x509.Certificate, uri string) bool {
 	return false
 }
 
-
 // parseCert parses the first certificate of certPEM.
 func parseCert(certPEM []byte) (*x509.Certificate, error) { return calicotls.ParseCertificate(certPEM) }
 
