@@ -6,5 +6,8 @@
 // operator's, RSA) or issue its own, and renew the leaves before they expire (docs/layouts.md).
 //
 // It is pure: the time is a parameter, nothing is read or written; the certificates are created
-// by internal/certs.Issue (ECDSA P-256 keys).
+// by internal/certs.Issue (ECDSA P-256 keys). Parsing and the trust check are internal/calicotls's,
+// which manages Typha's and calico-node's key pairs together with every other key pair calico-pilot
+// owns outside Gardener (its Plan uses the operator's 30-day rule; docs/certificates.md); this
+// package stays for the takeover's renewal of Typha's pairs until that moves to calicotls.Plan.
 package typhatls

@@ -1,11 +1,7 @@
 package typhatls
 
 import (
-	"bytes"
 	"crypto"
-	"crypto/ecdsa"
-	"crypto/ed25519"
-	"crypto/rsa"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
@@ -14,6 +10,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/calico-pilot/calico-pilot/internal/calicotls"
 	"github.com/calico-pilot/calico-pilot/internal/certs"
 )
 
@@ -27,10 +24,9 @@ const (
 // backdate is how far before now a certificate becomes valid, for clocks a little behind the issuer's.
 const backdate = time.Minute
 
-// KeyPair is a PEM certificate and its PEM private key: the tls.crt and tls.key of a kubernetes.io/tls Secret.
-type KeyPair struct {
-	CertPEM, KeyPEM []byte
-}
+// KeyPair is a PEM certificate and its PEM private key: the tls.crt and tls.key of a kubernetes.io/tls
+// Secret (the type of internal/calicotls, which manages Typha's key pairs with the others).
+type KeyPair = calicotls.KeyPair
 
 // Usage is what a leaf certificate is for.
 type Usage int
@@ -164,16 +160,11 @@ func Trusts(bundlePEM, certPEM []byte, usage Usage, now time.Time) error {
 }
 
 func trusts(bundlePEM []byte, cert *x509.Certificate, usage Usage, now time.Time) error {
-	roots := x509.NewCertPool()
-	if !roots.AppendCertsFromPEM(bundlePEM) {
-		return errors.New("the CA bundle holds no certificate")
-	}
-	if _, err := cert.Verify(x509.VerifyOptions{
-		Roots: roots, CurrentTime: now, KeyUsages: []x509.ExtKeyUsage{usage.extKeyUsage()},
-	}); err != nil {
-		return fmt.Errorf("certificate %q: %w", cert.Subject.CommonName, err)
-	}
-	return nil
+	return calicotls.Trusts(bundlePEM, encodeCert(cert), now, usage.extKeyUsage())
+}
+
+func encodeCert(c *x509.Certificate) []byte {
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: c.Raw})
 }
 
 // Check says why pair is not a working Typha key pair for usage at now, or nil: its key must match its
@@ -181,12 +172,9 @@ func trusts(bundlePEM []byte, cert *x509.Certificate, usage Usage, now time.Time
 // carry uriSAN (when not empty), as Felix's TyphaCN/TyphaURISAN and Typha's ClientCN/ClientURISAN check.
 // It does not say whether it is due for renewal (RenewalDue).
 func Check(pair KeyPair, bundlePEM []byte, usage Usage, commonName, uriSAN string, now time.Time) error {
-	cert, key, err := parsePair(pair)
+	cert, _, err := parsePair(pair)
 	if err != nil {
 		return err
-	}
-	if !samePublicKey(cert.PublicKey, key.Public()) {
-		return fmt.Errorf("certificate %q: the key is not the certificate's", cert.Subject.CommonName)
 	}
 	if err := trusts(bundlePEM, cert, usage, now); err != nil {
 		return err
@@ -209,68 +197,13 @@ func hasURI(cert *x509.Certificate, uri string) bool {
 	return false
 }
 
-func samePublicKey(a, b crypto.PublicKey) bool {
-	k, ok := a.(interface{ Equal(crypto.PublicKey) bool })
-	return ok && k.Equal(b)
-}
-
 // parseCert parses the first certificate of certPEM.
-func parseCert(certPEM []byte) (*x509.Certificate, error) {
-	rest := certPEM
-	for {
-		var b *pem.Block
-		b, rest = pem.Decode(rest)
-		if b == nil {
-			return nil, errors.New("no PEM certificate")
-		}
-		if b.Type == "CERTIFICATE" {
-			cert, err := x509.ParseCertificate(b.Bytes)
-			if err != nil {
-				return nil, fmt.Errorf("parsing the certificate: %w", err)
-			}
-			return cert, nil
-		}
-	}
-}
+func parseCert(certPEM []byte) (*x509.Certificate, error) { return calicotls.ParseCertificate(certPEM) }
 
-// parsePair parses a key pair's certificate and key.
+// parsePair parses a key pair's certificate and key (calicotls.ParseKeyPair: the key must be the
+// certificate's).
 func parsePair(pair KeyPair) (*x509.Certificate, crypto.Signer, error) {
-	cert, err := parseCert(pair.CertPEM)
-	if err != nil {
-		return nil, nil, err
-	}
-	key, err := parseKey(pair.KeyPEM)
-	if err != nil {
-		return nil, nil, err
-	}
-	return cert, key, nil
-}
-
-// parseKey parses a PEM private key: PKCS#1 (RSA), SEC 1 (EC) or PKCS#8.
-func parseKey(keyPEM []byte) (crypto.Signer, error) {
-	b, _ := pem.Decode(bytes.TrimSpace(keyPEM))
-	if b == nil {
-		return nil, errors.New("no PEM private key")
-	}
-	if k, err := x509.ParsePKCS1PrivateKey(b.Bytes); err == nil {
-		return k, nil
-	}
-	if k, err := x509.ParseECPrivateKey(b.Bytes); err == nil {
-		return k, nil
-	}
-	k, err := x509.ParsePKCS8PrivateKey(b.Bytes)
-	if err != nil {
-		return nil, fmt.Errorf("parsing the private key (%s): not PKCS#1, SEC 1 or PKCS#8", b.Type)
-	}
-	switch k := k.(type) {
-	case *rsa.PrivateKey:
-		return k, nil
-	case *ecdsa.PrivateKey:
-		return k, nil
-	case ed25519.PrivateKey:
-		return k, nil
-	}
-	return nil, fmt.Errorf("parsing the private key (%s): unsupported key type %T", b.Type, k)
+	return calicotls.ParseKeyPair(pair)
 }
 
 // Validity reads a certificate's common name and validity period, to say when it expires and when
