@@ -164,8 +164,7 @@ func (a *Applier) Apply(ctx context.Context, req Request) (err error) {
 		return err
 	}
 	if d.Empty() {
-		fmt.Fprintf(req.Out, "no changes: Calico %s runs on every component (CRDs of %s); nothing was written\n", d.State.Release, d.State.CRDRelease)
-		return nil
+		return a.sayWhatRuns(ctx, req.Out, "no changes, nothing was written", d.Request.Layout.OrDefault().Namespace, d.State)
 	}
 	return a.Execute(ctx, d, req.Out)
 }
@@ -230,7 +229,7 @@ func (a *Applier) Execute(ctx context.Context, d *Decision, out io.Writer) error
 			return err
 		}
 	}
-	if err := a.finish(ctx, out, w, st, d.Final, last); err != nil {
+	if err := a.finish(ctx, out, w, st, d.Final, last, req.Layout.OrDefault().Namespace); err != nil {
 		return err
 	}
 	if takenOverNow && t.op.Installation != nil {
@@ -525,7 +524,7 @@ func (a *Applier) recordStep(out io.Writer, st *State, d calicoversion.Decision,
 }
 
 // finish deletes what calico-pilot applied and no longer renders, and records the steady state.
-func (a *Applier) finish(ctx context.Context, out io.Writer, w *stateWriter, st State, final pipeline.Result, last pass) error {
+func (a *Applier) finish(ctx context.Context, out io.Writer, w *stateWriter, st State, final pipeline.Result, last pass, ns string) error {
 	rendered := refs(final)
 	if err := a.prune(ctx, out, st.Owned, rendered); err != nil {
 		return err
@@ -535,7 +534,22 @@ func (a *Applier) finish(ctx context.Context, out io.Writer, w *stateWriter, st 
 	if err := w.write(ctx, st, a.Now()); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "applied: Calico %s runs on every component (CRDs of %s); state in %s/%s\n", st.Release, st.CRDRelease, Namespace, StateConfigMap)
+	return a.sayWhatRuns(ctx, out, "applied", ns, st)
+}
+
+// sayWhatRuns ends an apply: the release every Calico workload of the namespace runs, read from all
+// of them (calico-pilot's and any other), or which run another release.
+func (a *Applier) sayWhatRuns(ctx context.Context, out io.Writer, verb, ns string, st State) error {
+	same, others, err := a.runsWhere(ctx, ns, st.Release)
+	if err != nil {
+		return err
+	}
+	if len(others) == 0 {
+		fmt.Fprintf(out, "%s: Calico %s runs on every component (CRDs of %s); state in %s/%s\n", verb, st.Release, st.CRDRelease, Namespace, StateConfigMap)
+		return nil
+	}
+	fmt.Fprintf(out, "%s: Calico %s runs on %s (CRDs of %s); another release runs on %s; state in %s/%s\n",
+		verb, st.Release, strings.Join(same, ", "), st.CRDRelease, strings.Join(others, ", "), Namespace, StateConfigMap)
 	return nil
 }
 

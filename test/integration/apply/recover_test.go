@@ -111,7 +111,7 @@ func TestTakeOverOperatorThatRanAgain(t *testing.T) {
 	if err := op.typhaTLSConsistent(t, cl); err != nil {
 		t.Error(err)
 	}
-	if code, out, errOut = cl.apply(ctx, file); code != 0 || !strings.Contains(out, "no changes: Calico v3.31.7 runs on every component") {
+	if code, out, errOut = cl.apply(ctx, file); code != 0 || !strings.Contains(out, "no changes, nothing was written: Calico v3.31.7 runs on every component") {
 		t.Fatalf("the apply after: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 }
