@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/util/retry"
@@ -73,6 +74,9 @@ func (e *env) editCases(ctx context.Context, t *testing.T, u *unstructured.Unstr
 	}
 	e.edit(ctx, t, u, editor, func(live *unstructured.Unstructured) { setLabel(live, "ssa.test/foreign", "x") })
 	e.check(ctx, t, "label added by "+editor, u, true)
+	// The render states the editor's label with its value: calico-pilot takes it on, a write.
+	e.check(ctx, t, "rendered label only "+editor+" owned", withLabel(u, "ssa.test/foreign", "x"), false)
+	e.restore(ctx, t, u)
 
 	switch u.GetKind() {
 	case "DaemonSet", "Deployment":
@@ -109,6 +113,24 @@ func (e *env) workloadCases(ctx context.Context, t *testing.T, u *unstructured.U
 		e.check(ctx, t, "rendered env var removed", removed, false)
 		e.restore(ctx, t, u)
 	}
+
+	// A quantity in another form than the canonical one the server stores: another value for the
+	// merge, so the server stamps a new time (a write) before it stores the canonical form again.
+	withCPU := func(cpu string) *unstructured.Unstructured {
+		o := u.DeepCopy()
+		cs := containers(o.Object)
+		c0 := cs[0].(map[string]any)
+		c0["resources"] = map[string]any{"requests": map[string]any{"cpu": cpu}}
+		setContainers(o.Object, cs)
+		return o
+	}
+	e.restore(ctx, t, withCPU("100m"))
+	e.check(ctx, t, "rendered cpu request 100m again", withCPU("100m"), true)
+	// managedFields times have seconds: in the second of the last apply the new stamp would be the
+	// old one and the server would store nothing new; a reconcile never comes that soon.
+	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second)))
+	e.check(ctx, t, "rendered cpu request 0.1 for 100m", withCPU("0.1"), false)
+	e.restore(ctx, t, u)
 
 	e.edit(ctx, t, u, editor, func(live *unstructured.Unstructured) {
 		cs := containers(live.Object)
