@@ -31,11 +31,12 @@ func (c *Comparer) explain(live, after *unstructured.Unstructured, manager strin
 
 // valueChanges names the fields whose values the apply would add, change or remove.
 func (c *Comparer) valueChanges(live, after *unstructured.Unstructured) []string {
-	lt, err := c.conv.ObjectToTyped(withoutManagedFields(live), typed.AllowDuplicates)
+	conv := c.converter(live.GroupVersionKind())
+	lt, err := conv.ObjectToTyped(withoutManagedFields(live), typed.AllowDuplicates)
 	if err != nil {
 		return []string{"cannot read the live object: " + err.Error()}
 	}
-	at, err := c.conv.ObjectToTyped(withoutManagedFields(after), typed.AllowDuplicates)
+	at, err := conv.ObjectToTyped(withoutManagedFields(after), typed.AllowDuplicates)
 	if err != nil {
 		return []string{"cannot read the applied object: " + err.Error()}
 	}

@@ -22,15 +22,16 @@ import (
 // the built-in kinds and one field manager per kind; build one with NewComparer and share it (it is
 // safe for concurrent use).
 type Comparer struct {
-	conv schemaConverter
+	conv   schemaConverter
+	custom map[schema.GroupVersionKind]customKind
 
 	mu       sync.Mutex
 	managers map[schema.GroupVersionKind]*managedfields.FieldManager
 }
 
-// NewComparer builds a Comparer for Kubernetes' own kinds and CustomResourceDefinitions. Other
-// kinds (custom resources) are always answered "changed".
-func NewComparer() (*Comparer, error) {
+// NewComparer builds a Comparer for Kubernetes' own kinds, CustomResourceDefinitions and the custom
+// resources of crds (their served versions). Other kinds are always answered "changed".
+func NewComparer(crds ...*apiextensionsv1.CustomResourceDefinition) (*Comparer, error) {
 	s := runtime.NewScheme()
 	if err := clientgoscheme.AddToScheme(s); err != nil {
 		return nil, fmt.Errorf("building the scheme of the built-in kinds: %w", err)
@@ -38,7 +39,12 @@ func NewComparer() (*Comparer, error) {
 	if err := apiextensionsv1.AddToScheme(s); err != nil {
 		return nil, fmt.Errorf("building the scheme of CustomResourceDefinitions: %w", err)
 	}
+	custom, err := customKinds(crds)
+	if err != nil {
+		return nil, err
+	}
 	return &Comparer{
+		custom: custom,
 		conv: schemaConverter{
 			builtin:       clientgoapply.NewTypeConverter(s),
 			apiextensions: apiextensionsapply.NewTypeConverter(s),
@@ -104,22 +110,45 @@ func (c *Comparer) fieldManager(gvk schema.GroupVersionKind) (*managedfields.Fie
 	if fm, ok := c.managers[gvk]; ok {
 		return fm, nil
 	}
+	if k, ok := c.custom[gvk]; ok {
+		var reset map[fieldpath.APIVersion]fieldpath.Filter
+		if k.statusReset {
+			reset = statusReset(gvk)
+		}
+		fm, err := managedfields.NewDefaultCRDFieldManager(k.conv, sameVersion{}, noDefaults{}, unstructuredCreater{}, gvk, gvk.GroupVersion(), "", reset)
+		if err != nil {
+			return nil, fmt.Errorf("field manager of %s: %w", gvk, err)
+		}
+		c.managers[gvk] = fm
+		return fm, nil
+	}
 	// A custom resource's schema is its CRD's: without it the answer would be guessed.
 	if _, err := c.conv.of(gvk).ObjectToTyped(emptyOf(gvk)); err != nil {
-		return nil, fmt.Errorf("no schema for %s", gvk)
+		return nil, fmt.Errorf("no schema for %s (a custom resource whose CRD the Comparer was not given)", gvk)
 	}
 	// The API server resets status on the main resource of every kind calico-pilot renders that
 	// has one (the strategies' GetResetFields): applied status values are not owned. Where a kind
 	// has no such reset, the set differs from the server's and the answer is "changed": safe.
-	reset := map[fieldpath.APIVersion]fieldpath.Filter{
-		fieldpath.APIVersion(gvk.GroupVersion().String()): fieldpath.NewExcludeSetFilter(fieldpath.NewSet(fieldpath.MakePathOrDie("status"))),
-	}
-	fm, err := managedfields.NewDefaultFieldManager(c.conv, sameVersion{}, noDefaults{}, unstructuredCreater{}, gvk, gvk.GroupVersion(), "", reset)
+	fm, err := managedfields.NewDefaultFieldManager(c.conv, sameVersion{}, noDefaults{}, unstructuredCreater{}, gvk, gvk.GroupVersion(), "", statusReset(gvk))
 	if err != nil {
 		return nil, fmt.Errorf("field manager of %s: %w", gvk, err)
 	}
 	c.managers[gvk] = fm
 	return fm, nil
+}
+
+func statusReset(gvk schema.GroupVersionKind) map[fieldpath.APIVersion]fieldpath.Filter {
+	return map[fieldpath.APIVersion]fieldpath.Filter{
+		fieldpath.APIVersion(gvk.GroupVersion().String()): fieldpath.NewExcludeSetFilter(fieldpath.NewSet(fieldpath.MakePathOrDie("status"))),
+	}
+}
+
+// converter is the schema of gvk's objects.
+func (c *Comparer) converter(gvk schema.GroupVersionKind) managedfields.TypeConverter {
+	if k, ok := c.custom[gvk]; ok {
+		return k.conv
+	}
+	return c.conv
 }
 
 func emptyOf(gvk schema.GroupVersionKind) *unstructured.Unstructured {
