@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/kube-openapi/pkg/common"
-	"k8s.io/kube-openapi/pkg/util"
 	"k8s.io/kube-openapi/pkg/validation/spec"
 )
 
@@ -31,10 +30,11 @@ func customKinds(crds []*apiextensionsv1.CustomResourceDefinition) (map[schema.G
 		return out, nil
 	}
 	models := map[string]*spec.Schema{}
-	ref := func(path string) spec.Ref { return spec.MustCreateRef("#/components/schemas/" + util.ToRESTFriendlyName(path)) }
-	for path, def := range generatedopenapi.GetOpenAPIDefinitions(common.ReferenceCallback(ref)) {
+	// The definitions are named as the API server's models are (io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta).
+	ref := func(name string) spec.Ref { return spec.MustCreateRef("#/components/schemas/" + name) }
+	for name, def := range generatedopenapi.GetOpenAPIDefinitions(common.ReferenceCallback(ref)) {
 		s := def.Schema
-		models[util.ToRESTFriendlyName(path)] = &s
+		models[name] = &s
 	}
 	for _, crd := range crds {
 		for _, v := range crd.Spec.Versions {
