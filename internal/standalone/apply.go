@@ -80,6 +80,9 @@ type Request struct {
 	noDefaultPools bool
 	// operatorReplicas is what the tigera operator ran with before a takeover stopped it.
 	operatorReplicas int32
+	// unchanged are the objects (ObjectRef.String) a server-side apply leaves as they are, for the
+	// one step of an apply that is no move (a move's steps change what the decision read).
+	unchanged map[string]bool
 	// replace are the workloads (ObjectRef.String) the decision replaces in place rather than
 	// applies into: the tigera operator's, as it wrote them (replaceLive).
 	replace map[string]bool
@@ -700,6 +703,10 @@ func (a *Applier) applyPass(ctx context.Context, req Request, res pipeline.Resul
 // the fields other managers set in those remove names.
 func (a *Applier) applyAll(ctx context.Context, us []*unstructured.Unstructured, req Request) error {
 	for _, u := range us {
+		if req.unchanged[refOf(u).String()] {
+			// The decision found that a server-side apply leaves it as it is.
+			continue
+		}
 		if req.replace[refOf(u).String()] {
 			if _, err := a.replaceLive(ctx, u.DeepCopy(), false, true); err != nil {
 				return err

@@ -219,6 +219,14 @@ func (a *Applier) review(ctx context.Context, d *Decision, deployed bool, last p
 	}
 	v.Blockers = unaccepted(v.Blockers, req.AcceptBlockers)
 	d.Final, d.Preview, d.Report, d.Foreign, d.Verdict = final, preview, rep, foreign, v
+	if len(d.Passes) == 1 {
+		d.Request.unchanged = map[string]bool{}
+		for _, c := range preview.changes {
+			if c.unchanged && c.live != nil && c.after != nil {
+				d.Request.unchanged[refOf(c.live).String()] = true
+			}
+		}
+	}
 	if len(preview.replaced) > 0 {
 		d.Request.replace = map[string]bool{}
 		for _, r := range preview.replaced {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -18,6 +19,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/pools"
+	"github.com/calico-pilot/calico-pilot/internal/ssa"
 )
 
 // preview builds plan's two sides without writing: the live objects apply would touch (rendered ones,
@@ -30,6 +32,9 @@ func (a *Applier) preview(ctx context.Context, req Request, st State, res pipeli
 		return Preview{}, nil, err
 	}
 	var sides previewSides
+	if sides.cmp, err = ssa.NewComparer(typedCRDs(o.crds)...); err != nil {
+		return Preview{}, nil, err
+	}
 	var foreign []string
 	for _, u := range o.all() {
 		isForeign, err := a.previewObject(ctx, req, st, u, &sides)
@@ -65,6 +70,8 @@ type previewSides struct {
 	changes []objectChange
 	// replaced are the workloads replaced in place (replaceLive), by ObjectRef.String.
 	replaced []string
+	// cmp says whether a server-side apply would leave an object as it is.
+	cmp *ssa.Comparer
 	// poolActions counts the pools the sync creates or patches; poolRecords is the pool intent after it.
 	poolActions int
 	poolRecords []pools.Record
@@ -99,19 +106,28 @@ func (a *Applier) previewObject(ctx context.Context, req Request, st State, u *u
 	sides.current = append(sides.current, comparable(live))
 	after := u.DeepCopy()
 	replaced := false
-	if req.takeover && isWorkload(u) {
+	// An object a server-side apply would leave as it is (internal/ssa, from the live object alone)
+	// needs no dry run: what it becomes is what it is.
+	same := false
+	if sides.cmp != nil && !(req.takeover && isWorkload(u) && (!managedByUs(live) || ownedByOperator(live))) {
+		same, _ = sides.cmp.Unchanged(u, live, FieldManager)
+	}
+	switch {
+	case same:
+		after = live.DeepCopy()
+	case req.takeover && isWorkload(u):
 		// The tigera operator's workload: replaced (replaceLive), so the dry run is the update's and
 		// nothing of the operator's stays in it.
 		replaced, err = a.replaceLive(ctx, after, true, false)
 	}
-	if err == nil && !replaced {
+	if err == nil && !replaced && !same {
 		err = a.ssa(ctx, after, true)
 	}
 	if err != nil {
 		return false, err
 	}
 	sides.target = append(sides.target, comparable(after))
-	sides.changes = append(sides.changes, objectChange{live: live, after: after, unchanged: equality.Semantic.DeepEqual(comparable(live).Object, comparable(after).Object)})
+	sides.changes = append(sides.changes, objectChange{live: live, after: after, unchanged: same || equality.Semantic.DeepEqual(comparable(live).Object, comparable(after).Object)})
 	if replaced {
 		sides.replaced = append(sides.replaced, refOf(u).String())
 		return isForeign, nil
@@ -119,6 +135,11 @@ func (a *Applier) previewObject(ctx context.Context, req Request, st State, u *u
 	d, err := driftOf(live, after, isForeign)
 	if err != nil {
 		return false, err
+	}
+	if same && !req.DryRun && !wanted(req.RemoveForeign, d.Object) {
+		// What others set in an object apply leaves as it is is listed by a dry run; a reconcile
+		// that writes nothing asks the server nothing about it.
+		return isForeign, nil
 	}
 	if d.keptPaths, err = a.withoutDefaults(ctx, after, d.keptPaths); err != nil {
 		return false, err
@@ -141,6 +162,19 @@ func (a *Applier) previewObject(ctx context.Context, req Request, st State, u *u
 		sides.changes[len(sides.changes)-1].unchanged = false
 	}
 	return isForeign, nil
+}
+
+// typedCRDs are the rendered CRDs as typed objects (the ones that do not decode are left out: their
+// custom resources are then judged changed, which is safe).
+func typedCRDs(us []*unstructured.Unstructured) []*apiextensionsv1.CustomResourceDefinition {
+	var out []*apiextensionsv1.CustomResourceDefinition
+	for _, u := range us {
+		crd := &apiextensionsv1.CustomResourceDefinition{}
+		if runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, crd) == nil {
+			out = append(out, crd)
+		}
+	}
+	return out
 }
 
 // withoutDefaults drops from paths the fields whose value is the API server's default: another
