@@ -9,9 +9,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/referencekeep"
 	"github.com/calico-pilot/calico-pilot/internal/render"
 	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
-	"github.com/calico-pilot/calico-pilot/internal/takeover"
 )
 
 // The roll count of issue 20 item 4: for the reference's scenarios (docs/reference-extension.md
@@ -84,7 +84,7 @@ func TestReferenceModeRollCount(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		taken, err := takeover.FromDeployed(deployed)
+		taken, err := referencekeep.FromDeployed(deployed)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -237,7 +237,7 @@ func TestEBPFVariant(t *testing.T) {
 		t.Errorf("FELIX_BPFKUBEPROXYHEALTZPORT = %q rendered; Felix ignores the misspelt name", got)
 	}
 	// Reference mode keeps the reference's misspelt name beside the correct one (issue 30 item 3):
-	// harmless, and dropping it would roll calico-node at takeover.
+	// harmless, and dropping it would roll calico-node at the swap-in.
 	sc, err := rendertest.ScenarioNamed("ebpf-kube-proxy-on")
 	if err != nil {
 		t.Fatal(err)
