@@ -66,7 +66,7 @@ func NewApplyCommand(streams IO) *cobra.Command {
 	o := &ApplyOptions{}
 	cmd := &cobra.Command{
 		Use:   "apply --kubeconfig FILE -f CLUSTER.yaml [--dry-run] [--calico-version RELEASE|LINE] [--adopt] [--allow-disruption] [--accept-blocker OBJECT] [--remove-foreign OBJECT] [--timeout D]",
-		Short: "Install, adopt or update Calico on a cluster without Gardener, with the pipeline the Gardener extension uses",
+		Short: "Install or update Calico on a cluster without Gardener; adopt or take over a running install (--adopt)",
 		Long: `Render Calico for a plain cluster (no Gardener) from a cluster file and apply it with server-side
 apply under the field manager "calico-pilot" (docs/standalone.md, docs/cli.md).
 
