@@ -21,8 +21,8 @@ const settle = 1500 * time.Millisecond
 
 // TestRequestBudget counts every request the controller sends to the seed (reads included, an
 // informer's list and watch excluded) for a first reconcile and for a reconcile asked for by the
-// operation annotation when nothing changed, and asserts issue 13's budgets (at most 8 and at
-// most 3) as exact counts, with the gardener-kube-apiserver GlobalNetworkSet on (issue 20 item 7):
+// operation annotation when nothing changed, and asserts the budgets (at most 8 and at
+// most 3) as exact counts, with the gardener-kube-apiserver GlobalNetworkSet on:
 // the shoot's kube-apiserver DNSRecords come from the informer cache, not from a request. The shoot is reachable as in a real landscape: its control-plane
 // namespace has the gardener-internal secret (§3.7 of docs/gardener-api-types.md), read once per
 // pool sync. The requests to the shoot's own API server (the pool list and create) go through

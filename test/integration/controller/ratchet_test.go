@@ -58,7 +58,7 @@ func (e *testEnv) cniIPAMType() string {
 	return conflist.Plugins[0].IPAM.Type
 }
 
-// TestReferenceAcceptedConfigsReconcile: every contradictory config of issue 10 that the reference
+// TestReferenceAcceptedConfigsReconcile: every contradictory config that the reference
 // accepted reaches Succeeded, with the ProviderConfigHonoured condition naming the fields, and
 // deploys what the reference deployed.
 func TestReferenceAcceptedConfigsReconcile(t *testing.T) {

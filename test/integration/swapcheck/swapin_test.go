@@ -48,7 +48,7 @@ import (
 // The seed holds each shoot as the reference left it: the Cluster, the Network with the reference's
 // provider status (apiVersion and kind only) and its ManagedResource, whose secret holds the
 // reference's manifest built from the facts (rendertest.ReferenceManifest). The reference's typha
-// container says imagePullPolicy: IfNotPresent, as issue 30 measured on the reference's chart (the
+// container says imagePullPolicy: IfNotPresent, as measured on the reference's chart (the
 // facts do not state the pull policy); calico-pilot leaves it to the API server.
 //
 // The controller's result is its decide and render step (network.Renderer, with the compatibility
