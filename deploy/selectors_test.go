@@ -137,7 +137,7 @@ func TestWorkloadSelectors(t *testing.T) {
 	for workload, selectors := range got {
 		row, ok := rows[workload]
 		if !ok {
-			t.Errorf("%s is not in docs/compatibility.md's selector table: add it with the reference's selector (or \"not taken over\")", workload)
+			t.Errorf("%s is not in docs/compatibility.md's selector table: add it with the reference's selector (or \"not replaced\")", workload)
 			continue
 		}
 		for sel := range selectors {
@@ -145,7 +145,7 @@ func TestWorkloadSelectors(t *testing.T) {
 				t.Errorf("%s selects %s; docs/compatibility.md says %s", workload, sel, row.ours)
 			}
 		}
-		if row.reference != "not taken over" && normalizeSelector(row.reference) != normalizeSelector(row.ours) {
+		if row.reference != "not replaced" && normalizeSelector(row.reference) != normalizeSelector(row.ours) {
 			t.Errorf("%s: calico-pilot selects %s, the reference %s: the swap's update of it would be refused (spec.selector is immutable)", workload, row.ours, row.reference)
 		}
 	}

@@ -161,10 +161,15 @@ func NewAdmissionCommand(streams IO) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "admission",
 		Short: "Serve the validating admission webhook for calico Shoots",
-		Long: "Serves the validating webhook for core.gardener.cloud/v1beta1 Shoots of networking type calico at " +
-			webhook.Path + ". It decodes and validates spec.networking.providerConfig like `calico-pilot validate`, " +
-			"denies changes that would break a cluster with nodes, and warns about disruptive ones. " +
-			"The webhook needs no access to any API server.",
+		Long: `Serves the validating webhook for core.gardener.cloud/v1beta1 Shoots of networking type calico at
+` + webhook.Path + `. It decodes and validates spec.networking.providerConfig as 'calico-pilot validate' does
+(the calicoVersion pin too; with $IMAGEVECTOR_OVERWRITE a new or changed pin to a release the landscape has
+no images of is refused), denies changes that would break a cluster with nodes, and warns about disruptive
+ones.
+
+Validating needs no API server. With --webhook-config-mode url (gardener-operator's Extension) it also
+registers itself in the cluster of --kubeconfig, with a CA it manages and renews (docs/admission.md,
+docs/deployment.md).`,
 		Args: cobra.NoArgs,
 	}
 	return bindOptions(c, o, streams)

@@ -64,39 +64,32 @@ type ApplyOptions struct {
 func NewApplyCommand(streams IO) *cobra.Command {
 	o := &ApplyOptions{}
 	cmd := &cobra.Command{
-		Use:   "apply --kubeconfig FILE -f CLUSTER.yaml [--dry-run] [--calico-version RELEASE|LINE] [--timeout D] [--accept-blocker OBJECT] [--adopt]",
-		Short: "Install or update Calico on any Kubernetes cluster, with the pipeline the Gardener extension uses",
+		Use:   "apply --kubeconfig FILE -f CLUSTER.yaml [--dry-run] [--calico-version RELEASE|LINE] [--adopt] [--allow-disruption] [--accept-blocker OBJECT] [--remove-foreign OBJECT] [--timeout D]",
+		Short: "Install or update Calico on a cluster without Gardener; adopt or take over a running install (--adopt)",
 		Long: `Render Calico for a plain cluster (no Gardener) from a cluster file and apply it with server-side
-apply under the field manager "calico-pilot" (docs/standalone.md).
+apply under the field manager "calico-pilot" (docs/standalone.md, docs/cli.md).
 
-The cluster file (apiVersion standalone.calico-pilot.dev/v1alpha1, kind Cluster) holds the NetworkConfig
-(networkConfig: the same API and validation as a shoot's providerConfig) and the cluster facts (cluster:
-kubernetesVersion, podCIDR, serviceCIDR, nodeCIDR, ipFamilies, kubeProxy.enabled/mode). Facts left out are
-read from the cluster and printed: the API server's version, kube-system/kubeadm-config networking, the
-Nodes' spec.podCIDRs, the kube-system/kube-proxy ConfigMap. A fact the file states differently from the
-cluster is an error naming both.
+The cluster file (apiVersion standalone.calico-pilot.dev/v1alpha1, kind Cluster; a bare NetworkConfig is
+read as one without facts) holds the NetworkConfig and the cluster facts. Facts left out are read from the
+cluster and printed; a fact the file states differently from the cluster is an error naming both.
 
-Order: CRDs (waiting until Established), RBAC, the other objects, IP pools (created once, never changed,
-re-enabled or re-created afterwards), then calico-node, Typha and kube-controllers, waiting for their
-rollout. The release moves only with --calico-version (a release, or a line meaning its newest release):
-a move between lines goes in Calico's order, one step at a time, each waited for; going down never lowers
-the CRDs. State (release, CRD release, owned objects, pool intent) is kept in the ConfigMap
-kube-system/calico-pilot-state; the Lease kube-system/calico-pilot-apply keeps two applies apart.
-CRDs and IP pools are never deleted; other objects are deleted only when the state says calico-pilot
-applied them and it no longer renders them.
+apply writes CRDs, RBAC, the other objects, IP pools (created once, then the owner's) and the workloads,
+waiting for each rollout. The release moves only with --calico-version, in Calico's order; CRDs never go
+down; CRDs and IP pools are never deleted. State is kept in ConfigMap kube-system/calico-pilot-state, and
+the Lease kube-system/calico-pilot-apply keeps two applies apart.
 
---dry-run prints plan's report (objects, restarts, blockers) and changes nothing, with plan's exit codes
-(1 for a blocker or a disruptive change; --allow-disruption accepts the latter). apply refuses what plan
-calls a blocker unless it is accepted by its object (--accept-blocker "IPPool default-ipv4-ippool").
-Objects calico-pilot did not apply (upstream's calico.yaml) are taken over only with --adopt. A cluster run
-by the tigera operator is refused.
+A running Calico calico-pilot did not apply is used only with --adopt: an install from upstream's
+calico.yaml is adopted, keeping what runs where the file is silent; a tigera-operator install is taken
+over in place (the operator stopped, its ownerReferences removed, the workloads updated in calico-system,
+Typha's TLS kept and renewed). Run --dry-run first: it prints plan's report and changes nothing. Blockers
+are refused unless accepted (--accept-blocker), disruptive changes unless --allow-disruption is given.
 
-Exit status: 0 applied (or, with --dry-run, nothing blocked or disruptive), 1 blocked (or, with --dry-run,
-disruptive), invalid file, or a rollout that did not
-finish in time, 2 bad usage, or a cluster that does not answer, refuses the
-credentials (401, 403) or presents a certificate the kubeconfig's CA does not sign.`,
+Exit status: 0 applied (with --dry-run: nothing blocked or disruptive), 1 blocked, disruptive, invalid
+file or a rollout that did not finish in time, 2 bad usage or a cluster that does not answer, refuses the
+credentials (401, 403) or presents a certificate the kubeconfig's CA does not sign, 130 interrupted.`,
 		Example: `  calico-pilot apply --kubeconfig admin.conf -f cluster.yaml --dry-run
   calico-pilot apply --kubeconfig admin.conf -f cluster.yaml
+  calico-pilot apply --kubeconfig admin.conf -f cluster.yaml --adopt --dry-run   # a running install
   calico-pilot apply --kubeconfig admin.conf -f cluster.yaml --calico-version v3.32 --timeout 10m`,
 		Args: cobra.NoArgs,
 	}
@@ -113,7 +106,7 @@ func (o *ApplyOptions) AddFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.CalicoVersion, "calico-version", "", "Calico release or line to move to ("+calicoversion.Default().Accepted()+"); without it the deployed release stays")
 	f.DurationVar(&o.Timeout, "timeout", 5*time.Minute, "how long to wait for CRDs to be Established and for each step's rollout")
 	f.StringArrayVar(&o.AcceptBlockers, "accept-blocker", nil, "a plan blocker to accept, by its object as plan prints it (repeatable)")
-	f.BoolVar(&o.Adopt, "adopt", false, "take over Calico objects that calico-pilot did not apply (an install from upstream's calico.yaml)")
+	f.BoolVar(&o.Adopt, "adopt", false, "use a running Calico calico-pilot did not apply: adopt an install from upstream's calico.yaml, or take over a tigera-operator install in place")
 }
 
 // Complete reads the kubeconfig.

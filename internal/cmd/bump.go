@@ -327,7 +327,14 @@ func newBumpDigestsCommand(streams IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "digests --version vX.Y.Z",
 		Short: "Print the registry digests of the Calico images of a version",
-		Args:  cobra.NoArgs,
+		Long: `Resolve each Calico image's manifest digest for a version through the registry API (anonymous
+access) and print one "IMAGE: VERSION@sha256:..." line per image, in the order given (docs/bump.md).
+
+Exit status: 0 printed, 1 a missing tag, an unreachable registry or an answer that is not an image
+manifest or index (each naming the image), 2 bad usage.`,
+		Example: `  calico-pilot bump digests --version v3.31.7
+  calico-pilot bump digests --version v3.31.7 --registry docker.io`,
+		Args: cobra.NoArgs,
 	}
 	return bindOptions(cmd, o, streams)
 }

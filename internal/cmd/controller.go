@@ -290,9 +290,12 @@ func NewControllerCommand(streams IO) *cobra.Command {
 		Use:   "controller",
 		Short: "Run the Gardener networking extension controller for Calico (reconciles Networks of type calico)",
 		Long: `Runs the controller manager that reconciles extensions.gardener.cloud/v1alpha1 Networks of type calico
-in a seed: it renders Calico for the shoot into the ManagedResource extension-networking-calico-config and
-reports status on the Network. Leader election, metrics (--metrics-bind-address) and /healthz, /readyz
-(--health-probe-bind-address) are on by default.`,
+in a seed: it renders Calico for the shoot into the ManagedResource extension-networking-calico-config, the
+seed's monitoring objects into extension-networking-calico-monitoring (class seed), creates the shoot's IP
+pools once, and reports conditions and status on the Network. With ControllerConfiguration calico.rollout it
+moves shoots to another Calico line in waves (calico-pilot rollout status|resume). It also keeps Gardener's
+heartbeat Lease. Leader election, metrics (--metrics-bind-address) and /healthz, /readyz
+(--health-probe-bind-address) are on by default (docs/controller.md, docs/deployment.md).`,
 		Args: cobra.NoArgs,
 	}
 	return bindOptions(cmd, o, streams)

@@ -21,13 +21,13 @@ spec:
 `
 	tests := []cliCase{
 		{
-			name:    "seed 004 example policy is clean",
-			args:    []string{"lint", "-f", testdata + "seed004-globalnetworkpolicy.yaml"},
+			name:    "the end-user guide's example policy is clean",
+			args:    []string{"lint", "-f", testdata + "userguide-globalnetworkpolicy.yaml"},
 			wantOut: "GlobalNetworkPolicy allow-to-kube-apiserver: clean\n",
 		},
 		{
 			name:    "clean in JSON is an empty array",
-			args:    []string{"lint", "-f", testdata + "seed004-networkpolicy.yaml", "-o", "json"},
+			args:    []string{"lint", "-f", testdata + "userguide-networkpolicy.yaml", "-o", "json"},
 			wantOut: "[]\n",
 		},
 		{
@@ -82,7 +82,7 @@ spec:
 }
 
 func TestLintCommandJSON(t *testing.T) {
-	code, out, errOut := runCLIWith(context.Background(), nil, "lint", "-f", "../lint/testdata/seed004-broken.yaml", "-o", "json")
+	code, out, errOut := runCLIWith(context.Background(), nil, "lint", "-f", "../lint/testdata/userguide-broken.yaml", "-o", "json")
 	if code != ExitFindings {
 		t.Fatalf("exit code %d, want 1 (stderr %q)", code, errOut)
 	}

@@ -95,8 +95,14 @@ type IO struct {
 // NewRootCommand builds the calico-pilot command tree.
 func NewRootCommand(streams IO) *cobra.Command {
 	root := &cobra.Command{
-		Use:           "calico-pilot",
-		Short:         "Deploy and lifecycle-manage Calico networking on Kubernetes",
+		Use:   "calico-pilot",
+		Short: "Deploy and lifecycle-manage Calico networking on Kubernetes",
+		Long: `Deploy and lifecycle-manage Calico networking on Kubernetes.
+
+On a Gardener landscape calico-pilot is the networking extension for Calico (controller, admission);
+swap-check, plan, validate and render prepare and preview what it does. On a cluster without Gardener,
+apply installs Calico, adopts an install from upstream's manifest or takes over a tigera-operator install.
+Every command is described in docs/cli.md.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       Version,

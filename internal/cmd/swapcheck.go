@@ -55,7 +55,13 @@ ignored (as the reference did, compatibility mode Reference), and what calico-pi
 With --kubeconfig of a seed (or -f with a dump of its Networks, Clusters, ManagedResources and
 Secrets) it also compares the deployed ManagedResource with what calico-pilot would deploy, object by
 object and field by field (added, removed, changed), and names the changes that restart calico-node
-or typha. With -f of Shoots (kubectl get shoots -A -o yaml) there is no deployed manifest to compare.
+or typha, and each named fix of the pod templates with its reason. With -f of Shoots (kubectl get
+shoots -A -o yaml) there is no deployed manifest to compare.
+
+Per shoot it also prints the Calico release it runs and the one calico-pilot would give it, naming a
+release this calico-pilot no longer carries. With $IMAGEVECTOR_OVERWRITE (the landscape's image vector) it
+prints which releases the vector has images of for each shoot's Kubernetes version and the entry a shoot
+lacks (docs/compatibility.md, docs/cli.md).
 
 Exit status: 0 every shoot is safe, 1 some shoot would fail or change, 2 bad input or usage.`,
 		Example: `  kubectl get shoots -A -o yaml > shoots.yaml && calico-pilot swap-check -f shoots.yaml

@@ -47,9 +47,9 @@ func TestSwapCheckShootFile(t *testing.T) {
 		t.Errorf("exit code %d, want %d (one shoot would fail); stderr %s", code, ExitFindings, errOut)
 	}
 	note := "  note: from the Shoot alone: the deployed manifest is in the seed, run swap-check --kubeconfig <seed> for the object-level diff\n"
-	// The shoots have backend bird: the ensurer's command is a named fix (issue 19) that rolls calico-node.
+	// The shoots have backend bird: the ensurer's command is a named fix that rolls calico-node.
 	fix := "  restarts: DaemonSet kube-system/calico-node\n" +
-		"  fix ensurer-command: calico-node, backend bird or vxlan: the command and env of the network-unavailable-condition-ensurer sidecar (issue 19: Calico v3.31 clears the node's NetworkUnavailable condition only in -complete-startup (run with DATASTORE_TYPE and FELIX_HEALTHENABLED, without -startup's IP and pool env); the reference's `calico-node -startup` leaves it set)\n"
+		"  fix ensurer-command: calico-node, backend bird or vxlan: the command and env of the network-unavailable-condition-ensurer sidecar (Calico v3.31 clears the node's NetworkUnavailable condition only in -complete-startup (run with DATASTORE_TYPE and FELIX_HEALTHENABLED, without -startup's IP and pool env); the reference's `calico-node -startup` leaves it set)\n"
 	// From a Shoot file the running line is unknown; the line calico-pilot would give it is shown.
 	line := "  calico: calico-pilot would give it v3.31 (v3.31.6)\n"
 	want := "garden-dev/plain: reconciles, but the data plane changes\n  compatibility: Reference\n" + line + fix + note +

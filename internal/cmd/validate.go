@@ -81,7 +81,9 @@ The known issues of the pinned release (docs/calico-lines.md) are printed as war
 a pin to another line is judged as a move: refused going down across a change of CRD storage or when
 it skips a line, else the facts of the move are printed as warnings (docs/calico-downgrade.md); only
 the known issues the running release does not have are printed, and a running release this
-calico-pilot no longer carries is named (it runs as the newest release of its line).
+calico-pilot no longer carries is named (it runs as the newest release of its line). With
+$IMAGEVECTOR_OVERWRITE (the landscape's image vector) a pin to a release it has no images of is invalid,
+naming the entry to add.
 
 Exit status: 0 valid (warnings allowed), 1 invalid, 2 unreadable input or bad usage.`,
 		Example: `  calico-pilot validate -f networkconfig.yaml
@@ -341,7 +343,7 @@ func warningText(e *field.Error) string {
 func (o *ValidateOptions) validateList(doc decode.Document) (documentResult, error) {
 	res := documentResult{describe: doc.Kind}
 	// Items stay raw JSON until each is validated: a generic map of a 22 MB List of 12k Shoots
-	// took ~30× the input in memory (issue 21 finding 12).
+	// took ~30× the input in memory (measured).
 	var list struct {
 		Items json.RawMessage `json:"items"`
 	}

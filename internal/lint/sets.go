@@ -81,7 +81,7 @@ func (o *object) checkSet() {
 }
 
 // checkSetTraps warns about a rule selector that is meant for a GlobalNetworkSet but cannot match
-// it, or matches it in a way seed 004 warns against.
+// it, or matches it in a way networking-calico's end-user guide warns against.
 func (o *object) checkSetTraps(ctx *context, ep *field.Path, side string, dir projectcalicov1.PolicyType, e *projectcalicov1.EntityRule, sel, nsSel selector.Node, r *projectcalicov1.Rule, proto protocol) {
 	selPath := ep.Child("selector")
 	o.checkEndpointLabelValue(selPath, e.Selector, sel)

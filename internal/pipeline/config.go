@@ -27,8 +27,8 @@ func ShootConfig(shoot *gardencorev1beta1.Shoot) (*calicov1alpha1.NetworkConfig,
 // NetworkConfig when none is set), with paths rooted at spec.providerConfig and the Network's IP
 // families (empty means IPv4), as the controller sees it. A Network's config was admitted (or
 // deployed by the reference), so the errors of rules that go beyond the reference extension are not
-// errors here: they come back as findings from Options with values.Settings.Ratchet (issue 10,
-// ratcheting). A Network's config is only ever read this way (the controller, render --network,
+// errors here: they come back as findings from Options with values.Settings.Ratchet
+// (ratcheting). A Network's config is only ever read this way (the controller, render --network,
 // swap-check): a new config is judged on its Shoot (ShootConfig).
 func ExistingNetworkConfig(network *extensionsv1alpha1.Network) (*calicov1alpha1.NetworkConfig, field.ErrorList) {
 	path := NetworkProviderConfigPath()

@@ -458,7 +458,7 @@ func calicoNodeContainer(o *values.Options) corev1.Container {
 	if o.BPFDataIfacePattern != "" {
 		// Azure with eBPF (values.AzureBPFDataIfacePattern). Felix ranks environment variables above
 		// FelixConfiguration, so this wins over a pattern set by hand in FelixConfiguration default
-		// (seed 004's manual fix sets the same pattern); FelixConfiguration default itself is not
+		// (the manual fix of networking-calico's end-user guide sets the same pattern); FelixConfiguration default itself is not
 		// rendered because calico-node writes to it and the resource manager would overwrite it.
 		e = append(e, env("FELIX_BPFDATAIFACEPATTERN", o.BPFDataIfacePattern))
 	}
@@ -673,7 +673,7 @@ func nodeVolumes(o *values.Options) []corev1.Volume {
 }
 
 // TakenOverContainers are the calico-node helper containers whose commands Reference mode takes over
-// from the reference's deployed DaemonSet (internal/takeover): shell scripts doing the same work in the
+// from the reference's deployed DaemonSet (internal/referencekeep): shell scripts doing the same work in the
 // reference's words, whose exact text calico-pilot cannot derive.
 var TakenOverContainers = map[string]bool{
 	ContainerCleanupRoutes: true, ContainerLogMTUIssues: true, ContainerHostPathInit: true, ContainerAddSNAT: true,

@@ -20,12 +20,12 @@ var ReferenceTemplateDifferences = []TemplateDifference{
 	{
 		ID:    "ensurer-command",
 		Where: "calico-node, backend bird or vxlan: the command and env of the network-unavailable-condition-ensurer sidecar",
-		Why:   "issue 19: Calico v3.31 clears the node's NetworkUnavailable condition only in -complete-startup (run with DATASTORE_TYPE and FELIX_HEALTHENABLED, without -startup's IP and pool env); the reference's `calico-node -startup` leaves it set",
+		Why:   "Calico v3.31 clears the node's NetworkUnavailable condition only in -complete-startup (run with DATASTORE_TYPE and FELIX_HEALTHENABLED, without -startup's IP and pool env); the reference's `calico-node -startup` leaves it set",
 	},
 	{
 		ID:    "bpf-data-iface-pattern",
 		Where: "calico-node, eBPF on Azure: env FELIX_BPFDATAIFACEPATTERN",
-		Why:   "seed 004: without it Felix attaches to Azure's accelerated-networking interfaces and breaks the node's traffic",
+		Why:   "without it Felix attaches to Azure's accelerated-networking interfaces and breaks the node's traffic (networking-calico's end-user guide, known limitations of the eBPF dataplane)",
 	},
 }
 

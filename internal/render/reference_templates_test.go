@@ -9,12 +9,12 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/referencekeep"
 	"github.com/calico-pilot/calico-pilot/internal/render"
 	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
-	"github.com/calico-pilot/calico-pilot/internal/takeover"
 )
 
-// The roll count of issue 20 item 4: for the reference's scenarios (docs/reference-extension.md
+// The roll count of a swap-in: for the reference's scenarios (docs/reference-extension.md
 // §2.10, as in scenarios), the pod templates of calico-node and typha that calico-pilot renders in
 // Reference compatibility mode, after taking the shoot over from the reference's deployed manifest, are
 // compared with the reference's. A scenario whose template differs rolls calico-node or typha on every
@@ -84,7 +84,7 @@ func TestReferenceModeRollCount(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		taken, err := takeover.FromDeployed(deployed)
+		taken, err := referencekeep.FromDeployed(deployed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +92,7 @@ func TestReferenceModeRollCount(t *testing.T) {
 		ds, typha := pilot.Node, pilot.Typha
 		refNode, refTypha := rendertest.ReferenceNodeTemplate(&o), rendertest.ReferenceTyphaTemplate(&o)
 
-		// Before: calico-pilot's own templates (what every mode rendered before issue 20).
+		// Before: calico-pilot's own templates (what every mode rendered before Reference mode kept the reference's templates).
 		native := renderReference(t, sc, nil, calicov1alpha1.CompatibilityNative)
 		nativeDS, nativeTypha := native.Node, native.Typha
 		rolledBefore := !cmp.Equal(refNode, nativeDS.Spec.Template) || (nativeTypha != nil && !cmp.Equal(refTypha, nativeTypha.Spec.Template))

@@ -139,7 +139,7 @@ func TestChecksumFollowsConfig(t *testing.T) {
 	}
 }
 
-// TestGlobalNetworkSetContract checks the exact object of seed 004: the name, only the one
+// TestGlobalNetworkSetContract checks the exact object networking-calico's end-user guide describes: the name, only the one
 // label, /32 and /128 nets sorted and de-duplicated.
 func TestGlobalNetworkSetContract(t *testing.T) {
 	got := ids(renderScenario(t, scenarioByName(t, "global-network-set")))[id{"GlobalNetworkSet", "gardener-kube-apiserver"}]
@@ -236,8 +236,8 @@ func TestEBPFVariant(t *testing.T) {
 	if got, ok := envValue(onNode, "FELIX_BPFKUBEPROXYHEALTZPORT"); ok {
 		t.Errorf("FELIX_BPFKUBEPROXYHEALTZPORT = %q rendered; Felix ignores the misspelt name", got)
 	}
-	// Reference mode keeps the reference's misspelt name beside the correct one (issue 30 item 3):
-	// harmless, and dropping it would roll calico-node at takeover.
+	// Reference mode keeps the reference's misspelt name beside the correct one:
+	// harmless, and dropping it would roll calico-node at the swap-in.
 	sc, err := rendertest.ScenarioNamed("ebpf-kube-proxy-on")
 	if err != nil {
 		t.Fatal(err)
@@ -255,7 +255,7 @@ func TestEBPFVariant(t *testing.T) {
 }
 
 // TestLogMTUIssuesXTablesLock: in Native mode log-mtu-issues mounts the host's iptables lock; in
-// Reference mode it is the reference's init container, without mounts (issue 30 item 2).
+// Reference mode it is the reference's init container, without mounts.
 func TestLogMTUIssuesXTablesLock(t *testing.T) {
 	sc, err := rendertest.ScenarioNamed("default")
 	if err != nil {
@@ -310,7 +310,7 @@ func TestRenderRejectsImpossibleOptions(t *testing.T) {
 
 // TestAzureEBPFDataInterfaces: with eBPF on Azure, Felix's data-interface pattern must not match
 // the accelerated-networking VF (enP<n>s<m>) but still match the synthetic NIC and Calico's own
-// devices; nowhere else is the pattern set (seed 004).
+// devices; nowhere else is the pattern set (networking-calico's end-user guide).
 func TestAzureEBPFDataInterfaces(t *testing.T) {
 	azureWithoutEBPF := scenario{Name: "azure-without-ebpf", Shoot: func(s *gardencorev1beta1.Shoot) { s.Spec.Provider.Type = "azure" }}
 	for _, tc := range []struct {

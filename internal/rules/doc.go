@@ -9,7 +9,7 @@
 // Every error carries the identity of the rule that produced it in field.Error.Origin, and the
 // catalogue (Catalogue, Of) says for each rule whether the reference extension enforced it too.
 // Rules that go beyond the reference can thus be told apart from the reference's own rules without
-// parsing messages (issue 10: existing shoots get those as conditions rather than errors). Every
+// parsing messages (existing shoots get those as conditions rather than errors). Every
 // function returns a value even when it returns errors, for callers that go on after such an error.
 //
 // The package depends on the API types and apimachinery only; it holds no state.

@@ -80,7 +80,7 @@ func RatchetAction(id ID) string { return ratchetActions[id] }
 
 // Ratchet splits errors into those that stay errors (the reference's own rules, decoding, cluster
 // facts) and findings: errors of rules that go beyond the reference, which an existing config may
-// break and still be deployed (issue 10: a config the reference accepted never becomes an error in
+// break and still be deployed (a config the reference accepted never becomes an error in
 // the controller). Findings keep the order of errs.
 func Ratchet(errs field.ErrorList) (field.ErrorList, []Finding) {
 	var hard field.ErrorList

@@ -4,5 +4,5 @@
 // (a client) or from objects read from files, and assembles both the same way.
 //
 // `calico-pilot swap-check` uses it to compare the deployed manifest with what calico-pilot would
-// deploy; the upgrade `plan` (issue 12) is meant to reuse it.
+// deploy; the upgrade `plan` is meant to reuse it.
 package seedstate

@@ -16,10 +16,10 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/plan"
+	"github.com/calico-pilot/calico-pilot/internal/referencekeep"
 	"github.com/calico-pilot/calico-pilot/internal/render"
 	"github.com/calico-pilot/calico-pilot/internal/rules"
 	"github.com/calico-pilot/calico-pilot/internal/seedstate"
-	"github.com/calico-pilot/calico-pilot/internal/takeover"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -177,7 +177,7 @@ func (c *Checker) SeedParsed(s seedstate.Shoot, deployed *manifestdiff.Set) Repo
 		if d.Previous != nil {
 			settings.TakenOver = d.Previous.TakenOver
 		} else if s.Deployed != nil {
-			t, err := takeover.FromDeployed(s.Deployed)
+			t, err := referencekeep.FromDeployed(s.Deployed)
 			if err != nil {
 				r.Notes = append(r.Notes, err.Error()+"; calico-node's checksum and helper scripts would be calico-pilot's")
 			}

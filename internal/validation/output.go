@@ -8,7 +8,7 @@ import (
 )
 
 // MaxBadValueBytes is how much of a bad value an error quotes: a 10 MB value written where a CIDR
-// belongs must not become a 10 MB line (issue 21 finding 12).
+// belongs must not become a 10 MB line (a measured denial of service).
 const MaxBadValueBytes = 256
 
 // ShortValue is s cut to MaxBadValueBytes (at a character boundary), saying how long it was.

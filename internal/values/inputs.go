@@ -56,7 +56,7 @@ type Settings struct {
 	// chooses it with pipeline.ChooseCompatibility.
 	Compatibility calicov1alpha1.CompatibilityMode
 	// TakenOver is what Reference mode renders unchanged from the reference's calico-node pod template
-	// (internal/takeover): the controller reads it from the deployed manifest when it takes a Network
+	// (internal/referencekeep): the controller reads it from the deployed manifest when it takes a Network
 	// over and keeps it in the provider status. Ignored in Native mode.
 	TakenOver *calicov1alpha1.TakenOverTemplate
 	// Layout is where Calico's objects live and what they are called (docs/layouts.md): the zero

@@ -31,10 +31,11 @@ type NetworkStatus struct {
 	// of the configuration changes its encapsulation (docs/ippools.md).
 	// +optional
 	IPPools []IPPoolRecord `json:"ipPools,omitempty"`
-	// TakenOver is what calico-pilot took over from the reference extension's calico-node pod template
-	// when it took the Network over in Reference compatibility mode: values it cannot derive (the
-	// reference's checksum of its calico-config, the scripts of its helper containers), kept so that the
-	// takeover does not roll calico-node for nothing (docs/compatibility.md).
+	// TakenOver is what calico-pilot kept from the reference extension's calico-node pod template when
+	// it was swapped in for the reference on this Network in Reference compatibility mode: values it
+	// cannot derive (the reference's checksum of its calico-config, the scripts of its helper
+	// containers), kept so that the swap-in does not roll calico-node for nothing
+	// (docs/compatibility.md). The wire name takenOver stays for the Networks that carry it.
 	// +optional
 	TakenOver *TakenOverTemplate `json:"takenOver,omitempty"`
 	// CalicoVersion is the Calico release every component of the shoot was last deployed with
@@ -91,10 +92,10 @@ type IPPoolRecord struct {
 	Name string `json:"name"`
 	// CIDR is the pool's CIDR when it was created.
 	CIDR string `json:"cidr"`
-	// Created is when calico-pilot created or took over the pool.
+	// Created is when calico-pilot created or adopted the pool.
 	Created metav1.Time `json:"created"`
 	// Adopted is true when the pool existed already (created by calico-node, or listed by an earlier
-	// ManagedResource generation) and was taken over as it was.
+	// ManagedResource generation) and was adopted as it was.
 	// +optional
 	Adopted bool `json:"adopted,omitempty"`
 	// IPIPMode and VXLANMode are the encapsulation the configuration last asked for.

@@ -80,7 +80,8 @@ type Wave struct {
 	MaxFailures *int32 `json:"maxFailures,omitempty"`
 }
 
-// Compatibility configures the behaviour for Networks taken over from the reference extension.
+// Compatibility configures the behaviour for Networks the reference extension reconciled before
+// calico-pilot was swapped in.
 type Compatibility struct {
 	// HonourIgnoredFields makes calico-pilot honour, for Networks last reconciled by the reference
 	// extension, the providerConfig fields the reference ignored or overwrote (explicit CrossSubnet,

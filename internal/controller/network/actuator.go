@@ -127,7 +127,7 @@ type gathered struct {
 }
 
 // gather decodes and validates the providerConfig (condition ConfigurationValid) and reads what the
-// decisions need: the compatibility mode and the deployed state, what a takeover keeps, and the
+// decisions need: the compatibility mode and the deployed state, what the swap-in from the reference keeps, and the
 // kube-apiserver addresses (condition KubeAPIServerGlobalNetworkSet), into the render settings
 // (pipeline.OperatorSettings of the operator's configuration and feature gates).
 func (a *Actuator) gather(ctx context.Context, log logr.Logger, network *extensionsv1alpha1.Network, cluster *Cluster, conds *conditionSet) (gathered, error) {
@@ -151,7 +151,7 @@ func (a *Actuator) gather(ctx context.Context, log logr.Logger, network *extensi
 		// deployed manifest, so nothing unsafe follows from ignoring it.
 		log.Info("Ignoring unreadable providerStatus", "error", in.deployed.StatusErr.Error())
 	}
-	in.Settings.TakenOver = a.takeOver(ctx, log, in.namespace, in.deployed.Previous, in.Settings.Compatibility)
+	in.Settings.TakenOver = a.referenceKept(ctx, log, in.namespace, in.deployed.Previous, in.Settings.Compatibility)
 	in.addrs, err = a.kubeAPIServerAddresses(ctx, in.namespace, in.Shoot, in.Config, conds)
 	in.Settings.KubeAPIServerAddresses = in.addrs.Addrs
 	return in, err

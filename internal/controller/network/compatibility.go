@@ -15,8 +15,8 @@ import (
 	resourcesv1alpha1 "github.com/calico-pilot/calico-pilot/api/gardener/resources/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/managedresource"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
+	"github.com/calico-pilot/calico-pilot/internal/referencekeep"
 	"github.com/calico-pilot/calico-pilot/internal/rules"
-	"github.com/calico-pilot/calico-pilot/internal/takeover"
 )
 
 // compatibility reads the provider status and chooses how the fields the reference ignored are
@@ -71,12 +71,12 @@ func setFindingsCondition(conds *conditionSet, findings []rules.Finding) {
 	conds.set(ConditionProviderConfigHonoured, gardencorev1beta1.ConditionFalse, reason, msg)
 }
 
-// takeOver returns what Reference mode renders unchanged from the reference's calico-node pod
-// template (internal/takeover): from the provider status after the first reconcile, and on the first
+// referenceKept returns what Reference mode renders unchanged from the reference's calico-node pod
+// template (internal/referencekeep): from the provider status after the first reconcile, and on the first
 // one (no status of calico-pilot's yet) from the manifest the reference deployed, read once from the
 // API server (the ManagedResource and its secrets). A manifest that cannot be read or has no
-// calico-node costs the takeover a roll of calico-node, not the reconcile: it is logged.
-func (a *Actuator) takeOver(ctx context.Context, log logr.Logger, namespace string, previous *calicov1alpha1.NetworkStatus, mode calicov1alpha1.CompatibilityMode) *calicov1alpha1.TakenOverTemplate {
+// calico-node costs the swap-in a roll of calico-node, not the reconcile: it is logged.
+func (a *Actuator) referenceKept(ctx context.Context, log logr.Logger, namespace string, previous *calicov1alpha1.NetworkStatus, mode calicov1alpha1.CompatibilityMode) *calicov1alpha1.TakenOverTemplate {
 	if mode != calicov1alpha1.CompatibilityReference {
 		return nil
 	}
@@ -86,7 +86,7 @@ func (a *Actuator) takeOver(ctx context.Context, log logr.Logger, namespace stri
 	data, err := managedresource.ReadData(ctx, a.APIReader, namespace, ManagedResourceName)
 	if err == nil && data != nil {
 		var t *calicov1alpha1.TakenOverTemplate
-		if t, err = takeover.FromDeployed(data); err == nil {
+		if t, err = referencekeep.FromDeployed(data); err == nil {
 			if t == nil {
 				log.Info("The deployed manifest has no calico-node to take over; calico-node gets calico-pilot's checksum and scripts")
 			}

@@ -142,8 +142,9 @@ func TestOperationAnnotationPredicate(t *testing.T) {
 	}
 }
 
-// An unasked reconcile writes a status only when the last one is not op's success for this
-// generation, or when the actuator changed something.
+// An unasked reconcile writes a status only when the last operation is not a success that stands for
+// op's (op's own, or a Create's or Restore's before a Reconcile) for this generation, or when the
+// actuator changed something.
 func TestSettled(t *testing.T) {
 	succeeded := func(typ string, gen int64) *extensionsv1alpha1.Network {
 		n := networkWith("", false, lastOp(typ, "Succeeded"))
@@ -164,7 +165,15 @@ func TestSettled(t *testing.T) {
 	}{
 		{name: "same success, nothing changed", base: succeeded("Reconcile", 2), network: succeeded("Reconcile", 2), op: "Reconcile", want: true},
 		{name: "actuator changed the status", base: succeeded("Reconcile", 2), network: changed, op: "Reconcile"},
-		{name: "last operation was another", base: succeeded("Create", 2), network: succeeded("Create", 2), op: "Reconcile"},
+		{name: "create succeeded, first unasked reconcile", base: succeeded("Create", 2), network: succeeded("Create", 2), op: "Reconcile", want: true},
+		{name: "restore succeeded, first unasked reconcile", base: succeeded("Restore", 2), network: succeeded("Restore", 2), op: "Reconcile", want: true},
+		{name: "create succeeded, actuator changed the status", base: succeeded("Create", 2), network: func() *extensionsv1alpha1.Network {
+			n := succeeded("Create", 2)
+			n.Status.Conditions = changed.Status.Conditions
+			return n
+		}(), op: "Reconcile"},
+		{name: "last operation was a migrate", base: succeeded("Migrate", 2), network: succeeded("Migrate", 2), op: "Reconcile"},
+		{name: "last operation was a delete", base: succeeded("Delete", 2), network: succeeded("Delete", 2), op: "Reconcile"},
 		{name: "last error left", base: withError, network: withError, op: "Reconcile"},
 		{name: "generation not observed", base: newGeneration, network: newGeneration, op: "Reconcile"},
 		{name: "never reconciled", base: networkWith("", false, nil), network: networkWith("", false, nil), op: "Create"},

@@ -160,14 +160,29 @@ func (r *Reconciler) actuate(ctx context.Context, log logr.Logger, network *exte
 	return r.Actuator.Reconcile(ctx, log, network, cluster, asked)
 }
 
-// settled says whether the Network's status already says op succeeded for this generation, with
-// nothing the actuator changed: then an unasked reconcile writes no status. base is the Network
-// as read, network as the actuator left it.
+// settled says whether the Network's status already says a reconcile of this generation succeeded,
+// with nothing the actuator changed: then an unasked reconcile writes no status. base is the
+// Network as read, network as the actuator left it.
+//
+// The last operation need not be op itself: once a Create or Restore succeeded, the next operation
+// is a Reconcile (operationType), and its success with nothing changed says nothing the create's
+// or restore's success does not. Rewriting it would only turn the first TTL requeue after a create
+// into a status write (type Create -> Reconcile, a new lastUpdateTime) for an unchanged Network.
 func settled(base, network *extensionsv1alpha1.Network, op gardencorev1beta1.LastOperationType) bool {
 	last := base.Status.LastOperation
-	return last != nil && last.Type == op && last.State == gardencorev1beta1.LastOperationStateSucceeded &&
+	return last != nil && last.State == gardencorev1beta1.LastOperationStateSucceeded && settles(last.Type, op) &&
 		base.Status.LastError == nil && base.Status.ObservedGeneration == network.Generation &&
 		equality.Semantic.DeepEqual(base.Status, network.Status)
+}
+
+// settles says whether a success of last already stands for a success of op: the same operation,
+// or a Reconcile after a successful Create or Restore.
+func settles(last, op gardencorev1beta1.LastOperationType) bool {
+	if last == op {
+		return true
+	}
+	return op == gardencorev1beta1.LastOperationTypeReconcile &&
+		(last == gardencorev1beta1.LastOperationTypeCreate || last == gardencorev1beta1.LastOperationTypeRestore)
 }
 
 // delete: nothing to do without our finalizer; else Processing, actuator, Success, drop finalizer.

@@ -23,15 +23,15 @@ import (
 )
 
 // The reference extension's calico-node and typha pod templates, built from the facts
-// (docs/reference-extension.md §2.4, §2.7, §3.7 and the differences issue 20 measured), for the
-// roll counts of issues 20 and 30: render's unit test compares them with calico-pilot's Reference-mode
+// (docs/reference-extension.md §2.4, §2.7, §3.7 and the differences measured against the reference), for
+// the roll counts: render's unit test compares them with calico-pilot's Reference-mode
 // templates; the swap-check suite stores them on a real API server and applies calico-pilot's over
 // them. A detail the facts do not state is marked "not in the facts" (docs/compatibility.md lists them
 // as open questions).
 
 // Opaque values of the reference's render calico-pilot cannot derive: its checksum of calico-config
 // (of the rendered template text) and the text of its helper scripts. The test gives them values no
-// calico-pilot code produces; the takeover must carry them over.
+// calico-pilot code produces; the swap-in must keep them.
 const (
 	RefChecksum      = "reference-checksum-of-its-configmap-template"
 	refCleanupRoutes = "# the reference's cleanup-routes script\nip route show proto bird | ..."
@@ -73,7 +73,7 @@ func refHostPath(name, path string, t *corev1.HostPathType) corev1.Volume {
 }
 
 // ReferenceNodeTemplate is the reference's calico-node pod template for the chart values o stands for
-// (§2.4, §3.7 and the differences issue 20 measured; where the facts say nothing, as calico-pilot
+// (§2.4, §3.7 and the differences measured against the reference; where the facts say nothing, as calico-pilot
 // renders it, marked "not in the facts").
 func ReferenceNodeTemplate(o *values.Options) corev1.PodTemplateSpec {
 	cs := append(refNodeHelpers(o), refNodeContainer(o))
@@ -357,7 +357,7 @@ func refNodeVolumes(o *values.Options) []corev1.Volume {
 		refHostPath("cni-log-dir", "/var/log/calico/cni", nil), refHostPath("policysync", "/var/run/nodeagent", dirOrCreate))
 }
 
-// ReferenceTyphaTemplate is the reference's typha pod template (§2.7 and issue 20's measurements).
+// ReferenceTyphaTemplate is the reference's typha pod template (§2.7 and the measurements against the reference).
 func ReferenceTyphaTemplate(o *values.Options) corev1.PodTemplateSpec {
 	var e []corev1.EnvVar
 	if o.IPAM.UsePodCIDR {

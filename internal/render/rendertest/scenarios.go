@@ -202,12 +202,12 @@ func Scenarios() []Scenario {
 			},
 		},
 		{
-			// The example Shoot of seed 004_8de25198a0e0197a.txt.
+			// The example Shoot of networking-calico's end-user guide.
 			Name:           "seed-004-example",
 			ProviderConfig: "ipam: {type: host-local}\nvethMTU: \"1440\"\noverlay: {enabled: true}\ntypha: {enabled: false}\nkubeAPIServerGlobalNetworkSet: {enabled: true}",
 			Addresses:      []string{"192.0.2.34"},
 		},
-		// Opt-in admission checks of Calico policies in the shoot (issue 14): Deny and Warn.
+		// Opt-in admission checks of Calico policies in the shoot: Deny and Warn.
 		{Name: "policy-validation-deny", ProviderConfig: "policyValidation: {mode: Deny}"},
 		{Name: "policy-validation-warn", ProviderConfig: "policyValidation: {mode: Warn}"},
 		{

@@ -21,8 +21,8 @@ const settle = 1500 * time.Millisecond
 
 // TestRequestBudget counts every request the controller sends to the seed (reads included, an
 // informer's list and watch excluded) for a first reconcile and for a reconcile asked for by the
-// operation annotation when nothing changed, and asserts issue 13's budgets (at most 8 and at
-// most 3) as exact counts, with the gardener-kube-apiserver GlobalNetworkSet on (issue 20 item 7):
+// operation annotation when nothing changed, and asserts the budgets (at most 8 and at
+// most 3) as exact counts, with the gardener-kube-apiserver GlobalNetworkSet on:
 // the shoot's kube-apiserver DNSRecords come from the informer cache, not from a request. The shoot is reachable as in a real landscape: its control-plane
 // namespace has the gardener-internal secret (§3.7 of docs/gardener-api-types.md), read once per
 // pool sync. The requests to the shoot's own API server (the pool list and create) go through
@@ -153,6 +153,53 @@ func TestCNAMERequeueBudget(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, changed); diff != "" {
 		t.Errorf("address change requests (-want +got):\n%s", diff)
+	}
+}
+
+// TestFirstTTLRequeueWritesNothing: the requeues that follow a Network's creation (its CNAME's TTL,
+// 1 s here) with the same answer leave the Network as the create left it: lastOperation still
+// Create/Succeeded with the same lastUpdateTime, the same resourceVersion, and no request beyond the
+// first reconcile's. The Network's operation for such a requeue is Reconcile (its last one
+// succeeded); a success of the create is as settled as one of a reconcile, so nothing is rewritten.
+func TestFirstTTLRequeueWritesNothing(t *testing.T) {
+	resetShootPools(t)
+	t.Cleanup(func() { resetShootPools(t) })
+	srv := startDNS(t)
+	srv.set(t, "lb.example.net. 1 IN A 198.51.100.10")
+	e := newTestEnv(t, nil)
+	e.grantShootAccessAs("gardener-internal")
+	e.createDNSRecord("external", "CNAME", "lb.example.net")
+	log := startController(t, e.ns, controllerSetup{dnsServer: srv.addr})
+
+	before := log.Requests()
+	e.createNetwork(providerConfig(gnsOn + "overlay:\n  enabled: true\n"))
+	created := e.waitForOperation(log, map[string]int{}, "Create", "Succeeded")
+	queries := srv.queryCount()
+	e.waitFor("two TTL requeues", func() (bool, error) {
+		// One query per address family at least, per requeue.
+		return srv.queryCount()-queries >= 4, nil
+	})
+	time.Sleep(settle)
+
+	n := e.network()
+	if diff := cmp.Diff(created.Status.LastOperation, n.Status.LastOperation); diff != "" {
+		t.Errorf("lastOperation after the TTL requeues (-created +now):\n%s", diff)
+	}
+	if n.ResourceVersion != created.ResourceVersion {
+		t.Errorf("resourceVersion %s after the TTL requeues, want %s (the Network as created)", n.ResourceVersion, created.ResourceVersion)
+	}
+	got := log.RequestsSince(before)
+	t.Logf("create and %d DNS queries of requeues: %v", srv.queryCount()-queries, got)
+	want := map[string]int{
+		"patch networks":          1,
+		"create secrets":          2,
+		"create managedresources": 2,
+		"get secrets":             1,
+		"patch networks/status":   1,
+		"create events":           1,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("requests of the create and its TTL requeues (-want +got):\n%s", diff)
 	}
 }
 

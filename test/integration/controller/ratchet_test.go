@@ -58,7 +58,7 @@ func (e *testEnv) cniIPAMType() string {
 	return conflist.Plugins[0].IPAM.Type
 }
 
-// TestReferenceAcceptedConfigsReconcile: every contradictory config of issue 10 that the reference
+// TestReferenceAcceptedConfigsReconcile: every contradictory config that the reference
 // accepted reaches Succeeded, with the ProviderConfigHonoured condition naming the fields, and
 // deploys what the reference deployed.
 func TestReferenceAcceptedConfigsReconcile(t *testing.T) {
@@ -192,10 +192,10 @@ func (e *testEnv) patchStatus(mutate func(*extensionsv1alpha1.Network)) {
 	}
 }
 
-// TestTakeOverFromReference: a Network last reconciled by the reference keeps the reference's data
+// TestSwapInFromReference: a Network last reconciled by the reference keeps the reference's data
 // plane (compatibility Reference, recorded in the provider status, fields named in the condition)
 // unless the operator opts in to honouring the ignored fields.
-func TestTakeOverFromReference(t *testing.T) {
+func TestSwapInFromReference(t *testing.T) {
 	config := "overlay:\n  enabled: true\nipv4:\n  mode: CrossSubnet\n  autoDetectionMethod: interface=eth0\n"
 	tests := []struct {
 		name     string

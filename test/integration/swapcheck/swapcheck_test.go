@@ -338,7 +338,7 @@ func TestSwapCheckSeed(t *testing.T) {
 		nsRestart + " (shoot garden-dev/restart): reconciles, but the data plane changes",
 		"  restarts: DaemonSet kube-system/calico-node, Deployment kube-system/calico-typha-deploy",
 		// The named fix of Reference mode's calico-node template, with its reason (issue 20).
-		"  fix ensurer-command: calico-node, backend bird or vxlan: the command and env of the network-unavailable-condition-ensurer sidecar (issue 19",
+		"  fix ensurer-command: calico-node, backend bird or vxlan: the command and env of the network-unavailable-condition-ensurer sidecar (Calico v3.31",
 		"  contradictory: spec.providerConfig.ipv4.mode \"Never\": contradicts spec.providerConfig.overlay.enabled: true",
 	} {
 		if !strings.Contains(text, wantLine) {

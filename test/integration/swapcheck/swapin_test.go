@@ -34,13 +34,13 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/mrdata"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
 	"github.com/calico-pilot/calico-pilot/internal/plan"
+	"github.com/calico-pilot/calico-pilot/internal/referencekeep"
 	"github.com/calico-pilot/calico-pilot/internal/render/rendertest"
-	"github.com/calico-pilot/calico-pilot/internal/takeover"
 	"github.com/calico-pilot/calico-pilot/internal/testenv"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
-// The takeover roll count of issue 30: for every takeover scenario (rendertest.RollScenarios, the
+// The swap-in roll count: for every swap-in scenario (rendertest.RollScenarios, the
 // reference's matrix), the restarts swap-check predicts on a real seed are compared with the
 // restarts that happen when the shoot's resource manager applies what the controller stores over
 // what the reference deployed.
@@ -48,12 +48,12 @@ import (
 // The seed holds each shoot as the reference left it: the Cluster, the Network with the reference's
 // provider status (apiVersion and kind only) and its ManagedResource, whose secret holds the
 // reference's manifest built from the facts (rendertest.ReferenceManifest). The reference's typha
-// container says imagePullPolicy: IfNotPresent, as issue 30 measured on the reference's chart (the
+// container says imagePullPolicy: IfNotPresent, as measured on the reference's chart (the
 // facts do not state the pull policy); calico-pilot leaves it to the API server.
 //
 // The controller's result is its decide and render step (network.Renderer, with the compatibility
-// mode, takeover and Calico release the actuator derives from the same seed objects:
-// pipeline.Compatibility, takeover.FromDeployed and the release decision). A shoot stand-in (a namespace of the same API server) holds the
+// mode, what the swap-in keeps and Calico release the actuator derives from the same seed objects:
+// pipeline.Compatibility, referencekeep.FromDeployed and the release decision). A shoot stand-in (a namespace of the same API server) holds the
 // reference's calico-node and typha as the resource manager created them; the controller's objects
 // are applied over them as the resource manager updates (docs/gardener-integration.md §2.3: the desired
 // spec, the live metadata with labels and annotations merged, the live cpu and memory of each
@@ -84,8 +84,8 @@ func networkOf(t *testing.T, name, ns string, shoot *gardencorev1beta1.Shoot) *e
 	return n
 }
 
-// takeoverShoot is one scenario in the seed.
-type takeoverShoot struct {
+// swapInShoot is one scenario in the seed.
+type swapInShoot struct {
 	name     string
 	ns       string
 	shoot    *gardencorev1beta1.Shoot
@@ -94,8 +94,8 @@ type takeoverShoot struct {
 	gates    map[string]bool
 }
 
-// createTakeoverShoot puts a scenario's shoot into the seed as the reference left it.
-func createTakeoverShoot(t *testing.T, sc rendertest.Scenario) takeoverShoot {
+// createSwapInShoot puts a scenario's shoot into the seed as the reference left it.
+func createSwapInShoot(t *testing.T, sc rendertest.Scenario) swapInShoot {
 	t.Helper()
 	ctx := context.Background()
 	ref, err := rendertest.RenderCompat(sc, nil, calicov1alpha1.CompatibilityReference)
@@ -110,7 +110,7 @@ func createTakeoverShoot(t *testing.T, sc rendertest.Scenario) takeoverShoot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ns := testenv.NewNamespace(t, cl, "shoot--takeover--", nil)
+	ns := testenv.NewNamespace(t, cl, "shoot--swapin--", nil)
 	shoot := rendertest.ShootOf(sc)
 	shoot.TypeMeta = metav1.TypeMeta{APIVersion: "core.gardener.cloud/v1beta1", Kind: "Shoot"}
 	shoot.Name, shoot.Namespace = sc.Name, "garden-dev"
@@ -130,12 +130,12 @@ func createTakeoverShoot(t *testing.T, sc rendertest.Scenario) takeoverShoot {
 		t.Fatal(err)
 	}
 	createDeployed(t, cl, ns, deployed)
-	return takeoverShoot{name: sc.Name, ns: ns, shoot: shoot, network: n, deployed: deployed,
+	return swapInShoot{name: sc.Name, ns: ns, shoot: shoot, network: n, deployed: deployed,
 		gates: map[string]bool{string(features.NonPrivilegedCalicoNode): sc.NonPrivileged}}
 }
 
 // controllerManifest is what the controller stores for the shoot on its first reconcile.
-func controllerManifest(t *testing.T, s takeoverShoot) map[string][]byte {
+func controllerManifest(t *testing.T, s swapInShoot) map[string][]byte {
 	t.Helper()
 	mode, deployed, err := pipeline.Compatibility(s.network.Status.ProviderStatus.Raw, func() (bool, error) { return true, nil }, nil)
 	if err != nil {
@@ -144,7 +144,7 @@ func controllerManifest(t *testing.T, s takeoverShoot) map[string][]byte {
 	if mode != calicov1alpha1.CompatibilityReference || deployed.Previous != nil {
 		t.Fatalf("%s: compatibility %s (previous status %v), want Reference on the first reconcile", s.name, mode, deployed.Previous)
 	}
-	taken, err := takeover.FromDeployed(s.deployed)
+	taken, err := referencekeep.FromDeployed(s.deployed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +290,7 @@ func preserveResources(t *testing.T, live, obj *unstructured.Unstructured) {
 
 // restarted applies the reference's workloads, then the controller's over them, and returns the
 // workloads whose stored pod template changed ("DaemonSet kube-system/calico-node").
-func restarted(t *testing.T, s takeoverShoot, stored map[string][]byte) []string {
+func restarted(t *testing.T, s swapInShoot, stored map[string][]byte) []string {
 	t.Helper()
 	shootNS := testenv.NewNamespace(t, cl, "kube-system-"+s.name+"-", nil)
 	before := map[string]any{}
@@ -309,16 +309,16 @@ func restarted(t *testing.T, s takeoverShoot, stored map[string][]byte) []string
 	return out
 }
 
-// TestTakeoverPredictionMatchesResult: swap-check's predicted calico-node and typha restarts equal
-// the restarts the controller's stored manifest causes, for every takeover scenario.
-func TestTakeoverPredictionMatchesResult(t *testing.T) {
-	var shoots []takeoverShoot
+// TestSwapInPredictionMatchesResult: swap-check's predicted calico-node and typha restarts equal
+// the restarts the controller's stored manifest causes, for every swap-in scenario.
+func TestSwapInPredictionMatchesResult(t *testing.T) {
+	var shoots []swapInShoot
 	for _, name := range rendertest.RollScenarios {
 		sc, err := rendertest.ScenarioNamed(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		shoots = append(shoots, createTakeoverShoot(t, sc))
+		shoots = append(shoots, createSwapInShoot(t, sc))
 	}
 
 	// swap-check over the seed, once with the controller's default gates and once with
@@ -387,6 +387,6 @@ func TestTakeoverPredictionMatchesResult(t *testing.T) {
 		}
 		lines = append(lines, fmt.Sprintf("%-36s caused: %-70s predicted: %s", s.name, strings.Join(got, ", "), strings.Join(predicted[s.name], ", ")))
 	}
-	t.Logf("%d takeover scenarios: calico-node rolls in %d (predicted %d), typha in %d (predicted %d)\n%s",
+	t.Logf("%d swap-in scenarios: calico-node rolls in %d (predicted %d), typha in %d (predicted %d)\n%s",
 		len(shoots), nodeRolls, predictedNode, typhaRolls, predictedTypha, strings.Join(lines, "\n"))
 }

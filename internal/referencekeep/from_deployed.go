@@ -1,4 +1,4 @@
-package takeover
+package referencekeep
 
 import (
 	"bytes"

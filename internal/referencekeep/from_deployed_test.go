@@ -1,4 +1,4 @@
-package takeover_test
+package referencekeep_test
 
 import (
 	"testing"
@@ -7,8 +7,8 @@ import (
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/mrdata"
+	"github.com/calico-pilot/calico-pilot/internal/referencekeep"
 	"github.com/calico-pilot/calico-pilot/internal/render"
-	"github.com/calico-pilot/calico-pilot/internal/takeover"
 )
 
 const configMap = `apiVersion: v1
@@ -72,7 +72,7 @@ func TestFromDeployed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := takeover.FromDeployed(tt.data)
+			got, err := referencekeep.FromDeployed(tt.data)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,7 +81,7 @@ func TestFromDeployed(t *testing.T) {
 			}
 		})
 	}
-	if _, err := takeover.FromDeployed(map[string][]byte{"config.yaml": []byte("kind: [")}); err == nil {
+	if _, err := referencekeep.FromDeployed(map[string][]byte{"config.yaml": []byte("kind: [")}); err == nil {
 		t.Error("a manifest that does not decode: no error")
 	}
 }

@@ -23,13 +23,13 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
-// TestTakeOverKeepsReferenceTemplate (issue 20 item 4): a Network the reference deployed is taken over
+// TestSwapInKeepsReferenceTemplate: a Network the reference deployed is reconciled by calico-pilot
 // in Reference mode without a gratuitous calico-node roll. The reference's manifest has calico-config
 // with the content calico-pilot renders, written with other whitespace, and a calico-node whose
 // checksum annotation and log-mtu-issues script calico-pilot cannot derive. calico-pilot renders both
 // as they are, keeps them in its provider status for the next reconciles (the reference's manifest is
 // gone by then), and uses its own checksum once calico-config changes.
-func TestTakeOverKeepsReferenceTemplate(t *testing.T) {
+func TestSwapInKeepsReferenceTemplate(t *testing.T) {
 	ctx := context.Background()
 	e := newTestEnv(t, nil)
 	config := "overlay:\n  enabled: true\n"
@@ -50,7 +50,7 @@ func TestTakeOverKeepsReferenceTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A shoot taken over from the reference runs the release unrecorded shoots run (v3.31.6).
+	// A shoot swapped in from the reference runs the release unrecorded shoots run (v3.31.6).
 	rendered, err := r.Render(ctx, network.Inputs{Network: n, Shoot: baseShoot(), Config: cfg, Settings: values.Settings{
 		Compatibility: calicov1alpha1.CompatibilityReference, Calico: calicoversion.Steady(calicoversion.Default().Unrecorded().Release)}})
 	if err != nil {
@@ -128,7 +128,7 @@ func TestTakeOverKeepsReferenceTemplate(t *testing.T) {
 			}
 		}
 	}
-	check("takeover", "the-reference's-checksum")
+	check("swap-in", "the-reference's-checksum")
 	if ps := string(got.Status.ProviderStatus.Raw); !strings.Contains(ps, `"takenOver":`) || !strings.Contains(ps, `"configChecksum":"the-reference's-checksum"`) {
 		t.Errorf("providerStatus %s does not keep what was taken over", got.Status.ProviderStatus.Raw)
 	}
