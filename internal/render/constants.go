@@ -1,8 +1,6 @@
 package render
 
 import (
-	"slices"
-
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
@@ -42,43 +40,31 @@ const (
 // same Constant (it is comparable: a map key).
 type Constant struct {
 	Group ConstantGroup
-	// Node are the releases calico-node's ClusterRole serves (GroupAlways): every release calico-node
-	// and, with typha, typha may run in the shoot's step (typha shares the role, as upstream's typha
-	// runs as calico-node). CNI are the releases the CNI plugin's ClusterRole serves: every release
-	// calico-node may run (its install-cni init container puts the plugin of its own release on the
-	// node).
-	Node, CNI Served
-	// KubeControllers are the releases kube-controllers' ClusterRole serves (GroupKubeControllers).
-	KubeControllers Served
+	// Releases are the Calico releases the group's ClusterRoles serve (GroupAlways: calico-node's,
+	// which typha shares as upstream's typha runs as calico-node, and the CNI plugin's;
+	// GroupKubeControllers: kube-controllers'): every release that may run in the shoot's step
+	// (calicoversion.Deployment.Releases), so that during a move each role grants what both of its
+	// releases ask (see Served). Zero for the other groups.
+	Releases Served
 	// Layout is the layout of the shoot's options as they carry it (the zero Layout for every
 	// Gardener shoot, which Constants lists).
 	Layout layout.Layout
 }
 
-// constantOf is group g as a shoot with options o selects it: by the releases that may run its
-// Calico components in the step o.Calico is (calicoversion.Deployment.Running), and whether typha
-// runs.
+// constantOf is group g as a shoot with options o selects it: by the releases that may run in the
+// step of its Calico deployment.
 func constantOf(g ConstantGroup, o *values.Options) Constant {
-	d := o.Calico
 	switch g {
-	case GroupAlways:
-		node := d.Running(calicoversion.Node)
-		c := Constant{Group: g, Node: servedBy(node), CNI: servedBy(node), Layout: o.Layout}
-		if o.Typha {
-			c.Node = servedBy(node, d.Running(calicoversion.Typha))
-		}
-		return c
-	case GroupKubeControllers:
-		return Constant{Group: g, KubeControllers: servedBy(d.Running(calicoversion.KubeControllers)), Layout: o.Layout}
+	case GroupAlways, GroupKubeControllers:
+		return Constant{Group: g, Releases: servedBy(o.Calico.Releases()), Layout: o.Layout}
 	}
 	return Constant{Group: g, Layout: o.Layout}
 }
 
 // Constants lists every Constant a shoot in the default (zero) layout can select with the releases
-// of catalogue cat, in group order: each group with every set of the releases it depends on that a
-// step can run. A step runs one release, or during a move the move's two (calicoversion.Move), so
-// the sets are every release alone and every two releases together (calico-node's role with the
-// CNI plugin's serving either of them or both).
+// of catalogue cat, in group order: each group with every set of releases a step can run. A steady
+// shoot runs one release and a step of a move the move's two (calicoversion.Move), so the sets are
+// every release alone and every two releases together.
 func Constants(cat *calicoversion.Catalogue) []Constant {
 	releases := cat.Releases()
 	var sets []Served
@@ -91,17 +77,9 @@ func Constants(cat *calicoversion.Catalogue) []Constant {
 	var out []Constant
 	for g := range numConstantGroups {
 		switch g {
-		case GroupAlways:
-			for _, node := range sets {
-				for _, cni := range sets {
-					if isSubset(cni, node) {
-						out = append(out, Constant{Group: g, Node: node, CNI: cni})
-					}
-				}
-			}
-		case GroupKubeControllers:
-			for _, k := range sets {
-				out = append(out, Constant{Group: g, KubeControllers: k})
+		case GroupAlways, GroupKubeControllers:
+			for _, s := range sets {
+				out = append(out, Constant{Group: g, Releases: s})
 			}
 		default:
 			out = append(out, Constant{Group: g})
@@ -110,25 +88,15 @@ func Constants(cat *calicoversion.Catalogue) []Constant {
 	return out
 }
 
-// isSubset is true when every release of a is in b.
-func isSubset(a, b Served) bool {
-	for _, r := range a.Releases() {
-		if !slices.Contains(b.Releases(), r) {
-			return false
-		}
-	}
-	return true
-}
-
 // Objects builds the constant's objects: fresh objects on every call, the same content for every
 // shoot that selects it (the builders take no Options).
 func (c Constant) Objects() []client.Object {
 	l := c.Layout.OrDefault()
 	switch c.Group {
 	case GroupAlways:
-		return append(constantRBAC(l, c.Node, c.CNI), felixMonitoringService(l))
+		return append(constantRBAC(l, c.Releases), felixMonitoringService(l))
 	case GroupKubeControllers:
-		return kubeControllersConstants(l, c.KubeControllers)
+		return kubeControllersConstants(l, c.Releases)
 	case GroupTypha:
 		return typhaConstants(l)
 	case GroupTyphaCPA:

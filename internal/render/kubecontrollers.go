@@ -107,7 +107,7 @@ func kubeControllersConstants(l layout.Layout, served Served) []client.Object {
 // kubeControllersRBAC returns kube-controllers' RBAC (part of kubeControllersConstants): Calico
 // v3.31.6's rules for the node and loadbalancer controllers it runs (ENABLED_CONTROLLERS), minus what
 // its code never asks for (docs/calico-rbac.md), and the differences of later releases (rbac_lines.go)
-// of every release it serves (every release kube-controllers may run in the shoot's step).
+// of every release it serves (every release that may run in the shoot's step: Served).
 func kubeControllersRBAC(l layout.Layout, served Served) []client.Object {
 	crud := []string{"get", "list", "create", "update", "delete", "watch"}
 	return []client.Object{

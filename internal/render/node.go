@@ -95,12 +95,10 @@ func nodeRoleBinding(o *values.Options) client.Object {
 // oracle row that shows it; TestRolesMatchCalicoFacts holds the two together, and the Calico oracle
 // (internal/calicooracle) replays every request Calico makes under these roles).
 //
-// calico-node's role serves node, every release calico-node and typha (both run as calico-node) may
-// run in the shoot's step, the CNI plugin's serves cni, every release calico-node may run: the union
-// of what each release needs (rbac_lines.go has the differences of releases after v3.31.6), so that
-// during a move the pods not yet replaced keep working beside the new ones. The objects are named in
-// layout l.
-func constantRBAC(l layout.Layout, node, cni Served) []client.Object {
+// The roles serve every release that may run in the shoot's step (served): the union of what each
+// needs (rbac_lines.go has the differences of releases after v3.31.6), so that during a move the pods
+// not yet replaced keep working beside the new ones. The objects are named in layout l.
+func constantRBAC(l layout.Layout, served Served) []client.Object {
 	return []client.Object{
 		clusterRole(l.Node.ServiceAccount, nil, append([]rbacv1.PolicyRule{
 			// calico-node mints the CNI plugin's short-lived tokens (-monitor-token).
@@ -118,7 +116,7 @@ func constantRBAC(l layout.Layout, node, cni Served) []client.Object {
 			// Felix and typha watch the Kubernetes policies they enforce.
 			rule([]string{"networking.k8s.io"}, []string{"networkpolicies"}, []string{"watch", "list"}),
 			// (B)ANP (v3.31) and ClusterNetworkPolicy (v3.32, which no longer reads (B)ANP).
-			rule([]string{"policy.networking.k8s.io"}, node.policyAPIResources(), []string{"watch", "list"}),
+			rule([]string{"policy.networking.k8s.io"}, served.policyAPIResources(), []string{"watch", "list"}),
 			// Workload endpoints and profiles are computed from pods, namespaces and service accounts.
 			rule(core, []string{"pods", "namespaces", "serviceaccounts"}, []string{"list", "watch"}),
 			// The CNI plugin records the workload endpoint in the pod's annotations.
@@ -148,7 +146,7 @@ func constantRBAC(l layout.Layout, node, cni Served) []client.Object {
 			rule(calico, []string{"ipamconfigs"}, []string{"get", "create"}),
 			// confd watches block affinities for route aggregation.
 			rule(calico, []string{"blockaffinities"}, []string{"watch"}),
-		}, node.nodeRules()...)...,
+		}, served.nodeRules()...)...,
 		),
 		serviceAccount(l, l.Node.ServiceAccount),
 		clusterRole(l.CNIPlugin, nil, append([]rbacv1.PolicyRule{
@@ -159,7 +157,7 @@ func constantRBAC(l layout.Layout, node, cni Served) []client.Object {
 			// calico-ipam assigns and releases addresses; the plugin checks ClusterInformation's datastoreReady.
 			rule(calico, []string{"blockaffinities", "ipamblocks", "ipamhandles", "clusterinformations", "ippools", "ipreservations", "ipamconfigs"},
 				[]string{"get", "list", "create", "update", "delete"}),
-		}, cni.cniRules()...)...,
+		}, served.cniRules()...)...,
 		),
 		clusterRoleBinding(l.CNIPlugin, l.CNIPlugin, nil, saSubject(l, l.CNIPlugin)),
 		serviceAccount(l, l.CNIPlugin),

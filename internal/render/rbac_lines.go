@@ -10,17 +10,23 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 )
 
-// maxServed is the most releases one ClusterRole serves: calico-node's serves calico-node and typha,
-// and a step of a move runs at most the move's two releases (calicoversion.Deployment.Running).
+// maxServed is the most releases one ClusterRole serves. A step runs at most a move's two
+// releases; a Deployment names at most four (three components and the release a step replaces).
 const maxServed = 4
 
-// Served is the set of Calico releases one ClusterRole serves, oldest first: a steady shoot's
-// release; in a step of a move, every release a component bound to the role may run
-// (calicoversion.Deployment.Running: both of the move's releases for a component the step rolls,
-// pod by pod). The role grants the union of what each release asks, so the pods not yet replaced
-// keep working beside the new ones. What a release needs beyond v3.31.6's rules is a difference of
-// the catalogue (internal/calicoversion); this file implements the RBAC ones. Served is comparable
-// (a Constant is a map key).
+// Served is the set of Calico releases a ClusterRole serves, oldest first: a steady shoot's release;
+// in every step of a move, both of the move's releases (calicoversion.Deployment.Releases). The role
+// grants the union of what each release asks:
+//   - a step rolls its components pod by pod, so their pods of both releases run side by side until
+//     the roll ends (with Typha off every calico-node talks to the API server itself, and the CNI
+//     plugin of either release runs on a node, installed by its calico-node pod);
+//   - a step's ClusterRoles and workloads are applied in one pass, in no order: serving both
+//     releases in every step, a pod the next step starts never waits for its role to widen. The
+//     grants narrow only when the move completes, after every pod runs the release moved to.
+//
+// What a release needs beyond v3.31.6's rules is a difference of the catalogue
+// (internal/calicoversion); this file implements the RBAC ones. Served is comparable (a Constant is a
+// map key).
 type Served struct {
 	releases [maxServed]calicoversion.Release
 }
@@ -36,8 +42,7 @@ func servedBy(rs ...[]calicoversion.Release) Served {
 		}
 	}
 	if len(all) > maxServed {
-		// Deployment.Running gives at most two releases per component and a role serves at most two
-		// components: only a change of those would get here.
+		// A Deployment names at most maxServed releases: only a change of it would get here.
 		panic(fmt.Sprintf("a ClusterRole serving %d Calico releases %v: at most %d", len(all), all, maxServed))
 	}
 	slices.SortFunc(all, calicoversion.Release.Compare)
