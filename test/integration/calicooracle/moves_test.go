@@ -18,10 +18,12 @@ import (
 
 // moveFamilies are the scenario families a move step is replayed for: Typha on (calico-node reads
 // through Typha, which shares calico-node's role) and off (every calico-node talks to the API server
-// itself). Both run kube-controllers and the CNI plugin.
+// itself), and calico-ipam (the CNI plugin's IPAM requests). Each runs kube-controllers and the CNI
+// plugin.
 var moveFamilies = []family{
 	{scenario: "default", typha: true, kubeControllers: true},
 	{scenario: "typha-disabled", kubeControllers: true},
+	{scenario: "calico-ipam", typha: true, kubeControllers: true, calicoIPAM: true},
 }
 
 // moveStep is one step of a move the catalogue allows.
@@ -123,7 +125,8 @@ func refusals(t *testing.T, replayers map[calicoversion.Release]*calicooracle.Re
 // line up and down between every two adjacent lines, and the patch moves within a line), with Typha
 // on and off, both releases' oracle tables (calicooracle.LoadFor of the move's from- and to-release)
 // as every ServiceAccount the step's render runs (calico-node, the CNI plugin, Typha,
-// kube-controllers), under the RBAC rendered for that step, on the step's CRDs: no request is refused.
+// kube-controllers), under the RBAC rendered for that step, on the step's CRDs: no request is refused
+// (with calico-ipam too, for the CNI plugin's IPAM requests).
 // During a move both releases run side by side (the workloads roll pod by pod; with Typha off every
 // calico-node talks to the API server itself), so each role must grant what both ask
 // (docs/calico-lines.md "What each step grants"). The control plane is the suite's: each step's render
@@ -181,8 +184,8 @@ func TestEveryMoveStepGrantsBothReleases(t *testing.T) {
 					if f.typha {
 						want = append(want, "typha")
 					}
-					if got := slices.Sorted(maps.Keys(dep.Components)); !slices.Equal(got, want) {
-						t.Fatalf("the render runs %v, the family says %v", got, want)
+					if got := slices.Sorted(maps.Keys(dep.Components)); !slices.Equal(got, want) || dep.Conditions[calicooracle.CalicoIPAM] != f.calicoIPAM {
+						t.Fatalf("the render runs %v (calico-ipam %t), the family says %v (%t)", got, dep.Conditions[calicooracle.CalicoIPAM], want, f.calicoIPAM)
 					}
 					for _, c := range want {
 						if made[c] == 0 {
@@ -205,9 +208,8 @@ func TestEveryMoveStepGrantsBothReleases(t *testing.T) {
 			// CNI plugin, and kube-controllers) under v3.32's roles lose only that watch.
 			"v3.31 under v3.32": {"syncer-felix-admin-policy calico-node"},
 			// v3.31's roles lack all v3.32 adds (docs/calico-oracle.md, TestOracleV3_32CatchesV3_31Roles),
-			// here with Typha off.
+			// here with Typha off and host-local IPAM (the CNI plugin's KubeVirt lookup is calico-ipam's).
 			"v3.32 under v3.31": {
-				"cni-kubevirt-owner cni-plugin",
 				"kc-config-status kube-controllers",
 				"kc-config-status-get kube-controllers",
 				"kc-datastore-migration-crd-watch kube-controllers",
