@@ -10,9 +10,10 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 )
 
-// maxServed is the most releases one ClusterRole serves. A step runs at most a move's two
-// releases; a Deployment names at most four (three components and the release a step replaces).
-const maxServed = 4
+// maxServed is the most releases one ClusterRole serves. A step of a move runs at most the move's
+// two releases (calicoversion.Move.Deployment); a Deployment written by hand names at most one per
+// component and the release a step replaces, which 8 leaves room for as components are added.
+const maxServed = 8
 
 // Served is the set of Calico releases a ClusterRole serves, oldest first: a steady shoot's release;
 // in every step of a move, both of the move's releases (calicoversion.Deployment.Releases). The role
@@ -42,7 +43,7 @@ func servedBy(rs ...[]calicoversion.Release) Served {
 		}
 	}
 	if len(all) > maxServed {
-		// A Deployment names at most maxServed releases: only a change of it would get here.
+		// A Deployment names fewer releases (maxServed): only a change of it would get here.
 		panic(fmt.Sprintf("a ClusterRole serving %d Calico releases %v: at most %d", len(all), all, maxServed))
 	}
 	slices.SortFunc(all, calicoversion.Release.Compare)
