@@ -125,7 +125,7 @@ func list(cell string) []string {
 func renderedRules(v calicoversion.Release) map[string][]rbacv1.PolicyRule {
 	roles := map[string][]rbacv1.PolicyRule{}
 	for _, g := range render.Constants(calicoversion.Default()) {
-		if (g.Group == render.GroupAlways && (g.Node != v || g.Typha != v)) || (g.Group == render.GroupKubeControllers && g.KubeControllers != v) {
+		if (g.Group == render.GroupAlways || g.Group == render.GroupKubeControllers) && !slices.Equal(g.Releases.Releases(), []calicoversion.Release{v}) {
 			continue
 		}
 		for _, o := range g.Objects() {

@@ -314,3 +314,58 @@ func TestReleaseOfTag(t *testing.T) {
 		}
 	}
 }
+
+// TestMoveRunning: which releases may run each component in every step of a move. A step rolls the
+// components it moves pod by pod, so those run either release until it ends; the last step of a line
+// move starts once the first step's components rolled out, so only its own components still run the
+// release moved from; a patch move (one step) rolls every component; a steady deployment runs one
+// release and rolls nothing.
+func TestMoveRunning(t *testing.T) {
+	c := calicoversion.Default()
+	v316, v317, v321 := rel(t, c, "v3.31.6"), rel(t, c, "v3.31.7"), rel(t, c, "v3.32.1")
+	both := func(a, b calicoversion.Release) []calicoversion.Release { return []calicoversion.Release{a, b} }
+	one := func(a calicoversion.Release) []calicoversion.Release { return []calicoversion.Release{a} }
+	for _, tt := range []struct {
+		name            string
+		from, to        calicoversion.Release
+		phase           calicoversion.Phase
+		node, typha, kc []calicoversion.Release
+	}{
+		{"up first: calico-node rolls", v317, v321, calicoversion.PhaseFirst, both(v317, v321), one(v317), one(v317)},
+		{"up complete: typha and kube-controllers roll", v317, v321, calicoversion.PhaseComplete, one(v321), both(v317, v321), both(v317, v321)},
+		{"down first: typha and kube-controllers roll", v321, v316, calicoversion.PhaseFirst, one(v321), both(v316, v321), both(v316, v321)},
+		{"down complete: calico-node rolls", v321, v316, calicoversion.PhaseComplete, both(v316, v321), one(v316), one(v316)},
+		{"patch: every component rolls", v317, v316, calicoversion.PhaseComplete, both(v316, v317), both(v316, v317), both(v316, v317)},
+	} {
+		m, err := c.Plan(tt.from, tt.to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := m.Deployment(tt.phase, calicoversion.Release{})
+		for _, w := range []struct {
+			c    calicoversion.Component
+			want []calicoversion.Release
+		}{{calicoversion.Node, tt.node}, {calicoversion.Typha, tt.typha}, {calicoversion.KubeControllers, tt.kc}} {
+			if got := d.Running(w.c); !slices.Equal(got, w.want) {
+				t.Errorf("%s: %s runs %v, want %v", tt.name, w.c, got, w.want)
+			}
+			if rolls := len(w.want) > 1; d.Rolls(w.c) != rolls || (rolls && d.Replacing != tt.from) {
+				t.Errorf("%s: %s Rolls %t from %s, want %t from %s", tt.name, w.c, d.Rolls(w.c), d.Replacing, rolls, tt.from)
+			}
+		}
+		want := []calicoversion.Release{tt.from, tt.to}
+		slices.SortFunc(want, calicoversion.Release.Compare)
+		if got := d.Releases(); !slices.Equal(got, want) {
+			t.Errorf("%s: Releases %v, want both", tt.name, got)
+		}
+	}
+	s := calicoversion.SteadyWithCRDs(v316, v321)
+	for _, comp := range calicoversion.Components() {
+		if got := s.Running(comp); !slices.Equal(got, one(v316)) || s.Rolls(comp) {
+			t.Errorf("steady: %s runs %v (rolls %t), want v3.31.6 alone", comp, got, s.Rolls(comp))
+		}
+	}
+	if (calicoversion.Deployment{}).Running(calicoversion.Node) != nil {
+		t.Error("no deployment runs nothing")
+	}
+}

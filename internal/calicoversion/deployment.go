@@ -6,8 +6,9 @@ import (
 	"strings"
 )
 
-// Deployment says which release each Calico component runs. All are the same except while a shoot
-// moves between lines (Move).
+// Deployment says which release each Calico component runs in one step, and which releases may run
+// it while the step is applied (Running). All are the same, and nothing rolls, except while a shoot
+// moves between releases (Move).
 type Deployment struct {
 	// Node is calico-node's release (with its CNI init containers and the ensurer sidecar).
 	Node Release
@@ -18,6 +19,13 @@ type Deployment struct {
 	// CRDs is the release whose line's CRD schemas are applied: never older than any release the
 	// shoot has run, so that a field a newer release stored is not pruned by an older schema.
 	CRDs Release
+	// Replacing is the release this step of a move replaces on the components it rolls (Rolls): a
+	// DaemonSet or Deployment replaces its pods one by one, so until its roll ends the pods not yet
+	// replaced still run Replacing beside the new ones (and with Typha off every calico-node talks to
+	// the API server itself). Zero when the step rolls nothing (Steady).
+	Replacing Release
+	// rolling are the components this step rolls from Replacing, one bit per position in Components().
+	rolling uint32
 }
 
 // Steady is every component (and the CRDs) at r.
@@ -27,6 +35,42 @@ func Steady(r Release) Deployment { return Deployment{Node: r, Typha: r, KubeCon
 func SteadyWithCRDs(r, crds Release) Deployment {
 	d := Steady(r)
 	d.CRDs = Newer(r, crds)
+	return d
+}
+
+// Rolls is true when this step rolls component c from Replacing to Of(c): until its roll ends, c's
+// pods run either release.
+func (d Deployment) Rolls(c Component) bool {
+	i := slices.Index(Components(), c)
+	return i >= 0 && d.rolling&(1<<i) != 0
+}
+
+// Running is every release that may run component c while this step is applied, oldest first: the
+// release it runs (Of), and the release it replaces while the step rolls it (Rolls). What c asks of
+// the API server in this step is the union of what these releases ask (its RBAC grants the union).
+func (d Deployment) Running(c Component) []Release {
+	r := d.Of(c)
+	if r.IsZero() {
+		return nil
+	}
+	out := []Release{r}
+	if d.Rolls(c) && !d.Replacing.IsZero() && d.Replacing != r {
+		out = append(out, d.Replacing)
+		slices.SortFunc(out, Release.Compare)
+	}
+	return out
+}
+
+// rolls returns d rolling components cs from release from (nothing rolls when cs is empty).
+func (d Deployment) rolls(from Release, cs []Component) Deployment {
+	for _, c := range cs {
+		if i := slices.Index(Components(), c); i >= 0 {
+			d.rolling |= 1 << i
+		}
+	}
+	if d.rolling != 0 {
+		d.Replacing = from
+	}
 	return d
 }
 
@@ -59,20 +103,23 @@ func (d Deployment) set(c Component, r Release) Deployment {
 	return d
 }
 
-// Releases returns the distinct releases the components run, oldest first: RBAC is the union of what
-// each of them needs.
+// Releases returns the distinct releases that may run a component in this step (Running of each),
+// oldest first.
 func (d Deployment) Releases() []Release {
 	var out []Release
 	for _, c := range Components() {
-		if r := d.Of(c); !slices.Contains(out, r) {
-			out = append(out, r)
+		for _, r := range d.Running(c) {
+			if !slices.Contains(out, r) {
+				out = append(out, r)
+			}
 		}
 	}
 	slices.SortFunc(out, Release.Compare)
 	return out
 }
 
-// IsSteady is true when every component runs the same release.
+// IsSteady is true when every component runs the same release (a step may still roll them from
+// another: Rolls).
 func (d Deployment) IsSteady() bool { return d.Node == d.Typha && d.Typha == d.KubeControllers }
 
 // String describes d ("v3.32.1" or "calico-node v3.32.1, calico-typha v3.31.6, calico-kube-controllers
@@ -175,15 +222,29 @@ func (m Move) applied(phase Phase) []Component {
 	return Components()
 }
 
-// Deployment is what each component runs in phase of the move; crds is the newest release whose CRDs
-// the shoot ever had (zero: none recorded). The CRDs never go back: the newest of crds, From and To.
+// rolled returns the components whose pods may still run From while phase is applied: the
+// components phase moves to To, except those an earlier step of the move moved (a move goes to its
+// next step only once the components of the step before rolled out: Changed). The last step of a
+// line move rolls the components of its own step; a one-step (patch) move rolls every component.
+func (m Move) rolled(phase Phase) []Component {
+	cs := slices.Clone(m.applied(phase))
+	if phase == PhaseFirst || len(m.Steps) < 2 {
+		return cs
+	}
+	return slices.DeleteFunc(cs, func(c Component) bool { return slices.Contains(m.Steps[0], c) })
+}
+
+// Deployment is what each component runs in phase of the move, and which components the phase rolls
+// from From (Deployment.Running: their pods not yet replaced keep running From until the roll
+// ends); crds is the newest release whose CRDs the shoot ever had (zero: none recorded). The CRDs
+// never go back: the newest of crds, From and To.
 func (m Move) Deployment(phase Phase, crds Release) Deployment {
 	d := Steady(m.From)
 	for _, c := range m.applied(phase) {
 		d = d.set(c, m.To)
 	}
 	d.CRDs = Newer(Newer(m.From, m.To), crds)
-	return d
+	return d.rolls(m.From, m.rolled(phase))
 }
 
 // Changed are the components phase moves to the target: the ones whose rollout a move waits for in

@@ -40,50 +40,46 @@ const (
 // same Constant (it is comparable: a map key).
 type Constant struct {
 	Group ConstantGroup
-	// Node and Typha are the releases of calico-node and typha (GroupAlways: calico-node's ClusterRole
-	// serves both, as upstream's typha runs as calico-node; the CNI plugin's serves calico-node's).
-	// Without typha, Typha is Node.
-	Node, Typha calicoversion.Release
-	// KubeControllers is kube-controllers' release (GroupKubeControllers).
-	KubeControllers calicoversion.Release
+	// Releases are the Calico releases the group's ClusterRoles serve (GroupAlways: calico-node's,
+	// which typha shares as upstream's typha runs as calico-node, and the CNI plugin's;
+	// GroupKubeControllers: kube-controllers'): every release that may run in the shoot's step
+	// (calicoversion.Deployment.Releases), so that during a move each role grants what both of its
+	// releases ask (see Served). Zero for the other groups.
+	Releases Served
 	// Layout is the layout of the shoot's options as they carry it (the zero Layout for every
 	// Gardener shoot, which Constants lists).
 	Layout layout.Layout
 }
 
-// constantOf is group g as a shoot with options o selects it: by the releases of its Calico
-// deployment, and whether typha runs.
+// constantOf is group g as a shoot with options o selects it: by the releases that may run in the
+// step of its Calico deployment.
 func constantOf(g ConstantGroup, o *values.Options) Constant {
-	d := o.Calico
 	switch g {
-	case GroupAlways:
-		c := Constant{Group: g, Node: d.Node, Typha: d.Typha, Layout: o.Layout}
-		if !o.Typha {
-			c.Typha = d.Node
-		}
-		return c
-	case GroupKubeControllers:
-		return Constant{Group: g, KubeControllers: d.KubeControllers, Layout: o.Layout}
+	case GroupAlways, GroupKubeControllers:
+		return Constant{Group: g, Releases: servedBy(o.Calico.Releases()), Layout: o.Layout}
 	}
 	return Constant{Group: g, Layout: o.Layout}
 }
 
 // Constants lists every Constant a shoot in the default (zero) layout can select with the releases
-// of catalogue cat, in group order: each group with every combination of the releases it depends on.
+// of catalogue cat, in group order: each group with every set of releases a step can run. A steady
+// shoot runs one release and a step of a move the move's two (calicoversion.Move), so the sets are
+// every release alone and every two releases together.
 func Constants(cat *calicoversion.Catalogue) []Constant {
 	releases := cat.Releases()
+	var sets []Served
+	for i, a := range releases {
+		sets = append(sets, servedBy([]calicoversion.Release{a}))
+		for _, b := range releases[i+1:] {
+			sets = append(sets, servedBy([]calicoversion.Release{a, b}))
+		}
+	}
 	var out []Constant
 	for g := range numConstantGroups {
 		switch g {
-		case GroupAlways:
-			for _, n := range releases {
-				for _, t := range releases {
-					out = append(out, Constant{Group: g, Node: n, Typha: t})
-				}
-			}
-		case GroupKubeControllers:
-			for _, k := range releases {
-				out = append(out, Constant{Group: g, KubeControllers: k})
+		case GroupAlways, GroupKubeControllers:
+			for _, s := range sets {
+				out = append(out, Constant{Group: g, Releases: s})
 			}
 		default:
 			out = append(out, Constant{Group: g})
@@ -98,9 +94,9 @@ func (c Constant) Objects() []client.Object {
 	l := c.Layout.OrDefault()
 	switch c.Group {
 	case GroupAlways:
-		return append(constantRBAC(l, c.Node, c.Typha), felixMonitoringService(l))
+		return append(constantRBAC(l, c.Releases), felixMonitoringService(l))
 	case GroupKubeControllers:
-		return kubeControllersConstants(l, c.KubeControllers)
+		return kubeControllersConstants(l, c.Releases)
 	case GroupTypha:
 		return typhaConstants(l)
 	case GroupTyphaCPA:

@@ -10,7 +10,6 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/layout"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
@@ -89,7 +88,7 @@ func kubeControllersDeployment(o *values.Options) *appsv1.Deployment {
 
 // kubeControllersConstants returns kube-controllers' PodDisruptionBudget, ServiceAccount and
 // RBAC in layout l, which do not depend on the options (see constants.go).
-func kubeControllersConstants(l layout.Layout, release calicoversion.Release) []client.Object {
+func kubeControllersConstants(l layout.Layout, served Served) []client.Object {
 	labels := systemComponent(selectorOf(l.KubeControllers))
 	return append([]client.Object{
 		&policyv1.PodDisruptionBudget{
@@ -102,13 +101,14 @@ func kubeControllersConstants(l layout.Layout, release calicoversion.Release) []
 			},
 		},
 		serviceAccount(l, l.KubeControllers.ServiceAccount),
-	}, kubeControllersRBAC(l, release)...)
+	}, kubeControllersRBAC(l, served)...)
 }
 
 // kubeControllersRBAC returns kube-controllers' RBAC (part of kubeControllersConstants): Calico
 // v3.31.6's rules for the node and loadbalancer controllers it runs (ENABLED_CONTROLLERS), minus what
-// its code never asks for (docs/calico-rbac.md), and the differences of later releases (rbac_lines.go).
-func kubeControllersRBAC(l layout.Layout, release calicoversion.Release) []client.Object {
+// its code never asks for (docs/calico-rbac.md), and the differences of later releases (rbac_lines.go)
+// of every release it serves (every release that may run in the shoot's step: Served).
+func kubeControllersRBAC(l layout.Layout, served Served) []client.Object {
 	crud := []string{"get", "list", "create", "update", "delete", "watch"}
 	return []client.Object{
 		clusterRole(l.KubeControllers.ServiceAccount, nil, append([]rbacv1.PolicyRule{
@@ -131,7 +131,7 @@ func kubeControllersRBAC(l layout.Layout, release calicoversion.Release) []clien
 			rule(calico, []string{"hostendpoints"}, crud),
 			// EnsureInitialized keeps ClusterInformation; the controllers read, create and report on their configuration.
 			rule(calico, []string{"clusterinformations", "kubecontrollersconfigurations"}, []string{"get", "list", "create", "update", "watch"}),
-		}, servedBy(release, release).kubeControllersRules()...)...,
+		}, served.kubeControllersRules()...)...,
 		),
 		clusterRoleBinding(l.KubeControllers.ServiceAccount, l.KubeControllers.ServiceAccount, nil, saSubject(l, l.KubeControllers.ServiceAccount)),
 	}

@@ -95,11 +95,10 @@ func nodeRoleBinding(o *values.Options) client.Object {
 // oracle row that shows it; TestRolesMatchCalicoFacts holds the two together, and the Calico oracle
 // (internal/calicooracle) replays every request Calico makes under these roles).
 //
-// The role serves the releases of calico-node and typha (both run as calico-node): the union of what
-// each needs (rbac_lines.go has the differences of releases after v3.31.6). The CNI plugin runs with
-// calico-node's release. The objects are named in layout l.
-func constantRBAC(l layout.Layout, node, typha calicoversion.Release) []client.Object {
-	served := servedBy(node, typha)
+// The roles serve every release that may run in the shoot's step (served): the union of what each
+// needs (rbac_lines.go has the differences of releases after v3.31.6), so that during a move the pods
+// not yet replaced keep working beside the new ones. The objects are named in layout l.
+func constantRBAC(l layout.Layout, served Served) []client.Object {
 	return []client.Object{
 		clusterRole(l.Node.ServiceAccount, nil, append([]rbacv1.PolicyRule{
 			// calico-node mints the CNI plugin's short-lived tokens (-monitor-token).
@@ -158,7 +157,7 @@ func constantRBAC(l layout.Layout, node, typha calicoversion.Release) []client.O
 			// calico-ipam assigns and releases addresses; the plugin checks ClusterInformation's datastoreReady.
 			rule(calico, []string{"blockaffinities", "ipamblocks", "ipamhandles", "clusterinformations", "ippools", "ipreservations", "ipamconfigs"},
 				[]string{"get", "list", "create", "update", "delete"}),
-		}, servedBy(node, node).cniRules()...)...,
+		}, served.cniRules()...)...,
 		),
 		clusterRoleBinding(l.CNIPlugin, l.CNIPlugin, nil, saSubject(l, l.CNIPlugin)),
 		serviceAccount(l, l.CNIPlugin),
