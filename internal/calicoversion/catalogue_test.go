@@ -211,7 +211,7 @@ func synthetic(t *testing.T) *calicoversion.Catalogue {
 	d := calicoversion.Default().Data()
 	d.Lines = append(d.Lines, calicoversion.LineData{Name: "v3.33", Kubernetes: calicoversion.KubernetesData{Min: "1.35", Max: "1.37"}, CRDs: "v3.32", CRDStorage: "crd.projectcalico.org/v1"})
 	img := map[string]string{}
-	for _, n := range calicoversion.ImageNames() {
+	for _, n := range calicoversion.AllImageNames() {
 		img[n] = "quay.io/calico/" + strings.TrimPrefix(strings.TrimPrefix(n, "calico-"), "calico-") + ":v3.33.0"
 	}
 	d.Releases = append(d.Releases, calicoversion.ReleaseData{Name: "v3.33.0", Line: "v3.33", Follows: "v3.32.1", Images: img})
