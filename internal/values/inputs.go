@@ -66,6 +66,9 @@ type Settings struct {
 	// TyphaTLS, when set, has Felix and Typha talk mutual TLS with the material it names
 	// (docs/layouts.md); nil renders no TLS (every shoot). Ignored when Typha is off.
 	TyphaTLS *layout.TyphaTLS
+	// Components are the optional components to render (calico-apiserver, goldmane, whisker, the CSI
+	// driver; docs/components/); the zero value renders none (every shoot).
+	Components Components
 }
 
 // ClusterFacts are the cluster properties rendering depends on, taken from the Shoot (directly or
