@@ -174,8 +174,8 @@ func apiServerAPIService(l layout.Layout, n layout.APIServer, caBundle string) (
 }
 
 // apiServerCRDResources are the CRDs calico-apiserver serves the v3 API from (and reads, creates,
-// updates and deletes for its clients): every Calico kind of the v3 API except IPAM handles, which
-// it does not serve.
+// updates and deletes for its clients), and the IPAM blocks an IPPool's deletion releases. IPAM
+// handles it never touches.
 var apiServerCRDResources = []string{
 	"bgpconfigurations", "bgpfilters", "bgppeers", "blockaffinities", "caliconodestatuses", "clusterinformations",
 	"felixconfigurations", "globalnetworkpolicies", "globalnetworksets", "hostendpoints", "ipamblocks", "ipamconfigs",
@@ -188,33 +188,30 @@ var apiServerCRDResources = []string{
 // is rendered with calico-node's RBAC for every cluster (constantRBAC), not here.
 func apiServerRBAC(o *values.Options, l layout.Layout, n layout.APIServer) []client.Object {
 	sa := saSubject(l, n.Workload.ServiceAccount)
-	r := o.Calico.Of(calicoversion.APIServer)
-	served := servedBy(r, r)
+	served := servedBy(o.Calico.Of(calicoversion.APIServer), o.Calico.Of(calicoversion.APIServer))
 	crdRules := []rbacv1.PolicyRule{
-		// v3 Nodes, Profiles and WorkloadEndpoints are read from Nodes, Namespaces, ServiceAccounts and
-		// Pods; the NamespaceLifecycle admission plugin watches namespaces.
-		rule(core, []string{"namespaces", "nodes", "pods", "serviceaccounts"}, read),
-		// v3 NetworkPolicy lists include the Kubernetes NetworkPolicies (knp.default.*).
-		rule([]string{"networking.k8s.io"}, []string{"networkpolicies"}, read),
-	}
-	if res := served.policyAPIResources(); len(res) > 0 {
-		// v3 GlobalNetworkPolicy lists include the cluster-scoped Kubernetes policies of the release.
-		crdRules = append(crdRules, rule([]string{"policy.networking.k8s.io"}, res, read))
-	}
-	crdRules = append(crdRules,
-		// The storage of the v3 API.
-		rule(calico, apiServerCRDResources, []string{"get", "list", "watch", "create", "update", "delete", "patch"}),
+		// v3 Profiles are read from Namespaces and ServiceAccounts; the NamespaceLifecycle admission
+		// plugin of the generic API server watches namespaces.
+		rule(core, []string{"namespaces", "serviceaccounts"}, read),
+		// The storage of the v3 API (libcalico-go's Kubernetes backend: get, list, watch, create,
+		// update, delete; it never patches). Deleting an IPPool releases its blocks' affinities, which
+		// reads and writes blocks and affinities.
+		rule(calico, apiServerCRDResources, []string{"get", "list", "watch", "create", "update", "delete"}),
 		// The ValidatingAdmissionPolicy admission plugin of the generic API server watches the policies
 		// and their bindings (Kubernetes 1.30+, which every carried line requires).
 		rule([]string{"admissionregistration.k8s.io"}, []string{"validatingadmissionpolicies", "validatingadmissionpolicybindings"}, read),
-	)
+	}
+	if served.has(calicoversion.KubeControllersStatusSubresource) {
+		// The v3 KubeControllersConfiguration status is written through the CRD's /status subresource.
+		crdRules = append(crdRules, rule(calico, []string{"kubecontrollersconfigurations/status"}, []string{"get", "update"}))
+	}
 	rbac := "rbac.authorization.k8s.io"
 	return []client.Object{
 		clusterRole(n.CRDsRole, nil, crdRules...),
 		clusterRoleBinding(n.CRDsBinding, n.CRDsRole, nil, sa),
+		// The operator's role also lists and watches ConfigMap extension-apiserver-authentication; the
+		// kube-system RoleBinding below grants that already (the RBAC gives no way to tell them apart).
 		clusterRole(n.AuthAccessRole, nil,
-			// calico-apiserver restarts when the authentication ConfigMap changes (it watches it).
-			rbacv1.PolicyRule{APIGroups: core, Resources: []string{"configmaps"}, Verbs: []string{"list", "watch"}, ResourceNames: []string{"extension-apiserver-authentication"}},
 			// Tiered policy authorization evaluates RBAC from informers of roles and bindings.
 			rule([]string{rbac}, []string{"clusterroles", "clusterrolebindings", "roles", "rolebindings"}, read),
 		),
