@@ -356,7 +356,9 @@ func (r *Request) checkRequest() error {
 }
 
 func (r *Request) checkVerbOn(v string, tg Target) error {
-	if v != "list" && v != "watch" && tg.Name == "" {
+	// A review (TokenReview, SubjectAccessReview) is created without a name: its metadata must be empty.
+	review := v == "create" && r.Body["kind"] != nil && strings.HasSuffix(tg.Resource, "reviews")
+	if v != "list" && v != "watch" && tg.Name == "" && !review {
 		return fmt.Errorf("%s on %s needs a name", v, tg.Resource)
 	}
 	if v == "create" && r.Subresource == "" && r.Body["kind"] == nil && kindOf(tg.Resource) == "" {
