@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
+	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/layout"
 )
 
@@ -182,12 +183,13 @@ func (d *Deployment) runComponents(t *Table, r calicoNamespace, l layout.Layout)
 // names (a workload of the default layout).
 func workloadIn(tableWorkload string, l layout.Layout) (string, error) {
 	kind, name, _ := strings.Cut(tableWorkload, "/")
-	c, ok := layout.KubeSystem().ComponentOfWorkload(kind, name)
-	if !ok {
-		return "", fmt.Errorf("workload %s is none of calico-node, Typha and kube-controllers in the default layout", tableWorkload)
+	for _, c := range calicoversion.AllComponents() {
+		if w := layout.KubeSystem().Workload(c); w.Kind == kind && w.Name == name {
+			w = l.Workload(c)
+			return w.Kind + "/" + w.Name, nil
+		}
 	}
-	w := l.Workload(c)
-	return w.Kind + "/" + w.Name, nil
+	return "", fmt.Errorf("workload %s is no Calico component's in the default layout", tableWorkload)
 }
 
 // namespace is where the components run: Namespace unless Inspected in another layout.

@@ -235,10 +235,10 @@ func readRequest(ctx context.Context, ri dynamic.ResourceInterface, r *Request, 
 			problem = expectFields(obj, r.ExpectFields)
 		}
 	case "list":
-		_, err = ri.List(ctx, metav1.ListOptions{LabelSelector: r.LabelSelector, Limit: 50})
+		_, err = ri.List(ctx, metav1.ListOptions{LabelSelector: r.LabelSelector, FieldSelector: r.FieldSelector, Limit: 50})
 	case "watch":
 		var w interface{ Stop() }
-		w, err = ri.Watch(ctx, metav1.ListOptions{LabelSelector: r.LabelSelector, TimeoutSeconds: ptr.To[int64](1)})
+		w, err = ri.Watch(ctx, metav1.ListOptions{LabelSelector: r.LabelSelector, FieldSelector: r.FieldSelector, TimeoutSeconds: ptr.To[int64](1)})
 		if err == nil {
 			w.Stop()
 		}

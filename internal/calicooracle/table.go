@@ -120,8 +120,11 @@ type Request struct {
 	OwnNamespace bool   `json:"ownNamespace,omitempty"`
 	Name         string `json:"name,omitempty"`
 	// Names overrides Name per resource, as "name" or "namespace/name".
-	Names         map[string]string `json:"names,omitempty"`
-	LabelSelector string            `json:"labelSelector,omitempty"`
+	Names map[string]string `json:"names,omitempty"`
+	// FieldSelector is a list's or watch's field selector ("metadata.name=x": the API server
+	// authorizes such a request as one for that name).
+	FieldSelector string `json:"fieldSelector,omitempty"`
+	LabelSelector string `json:"labelSelector,omitempty"`
 	// PatchType is strategic or merge (patch only).
 	PatchType string `json:"patchType,omitempty"`
 	// Body is the object written (create), the fields changed (update: merged into the object
@@ -171,6 +174,17 @@ func (r *Request) APIVersion() string {
 		return v
 	}
 	return r.Group + "/" + v
+}
+
+// Optional reports whether only optional components make the request (calicoversion.Optional:
+// calico-apiserver, goldmane, whisker), which a render has only when they are turned on.
+func (r *Request) Optional() bool {
+	for _, c := range r.Components {
+		if !calicoversion.Component(c).IsOptional() {
+			return false
+		}
+	}
+	return len(r.Components) > 0
 }
 
 // Tolerates reports whether the answer class is one Calico tolerates.
@@ -342,7 +356,9 @@ func (r *Request) checkRequest() error {
 }
 
 func (r *Request) checkVerbOn(v string, tg Target) error {
-	if v != "list" && v != "watch" && tg.Name == "" {
+	// A review (TokenReview, SubjectAccessReview) is created without a name: its metadata must be empty.
+	review := v == "create" && r.Body["kind"] != nil && strings.HasSuffix(tg.Resource, "reviews")
+	if v != "list" && v != "watch" && tg.Name == "" && !review {
 		return fmt.Errorf("%s on %s needs a name", v, tg.Resource)
 	}
 	if v == "create" && r.Subresource == "" && r.Body["kind"] == nil && kindOf(tg.Resource) == "" {

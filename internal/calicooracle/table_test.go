@@ -113,7 +113,7 @@ func TestLoadFor(t *testing.T) {
 // images are the four images of a release.
 func images(release string) map[string]string {
 	out := map[string]string{}
-	for _, name := range calicoversion.ImageNames() {
+	for _, name := range calicoversion.AllImageNames() {
 		out[name] = "quay.io/calico/" + strings.TrimPrefix(name, "calico-") + ":" + release
 	}
 	return out

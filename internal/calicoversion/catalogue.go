@@ -48,11 +48,15 @@ type KubernetesData struct {
 	Max string `json:"max"`
 }
 
-// MovesData lists the components of each step of a move, per kind of move.
+// MovesData lists the core components of each step of a move, per kind of move, and the core
+// component each optional component moves with.
 type MovesData struct {
 	Up    [][]Component `json:"up"`
 	Down  [][]Component `json:"down"`
 	Patch [][]Component `json:"patch"`
+	// With maps every optional component to the core component whose step (and release, in every
+	// phase of a move) it takes.
+	With map[Component]Component `json:"with"`
 }
 
 // ReleaseData is one release.
@@ -91,6 +95,7 @@ type Catalogue struct {
 	defaultLine *lineEntry
 	unrecorded  string
 	moves       map[MoveKind][][]Component
+	movesWith   map[Component]Component
 }
 
 type lineEntry struct {
@@ -144,6 +149,12 @@ func (c *Catalogue) Data() Data {
 	out.Differences = slices.Clone(c.data.Differences)
 	out.KnownIssues = slices.Clone(c.data.KnownIssues)
 	out.Moves = MovesData{Up: cloneSteps(c.data.Moves.Up), Down: cloneSteps(c.data.Moves.Down), Patch: cloneSteps(c.data.Moves.Patch)}
+	if c.data.Moves.With != nil {
+		out.Moves.With = make(map[Component]Component, len(c.data.Moves.With))
+		for k, v := range c.data.Moves.With {
+			out.Moves.With[k] = v
+		}
+	}
 	return out
 }
 
@@ -165,7 +176,7 @@ func cloneSteps(s [][]Component) [][]Component {
 
 // New checks d and builds the catalogue; every error names the entry and what is wrong.
 func New(d Data) (*Catalogue, error) {
-	b := &builder{c: &Catalogue{moves: map[MoveKind][][]Component{}}, lines: map[string]*lineEntry{}, releases: map[string]*releaseEntry{}}
+	b := &builder{c: &Catalogue{moves: map[MoveKind][][]Component{}, movesWith: map[Component]Component{}}, lines: map[string]*lineEntry{}, releases: map[string]*releaseEntry{}}
 	b.c.data = d
 	b.c.data = b.c.Data() // own copy
 	d = b.c.data
@@ -256,9 +267,10 @@ func (b *builder) addRelease(i int, rd ReleaseData) {
 	b.c.releases = append(b.c.releases, r)
 }
 
-// checkImages checks release i names each of Calico's images as REPOSITORY:TAG, and no other.
+// checkImages checks release i names each of Calico's images (the optional components' too) as
+// REPOSITORY:TAG, and no other.
 func (b *builder) checkImages(i int, rd ReleaseData) {
-	for _, img := range ImageNames() {
+	for _, img := range AllImageNames() {
 		ref := rd.Images[img]
 		repo, tag := SplitImage(ref)
 		if repo == "" || tag == "" || strings.Contains(ref, "@") {
@@ -266,8 +278,8 @@ func (b *builder) checkImages(i int, rd ReleaseData) {
 		}
 	}
 	for img := range rd.Images {
-		if !slices.Contains(ImageNames(), img) {
-			b.bad("releases[%d] %s: images.%s: not an image of Calico's components (%s)", i, rd.Name, img, strings.Join(ImageNames(), ", "))
+		if !slices.Contains(AllImageNames(), img) {
+			b.bad("releases[%d] %s: images.%s: not an image of Calico's components (%s)", i, rd.Name, img, strings.Join(AllImageNames(), ", "))
 		}
 	}
 }
@@ -331,6 +343,27 @@ func (b *builder) addMoves(moves MovesData) {
 			}
 		}
 		b.c.moves[kind] = steps
+	}
+	b.addMovesWith(moves.With)
+}
+
+// addMovesWith checks that every optional component moves with one core component.
+func (b *builder) addMovesWith(with map[Component]Component) {
+	for _, opt := range Optional() {
+		core, ok := with[opt]
+		switch {
+		case !ok:
+			b.bad("moves.with.%s: missing; want the core component it moves with (%s)", opt, componentNames())
+		case !slices.Contains(Components(), core):
+			b.bad("moves.with.%s: %q is not a core component (%s)", opt, core, componentNames())
+		default:
+			b.c.movesWith[opt] = core
+		}
+	}
+	for opt := range with {
+		if !opt.IsOptional() {
+			b.bad("moves.with: %q is not an optional component (%s)", opt, optionalNames())
+		}
 	}
 }
 

@@ -211,7 +211,7 @@ func synthetic(t *testing.T) *calicoversion.Catalogue {
 	d := calicoversion.Default().Data()
 	d.Lines = append(d.Lines, calicoversion.LineData{Name: "v3.33", Kubernetes: calicoversion.KubernetesData{Min: "1.35", Max: "1.37"}, CRDs: "v3.32", CRDStorage: "crd.projectcalico.org/v1"})
 	img := map[string]string{}
-	for _, n := range calicoversion.ImageNames() {
+	for _, n := range calicoversion.AllImageNames() {
 		img[n] = "quay.io/calico/" + strings.TrimPrefix(strings.TrimPrefix(n, "calico-"), "calico-") + ":v3.33.0"
 	}
 	d.Releases = append(d.Releases, calicoversion.ReleaseData{Name: "v3.33.0", Line: "v3.33", Follows: "v3.32.1", Images: img})
@@ -270,6 +270,10 @@ func TestNewRefusesBadData(t *testing.T) {
 		"move without typha":      {func(d *calicoversion.Data) { d.Moves.Up = d.Moves.Up[:1] }, "moves.up: calico-typha must be in exactly one step (found 0 times)"},
 		"unknown since":           {func(d *calicoversion.Data) { d.KnownIssues[0].Since = "v3.32.0" }, "knownIssues[0] kube-controllers-stalls-while-calico-node-unavailable: since \"v3.32.0\": want a release of the catalogue"},
 		"default line":            {func(d *calicoversion.Data) { d.DefaultLine = "v3.30" }, "defaultLine \"v3.30\""},
+		"missing optional image":  {func(d *calicoversion.Data) { delete(d.Releases[2].Images, "calico-goldmane") }, "releases[2] v3.32.1: images.calico-goldmane \"\": want REPOSITORY:TAG"},
+		"optional without move":   {func(d *calicoversion.Data) { delete(d.Moves.With, "whisker") }, "moves.with.whisker: missing"},
+		"moves with optional":     {func(d *calicoversion.Data) { d.Moves.With["whisker"] = "goldmane" }, "moves.with.whisker: \"goldmane\" is not a core component"},
+		"core in moves.with":      {func(d *calicoversion.Data) { d.Moves.With["calico-node"] = "calico-typha" }, "moves.with: \"calico-node\" is not an optional component"},
 		"unrecorded line":         {func(d *calicoversion.Data) { d.Unrecorded = "v3.29.1" }, "unrecorded \"v3.29.1\""},
 		"kubernetes range":        {func(d *calicoversion.Data) { d.Lines[1].Kubernetes.Min = "1.37" }, "lines[1] v3.32: kubernetes {min: \"1.37\", max: \"1.36\"}"},
 	} {
@@ -367,5 +371,62 @@ func TestMoveRunning(t *testing.T) {
 	}
 	if (calicoversion.Deployment{}).Running(calicoversion.Node) != nil {
 		t.Error("no deployment runs nothing")
+// TestOptionalComponents: every release names the optional components' images; each optional
+// component runs the release of the core component it moves with, in every phase of every move.
+func TestOptionalComponents(t *testing.T) {
+	c := calicoversion.Default()
+	for _, r := range c.Releases() {
+		for _, img := range calicoversion.OptionalImageNames() {
+			repo, tag := r.ImageRepositoryTag(img)
+			if tag != r.Name() || !strings.HasPrefix(repo, "quay.io/calico/") {
+				t.Errorf("%s: image %s = %s", r, img, r.Image(img))
+			}
+		}
+	}
+	with := map[calicoversion.Component]calicoversion.Component{
+		calicoversion.APIServer: calicoversion.KubeControllers, calicoversion.Goldmane: calicoversion.Typha,
+		calicoversion.Whisker: calicoversion.Typha, calicoversion.CSIDriver: calicoversion.Node,
+	}
+	for opt, core := range with {
+		if got := c.MovesWith(opt); got != core {
+			t.Errorf("MovesWith(%s) = %s, want %s", opt, got, core)
+		}
+	}
+	if c.MovesWith(calicoversion.Node) != calicoversion.Node {
+		t.Error("a core component moves with itself")
+	}
+	v316, v321 := rel(t, c, "v3.31.6"), rel(t, c, "v3.32.1")
+	for _, tc := range []struct{ from, to calicoversion.Release }{{v316, v321}, {v321, v316}} {
+		m, err := c.Plan(tc.from, tc.to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, phase := range []calicoversion.Phase{calicoversion.PhaseFirst, calicoversion.PhaseComplete} {
+			d := m.Deployment(phase, calicoversion.Release{})
+			for opt, core := range with {
+				if d.Of(opt) != d.Of(core) {
+					t.Errorf("%s to %s, %s: %s runs %s, %s runs %s", tc.from, tc.to, phase, opt, d.Of(opt), core, d.Of(core))
+				}
+				if m.StepOf(opt) != m.StepOf(core) || m.StepOf(opt) < 0 {
+					t.Errorf("%s to %s: %s in step %d, %s in %d", tc.from, tc.to, opt, m.StepOf(opt), core, m.StepOf(core))
+				}
+			}
+		}
+	}
+	// Moving up, calico-node (and the CSI driver) first; goldmane, whisker and calico-apiserver second.
+	m, _ := c.Plan(v316, v321)
+	if m.StepOf(calicoversion.CSIDriver) != 0 || m.StepOf(calicoversion.Goldmane) != 1 || m.StepOf(calicoversion.APIServer) != 1 {
+		t.Errorf("up: steps %v", m.Steps)
+	}
+	if (calicoversion.Move{}).StepOf(calicoversion.Goldmane) != -1 {
+		t.Error("no move has no step")
+	}
+	if got := calicoversion.AllComponents(); len(got) != 7 || !slices.Equal(got[:3], calicoversion.Components()) {
+		t.Errorf("AllComponents = %v", got)
+	}
+	for _, o := range calicoversion.Optional() {
+		if !o.IsOptional() || o.Workload().Name == "" || len(o.Images()) == 0 {
+			t.Errorf("%s: optional %v, workload %+v, images %v", o, o.IsOptional(), o.Workload(), o.Images())
+		}
 	}
 }

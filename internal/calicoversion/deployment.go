@@ -77,7 +77,8 @@ func (d Deployment) rolls(from Release, cs []Component) Deployment {
 // IsZero is true when no component release is set.
 func (d Deployment) IsZero() bool { return d.Node.IsZero() }
 
-// Of is the release component c runs.
+// Of is the release component c runs; an optional component runs the release of the core component
+// it moves with (Catalogue.MovesWith).
 func (d Deployment) Of(c Component) Release {
 	switch c {
 	case Node:
@@ -87,7 +88,36 @@ func (d Deployment) Of(c Component) Release {
 	case KubeControllers:
 		return d.KubeControllers
 	}
+	if c.IsOptional() && !d.Node.IsZero() {
+		if core := d.Node.r.cat.MovesWith(c); core != c {
+			return d.Of(core)
+		}
+	}
 	return Release{}
+}
+
+// MovesWith is the core component whose step and release optional component c takes in a move
+// (catalogue.yaml moves.with); a core component moves with itself.
+func (c *Catalogue) MovesWith(comp Component) Component {
+	if core, ok := c.movesWith[comp]; ok {
+		return core
+	}
+	return comp
+}
+
+// StepOf is the index of the step of m that moves component c (an optional one: the step of the core
+// component it moves with); -1 when m moves nothing.
+func (m Move) StepOf(c Component) int {
+	if m.IsZero() {
+		return -1
+	}
+	core := m.To.r.cat.MovesWith(c)
+	for i, step := range m.Steps {
+		if slices.Contains(step, core) {
+			return i
+		}
+	}
+	return -1
 }
 
 // set returns d with component c at r.

@@ -29,6 +29,14 @@ const (
 	NameBirdExporter          = "bird-exporter"
 	NameMultus                = "multus-cni"
 	NameCNIPlugins            = "cni-plugins"
+	// The optional Calico components' images (calicoversion.OptionalImageNames): entries from the
+	// catalogue as for the core images; a Gardener shoot deploys none of them.
+	NameCalicoAPIServer           = "calico-apiserver"
+	NameCalicoGoldmane            = "calico-goldmane"
+	NameCalicoWhisker             = "calico-whisker"
+	NameCalicoWhiskerBackend      = "calico-whisker-backend"
+	NameCalicoCSI                 = "calico-csi"
+	NameCalicoNodeDriverRegistrar = "calico-node-driver-registrar"
 )
 
 // names are the images calico-pilot looks up; an entry for any other name is ignored (Vector.Ignored),
@@ -36,6 +44,7 @@ const (
 var names = []string{
 	NameBirdExporter, NameCalicoCNI, NameCalicoKubeControllers, NameCalicoNode, NameCalicoTypha,
 	NameCNIPlugins, NameCPA, NameCPVA, NameMultus,
+	NameCalicoAPIServer, NameCalicoGoldmane, NameCalicoWhisker, NameCalicoWhiskerBackend, NameCalicoCSI, NameCalicoNodeDriverRegistrar,
 }
 
 // OverrideEnv is the environment variable naming an override file (Gardener's name, so operators keep
@@ -97,11 +106,12 @@ type Vector struct {
 	catalogue *calicoversion.Catalogue
 }
 
-// calicoSources are the entries of Calico's images, one per image and release of cat.
+// calicoSources are the entries of Calico's images (the optional components' too), one per image
+// and release of cat.
 func calicoSources(cat *calicoversion.Catalogue) []Source {
 	var out []Source
 	for _, r := range cat.Releases() {
-		for _, name := range calicoversion.ImageNames() {
+		for _, name := range calicoversion.AllImageNames() {
 			repo, tag := r.ImageRepositoryTag(name)
 			out = append(out, Source{Name: name, Repository: &repo, Tag: &tag, Version: ptrTo(r.Name())})
 		}
@@ -170,6 +180,14 @@ type Images struct {
 	BirdExporter          string
 	Multus                string
 	CNIPlugins            string
+	// The optional components' images, each of the release its component runs
+	// (calicoversion.Deployment.Of); render uses them only for the components it renders.
+	CalicoAPIServer           string
+	CalicoGoldmane            string
+	CalicoWhisker             string
+	CalicoWhiskerBackend      string
+	CalicoCSI                 string
+	CalicoNodeDriverRegistrar string
 }
 
 // LoadVector returns the embedded vector (with the Calico images of the default catalogue) with
@@ -669,6 +687,12 @@ func (v *Vector) ImagesFor(opts FindOptions, calico calicoversion.Deployment) (I
 			}
 			return ref
 		}(),
+		CalicoAPIServer:           get(NameCalicoAPIServer, calico.Of(calicoversion.APIServer)),
+		CalicoGoldmane:            get(NameCalicoGoldmane, calico.Of(calicoversion.Goldmane)),
+		CalicoWhisker:             get(NameCalicoWhisker, calico.Of(calicoversion.Whisker)),
+		CalicoWhiskerBackend:      get(NameCalicoWhiskerBackend, calico.Of(calicoversion.Whisker)),
+		CalicoCSI:                 get(NameCalicoCSI, calico.Of(calicoversion.CSIDriver)),
+		CalicoNodeDriverRegistrar: get(NameCalicoNodeDriverRegistrar, calico.Of(calicoversion.CSIDriver)),
 	}
 	return imgs, errors.Join(errs...)
 }
@@ -708,8 +732,8 @@ func (r *Resolver) ForShoot(kubernetesVersion string, calico calicoversion.Deplo
 	return imgs, nil
 }
 
-// isCalicoImage is true for the images of Calico's components.
-func isCalicoImage(name string) bool { return slices.Contains(calicoversion.ImageNames(), name) }
+// isCalicoImage is true for the images of Calico's components, optional ones included.
+func isCalicoImage(name string) bool { return slices.Contains(calicoversion.AllImageNames(), name) }
 
 // checkCalicoTag refuses a Calico image whose tag names another release than the one it is deployed
 // for: an override without `version` that pins a tag applies to every release, and deploying v3.31.6

@@ -31,6 +31,13 @@ func TestDefault(t *testing.T) {
 		BirdExporter:          "ghcr.io/czerwonk/bird_exporter:v1.5.0",
 		Multus:                "ghcr.io/k8snetworkplumbingwg/multus-cni:v4.3.0",
 		CNIPlugins:            "ghcr.io/calico-pilot/cni-plugins:" + version.Version,
+		// The optional components' images come from the catalogue like the core ones.
+		CalicoAPIServer:           "quay.io/calico/apiserver:v3.31.7",
+		CalicoGoldmane:            "quay.io/calico/goldmane:v3.31.7",
+		CalicoWhisker:             "quay.io/calico/whisker:v3.31.7",
+		CalicoWhiskerBackend:      "quay.io/calico/whisker-backend:v3.31.7",
+		CalicoCSI:                 "quay.io/calico/csi:v3.31.7",
+		CalicoNodeDriverRegistrar: "quay.io/calico/node-driver-registrar:v3.31.7",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("images (-want +got):\n%s", diff)
@@ -120,6 +127,13 @@ func TestOverrideGardenerFormat(t *testing.T) {
 		BirdExporter:          "ghcr.io/czerwonk/bird_exporter:v1.5.0",
 		Multus:                "registry.local:5000/multus@" + digest,
 		CNIPlugins:            "ghcr.io/calico-pilot/cni-plugins:" + version.Version,
+		// The override pins no optional image: the catalogue's entries of the release.
+		CalicoAPIServer:           "quay.io/calico/apiserver:v3.31.6",
+		CalicoGoldmane:            "quay.io/calico/goldmane:v3.31.6",
+		CalicoWhisker:             "quay.io/calico/whisker:v3.31.6",
+		CalicoWhiskerBackend:      "quay.io/calico/whisker-backend:v3.31.6",
+		CalicoCSI:                 "quay.io/calico/csi:v3.31.6",
+		CalicoNodeDriverRegistrar: "quay.io/calico/node-driver-registrar:v3.31.6",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("images for a 1.33 shoot (-want +got):\n%s", diff)

@@ -44,6 +44,9 @@ type Layout struct {
 	// AppNameLabel adds app.kubernetes.io/name, with the value of the workload's selector label, to
 	// the pod template of each workload and to the metadata of the Deployments (the operator's labels).
 	AppNameLabel bool
+	// Components name the optional components' objects (calico-apiserver, goldmane, whisker, the CSI
+	// driver): the tigera operator's names in every layout (OperatorComponents); zero means those.
+	Components Components
 }
 
 // LabelAppName is the label AppNameLabel adds.
@@ -75,6 +78,8 @@ func KubeSystem() Layout {
 		TyphaService: "calico-typha",
 		CNIPlugin:    "calico-cni-plugin",
 		ConfigMap:    "calico-config", CNIConfigKey: "cni_network_config",
+		// The operator's names are free in kube-system too: the optional components keep them.
+		Components: OperatorComponents(),
 	}
 }
 
@@ -114,6 +119,14 @@ func (l Layout) Workload(c calicoversion.Component) calicoversion.Workload {
 		return calicoversion.Workload{Kind: "Deployment", Namespace: l.Namespace, Name: l.Typha.Name}
 	case calicoversion.KubeControllers:
 		return calicoversion.Workload{Kind: "Deployment", Namespace: l.Namespace, Name: l.KubeControllers.Name}
+	case calicoversion.APIServer:
+		return calicoversion.Workload{Kind: "Deployment", Namespace: l.Namespace, Name: l.ComponentsOf().APIServer.Workload.Name}
+	case calicoversion.Goldmane:
+		return calicoversion.Workload{Kind: "Deployment", Namespace: l.Namespace, Name: l.ComponentsOf().Goldmane.Workload.Name}
+	case calicoversion.Whisker:
+		return calicoversion.Workload{Kind: "Deployment", Namespace: l.Namespace, Name: l.ComponentsOf().Whisker.Workload.Name}
+	case calicoversion.CSIDriver:
+		return calicoversion.Workload{Kind: "DaemonSet", Namespace: l.Namespace, Name: l.ComponentsOf().CSIDriver.Workload.Name}
 	}
 	return calicoversion.Workload{}
 }

@@ -22,6 +22,7 @@ func TestTigeraOperator(t *testing.T) {
 		TyphaService: "calico-typha", CNIPlugin: "calico-cni-plugin",
 		ConfigMap: "cni-config", CNIConfigKey: "config",
 		AppNameLabel: true,
+		Components:   layout.OperatorComponents(), // TestOperatorComponents pins them
 	}
 	if d := cmp.Diff(want, layout.TigeraOperator()); d != "" {
 		t.Errorf("TigeraOperator (-want +got):\n%s", d)
@@ -61,12 +62,19 @@ func TestWorkload(t *testing.T) {
 			calicoversion.Node:            {Kind: "DaemonSet", Namespace: "calico-system", Name: "calico-node"},
 			calicoversion.Typha:           {Kind: "Deployment", Namespace: "calico-system", Name: "calico-typha"},
 			calicoversion.KubeControllers: {Kind: "Deployment", Namespace: "calico-system", Name: "calico-kube-controllers"},
+			calicoversion.APIServer:       {Kind: "Deployment", Namespace: "calico-system", Name: "calico-apiserver"},
+			calicoversion.Goldmane:        {Kind: "Deployment", Namespace: "calico-system", Name: "goldmane"},
+			calicoversion.Whisker:         {Kind: "Deployment", Namespace: "calico-system", Name: "whisker"},
+			calicoversion.CSIDriver:       {Kind: "DaemonSet", Namespace: "calico-system", Name: "csi-node-driver"},
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for c, want := range tc.want {
 				if got := tc.l.Workload(c); got != want {
 					t.Errorf("Workload(%s) = %+v, want %+v", c, got, want)
+				}
+				if c.IsOptional() {
+					continue // ComponentOfWorkload knows the core components only
 				}
 				if got, ok := tc.l.ComponentOfWorkload(want.Kind, want.Name); !ok || got != c {
 					t.Errorf("ComponentOfWorkload(%s, %s) = %s, %v", want.Kind, want.Name, got, ok)
@@ -83,7 +91,7 @@ func TestWorkload(t *testing.T) {
 	if _, ok := layout.TigeraOperator().ComponentOfWorkload("Deployment", "calico-typha-deploy"); ok {
 		t.Error("calico-typha-deploy is a workload of the operator layout")
 	}
-	if got := layout.TigeraOperator().Workload("calico-apiserver"); got != (calicoversion.Workload{}) {
+	if got := layout.TigeraOperator().Workload("calico-flannel"); got != (calicoversion.Workload{}) {
 		t.Errorf("unknown component: %+v", got)
 	}
 }
@@ -123,5 +131,54 @@ func TestValidate(t *testing.T) {
 	}
 	if err := (layout.TyphaTLS{}).Validate(); err == nil {
 		t.Error("empty TyphaTLS validates")
+	}
+}
+
+// TestOperatorComponents pins the optional components' names, labels and selectors to what the tigera
+// operator v1.40 creates (docs/layouts.md): a takeover updates its objects in place, and a selector
+// cannot change on a live Deployment or DaemonSet.
+func TestOperatorComponents(t *testing.T) {
+	want := layout.Components{
+		APIServer: layout.APIServer{
+			Workload: layout.Workload{Name: "calico-apiserver", ServiceAccount: "calico-apiserver", Selector: layout.Label{Key: "apiserver", Value: "true"}},
+			Service:  "calico-api", ServiceLabel: layout.Label{Key: "k8s-app", Value: "calico-api"},
+			APIService: "v3.projectcalico.org", PodDisruptionBudget: "calico-apiserver", NetworkPolicy: "allow-apiserver",
+			KeyPair:  "calico-apiserver-certs",
+			CRDsRole: "calico-crds", CRDsBinding: "calico-apiserver-access-calico-crds",
+			AuthAccessRole:    "calico-extension-apiserver-auth-access",
+			WebhookReaderRole: "calico-webhook-reader", WebhookReaderBinding: "calico-apiserver-webhook-reader",
+			DelegateAuthBinding: "calico-apiserver-delegate-auth", AuthReaderBinding: "calico-apiserver-auth-reader",
+			PolicyPassthrough: "calico-tiered-policy-passthrough",
+		},
+		Goldmane: layout.Goldmane{
+			Workload: layout.Workload{Name: "goldmane", ServiceAccount: "goldmane", Selector: layout.Label{Key: "k8s-app", Value: "goldmane"}},
+			Service:  "goldmane", Role: "goldmane", ConfigMap: "goldmane", CABundle: "goldmane-ca-bundle",
+			KeyPair: "goldmane-key-pair", NetworkPolicy: "goldmane",
+		},
+		Whisker: layout.Whisker{
+			Workload: layout.Workload{Name: "whisker", ServiceAccount: "whisker", Selector: layout.Label{Key: "k8s-app", Value: "whisker"}},
+			Service:  "whisker", CABundle: "whisker-ca-bundle", KeyPair: "whisker-backend-key-pair",
+			NginxConfig: "whisker-nginx-config", NetworkPolicy: "whisker",
+		},
+		CSIDriver: layout.CSIDriver{
+			Workload: layout.Workload{Name: "csi-node-driver", ServiceAccount: "csi-node-driver", Selector: layout.Label{Key: "k8s-app", Value: "csi-node-driver"}},
+			Driver:   "csi.tigera.io",
+		},
+	}
+	if d := cmp.Diff(want, layout.OperatorComponents()); d != "" {
+		t.Errorf("OperatorComponents (-want +got):\n%s", d)
+	}
+	for _, l := range []layout.Layout{layout.KubeSystem(), layout.TigeraOperator(), {}} {
+		if d := cmp.Diff(want, l.OrDefault().ComponentsOf()); d != "" {
+			t.Errorf("layout %q: components (-want +got):\n%s", l.Namespace, d)
+		}
+		if err := l.OrDefault().ComponentsOf().Validate(); err != nil {
+			t.Error(err)
+		}
+	}
+	bad := want
+	bad.Goldmane.KeyPair, bad.CSIDriver.Driver = "", ""
+	if err := bad.Validate(); err == nil || err.Error() != "layout components: no goldmane's key pair, no CSIDriver object" {
+		t.Errorf("Validate = %v", err)
 	}
 }

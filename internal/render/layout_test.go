@@ -236,6 +236,8 @@ func TestLayoutWorkloads(t *testing.T) {
 		},
 		TyphaService: render.NameTypha, CNIPlugin: render.NameCNIPlugin,
 		ConfigMap: render.NameCalicoConfig, CNIConfigKey: "cni_network_config",
+		// The optional components keep the operator's names in kube-system (docs/layouts.md).
+		Components: layout.OperatorComponents(),
 	}
 	if d := cmp.Diff(want, layout.KubeSystem()); d != "" {
 		t.Errorf("KubeSystem differs from render's names (-render +layout):\n%s", d)

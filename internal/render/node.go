@@ -229,6 +229,7 @@ func nodeDaemonSet(o *values.Options, configChecksum string) *appsv1.DaemonSet {
 				Spec: corev1.PodSpec{
 					NodeSelector:       map[string]string{"kubernetes.io/os": "linux"},
 					HostNetwork:        true,
+					HostAliases:        goldmaneHostAliases(o),
 					Tolerations:        tolerations(),
 					ServiceAccountName: l.Node.ServiceAccount,
 					// automountServiceAccountToken stays unset: the resource manager's projected-token-mount
@@ -420,7 +421,7 @@ func nodeContainers(o *values.Options) []corev1.Container {
 func calicoNodeContainer(o *values.Options) corev1.Container {
 	l := layoutOf(o)
 	// Sized for every variable below, so appending never reallocates.
-	e := make([]corev1.EnvVar, 0, 56)
+	e := make([]corev1.EnvVar, 0, 58)
 	if o.IPAM.UsePodCIDR {
 		e = append(e, env("USE_POD_CIDR", "true"))
 	}
@@ -435,6 +436,7 @@ func calicoNodeContainer(o *values.Options) corev1.Container {
 		e = append(e, env("FELIX_TYPHAK8SNAMESPACE", l.Namespace))
 	}
 	e = append(e, felixTyphaTLSEnv(o.TyphaTLS)...)
+	e = append(e, goldmaneNodeEnv(o)...)
 	e = append(e,
 		env("WAIT_FOR_DATASTORE", "true"),
 		envNodeName("NODENAME"),

@@ -38,6 +38,11 @@ var components = [...]component{
 	{name: "multus", render: objectsOnly(multus)},
 	{name: "globalnetworkset", render: objectsOnly(kubeAPIServerNetworkSet)},
 	{name: "policyadmission", render: objectsOnly(policyAdmission)},
+	// The optional components (values.Components; none for a Gardener shoot).
+	{name: "apiserver", render: objectsOnly(apiServer)},
+	{name: "goldmane", render: objectsOnly(goldmane)},
+	{name: "whisker", render: objectsOnly(whisker)},
+	{name: "csi", render: objectsOnly(csiDriver)},
 }
 
 // objectsOnly is the render function of a component without constant groups.
@@ -109,6 +114,9 @@ func check(o *values.Options) error {
 		if err := o.TyphaTLS.Validate(); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	if err := checkComponents(o); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

@@ -70,6 +70,9 @@ type Settings struct {
 	// instead of the CALICO_IPV4POOL_* and CALICO_IPV6POOL_* env): apply keeps it where the install
 	// it takes over runs so (the tigera operator's does); every shoot leaves it off.
 	NoDefaultPools bool
+	// Components are the optional components to render (calico-apiserver, goldmane, whisker, the CSI
+	// driver; docs/components/); the zero value renders none (every shoot).
+	Components Components
 }
 
 // ClusterFacts are the cluster properties rendering depends on, taken from the Shoot (directly or

@@ -136,6 +136,8 @@ type Options struct {
 	Layout layout.Layout
 	// TyphaTLS is the mutual TLS of Felix and Typha (Settings.TyphaTLS, with Typha only); nil: none.
 	TyphaTLS *layout.TyphaTLS
+	// Components are the optional components to render (Settings.Components); zero: none.
+	Components Components
 
 	// Findings are the fields deployed other than written: contradictions an existing config may
 	// keep (Inputs.Ratchet) and fields ignored for compatibility with the reference

@@ -60,6 +60,8 @@ func (r *resolver) resolve() {
 	}
 	r.out.SeedNamespace = r.in.Cluster.SeedNamespace
 	r.out.Layout = r.in.Layout
+	r.out.Components = r.in.Components.clone()
+	r.errs = append(r.errs, r.in.Components.Validate(ComponentsPath)...)
 	fam := r.families()
 	r.cidrs()
 	// Every NetworkConfig rule, the same functions validation reports from (internal/rules).

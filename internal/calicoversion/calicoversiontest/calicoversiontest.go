@@ -28,7 +28,7 @@ func WithLines(t testing.TB, lines ...Line) *calicoversion.Catalogue {
 	for _, l := range lines {
 		d.Lines = append(d.Lines, calicoversion.LineData{Name: l.Name, Kubernetes: calicoversion.KubernetesData{Min: l.KubernetesMin, Max: l.KubernetesMax}, CRDs: l.CRDs, CRDStorage: l.CRDStorage})
 		images := map[string]string{}
-		for _, n := range calicoversion.ImageNames() {
+		for _, n := range calicoversion.AllImageNames() {
 			images[n] = "quay.io/calico/" + strings.TrimPrefix(n, "calico-") + ":" + l.Release
 		}
 		d.Releases = append(d.Releases, calicoversion.ReleaseData{Name: l.Release, Line: l.Name, Follows: l.Follows, Images: images})
