@@ -371,6 +371,9 @@ func TestMoveRunning(t *testing.T) {
 	}
 	if (calicoversion.Deployment{}).Running(calicoversion.Node) != nil {
 		t.Error("no deployment runs nothing")
+	}
+}
+
 // TestOptionalComponents: every release names the optional components' images; each optional
 // component runs the release of the core component it moves with, in every phase of every move.
 func TestOptionalComponents(t *testing.T) {
