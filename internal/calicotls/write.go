@@ -29,6 +29,10 @@ func WriteStep(ctx context.Context, c client.Client, s Step, fieldManager string
 		u := &unstructured.Unstructured{Object: m}
 		// Only what calico-pilot sets: no creationTimestamp or status of an empty typed object.
 		unstructured.RemoveNestedField(u.Object, "metadata", "creationTimestamp")
+		// A Secret's type cannot change: an existing one keeps the type it has (the operator's
+		// kubernetes.io/tls, or none where calico-pilot's Typha path created it), a new one is Opaque
+		// with the same keys.
+		unstructured.RemoveNestedField(u.Object, "type")
 		if err := c.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner(fieldManager), client.ForceOwnership); err != nil {
 			return fmt.Errorf("writing %s %s/%s: %w", u.GetKind(), u.GetNamespace(), u.GetName(), err)
 		}

@@ -134,7 +134,7 @@ func (l Layout) Workload(c calicoversion.Component) calicoversion.Workload {
 // ComponentOfWorkload is the component whose workload in this layout is kind/name
 // (calicoversion.ComponentOfWorkload for any layout).
 func (l Layout) ComponentOfWorkload(kind, name string) (calicoversion.Component, bool) {
-	for _, c := range calicoversion.Components() {
+	for _, c := range calicoversion.AllComponents() {
 		if w := l.Workload(c); w.Kind == kind && w.Name == name {
 			return c, true
 		}

@@ -40,6 +40,17 @@ func (r Result) Workloads() map[calicoversion.Component]string {
 	if r.Options.KubeControllers {
 		out[calicoversion.KubeControllers] = r.Options.Images.CalicoKubeControllers
 	}
+	c := r.Options.Components
+	for _, o := range []struct {
+		on    bool
+		comp  calicoversion.Component
+		image string
+	}{{c.APIServer, calicoversion.APIServer, r.Options.Images.CalicoAPIServer}, {c.Goldmane, calicoversion.Goldmane, r.Options.Images.CalicoGoldmane},
+		{c.Whisker, calicoversion.Whisker, r.Options.Images.CalicoWhisker}, {c.CSIDriver, calicoversion.CSIDriver, r.Options.Images.CalicoCSI}} {
+		if o.on {
+			out[o.comp] = o.image
+		}
+	}
 	return out
 }
 

@@ -76,6 +76,11 @@ type Request struct {
 	takeover bool
 	// encapsulationStated: the file states the pools' encapsulation (install.Judgement).
 	encapsulationStated bool
+	// Components is what the cluster file says of the optional components (nil: keep what runs).
+	Components ComponentsWanted
+	// components are the optional components the render includes, with their TLS checksums
+	// (decided by planComponents).
+	components values.Components
 	// noDefaultPools is values.Settings.NoDefaultPools, kept from what runs (keepRuntime).
 	noDefaultPools bool
 	// operatorReplicas is what the tigera operator ran with before a takeover stopped it.
@@ -222,6 +227,9 @@ func (a *Applier) Execute(ctx context.Context, d *Decision, out io.Writer) error
 			return err
 		}
 	}
+	if err := a.runTLSSteps(ctx, req, d); err != nil {
+		return err
+	}
 	last := d.Passes[len(d.Passes)-1]
 	for _, p := range d.Passes {
 		res, err := a.renderPass(req, p, last, d.Final)
@@ -232,7 +240,7 @@ func (a *Applier) Execute(ctx context.Context, d *Decision, out io.Writer) error
 			return err
 		}
 	}
-	if err := a.finish(ctx, out, w, st, d.Final, last, req.Layout.OrDefault().Namespace); err != nil {
+	if err := a.finish(ctx, out, w, st, d.Final, last, req.Layout.OrDefault().Namespace, d.components.enabledNames()); err != nil {
 		return err
 	}
 	if takenOverNow && t.op.Installation != nil {
@@ -505,7 +513,14 @@ func (a *Applier) step(ctx context.Context, req Request, w *stateWriter, st *Sta
 	if err := w.write(ctx, *st, a.Now()); err != nil {
 		return err
 	}
-	return a.waitRollout(ctx, req, res, p, d)
+	if err := a.waitRollout(ctx, req, res, p, d); err != nil {
+		return err
+	}
+	o, err := split(res)
+	if err != nil {
+		return err
+	}
+	return a.applyAll(ctx, o.apiServices, req)
 }
 
 // recordStep sets in st what a step records before anything is applied: the move's phase (and says
@@ -527,13 +542,14 @@ func (a *Applier) recordStep(out io.Writer, st *State, d calicoversion.Decision,
 }
 
 // finish deletes what calico-pilot applied and no longer renders, and records the steady state.
-func (a *Applier) finish(ctx context.Context, out io.Writer, w *stateWriter, st State, final pipeline.Result, last pass, ns string) error {
+func (a *Applier) finish(ctx context.Context, out io.Writer, w *stateWriter, st State, final pipeline.Result, last pass, ns string, components []string) error {
 	rendered := refs(final)
 	if err := a.prune(ctx, out, st.Owned, rendered); err != nil {
 		return err
 	}
 	st.Owned, st.Move = rendered, nil
 	st.Release = last.deployment.Node.Name()
+	st.Components = components
 	if err := w.write(ctx, st, a.Now()); err != nil {
 		return err
 	}
@@ -581,13 +597,26 @@ func mustRecorded(cat *calicoversion.Catalogue, name string) calicoversion.Relea
 // phase in Calico's order, each waiting for the components it changed.
 func planPasses(d calicoversion.Decision) []pass {
 	if !d.Moving() {
-		return []pass{{deployment: d.Deployment(), wait: calicoversion.Components()}}
+		return []pass{{deployment: d.Deployment(), wait: calicoversion.AllComponents()}}
 	}
 	var out []pass
 	if d.Phase == calicoversion.PhaseFirst {
-		out = append(out, pass{deployment: d.Move.Deployment(calicoversion.PhaseFirst, d.CRDs), phase: calicoversion.PhaseFirst, wait: d.Move.Changed(calicoversion.PhaseFirst)})
+		out = append(out, pass{deployment: d.Move.Deployment(calicoversion.PhaseFirst, d.CRDs), phase: calicoversion.PhaseFirst, wait: withOptional(d.Move.Changed(calicoversion.PhaseFirst))})
 	}
-	return append(out, pass{deployment: d.Move.Deployment(calicoversion.PhaseComplete, d.CRDs), phase: calicoversion.PhaseComplete, wait: d.Move.Changed(calicoversion.PhaseComplete)})
+	return append(out, pass{deployment: d.Move.Deployment(calicoversion.PhaseComplete, d.CRDs), phase: calicoversion.PhaseComplete, wait: withOptional(d.Move.Changed(calicoversion.PhaseComplete))})
+}
+
+// withOptional adds to a step's core components the optional ones that move with them (the
+// catalogue's moves.with), so that the step waits for their rollout too.
+func withOptional(core []calicoversion.Component) []calicoversion.Component {
+	out := slices.Clone(core)
+	cat := calicoversion.Default()
+	for _, o := range calicoversion.Optional() {
+		if slices.Contains(core, cat.MovesWith(o)) {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // render runs the pipeline for the cluster at deployment dep.
@@ -599,7 +628,7 @@ func (a *Applier) render(req Request, dep calicoversion.Deployment) (pipeline.Re
 	// The pipeline also renders a shoot's seed-side monitoring, which needs a control-plane namespace;
 	// a plain cluster has no seed, so those objects are rendered for a name and never applied.
 	src := pipeline.Source{Shoot: req.Facts.Shoot(nil), SeedNamespace: "no-seed"}
-	res, errs, err := a.Encoder.Render(src, req.Config, values.Settings{Images: images, Calico: dep, Layout: req.Layout, TyphaTLS: req.TyphaTLS, NoDefaultPools: req.noDefaultPools})
+	res, errs, err := a.Encoder.Render(src, req.Config, values.Settings{Images: images, Calico: dep, Layout: req.Layout, TyphaTLS: req.TyphaTLS, NoDefaultPools: req.noDefaultPools, Components: req.components})
 	if err != nil {
 		return pipeline.Result{}, fmt.Errorf("rendering Calico %s: %w", dep, err)
 	}
@@ -612,7 +641,7 @@ func (a *Applier) render(req Request, dep calicoversion.Deployment) (pipeline.Re
 // objects are the rendered objects apply writes with server-side apply, by kind group, in the order
 // they are applied; IP pools are not among them (internal/pools creates them once).
 type objects struct {
-	crds, rbac, other, workloads []*unstructured.Unstructured
+	crds, rbac, other, workloads, apiServices []*unstructured.Unstructured
 }
 
 func split(res pipeline.Result) (objects, error) {
@@ -633,6 +662,10 @@ func split(res pipeline.Result) (objects, error) {
 			o.rbac = append(o.rbac, u)
 		case "DaemonSet", "Deployment":
 			o.workloads = append(o.workloads, u)
+		case "APIService":
+			// Applied once its backend rolled out: the aggregator never points at an API server
+			// that is not there (or not trusted) yet.
+			o.apiServices = append(o.apiServices, u)
 		default:
 			o.other = append(o.other, u)
 		}
@@ -641,7 +674,7 @@ func split(res pipeline.Result) (objects, error) {
 }
 
 func (o objects) all() []*unstructured.Unstructured {
-	return slices.Concat(o.crds, o.rbac, o.other, o.workloads)
+	return slices.Concat(o.crds, o.rbac, o.other, o.workloads, o.apiServices)
 }
 
 func refOf(u *unstructured.Unstructured) ObjectRef {
@@ -975,7 +1008,17 @@ func prunable(owned, rendered []ObjectRef) []ObjectRef {
 			out = append(out, r)
 		}
 	}
+	// An APIService goes before the API server behind it, so that discovery never meets an
+	// APIService without a backend.
+	slices.SortStableFunc(out, func(a, b ObjectRef) int { return pruneRank(a) - pruneRank(b) })
 	return out
+}
+
+func pruneRank(r ObjectRef) int {
+	if r.Kind == "APIService" {
+		return 0
+	}
+	return 1
 }
 
 // object is an empty object of r's kind, namespace and name, to read or delete it.

@@ -51,6 +51,8 @@ type Decision struct {
 	Summary Summary
 
 	takeover *takeover
+	// components are the optional components and their certificates.
+	components *componentsPlan
 	// recorded is the state as read, before this apply added to it; next the state it records at its end.
 	recorded, next State
 	details        bytes.Buffer
@@ -80,6 +82,8 @@ type Summary struct {
 	// Loses are what a live workload loses that something else had put there (env, volumes,
 	// hostAliases, containers), per workload.
 	Loses []string
+	// Certificates are the certificate steps the apply writes (issue, renew, a CA change).
+	Certificates []string
 	// Created, Updated, Deleted and Unchanged count the objects.
 	Created, Updated, Deleted, Unchanged int
 	// Blockers are those not accepted; Disruptive whether a change is.
@@ -91,7 +95,7 @@ type Summary struct {
 // no IP pool to create or patch, no hand-over step, no move, and a state that stays as recorded.
 func (d *Decision) Empty() bool {
 	s := d.Summary
-	if s.Created+s.Updated+s.Deleted > 0 || d.Preview.poolActions > 0 || d.handOverNeeded() || d.Release.Moving() || !d.Found {
+	if s.Created+s.Updated+s.Deleted > 0 || d.Preview.poolActions > 0 || d.handOverNeeded() || d.components.pending() || d.Release.Moving() || !d.Found {
 		return false
 	}
 	next, err := encodeUnstamped(d.next)
@@ -119,6 +123,7 @@ func (a *Applier) nextState(d *Decision) State {
 		next.CRDRelease = calicoversion.Newer(p.deployment.CRDs, mustRecorded(a.Catalogue, next.CRDRelease)).Name()
 	}
 	next.Owned, next.Move = refs(d.Final), nil
+	next.Components = d.components.enabledNames()
 	next.Pools = pools.ToStatus(d.Preview.poolRecords)
 	return next
 }
@@ -158,6 +163,9 @@ func (a *Applier) Decide(ctx context.Context, req Request) (*Decision, error) {
 	}
 	d.Judgement = a.keep(&req, in, &d.State, found)
 	keepRuntime(&req, in, &d.State, found)
+	if err := a.decideComponents(ctx, d, &req); err != nil {
+		return nil, err
+	}
 	rd, err := a.decide(req, facts)
 	if err != nil {
 		return nil, err
@@ -263,11 +271,25 @@ func (d *Decision) summarize() {
 			s.Stops = append(s.Stops, fmt.Sprintf("the tigera operator (Deployment %s/%s, %d replica(s) -> 0; recorded, so that it can be given Calico back)", install.OperatorNamespace, install.OperatorDeployment, t.op.Replicas))
 		}
 		for _, c := range t.op.Components {
+			if d.components != nil && (d.components.on[calicoversion.Component(c.Name)] || slices.Contains(d.components.off, calicoversion.Component(c.Name))) {
+				continue
+			}
 			u := fmt.Sprintf("%s (%s)", c.Name, strings.Join(c.Objects, ", "))
 			if !c.Expires.IsZero() {
 				u += fmt.Sprintf(": its certificate %s expires %s and nobody renews it", c.Certificate, c.Expires.UTC().Format("2006-01-02"))
 			}
 			s.Unmanaged = append(s.Unmanaged, u)
+		}
+	}
+	if p := d.components; p != nil {
+		for _, c := range p.off {
+			s.Stops = append(s.Stops, fmt.Sprintf("%s (components.%s.enabled: false): its objects are deleted, an APIService before the API server behind it; "+
+				"what was written through projectcalico.org/v3 stays in Calico's CRDs", c, fileKey(c)))
+		}
+		if p.pending() {
+			for _, st := range p.tls.Steps {
+				s.Certificates = append(s.Certificates, st.Title)
+			}
 		}
 	}
 	s.Restarts = d.Report.Summary.Restarts
@@ -310,6 +332,7 @@ func (d *Decision) Print(w io.Writer) {
 	list("restarts", s.Restarts)
 	list("loses (set by another manager, not rendered by calico-pilot)", s.Loses)
 	list("keeps running, managed by nobody", s.Unmanaged)
+	list("certificates", s.Certificates)
 	fmt.Fprintf(w, "  objects: %d created, %d updated, %d deleted, %d unchanged\n", s.Created, s.Updated, s.Deleted, s.Unchanged)
 	list("blockers", s.Blockers)
 	if s.Disruptive {
@@ -392,4 +415,59 @@ func lostFields(live, after *unstructured.Unstructured) []string {
 	}
 	missing("hostAliases", wasHosts, nowHosts)
 	return out
+}
+
+// decideComponents plans the optional components (planComponents), puts their settings in the
+// request's render (with the final certificates' checksums and goldmane's Service address) and adds
+// to the objects apply owns those of a running component the file turns off, so that the prune
+// deletes them (an APIService first).
+func (a *Applier) decideComponents(ctx context.Context, d *Decision, req *Request) error {
+	p, err := a.planComponents(ctx, *req, d.Install, d.State)
+	if err != nil {
+		return err
+	}
+	d.components = p
+	ip := ""
+	if p.on[calicoversion.Goldmane] {
+		if ip, err = a.goldmaneServiceIP(ctx, req.Layout.OrDefault().Namespace); err != nil {
+			return err
+		}
+	}
+	last := -1
+	if p.tls != nil {
+		last = len(p.tls.Steps) - 1
+	}
+	req.components = p.settings(last, ip)
+	p.describe(req.Out, req.Layout.OrDefault().Namespace)
+	if len(p.off) == 0 {
+		return nil
+	}
+	// What the components turned off would be, to know their objects (rendered, never applied).
+	with := *req
+	with.components = p.settings(last, ip)
+	for _, c := range p.off {
+		switch c {
+		case calicoversion.APIServer:
+			with.components.APIServer = true
+		case calicoversion.Goldmane:
+			with.components.Goldmane = true
+		case calicoversion.Whisker:
+			with.components.Whisker = true
+		case calicoversion.CSIDriver:
+			with.components.CSIDriver = true
+		}
+	}
+	if with.components.APIServiceCABundle == "" {
+		with.components.APIServiceCABundle = "unused"
+	}
+	res, err := a.render(with, d.Release.Deployment())
+	if err != nil {
+		return fmt.Errorf("the components to turn off: %w", err)
+	}
+	for _, r := range refs(res) {
+		if r.Kind != "CustomResourceDefinition" && r.Kind != "IPPool" && !slices.Contains(d.State.Owned, r) {
+			d.State.Owned = append(d.State.Owned, r)
+		}
+	}
+	return nil
 }

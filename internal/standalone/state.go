@@ -45,6 +45,9 @@ type State struct {
 	Kept *calicov1alpha1.NetworkConfig `json:"kept,omitempty"`
 	// KeptRuntime are calico-node's start-up settings an adoption kept from what ran.
 	KeptRuntime *KeptRuntime `json:"keptRuntime,omitempty"`
+	// Components are the optional components calico-pilot runs (calico-apiserver, goldmane, whisker,
+	// csi-node-driver): kept while the file is silent on them.
+	Components []string `json:"components,omitempty"`
 	// Operator is the tigera operator apply stopped to take its install over (nil: none), with what
 	// to scale it back to.
 	Operator *OperatorState `json:"operator,omitempty"`
