@@ -228,7 +228,7 @@ func (o *ApplyOptions) clusterFacts(ctx context.Context, c client.Client, server
 	if err != nil {
 		return standalone.Facts{}, &ExitError{Code: ExitUsage, Err: err}
 	}
-	facts, errs := standalone.Complete(file.Cluster, obs)
+	facts, errs := standalone.Complete(file.Facts, obs)
 	if len(errs) > 0 {
 		return standalone.Facts{}, reportFieldErrors(streams.ErrOut, file.InFile(errs))
 	}

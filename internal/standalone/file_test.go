@@ -128,7 +128,7 @@ func TestReadFileEmptyAndBare(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if !f.Bare || f.APIVersion != FileAPIVersion || f.Kind != FileKind || cfg.Backend == nil || string(*cfg.Backend) != "vxlan" || !cmp.Equal(f.Cluster, FileFacts{}) {
+	if !f.Bare || f.APIVersion != FileAPIVersion || f.Kind != FileKind || cfg.Backend == nil || string(*cfg.Backend) != "vxlan" || !cmp.Equal(f.Facts, FileFacts{}) {
 		t.Errorf("bare NetworkConfig read as %+v, backend %v", f, cfg.Backend)
 	}
 	got := errorStrings(f.InFile(ValidateConfig(cfg, []string{"IPv4"})))
