@@ -14,6 +14,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -686,9 +687,19 @@ func (a *Applier) applyPass(ctx context.Context, req Request, res pipeline.Resul
 }
 
 // applyAll applies each of us in order (copies: the rendered objects stay as rendered), and removes
-// the fields other managers set in those remove names.
+// the fields other managers set in those remove names. A live object annotated IgnoreAnnotation
+// "true" is left alone.
 func (a *Applier) applyAll(ctx context.Context, us []*unstructured.Unstructured, req Request) error {
 	for _, u := range us {
+		if ignored, err := a.ignored(ctx, u); err != nil || ignored {
+			if ignored {
+				fmt.Fprintf(req.Out, "left alone: %s (annotated %s: \"true\")\n", refOf(u), IgnoreAnnotation)
+			}
+			if err != nil {
+				return err
+			}
+			continue
+		}
 		if req.takeover && isWorkload(u) {
 			if _, err := a.replaceLive(ctx, u.DeepCopy(), false); err != nil {
 				return err
@@ -705,6 +716,25 @@ func (a *Applier) applyAll(ctx context.Context, us []*unstructured.Unstructured,
 		}
 	}
 	return nil
+}
+
+// IgnoreAnnotation on an object calico-pilot applies, with the value "true", makes apply leave the
+// object as it is (the analogue of the tigera operator's unsupported.operator.tigera.io/ignore): a
+// person takes it over for a while, to debug or to try a change, and removes the annotation to give
+// it back.
+const IgnoreAnnotation = "calico-pilot.dev/ignore"
+
+// ignored says whether the live object of u's name is annotated IgnoreAnnotation "true".
+func (a *Applier) ignored(ctx context.Context, u *unstructured.Unstructured) (bool, error) {
+	live := &metav1.PartialObjectMetadata{}
+	live.SetGroupVersionKind(u.GroupVersionKind())
+	if err := a.Client.Get(ctx, client.ObjectKeyFromObject(u), live); err != nil {
+		if apierrors.IsNotFound(err) || meta.IsNoMatchError(err) {
+			return false, nil
+		}
+		return false, fmt.Errorf("reading %s: %w", refOf(u), err)
+	}
+	return live.GetAnnotations()[IgnoreAnnotation] == "true", nil
 }
 
 // replaceLive puts u in the place of the live object of its name, with an update that keeps the
