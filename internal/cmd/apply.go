@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -279,6 +280,15 @@ func (o *ApplyOptions) exit(ctx context.Context, err error, file *standalone.Fil
 // report prints plan's report for the preview (plan's diff, classification, live blockers and move)
 // and returns the blockers and whether a change is disruptive.
 func (o *ApplyOptions) report(ctx context.Context, c client.Client, p standalone.Preview, streams IO) (standalone.Verdict, error) {
+	v, err := planVerdict(ctx, c, p, streams.Out)
+	o.disruptive = v.Disruptive
+	return v, err
+}
+
+// planVerdict prints plan's report of an apply's preview to out (plan's diff, classification, live
+// blockers and move) and returns the blockers and whether the highest impact is disruptive or
+// blocked; `apply` and the manage controller judge alike.
+func planVerdict(ctx context.Context, c client.Client, p standalone.Preview, out io.Writer) (standalone.Verdict, error) {
 	d := manifestdiff.Compare(p.Current, p.Target)
 	manifestdiff.DefaultClassifier().Classify(d)
 	// The install apply read once (an empty cluster has no pools, blocks or stored objects).
@@ -297,12 +307,12 @@ func (o *ApplyOptions) report(ctx context.Context, c client.Client, p standalone
 	po := &PlanOptions{PlanOutput: outputText}
 	var b strings.Builder
 	sum := d.Summarize()
-	o.disruptive = sum.Highest == manifestdiff.ClassDisruptive || sum.Highest == manifestdiff.ClassBlocked
+	disruptive := sum.Highest == manifestdiff.ClassDisruptive || sum.Highest == manifestdiff.ClassBlocked
 	if err := po.report(&b, d, blockers, sum, true, move); err != nil {
 		return standalone.Verdict{}, err
 	}
-	fmt.Fprintf(streams.Out, "plan:\n%s", b.String())
-	return standalone.Verdict{Blockers: blockers, Disruptive: o.disruptive}, nil
+	fmt.Fprintf(out, "plan:\n%s", b.String())
+	return standalone.Verdict{Blockers: blockers, Disruptive: disruptive}, nil
 }
 
 func newApplyScheme() (*runtime.Scheme, error) {
