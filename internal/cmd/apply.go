@@ -23,6 +23,7 @@ import (
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
+	standalonev1alpha1 "github.com/calico-pilot/calico-pilot/api/standalone/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/calicofacts"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
@@ -176,6 +177,16 @@ func (o *ApplyOptions) Run(ctx context.Context, streams IO) error {
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
+	if !o.DryRun {
+		// With the manage controller running, apply writes the Cluster and the controller applies it.
+		managed, err := managedByController(ctx, c, time.Now())
+		if err != nil {
+			return &ExitError{Code: ExitFindings, Err: err}
+		}
+		if managed {
+			return o.applyThroughController(ctx, c, file, streams)
+		}
+	}
 	facts, err := o.clusterFacts(ctx, c, serverVersion, file, cfg, streams)
 	if err != nil {
 		return err
@@ -317,7 +328,7 @@ func planVerdict(ctx context.Context, c client.Client, p standalone.Preview, out
 
 func newApplyScheme() (*runtime.Scheme, error) {
 	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, calicov1.AddToScheme, apiextensionsv1.AddToScheme} {
+	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, calicov1.AddToScheme, apiextensionsv1.AddToScheme, standalonev1alpha1.AddToScheme} {
 		if err := add(s); err != nil {
 			return nil, err
 		}
