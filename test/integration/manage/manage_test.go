@@ -128,4 +128,3 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 func tagOf(image string) string { return image[strings.LastIndex(image, ":")+1:] }
-
