@@ -5,9 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	coordinationv1 "k8s.io/api/coordination/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	standalonev1alpha1 "github.com/calico-pilot/calico-pilot/api/standalone/v1alpha1"
+	"github.com/calico-pilot/calico-pilot/internal/manage"
 	"github.com/calico-pilot/calico-pilot/internal/standalone"
 )
 
@@ -34,6 +36,11 @@ func TestApplyWithControllerWritesOnlyTheCluster(t *testing.T) {
 	cl := newCluster(t)
 	cl.startController(t, nil)
 	ctx := context.Background()
+	waitFor(t, "the controller to hold its Lease", func() bool {
+		var l coordinationv1.Lease
+		err := cl.c.Get(ctx, client.ObjectKey{Namespace: standalone.Namespace, Name: manage.LeaderElectionID}, &l)
+		return err == nil && l.Spec.HolderIdentity != nil && *l.Spec.HolderIdentity != ""
+	})
 
 	code, out, errOut := cl.apply(ctx, todaysFile, "--dry-run")
 	if code != 0 || !strings.Contains(out, "plan:") {
