@@ -19,8 +19,10 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/util/retry"
+	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/yaml"
 
@@ -207,6 +209,8 @@ func (cl *cluster) startController(t testing.TB, cfg *rest.Config) *controller {
 			LeaderElection: true, LeaderElectionID: manage.LeaderElectionID, LeaderElectionNamespace: standalone.Namespace,
 			LeaderElectionReleaseOnCancel: true,
 			Metrics:                       metricsserver.Options{BindAddress: "0"},
+			// Every test starts a controller of the same name in this process.
+			Controller: config.Controller{SkipNameValidation: ptr.To(true)},
 		},
 		Identity: "test-" + t.Name(),
 		Timeout:  30 * time.Second,

@@ -7,7 +7,9 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/config"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -32,7 +34,7 @@ func countedReconciler(t testing.TB, cl *cluster) (*manage.Reconciler, *testenv.
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, r, err := manage.NewManager(manage.Setup{RestConfig: cfg, Manager: ctrl.Options{Scheme: scheme, Metrics: metricsserver.Options{BindAddress: "0"}},
+	_, r, err := manage.NewManager(manage.Setup{RestConfig: cfg, Manager: ctrl.Options{Scheme: scheme, Metrics: metricsserver.Options{BindAddress: "0"}, Controller: config.Controller{SkipNameValidation: ptr.To(true)}},
 		Identity: "counted", Timeout: 30 * time.Second, Interval: time.Hour, Poll: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
