@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
@@ -193,6 +194,7 @@ func (cl *cluster) createCluster(file string) *standalonev1alpha1.Cluster {
 type controller struct {
 	cancel context.CancelFunc
 	done   chan error
+	once   sync.Once
 }
 
 // startController starts `calico-pilot manage`'s manager as the command builds it, with leader
@@ -229,8 +231,10 @@ func (cl *cluster) startController(t testing.TB, cfg *rest.Config) *controller {
 
 // stop stops the controller and waits until its manager returned (the Lease released).
 func (c *controller) stop() {
-	c.cancel()
-	<-c.done
+	c.once.Do(func() {
+		c.cancel()
+		<-c.done
+	})
 }
 
 // waitStatus waits until the Cluster's status is about its generation and ok says it is what the
@@ -322,4 +326,10 @@ func nodeImage(t *testing.T, c client.Client) string {
 	}
 	t.Fatal("calico-node has no container calico-node")
 	return ""
+}
+
+func TestMain(m *testing.M) {
+	// The controllers log through controller-runtime's process-wide logger; the tests read state.
+	ctrl.SetLogger(logr.Discard())
+	os.Exit(m.Run())
 }
