@@ -22,7 +22,11 @@ import (
 
 const manageChartDir = "calico-pilot-manage"
 
-var manageRelease = release{name: "calico-pilot-manage", namespace: "calico-pilot"}
+// manageRelease is where the chart tests install; manifestRelease is the plain manifest's.
+var (
+	manageRelease   = release{name: "calico-pilot-manage", namespace: "calico-pilot-chart"}
+	manifestRelease = release{name: "calico-pilot-manage", namespace: "calico-pilot"}
+)
 
 // renderManageChart renders the manage chart as `helm template` does (values schema enforced,
 // strict templates), its CRD first.
@@ -94,8 +98,8 @@ func TestManageChartDefaultValues(t *testing.T) {
 	want := []string{
 		"ClusterRole calico-pilot-manage", "ClusterRoleBinding calico-pilot-manage",
 		"CustomResourceDefinition clusters.standalone.calico-pilot.dev",
-		"Deployment calico-pilot/calico-pilot-manage", "Role kube-system/calico-pilot-manage", "RoleBinding kube-system/calico-pilot-manage",
-		"Service calico-pilot/calico-pilot-manage-metrics", "ServiceAccount calico-pilot/calico-pilot-manage",
+		"Deployment calico-pilot-chart/calico-pilot-manage", "Role kube-system/calico-pilot-manage", "RoleBinding kube-system/calico-pilot-manage",
+		"Service calico-pilot-chart/calico-pilot-manage-metrics", "ServiceAccount calico-pilot-chart/calico-pilot-manage",
 	}
 	if d := cmp.Diff(want, ids(objs)); d != "" {
 		t.Errorf("objects (-want +got):\n%s", d)
@@ -133,14 +137,14 @@ func TestManagePlainManifest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	chart, err := renderManageChart(map[string]any{"namespace": map[string]any{"create": true}}, manageRelease)
+	chart, err := renderManageChart(map[string]any{"namespace": map[string]any{"create": true}}, manifestRelease)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff(ids(chart), ids(objs)); d != "" {
 		t.Errorf("manage.yaml is not the chart's render (-chart +manifest):\n%s", d)
 	}
-	dryRunApply(t, objs, "calico-pilot-manifest-test")
+	dryRunApply(t, objs, manifestRelease.namespace)
 }
 
 // TestManageChartRejectsBadValues: the values schema refuses unknown keys and values the command
