@@ -9,6 +9,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -41,9 +42,10 @@ func (r *Reconciler) recordOutcome(prev, now *standalonev1alpha1.Cluster, res ou
 	r.Recorder.Eventf(now, nil, corev1.EventTypeNormal, EventApplied, "Apply", "applied generation %d: Calico %s", now.Generation, now.Status.Release)
 }
 
-// recordDrift records an Event for each field of calico-pilot's that another manager changed and the
-// apply restored, naming the object, the field and the manager. An object annotated
-// standalone.IgnoreAnnotation was left alone, so nothing of it was restored.
+// recordDrift records an Event for each object in which the apply restored fields of calico-pilot's
+// that another manager changed, naming the object (also as the Event's related object), each field
+// and its manager. An object annotated standalone.IgnoreAnnotation was left alone, so nothing of it
+// was restored. One Event per object: the recorder folds Events that differ only in their note.
 func (r *Reconciler) recordDrift(ctx context.Context, obj *standalonev1alpha1.Cluster, drift []standalone.Drift, st standalone.State) error {
 	if r.Recorder == nil {
 		return nil
@@ -52,40 +54,45 @@ func (r *Reconciler) recordDrift(ctx context.Context, obj *standalonev1alpha1.Cl
 		if len(d.Restored) == 0 {
 			continue
 		}
-		ignored, err := r.ignored(ctx, d.Object, st)
+		ref, ignored, err := r.ignored(ctx, d.Object, st)
 		if err != nil {
 			return err
 		}
 		if ignored {
 			continue
 		}
+		fields := make([]string, 0, len(d.Restored))
 		for _, f := range d.Restored {
 			by := strings.Join(d.RestoredBy[f], ", ")
 			if by == "" {
 				by = "another manager"
 			}
-			r.Recorder.Eventf(obj, nil, corev1.EventTypeWarning, EventDriftRestored, "Restore", "%s: %s was changed by %s: restored to calico-pilot's value (annotate the object %s: \"true\" to keep such a change)", d.Object, f, by, standalone.IgnoreAnnotation)
+			fields = append(fields, fmt.Sprintf("%s (changed by %s)", f, by))
 		}
+		r.Recorder.Eventf(obj, ref, corev1.EventTypeWarning, EventDriftRestored, "Restore", "%s: restored to calico-pilot's value: %s; annotate the object %s: \"true\" to keep such changes",
+			d.Object, strings.Join(fields, "; "), standalone.IgnoreAnnotation)
 	}
 	return nil
 }
 
 // ignored says whether the object named as plan names it ("DaemonSet kube-system/calico-node") is
-// annotated standalone.IgnoreAnnotation "true"; its API version is the state's record of it.
-func (r *Reconciler) ignored(ctx context.Context, object string, st standalone.State) (bool, error) {
-	for _, ref := range st.Owned {
-		if ref.String() != object {
+// annotated standalone.IgnoreAnnotation "true"; its API version is the state's record of it. ref is
+// the object, for the Event (nil when the state does not record it).
+func (r *Reconciler) ignored(ctx context.Context, object string, st standalone.State) (ref runtime.Object, ignored bool, err error) {
+	for _, o := range st.Owned {
+		if o.String() != object {
 			continue
 		}
 		m := &metav1.PartialObjectMetadata{}
-		m.SetGroupVersionKind(schema.FromAPIVersionAndKind(ref.APIVersion, ref.Kind))
-		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: ref.Namespace, Name: ref.Name}, m); err != nil {
+		m.SetGroupVersionKind(schema.FromAPIVersionAndKind(o.APIVersion, o.Kind))
+		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: o.Namespace, Name: o.Name}, m); err != nil {
 			if apierrors.IsNotFound(err) {
-				return false, nil
+				return nil, false, nil
 			}
-			return false, fmt.Errorf("reading %s: %w", object, err)
+			return nil, false, fmt.Errorf("reading %s: %w", object, err)
 		}
-		return m.Annotations[standalone.IgnoreAnnotation] == "true", nil
+		m.SetGroupVersionKind(schema.FromAPIVersionAndKind(o.APIVersion, o.Kind))
+		return m, m.Annotations[standalone.IgnoreAnnotation] == "true", nil
 	}
-	return false, nil
+	return nil, false, nil
 }

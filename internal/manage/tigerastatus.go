@@ -3,6 +3,7 @@ package manage
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -32,15 +33,17 @@ func (r *Reconciler) retireTigeraStatus(ctx context.Context, obj *standalonev1al
 		}
 		return fmt.Errorf("listing the tigera operator's TigeraStatus objects: %w", err)
 	}
+	var deleted []string
 	for i := range list.Items {
 		ts := &list.Items[i]
 		if err := r.Client.Delete(ctx, ts); err != nil && !apierrors.IsNotFound(err) {
 			return fmt.Errorf("deleting TigeraStatus %s: %w", ts.GetName(), err)
 		}
-		if r.Recorder != nil {
-			r.Recorder.Eventf(obj, nil, corev1.EventTypeNormal, EventTigeraStatusRetired, "Delete",
-				"deleted TigeraStatus %s: the stopped tigera operator no longer updates it; the status of Calico is this Cluster's (kubectl get clusters.standalone.calico-pilot.dev)", ts.GetName())
-		}
+		deleted = append(deleted, ts.GetName())
+	}
+	if len(deleted) > 0 && r.Recorder != nil {
+		r.Recorder.Eventf(obj, nil, corev1.EventTypeNormal, EventTigeraStatusRetired, "Delete",
+			"deleted TigeraStatus %s: the stopped tigera operator no longer updates them; the status of Calico is this Cluster's (kubectl get clusters.standalone.calico-pilot.dev)", strings.Join(deleted, ", "))
 	}
 	return nil
 }

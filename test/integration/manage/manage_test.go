@@ -80,11 +80,10 @@ func TestManageRestoresHandEditAndLeavesIgnoredAlone(t *testing.T) {
 	waitFor(t, "calico-node restored", func() bool { return nodeImage(t, cl.c) == want })
 	waitFor(t, "an Event naming the restored field", func() bool {
 		for _, n := range cl.events(manage.EventDriftRestored) {
-			if strings.Contains(n, "DaemonSet kube-system/calico-node: .spec.template.spec.containers[name=\"calico-node\"].image was changed by kubectl-edit") {
+			if strings.HasPrefix(n, `DaemonSet kube-system/calico-node: restored to calico-pilot's value: .spec.template.spec.containers[name="calico-node"].image (changed by kubectl-edit)`) {
 				return true
 			}
 		}
-		t.Logf("events: %q", cl.events(manage.EventDriftRestored))
 		return false
 	})
 
