@@ -96,7 +96,7 @@ type KubeProxy struct {
 // operator's install the ones the operator ran keep running; a fresh install or an adoption of
 // upstream's manifest runs none.
 //
-// +kubebuilder:validation:XValidation:rule="!has(self.whisker) || !has(self.whisker.enabled) || !self.whisker.enabled || (has(self.goldmane) && has(self.goldmane.enabled) && self.goldmane.enabled)",message="whisker needs goldmane, where it reads its flows from: set goldmane.enabled: true, or whisker.enabled: false"
+// +kubebuilder:validation:XValidation:rule="!has(self.whisker) || !has(self.whisker.enabled) || !self.whisker.enabled || (has(self.goldmane) && has(self.goldmane.enabled) && self.goldmane.enabled)",message="whisker needs goldmane, where it reads its flows from: set components.goldmane.enabled: true, or components.whisker.enabled: false",fieldPath=".whisker.enabled"
 type Components struct {
 	// APIServer is Calico's API server (projectcalico.org/v3).
 	// +optional
