@@ -14,6 +14,16 @@ cd "$(dirname "$0")/.."
 rm -f deploy/calico-pilot/files/rbac/role.yaml
 "$CONTROLLER_GEN" rbac:roleName=calico-pilot paths=./internal/... output:rbac:dir=deploy/calico-pilot/files/rbac
 
+# The standalone Cluster CRD (api/standalone/v1alpha1): embedded in the binary (api/standalone/crds,
+# `calico-pilot manage` installs it at start) and shipped with the manage chart.
+rm -f api/standalone/crds/*.yaml
+"$CONTROLLER_GEN" crd paths=./api/standalone/v1alpha1/... output:crd:dir=./api/standalone/crds
+mkdir -p deploy/calico-pilot-manage/crds
+install -m 0644 api/standalone/crds/standalone.calico-pilot.dev_clusters.yaml deploy/calico-pilot-manage/crds/
+# The plain manifest of manage: the chart rendered with its defaults, the CRD first.
+mkdir -p deploy/manage
+go run ./hack/managemanifest deploy/calico-pilot-manage deploy/manage/manage.yaml
+
 # Test-only Shoot CRD from our Shoot subset (api/gardener/core/v1beta1), for the webhook integration suite.
 "$CONTROLLER_GEN" crd paths=./api/gardener/core/v1beta1/... output:crd:dir=test/integration/webhook/testdata/crds
 

@@ -23,6 +23,7 @@ import (
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
+	standalonev1alpha1 "github.com/calico-pilot/calico-pilot/api/standalone/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/manifestdiff"
@@ -167,6 +168,16 @@ func (o *ApplyOptions) Run(ctx context.Context, streams IO) error {
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
+	if !o.DryRun {
+		// With the manage controller running, apply writes the Cluster and the controller applies it.
+		managed, err := managedByController(ctx, c, time.Now())
+		if err != nil {
+			return &ExitError{Code: ExitFindings, Err: err}
+		}
+		if managed {
+			return o.applyThroughController(ctx, c, file, streams)
+		}
+	}
 	facts, err := o.clusterFacts(ctx, c, serverVersion, file, cfg, streams)
 	if err != nil {
 		return err
@@ -179,7 +190,7 @@ func (o *ApplyOptions) Run(ctx context.Context, streams IO) error {
 	err = a.Apply(ctx, standalone.Request{
 		Config: cfg, Facts: facts, CalicoVersion: o.CalicoVersion, DryRun: o.DryRun, Adopt: o.Adopt,
 		Timeout: o.Timeout, AcceptBlockers: o.AcceptBlockers, AllowDisruption: o.AllowDisruption, RemoveForeign: o.RemoveForeign, Identity: fmt.Sprintf("%s/%d/%s", host, os.Getpid(), rand.String(5)),
-		Out: streams.Out,
+		Components: standalone.WantedComponents(file.Components), Out: streams.Out,
 	})
 	return o.exit(ctx, err, file, streams)
 }
@@ -217,7 +228,7 @@ func (o *ApplyOptions) clusterFacts(ctx context.Context, c client.Client, server
 	if err != nil {
 		return standalone.Facts{}, &ExitError{Code: ExitUsage, Err: err}
 	}
-	facts, errs := standalone.Complete(file.Cluster, obs)
+	facts, errs := standalone.Complete(file.Facts, obs)
 	if len(errs) > 0 {
 		return standalone.Facts{}, reportFieldErrors(streams.ErrOut, file.InFile(errs))
 	}
@@ -265,17 +276,23 @@ func (o *ApplyOptions) exit(ctx context.Context, err error, file *standalone.Fil
 	return nil
 }
 
-// printPlan prints plan's report of an apply's decision (plan's diff, classification, live blockers
-// and move) and notes whether a change is disruptive, for apply's exit code.
+// printPlan prints plan's report of an apply's decision and notes whether a change is disruptive,
+// for apply's exit code.
 func (o *ApplyOptions) printPlan(w io.Writer, r standalone.PlanReport) error {
-	po := &PlanOptions{PlanOutput: outputText}
 	o.disruptive = r.Summary.Highest == manifestdiff.ClassDisruptive || r.Summary.Highest == manifestdiff.ClassBlocked
+	return PrintPlan(w, r)
+}
+
+// PrintPlan prints plan's report of an apply's decision (plan's diff, classification, live blockers
+// and move), as `plan` does: `apply` and the manage controller print alike.
+func PrintPlan(w io.Writer, r standalone.PlanReport) error {
+	po := &PlanOptions{PlanOutput: outputText}
 	return po.report(w, r.Diff, r.Blockers, r.Summary, true, r.Move)
 }
 
 func newApplyScheme() (*runtime.Scheme, error) {
 	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, calicov1.AddToScheme, apiextensionsv1.AddToScheme} {
+	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, calicov1.AddToScheme, apiextensionsv1.AddToScheme, standalonev1alpha1.AddToScheme} {
 		if err := add(s); err != nil {
 			return nil, err
 		}

@@ -130,6 +130,7 @@ var subcommands = []func(IO) *cobra.Command{
 	NewRolloutCommand,
 	NewPlanCommand,
 	NewApplyCommand,
+	NewManageCommand,
 }
 
 // Execute runs calico-pilot with args and returns the process exit code.

@@ -49,6 +49,7 @@ type Preview struct {
 
 	changes     []objectChange
 	replaced    []string
+	ignored     []string
 	poolActions int
 	poolRecords []pools.Record
 }
@@ -85,6 +86,8 @@ type Request struct {
 	noDefaultPools bool
 	// operatorReplicas is what the tigera operator ran with before a takeover stopped it.
 	operatorReplicas int32
+	// ignored are the objects (ObjectRef.String) annotated IgnoreAnnotation "true": left alone.
+	ignored map[string]bool
 	// unchanged are the objects (ObjectRef.String) a server-side apply leaves as they are, for the
 	// one step of an apply that is no move (a move's steps change what the decision read).
 	unchanged map[string]bool
@@ -733,9 +736,14 @@ func (a *Applier) applyPass(ctx context.Context, req Request, res pipeline.Resul
 }
 
 // applyAll applies each of us in order (copies: the rendered objects stay as rendered), and removes
-// the fields other managers set in those remove names.
+// the fields other managers set in those remove names. A live object annotated IgnoreAnnotation
+// "true" is left alone.
 func (a *Applier) applyAll(ctx context.Context, us []*unstructured.Unstructured, req Request) error {
 	for _, u := range us {
+		if req.ignored[refOf(u).String()] {
+			// Annotated IgnoreAnnotation "true": its owner took it over for a while (the decision says so).
+			continue
+		}
 		if req.unchanged[refOf(u).String()] {
 			// The decision found that a server-side apply leaves it as it is.
 			continue
@@ -757,6 +765,12 @@ func (a *Applier) applyAll(ctx context.Context, us []*unstructured.Unstructured,
 	}
 	return nil
 }
+
+// IgnoreAnnotation on an object calico-pilot applies, with the value "true", makes apply leave the
+// object as it is (the analogue of the tigera operator's unsupported.operator.tigera.io/ignore): a
+// person takes it over for a while, to debug or to try a change, and removes the annotation to give
+// it back.
+const IgnoreAnnotation = "calico-pilot.dev/ignore"
 
 // replaceLive puts u in the place of the live object of its name, with an update that keeps the
 // object (its UID, so its pods roll) and drops every field calico-pilot does not render: a takeover

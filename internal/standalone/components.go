@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	standalonev1alpha1 "github.com/calico-pilot/calico-pilot/api/standalone/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/calicotls"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/install"
@@ -24,6 +25,23 @@ import (
 // nil keeps what runs.
 type ComponentsWanted struct {
 	APIServer, Goldmane, Whisker, CSIDriver *bool
+}
+
+// WantedComponents is what a Cluster's components field says (nil: nothing, keep what runs).
+func WantedComponents(c *standalonev1alpha1.Components) ComponentsWanted {
+	var w ComponentsWanted
+	if c == nil {
+		return w
+	}
+	for _, x := range []struct {
+		from *standalonev1alpha1.Component
+		to   **bool
+	}{{c.APIServer, &w.APIServer}, {c.Goldmane, &w.Goldmane}, {c.Whisker, &w.Whisker}, {c.CSIDriver, &w.CSIDriver}} {
+		if x.from != nil {
+			*x.to = x.from.Enabled
+		}
+	}
+	return w
 }
 
 // componentsPlan is what an apply does with the optional components: which render, their

@@ -235,6 +235,13 @@ func (a *Applier) review(ctx context.Context, d *Decision, deployed bool, last p
 			}
 		}
 	}
+	if len(preview.ignored) > 0 {
+		d.Request.ignored = map[string]bool{}
+		for _, r := range preview.ignored {
+			d.Request.ignored[r] = true
+			fmt.Fprintf(&d.details, "left alone: %s (annotated %s: \"true\")\n", r, IgnoreAnnotation)
+		}
+	}
 	if len(preview.replaced) > 0 {
 		d.Request.replace = map[string]bool{}
 		for _, r := range preview.replaced {
@@ -332,6 +339,7 @@ func (d *Decision) Print(w io.Writer) {
 	list("restarts", s.Restarts)
 	list("loses (set by another manager, not rendered by calico-pilot)", s.Loses)
 	list("keeps running, managed by nobody", s.Unmanaged)
+	list("left alone (annotated "+IgnoreAnnotation+": \"true\")", d.Preview.ignored)
 	list("certificates", s.Certificates)
 	fmt.Fprintf(w, "  objects: %d created, %d updated, %d deleted, %d unchanged\n", s.Created, s.Updated, s.Deleted, s.Unchanged)
 	list("blockers", s.Blockers)

@@ -27,6 +27,8 @@ type Drift struct {
 	Kept []string
 	// Restored are the fields of calico-pilot's that another manager changed: apply takes them back.
 	Restored []string
+	// RestoredBy are the managers that hold each field of Restored in the live object.
+	RestoredBy map[string][]string
 
 	keptPaths []fieldpath.Path
 }
@@ -121,9 +123,34 @@ func driftOf(live, after *unstructured.Unstructured, adopting bool) (Drift, erro
 	for _, p := range before {
 		if !slices.Contains(d.Kept, p.String()) {
 			d.Restored = append(d.Restored, p.String())
+			if d.RestoredBy == nil {
+				d.RestoredBy = map[string][]string{}
+			}
+			if d.RestoredBy[p.String()], err = managersAt(live, p); err != nil {
+				return d, err
+			}
 		}
 	}
 	return d, nil
+}
+
+// managersAt are the managers other than calico-pilot that hold p, or a field below it, in obj.
+func managersAt(obj *unstructured.Unstructured, p fieldpath.Path) ([]string, error) {
+	var out []string
+	for _, m := range obj.GetManagedFields() {
+		if m.FieldsV1 == nil || m.Subresource == "status" || m.Manager == FieldManager || slices.Contains(out, m.Manager) {
+			continue
+		}
+		s := fieldpath.NewSet()
+		if err := s.FromJSON(bytes.NewReader(m.FieldsV1.Raw)); err != nil {
+			return nil, fmt.Errorf("reading the managed fields of %s: %w", refOf(obj), err)
+		}
+		if s.Has(p) || ownsBelow(s, p) {
+			out = append(out, m.Manager)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
 }
 
 // empty is true when no other manager holds anything.

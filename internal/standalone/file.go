@@ -6,12 +6,16 @@ import (
 	"net/netip"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/yaml"
 
 	calicov1alpha1 "github.com/calico-pilot/calico-pilot/api/calico/v1alpha1"
 	gardencorev1beta1 "github.com/calico-pilot/calico-pilot/api/gardener/core/v1beta1"
+	standalonev1alpha1 "github.com/calico-pilot/calico-pilot/api/standalone/v1alpha1"
 	"github.com/calico-pilot/calico-pilot/internal/decode"
 	"github.com/calico-pilot/calico-pilot/internal/validation"
 )
@@ -19,56 +23,33 @@ import (
 // The cluster file's apiVersion and kind.
 const (
 	FileAPIVersion = "standalone.calico-pilot.dev/v1alpha1"
-	FileKind       = "Cluster"
+	FileKind       = standalonev1alpha1.Kind
 )
 
 var fileGVK = schema.FromAPIVersionAndKind(FileAPIVersion, FileKind)
 
-// File is the cluster file of `calico-pilot apply -f`: the NetworkConfig and the facts about the
-// cluster that Gardener would otherwise tell. Every fact is optional: what is left out is read from
-// the cluster (Gather).
+// File is the cluster file of `calico-pilot apply -f`: a standalone.calico-pilot.dev/v1alpha1
+// Cluster (the NetworkConfig, the facts about the cluster that Gardener would otherwise tell, the
+// optional components), the same object `calico-pilot manage` reconciles. Every fact is optional:
+// what is left out is read from the cluster (Observe).
 type File struct {
-	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
-	// NetworkConfig is the calico.networking.extensions.gardener.cloud/v1alpha1 NetworkConfig, the
-	// same API and validation as a shoot's providerConfig.
-	NetworkConfig json.RawMessage `json:"networkConfig,omitempty"`
-	// Cluster holds the facts.
-	Cluster FileFacts `json:"cluster,omitempty"`
+	standalonev1alpha1.Cluster
 	// Bare is true when the file was a NetworkConfig of its own, read as a Cluster with that
 	// networkConfig and no facts.
-	Bare bool `json:"-"`
+	Bare bool
 }
 
 // FileFacts are the facts a cluster file may state.
-type FileFacts struct {
-	// KubernetesVersion is the cluster's Kubernetes version ("1.33.2").
-	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
-	// PodCIDR is the pod network (kubeadm's networking.podSubnet); with two families, two CIDRs
-	// separated by a comma, IPv4 first.
-	PodCIDR string `json:"podCIDR,omitempty"`
-	// ServiceCIDR is the service network (kubeadm's networking.serviceSubnet).
-	ServiceCIDR string `json:"serviceCIDR,omitempty"`
-	// NodeCIDR is the network the nodes' addresses are in (Calico autodetects addresses in it).
-	NodeCIDR string `json:"nodeCIDR,omitempty"`
-	// IPFamilies are IPv4 and/or IPv6; default: the families of PodCIDR.
-	IPFamilies []string `json:"ipFamilies,omitempty"`
-	// KubeProxy says whether kube-proxy runs and in which mode.
-	KubeProxy *FileKubeProxy `json:"kubeProxy,omitempty"`
-}
+type FileFacts = standalonev1alpha1.ClusterFacts
 
 // FileKubeProxy is kube-proxy as the cluster runs it.
-type FileKubeProxy struct {
-	// Enabled is whether kube-proxy runs.
-	Enabled *bool `json:"enabled,omitempty"`
-	// Mode is IPTables, IPVS or NFTables.
-	Mode string `json:"mode,omitempty"`
-}
+type FileKubeProxy = standalonev1alpha1.KubeProxy
 
 // Paths of the file, for errors.
 var (
 	pathNetworkConfig = field.NewPath("networkConfig")
 	pathFacts         = field.NewPath("cluster")
+	pathComponents    = field.NewPath("components")
 )
 
 // ReadFile strictly decodes a cluster file (an unknown or misspelt field is an error naming it) and
@@ -91,24 +72,58 @@ func ReadFile(name string, data []byte) (*File, *calicov1alpha1.NetworkConfig, f
 		if len(errs) > 0 {
 			return nil, nil, errs
 		}
-		return &File{APIVersion: FileAPIVersion, Kind: FileKind, NetworkConfig: js, Bare: true}, cfg, nil
+		f := &File{Bare: true}
+		f.APIVersion, f.Kind, f.NetworkConfig = FileAPIVersion, FileKind, &runtime.RawExtension{Raw: js}
+		return f, cfg, nil
 	}
 	f := &File{}
-	if errs := decode.Object(data, nil, fileGVK, f); len(errs) > 0 {
+	if errs := decode.Object(data, nil, fileGVK, &f.Cluster); len(errs) > 0 {
 		return nil, nil, errs
 	}
-	errs := f.Cluster.validate(pathFacts)
-	cfg := &calicov1alpha1.NetworkConfig{}
-	if len(f.NetworkConfig) > 0 && string(f.NetworkConfig) != "null" {
-		var derrs field.ErrorList
-		if cfg, derrs = decode.NetworkConfig(f.NetworkConfig, pathNetworkConfig); len(derrs) > 0 {
-			return nil, nil, append(errs, derrs...)
-		}
+	var errs field.ErrorList
+	if n := f.Name; n != "" && n != standalonev1alpha1.ClusterName {
+		errs = append(errs, field.NotSupported(field.NewPath("metadata", "name"), n, []string{standalonev1alpha1.ClusterName}))
 	}
-	if len(errs) > 0 {
+	if !equality.Semantic.DeepEqual(f.Status, standalonev1alpha1.ClusterStatus{}) {
+		errs = append(errs, field.Forbidden(field.NewPath("status"), "the status is written by calico-pilot manage: leave it out of the file"))
+	}
+	cfg, verrs := ValidateCluster(&f.Cluster)
+	if errs = append(errs, verrs...); len(errs) > 0 {
 		return nil, nil, errs
 	}
 	return f, cfg, nil
+}
+
+// ValidateCluster decodes a Cluster's NetworkConfig strictly and checks its facts' formats and its
+// components, with paths in the file (networkConfig.ipv4.mode, cluster.podCIDR,
+// components.whisker.enabled). The NetworkConfig's rules that depend on the IP families are
+// checked once the facts are complete (ValidateConfig). A Cluster without a networkConfig has an
+// empty one.
+func ValidateCluster(c *standalonev1alpha1.Cluster) (*calicov1alpha1.NetworkConfig, field.ErrorList) {
+	errs := validateFacts(c.Facts, pathFacts)
+	errs = append(errs, validateComponents(c.Components, pathComponents)...)
+	cfg := &calicov1alpha1.NetworkConfig{}
+	if nc := c.NetworkConfig; nc != nil && len(nc.Raw) > 0 && string(nc.Raw) != "null" {
+		var derrs field.ErrorList
+		if cfg, derrs = decode.NetworkConfig(nc.Raw, pathNetworkConfig); len(derrs) > 0 {
+			return nil, append(errs, derrs...)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return cfg, nil
+}
+
+// validateComponents checks that whisker, when switched on, has goldmane switched on too.
+func validateComponents(c *standalonev1alpha1.Components, p *field.Path) field.ErrorList {
+	if c == nil || c.Whisker == nil || !ptr.Deref(c.Whisker.Enabled, false) {
+		return nil
+	}
+	if c.Goldmane == nil || !ptr.Deref(c.Goldmane.Enabled, false) {
+		return field.ErrorList{field.Invalid(p.Child("whisker", "enabled"), true, "whisker needs goldmane, where it reads its flows from: set components.goldmane.enabled: true, or components.whisker.enabled: false")}
+	}
+	return nil
 }
 
 // isBareNetworkConfig says whether the JSON document js is a NetworkConfig of its own.
@@ -158,7 +173,7 @@ func ValidateConfig(cfg *calicov1alpha1.NetworkConfig, families []string) field.
 }
 
 // validate checks the facts' formats.
-func (f FileFacts) validate(p *field.Path) field.ErrorList {
+func validateFacts(f FileFacts, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if f.PodCIDR != "" {
 		if _, err := parseCIDRs(f.PodCIDR); err != nil {

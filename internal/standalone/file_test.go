@@ -29,6 +29,14 @@ func TestReadFileErrorsNameTheField(t *testing.T) {
 			[]string{`apiVersion: Unsupported value: "v1": supported values: "standalone.calico-pilot.dev/v1alpha1"`, `kind: Unsupported value: "ConfigMap": supported values: "Cluster"`}},
 		{"NetworkConfig field", head + "networkConfig:\n  apiVersion: calico.networking.extensions.gardener.cloud/v1alpha1\n  kind: NetworkConfig\n  backendd: bird\n",
 			[]string{`networkConfig.backendd: `}},
+		{"another name", head + "metadata:\n  name: prod\n",
+			[]string{`metadata.name: Unsupported value: "prod": supported values: "default"`}},
+		{"a status", head + "status:\n  release: v3.31.7\n",
+			[]string{`status: Forbidden: the status is written by calico-pilot manage: leave it out of the file`}},
+		{"whisker without goldmane", head + "components:\n  whisker:\n    enabled: true\n",
+			[]string{`components.whisker.enabled: Invalid value: true: whisker needs goldmane, where it reads its flows from: set components.goldmane.enabled: true, or components.whisker.enabled: false`}},
+		{"misspelt component", head + "components:\n  goldMane:\n    enabled: true\n",
+			[]string{`components.goldMane: Forbidden: unknown field "goldMane" (did you mean "goldmane"?)`}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -128,7 +136,7 @@ func TestReadFileEmptyAndBare(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if !f.Bare || f.APIVersion != FileAPIVersion || f.Kind != FileKind || cfg.Backend == nil || string(*cfg.Backend) != "vxlan" || !cmp.Equal(f.Cluster, FileFacts{}) {
+	if !f.Bare || f.APIVersion != FileAPIVersion || f.Kind != FileKind || cfg.Backend == nil || string(*cfg.Backend) != "vxlan" || !cmp.Equal(f.Facts, FileFacts{}) {
 		t.Errorf("bare NetworkConfig read as %+v, backend %v", f, cfg.Backend)
 	}
 	got := errorStrings(f.InFile(ValidateConfig(cfg, []string{"IPv4"})))
@@ -155,4 +163,31 @@ func errorStrings(errs field.ErrorList) []string {
 		out = append(out, e.Error())
 	}
 	return out
+}
+
+// TestReadFileTakesTheObject: the Cluster object (today's file with metadata.name default and
+// components) is a cluster file too.
+func TestReadFileTakesTheObject(t *testing.T) {
+	f, cfg, errs := ReadFile("cluster.yaml", []byte(`apiVersion: standalone.calico-pilot.dev/v1alpha1
+kind: Cluster
+metadata:
+  name: default
+  annotations:
+    calico-pilot.dev/allow-disruption: "true"
+components:
+  goldmane: {enabled: true}
+  whisker: {enabled: true}
+cluster:
+  podCIDR: 10.244.0.0/16
+networkConfig:
+  apiVersion: calico.networking.extensions.gardener.cloud/v1alpha1
+  kind: NetworkConfig
+  backend: vxlan
+`))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if f.Name != "default" || f.Facts.PodCIDR != "10.244.0.0/16" || !ptr.Deref(f.Components.Whisker.Enabled, false) || cfg.Backend == nil || string(*cfg.Backend) != "vxlan" {
+		t.Errorf("read %+v, backend %v", f.Cluster, cfg.Backend)
+	}
 }

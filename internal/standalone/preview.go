@@ -55,7 +55,7 @@ func (a *Applier) preview(ctx context.Context, req Request, st State, res pipeli
 		return Preview{}, nil, err
 	}
 	p.PoolFindings, p.Drift, p.changes, p.replaced = findings, sides.drift, sides.changes, sides.replaced
-	p.poolActions, p.poolRecords = sides.poolActions, sides.poolRecords
+	p.poolActions, p.poolRecords, p.ignored = sides.poolActions, sides.poolRecords, sides.ignored
 	// The workloads first: they say best what install this is; CRDs last.
 	slices.SortStableFunc(foreign, func(a, b string) int { return foreignRank(a) - foreignRank(b) })
 	return p, foreign, nil
@@ -70,6 +70,8 @@ type previewSides struct {
 	changes []objectChange
 	// replaced are the workloads replaced in place (replaceLive), by ObjectRef.String.
 	replaced []string
+	// ignored are the objects annotated IgnoreAnnotation "true", by ObjectRef.String.
+	ignored []string
 	// cmp says whether a server-side apply would leave an object as it is.
 	cmp *ssa.Comparer
 	// poolActions counts the pools the sync creates or patches; poolRecords is the pool intent after it.
@@ -104,6 +106,13 @@ func (a *Applier) previewObject(ctx context.Context, req Request, st State, u *u
 	}
 	isForeign = !managedByUs(live) && !slices.Contains(st.Owned, refOf(u))
 	sides.current = append(sides.current, comparable(live))
+	if live.GetAnnotations()[IgnoreAnnotation] == "true" {
+		// Its owner took it over for a while: apply leaves it as it is, and says so.
+		sides.target = append(sides.target, comparable(live))
+		sides.changes = append(sides.changes, objectChange{live: live, after: live, unchanged: true})
+		sides.ignored = append(sides.ignored, refOf(u).String())
+		return false, nil
+	}
 	after := u.DeepCopy()
 	replaced := false
 	// An object a server-side apply would leave as it is (internal/ssa, from the live object alone)
