@@ -171,6 +171,9 @@ func (a *Applier) Decide(ctx context.Context, req Request) (*Decision, error) {
 		return nil, err
 	}
 	d.Release = rd
+	if err := a.ownTurnedOff(d, &req); err != nil {
+		return nil, err
+	}
 	d.Passes = planPasses(rd)
 	last := d.Passes[len(d.Passes)-1]
 	d.Request = req
@@ -447,9 +450,22 @@ func (a *Applier) decideComponents(ctx context.Context, d *Decision, req *Reques
 	}
 	req.components = p.settings(last, ip)
 	p.describe(req.Out, req.Layout.OrDefault().Namespace)
-	if len(p.off) == 0 {
+	return nil
+}
+
+// ownTurnedOff adds to the objects apply owns those of a running component the file turns off (what
+// it renders with the component on, never applied), so that the prune deletes them, an APIService
+// first. It runs once the release is decided.
+func (a *Applier) ownTurnedOff(d *Decision, req *Request) error {
+	p := d.components
+	if p == nil || len(p.off) == 0 {
 		return nil
 	}
+	last := -1
+	if p.tls != nil {
+		last = len(p.tls.Steps) - 1
+	}
+	ip := req.components.GoldmaneServiceIP
 	// What the components turned off would be, to know their objects (rendered, never applied).
 	with := *req
 	with.components = p.settings(last, ip)

@@ -121,9 +121,6 @@ func (t *takeover) describe(out io.Writer, in *install.Install, st State, now ti
 		fmt.Fprintf(out, "  the operator: stopped by calico-pilot (Deployment %s/%s at 0, was %d); to give Calico back to it: kubectl -n %s scale deployment %s --replicas=%d\n",
 			st.Operator.Namespace, st.Operator.Name, st.Operator.Replicas, st.Operator.Namespace, st.Operator.Name, st.Operator.Replicas)
 		t.describeTLS(out, now)
-		for _, c := range op.Components {
-			fmt.Fprintf(out, "  %s (%s): %s\n", c.Name, strings.Join(c.Objects, ", "), componentFate(c))
-		}
 		return
 	}
 	if op.Found {
@@ -153,28 +150,8 @@ func (t *takeover) describe(out io.Writer, in *install.Install, st State, now ti
 		}
 	}
 	for _, c := range op.Components {
-		fmt.Fprintf(out, "  %s (%s): %s\n", c.Name, strings.Join(c.Objects, ", "), componentFate(c))
+		fmt.Fprintf(out, "  %s (%s): taken over in place with the rest, unless the file turns it off (optional components, below)\n", c.Name, strings.Join(c.Objects, ", "))
 	}
-}
-
-// componentFate says what happens to a component the operator ran that calico-pilot does not render.
-func componentFate(c install.Component) string {
-	s := "left running as it is, unmanaged from now on"
-	if c.Owner != "" {
-		s += ", owned by " + c.Owner
-	}
-	if strings.HasPrefix(c.Owner, "Installation ") {
-		s += " (that ownerReference is removed, so that deleting the Installation does not delete it)"
-	}
-	if !c.Expires.IsZero() {
-		s += fmt.Sprintf("; its certificate %s expires %s and nobody renews it once the operator is stopped", c.Certificate, c.Expires.UTC().Format(time.DateOnly))
-	}
-	if c.Name == "calico-apiserver" {
-		s += "; to remove it, delete APIServer default: the garbage collector deletes its Deployment and its APIService together, so the API server's discovery keeps working"
-	} else if strings.HasPrefix(c.Owner, "Goldmane ") || strings.HasPrefix(c.Owner, "Whisker ") {
-		s += fmt.Sprintf("; to remove it, delete %s", c.Owner)
-	}
-	return s
 }
 
 func (t *takeover) describeTLS(out io.Writer, now time.Time) {

@@ -225,3 +225,66 @@ func TestComponentCertificateRenewedNearExpiry(t *testing.T) {
 		t.Fatalf("the apply after the renewal: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 }
+
+// TestComponentTurnedOff: after a takeover, the file turns calico-apiserver off: apply deletes the
+// APIService before the API server behind it (no APIService is left pointing at nothing), and what the
+// owner wrote through projectcalico.org/v3 stays (the API server stores it in Calico's CRDs, here a
+// GlobalNetworkSet written as the API server would, through crd.projectcalico.org/v1). A file that
+// turns Whisker on without Goldmane is refused naming the field.
+func TestComponentTurnedOff(t *testing.T) {
+	cl := newCluster(t)
+	cl.kubeadm()
+	cl.operatorInstall(operatorOptions{})
+	ctx := context.Background()
+	file := exampleFile(t)
+	if code, out, errOut := cl.apply(ctx, file, "--adopt"); code != 0 {
+		t.Fatalf("apply --adopt: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	set := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "crd.projectcalico.org/v1", "kind": "GlobalNetworkSet",
+		"metadata": map[string]any{"name": "owners-set", "labels": map[string]any{"role": "owner"}},
+		"spec":     map[string]any{"nets": []any{"192.0.2.0/24"}},
+	}}
+	cl.create(set)
+
+	code, out, errOut := cl.apply(ctx, file+"components:\n  whisker: {enabled: true}\n  goldmane: {enabled: false}\n")
+	if code != 1 || !strings.Contains(errOut, "components.whisker.enabled") {
+		t.Fatalf("whisker without goldmane: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+
+	off := file + "components:\n  apiServer: {enabled: false}\n"
+	// Deleting a workload is disruptive (its pods stop): the dry run says so, and apply needs
+	// --allow-disruption as for any disruptive change.
+	code, out, errOut = cl.apply(ctx, off, "--dry-run")
+	if code != 1 || !strings.Contains(out, "calico-apiserver (components.apiServer.enabled: false): its objects are deleted") ||
+		!strings.Contains(out, "- Deployment calico-system/calico-apiserver (apps)  [disruptive]") {
+		t.Fatalf("dry run turning calico-apiserver off: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	code, out, errOut = cl.apply(ctx, off, "--allow-disruption")
+	if code != 0 {
+		t.Fatalf("apply turning calico-apiserver off: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	apiService := strings.Index(out, "deleted APIService v3.projectcalico.org")
+	backend := strings.Index(out, "deleted Deployment calico-system/calico-apiserver")
+	if apiService < 0 || backend < 0 || apiService > backend {
+		t.Errorf("the APIService was not deleted before its backend (APIService at %d, Deployment at %d):\n%s", apiService, backend, out)
+	}
+	gone := []client.Object{&appsv1.Deployment{}, &corev1.Service{}}
+	for i, name := range []string{"calico-apiserver", "calico-api"} {
+		if err := cl.c.Get(ctx, client.ObjectKey{Namespace: "calico-system", Name: name}, gone[i]); err == nil {
+			t.Errorf("%T calico-system/%s is still there", gone[i], name)
+		}
+	}
+	u := &unstructured.Unstructured{}
+	u.SetAPIVersion("apiregistration.k8s.io/v1")
+	u.SetKind("APIService")
+	if err := cl.c.Get(ctx, client.ObjectKey{Name: "v3.projectcalico.org"}, u); err == nil {
+		t.Error("the APIService v3.projectcalico.org is still there")
+	}
+	if err := cl.c.Get(ctx, client.ObjectKeyFromObject(set), set); err != nil {
+		t.Errorf("the owner's GlobalNetworkSet is gone: %v", err)
+	}
+	if code, out, errOut := cl.apply(ctx, off); code != 0 || !strings.Contains(out, "no changes, nothing was written") {
+		t.Fatalf("the apply after: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}

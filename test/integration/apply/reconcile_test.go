@@ -148,7 +148,7 @@ func applierFor(t *testing.T, ctx context.Context, c client.Client, file string)
 	if err != nil {
 		t.Fatal(err)
 	}
-	facts, errs := standalone.Complete(f.Cluster, obs)
+	facts, errs := standalone.Complete(f.Facts, obs)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
