@@ -71,8 +71,15 @@ func NewApplyCommand(streams IO) *cobra.Command {
 apply under the field manager "calico-pilot" (docs/standalone.md, docs/cli.md).
 
 The cluster file (apiVersion standalone.calico-pilot.dev/v1alpha1, kind Cluster; a bare NetworkConfig is
-read as one without facts) holds the NetworkConfig and the cluster facts. Facts left out are read from the
-cluster and printed; a fact the file states differently from the cluster is an error naming both.
+read as one without facts) holds the NetworkConfig, the cluster facts and the optional components
+(components.apiServer, goldmane, whisker, csiDriver: enabled true or false; unset keeps what runs). Facts
+left out are read from the cluster and printed; a fact the file states differently from the cluster is an
+error naming both.
+
+apply first decides without writing (what runs, its state, the file) and prints the decision, a summary
+first (what stops, restarts, is lost or stays unmanaged, the certificates it issues), then the details and
+plan's report; then it carries it out. An unchanged cluster gets no write. With calico-pilot manage
+running in the cluster, apply -f writes the Cluster object and waits for the controller instead.
 
 apply writes CRDs, RBAC, the other objects, IP pools (created once, then the owner's) and the workloads,
 waiting for each rollout. The release moves only with --calico-version, in Calico's order; CRDs never go
@@ -81,8 +88,8 @@ the Lease kube-system/calico-pilot-apply keeps two applies apart.
 
 A running Calico calico-pilot did not apply is used only with --adopt: an install from upstream's
 calico.yaml is adopted, keeping what runs where the file is silent; a tigera-operator install is taken
-over in place (the operator stopped, its ownerReferences removed, the workloads updated in calico-system,
-Typha's TLS kept and renewed). Run --dry-run first: it prints plan's report and changes nothing. Blockers
+over in place (the operator stopped, its ownerReferences removed, all seven workloads updated in
+calico-system, every certificate kept and renewed by calico-pilot); --adopt where no Calico runs is refused. Run --dry-run first: it prints plan's report and changes nothing. Blockers
 are refused unless accepted (--accept-blocker), disruptive changes unless --allow-disruption is given.
 
 Exit status: 0 applied (with --dry-run: nothing blocked or disruptive), 1 blocked, disruptive, invalid
