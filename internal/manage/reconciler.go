@@ -187,14 +187,16 @@ func classify(err error) outcome {
 		return outcome{err: err, reason: ReasonApplyInProgress, message: held.Error() + "; the controller tries again in " + heldRetry.String()}
 	}
 	// The apply words these refusals for a person at a terminal; the controller says what to do
-	// instead (their words are pinned by the apply's tests).
+	// instead.
+	var adoption *standalone.AdoptionError
+	var timeout *standalone.RolloutTimeoutError
 	msg := err.Error()
 	switch {
-	case strings.Contains(msg, "calico-pilot did not apply"):
+	case errors.As(err, &adoption):
 		return outcome{err: err, reason: ReasonAdoptionNeeded, message: msg + ". The controller never adopts: run calico-pilot apply --adopt -f cluster.yaml once (docs/manage.md)"}
-	case strings.Contains(msg, "disruptive changes"):
+	case errors.Is(err, standalone.ErrDisruptive):
 		return outcome{err: err, reason: ReasonDisruptive, message: "the Cluster asks for disruptive changes (an IP pool's encapsulation on every node at once, say): nothing was changed; calico-pilot apply -f cluster.yaml --dry-run shows them; accept them with the annotation " + AnnotationAllowDisruption + `: "true"`}
-	case strings.Contains(msg, "timed out after"):
+	case errors.As(err, &timeout):
 		return outcome{err: err, reason: ReasonRolloutTimedOut, message: msg}
 	}
 	return outcome{err: err, reason: ReasonApplyFailed, message: msg}

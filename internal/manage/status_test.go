@@ -2,6 +2,7 @@ package manage
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -38,7 +39,7 @@ func TestStatusOf(t *testing.T) {
 			map[string]string{"Available": "False Blocked", "Progressing": "False Stable", "Degraded": "True Blocked"}},
 		{"moving", outcome{reason: ReasonApplied}, standalone.State{Release: "v3.31.7", Move: &standalone.MoveState{From: "v3.31.7", To: "v3.32.1", Phase: "First"}}, nil,
 			map[string]string{"Available": "True Applied", "Progressing": "True Moving", "Degraded": "False AsExpected"}},
-		{"rollout timed out", classify(errors.New("timed out after 5m0s waiting for the rollout of calico-node")), st, nil,
+		{"rollout timed out", classify(&standalone.RolloutTimeoutError{Message: "timed out after 5m0s waiting for the rollout of calico-node"}), st, nil,
 			map[string]string{"Available": "False RolloutTimedOut", "Progressing": "True RolloutTimedOut", "Degraded": "True RolloutTimedOut"}},
 		{"components not as asked", outcome{reason: ReasonApplied}, st, []string{"components.goldmane.enabled is true but goldmane does not run"},
 			map[string]string{"Available": "True Applied", "Progressing": "False Stable", "Degraded": "True ComponentsNotAsAsked"}},
@@ -82,8 +83,8 @@ func TestClassify(t *testing.T) {
 	}{
 		{&standalone.FieldErrors{Errs: field.ErrorList{field.Required(field.NewPath("cluster", "podCIDR"), "state it")}}, ReasonInvalidSpec},
 		{&standalone.HeldError{Holder: "me"}, ReasonApplyInProgress},
-		{errors.New("2 object(s) exist that calico-pilot did not apply (x): ..."), ReasonAdoptionNeeded},
-		{errors.New("the plan above has disruptive changes: nothing was changed"), ReasonDisruptive},
+		{&standalone.AdoptionError{Objects: []string{"x", "y"}}, ReasonAdoptionNeeded},
+		{fmt.Errorf("deciding: %w", standalone.ErrDisruptive), ReasonDisruptive},
 		{errors.New("boom"), ReasonApplyFailed},
 	} {
 		if got := classify(tc.err); got.reason != tc.reason || got.message == "" {

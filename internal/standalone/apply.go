@@ -136,6 +136,22 @@ func (e *BlockedError) Error() string {
 	return fmt.Sprintf("%d blocker(s) refuse the apply (listed above): nothing was changed; after reading them, accept one with --accept-blocker %s", len(e.Blockers), strings.Join(ids, " --accept-blocker "))
 }
 
+// AdoptionError refuses objects calico-pilot did not apply without --adopt.
+type AdoptionError struct{ Objects []string }
+
+func (e *AdoptionError) Error() string {
+	return fmt.Sprintf("%d object(s) exist that calico-pilot did not apply (%s): this looks like an install from upstream's calico.yaml; "+
+		"review what changes with --dry-run, then take them over with --adopt (their fields become calico-pilot's)", len(e.Objects), strings.Join(first(e.Objects, 5), ", "))
+}
+
+// ErrDisruptive refuses a plan with disruptive changes not accepted.
+var ErrDisruptive = errors.New("the plan above has disruptive changes: nothing was changed; after reading them, accept them with --allow-disruption")
+
+// RolloutTimeoutError is a step whose rollout did not complete in time: what holds it and what to do.
+type RolloutTimeoutError struct{ Message string }
+
+func (e *RolloutTimeoutError) Error() string { return e.Message }
+
 // FieldErrors are invalid input with paths in the cluster file.
 type FieldErrors struct{ Errs field.ErrorList }
 
@@ -472,11 +488,10 @@ func (d *Decision) admit() error {
 		return &BlockedError{Blockers: v.Blockers}
 	}
 	if len(foreign) > 0 && !req.Adopt && !st.Adopted {
-		return fmt.Errorf("%d object(s) exist that calico-pilot did not apply (%s): this looks like an install from upstream's calico.yaml; "+
-			"review what changes with --dry-run, then take them over with --adopt (their fields become calico-pilot's)", len(foreign), strings.Join(first(foreign, 5), ", "))
+		return &AdoptionError{Objects: foreign}
 	}
 	if v.Disruptive && !req.AllowDisruption {
-		return errors.New("the plan above has disruptive changes: nothing was changed; after reading them, accept them with --allow-disruption")
+		return ErrDisruptive
 	}
 	if len(foreign) > 0 {
 		st.Adopted = true
@@ -966,7 +981,7 @@ func (a *Applier) rolloutTimedOut(ctx context.Context, timeout time.Duration, ns
 	if d.Moving() {
 		fmt.Fprintf(&b, ", or go back with --calico-version %s", d.Move.From)
 	}
-	return errors.New(b.String())
+	return &RolloutTimeoutError{Message: b.String()}
 }
 
 func describe(cs []rollout.Component) string {
