@@ -11,12 +11,15 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
+	"github.com/calico-pilot/calico-pilot/internal/calicotls"
+	"github.com/calico-pilot/calico-pilot/internal/calicotls/calicotlstest"
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
 	"github.com/calico-pilot/calico-pilot/internal/imagevector"
 	"github.com/calico-pilot/calico-pilot/internal/pipeline"
@@ -162,4 +165,51 @@ func applierFor(t *testing.T, ctx context.Context, c client.Client, file string)
 	}
 	a := &standalone.Applier{Client: c, Encoder: enc, Catalogue: calicoversion.Default(), Vector: vector, Now: time.Now, Poll: 100 * time.Millisecond}
 	return a, standalone.Request{Config: cfg, Facts: facts, Timeout: 30 * time.Second, Identity: "test"}
+}
+
+// TestReconcileRenewsTyphaCertificate: after a takeover, calico-node's Typha client certificate 10 days
+// before its end is renewed by the next reconcile (what calico-pilot manage runs every 5 minutes) with
+// the adopted CA, Felix and Typha trusting each other before and after; the reconcile after writes
+// nothing.
+func TestReconcileRenewsTyphaCertificate(t *testing.T) {
+	cl := newCluster(t)
+	cl.kubeadm()
+	op := cl.operatorInstall(operatorOptions{})
+	ctx := context.Background()
+	file := exampleFile(t)
+	if code, out, errOut := cl.apply(ctx, file, "--adopt"); code != 0 {
+		t.Fatalf("apply --adopt: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	ca := op.CA
+	due := calicotlstest.OperatorLeaf(t, &ca, []string{"typha-client"}, time.Now().Add(-815*24*time.Hour), 825*24*time.Hour)
+	sec := &corev1.Secret{}
+	sec.Namespace, sec.Name = "calico-system", "node-certs"
+	cl.edit(sec, "test", func() { sec.Data = map[string][]byte{corev1.TLSCertKey: due.CertPEM, corev1.TLSPrivateKeyKey: due.KeyPEM} })
+	if err := op.typhaTLSConsistent(t, cl); err != nil {
+		t.Fatalf("before the renewal: %v", err)
+	}
+	a, req := applierFor(t, ctx, cl.c, file)
+	var out bytes.Buffer
+	req.Out = &out
+	d, err := a.Reconcile(ctx, req)
+	if err != nil || d.Empty() {
+		t.Fatalf("reconcile with node-certs due: empty %v, %v\n%s", d != nil && d.Empty(), err, out.String())
+	}
+	if err := cl.c.Get(ctx, client.ObjectKeyFromObject(sec), sec); err != nil {
+		t.Fatal(err)
+	}
+	cert, err := calicotls.ParseCertificate(sec.Data[corev1.TLSCertKey])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if time.Until(cert.NotAfter) < 100*24*time.Hour {
+		t.Errorf("node-certs was not renewed: valid until %s\n%s", cert.NotAfter, out.String())
+	}
+	if err := op.typhaTLSConsistent(t, cl); err != nil {
+		t.Errorf("after the renewal: %v", err)
+	}
+	out.Reset()
+	if d, err = a.Reconcile(ctx, req); err != nil || !d.Empty() {
+		t.Errorf("the reconcile after the renewal: empty %v, %v\n%s", d != nil && d.Empty(), err, out.String())
+	}
 }
