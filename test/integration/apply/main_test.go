@@ -3,7 +3,6 @@ package apply
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,10 +13,8 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -38,34 +35,12 @@ type cluster struct {
 	held bool // the workload controllers stop reporting progress
 }
 
-func newCluster(t *testing.T) *cluster {
-	t.Helper()
-	cp, err := testenv.Start(testenv.Options{})
-	if errors.Is(err, testenv.ErrNoBinaries) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cp.Stop() })
-	c, err := cp.NewClient(clientgoscheme.AddToScheme, calicov1.AddToScheme, apiextensionsv1.AddToScheme)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kc, err := cp.AdminKubeconfig("admin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "kubeconfig")
-	if err := os.WriteFile(path, kc, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cl := &cluster{t: t, cp: cp, c: c, kubeconfig: path}
+// startControllers runs the workload controllers' stand-in (playControllers) until the test ends.
+func (cl *cluster) startControllers() {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); cl.playControllers(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return cl
+	cl.t.Cleanup(func() { cancel(); <-done })
 }
 
 func (cl *cluster) hold(h bool) {
