@@ -206,6 +206,8 @@ func (in *operatorInstall) createAs(cl *cluster, o client.Object, owner string) 
 		cl.t.Fatalf("creating %s %s/%s: %v", gvk.Kind, o.GetNamespace(), o.GetName(), err)
 	}
 	key := objectKey(gvk.Kind, o.GetNamespace(), o.GetName())
+	generatorOrder = append(generatorOrder, gvk)
+	generatorKeys = append(generatorKeys, client.ObjectKeyFromObject(o))
 	in.UIDs[key] = o.GetUID()
 	if gvk.Group == "apps" && (gvk.Kind == "DaemonSet" || gvk.Kind == "Deployment") {
 		in.Workloads[key] = o.GetUID()
