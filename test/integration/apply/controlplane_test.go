@@ -22,6 +22,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/rest"
 
 	calicov1 "github.com/calico-pilot/calico-pilot/api/projectcalico/v1"
 	"github.com/calico-pilot/calico-pilot/internal/testenv"
@@ -42,7 +43,8 @@ var shared struct {
 	cl         *cluster // its client and kubeconfig; t is set per test
 	cs         kubernetes.Interface
 	md         metadata.Interface
-	dir        string // holds the kubeconfig
+	quiet      *rest.Config // the control plane's, without the API server's warnings
+	dir        string       // holds the kubeconfig
 	baseline   listing
 	lock       chan struct{} // held by the test that has the control plane
 	holderName string
@@ -148,7 +150,11 @@ func startShared() {
 		if shared.cs, err = kubernetes.NewForConfig(cp.Config); err != nil {
 			return err
 		}
-		if shared.md, err = metadata.NewForConfig(cp.Config); err != nil {
+		// The reset lists every resource, deprecated ones too (v1 Endpoints): no warnings for those.
+		quiet := rest.CopyConfig(cp.Config)
+		quiet.WarningHandler = rest.NoWarnings{}
+		shared.quiet = quiet
+		if shared.md, err = metadata.NewForConfig(quiet); err != nil {
 			return err
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -187,7 +193,7 @@ type listing map[objectRef]listedObject
 // (at the resource's preferred version). A group whose discovery fails (an APIService whose
 // backend does not run) is left out: its objects are not stored by this API server.
 func listAll(ctx context.Context) (listing, error) {
-	dc, err := discovery.NewDiscoveryClientForConfig(shared.cp.Config)
+	dc, err := discovery.NewDiscoveryClientForConfig(shared.quiet)
 	if err != nil {
 		return nil, err
 	}
