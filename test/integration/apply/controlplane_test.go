@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sync/errgroup"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -147,13 +148,16 @@ func startShared() {
 		if shared.cl, err = clusterOf(cp, dir); err != nil {
 			return err
 		}
-		if shared.cs, err = kubernetes.NewForConfig(cp.Config); err != nil {
-			return err
-		}
 		// The reset lists every resource, deprecated ones too (v1 Endpoints): no warnings for those.
 		quiet := rest.CopyConfig(cp.Config)
 		quiet.WarningHandler = rest.NoWarnings{}
+		// A reset lists every resource and deletes dozens of objects: client-go's default of 5
+		// requests a second would make it wait most of its time.
+		quiet.QPS, quiet.Burst = 500, 1000
 		shared.quiet = quiet
+		if shared.cs, err = kubernetes.NewForConfig(quiet); err != nil {
+			return err
+		}
 		if shared.md, err = metadata.NewForConfig(quiet); err != nil {
 			return err
 		}
@@ -184,6 +188,9 @@ type listedObject struct {
 	uid        types.UID
 	finalizers []string
 	deleting   bool
+	// automanaged: an APIService the API server keeps for a served group (a CRD's): it goes with
+	// the group.
+	automanaged bool
 }
 
 // listing is every object of every resource the API server lists, by objectRef.
@@ -201,28 +208,46 @@ func listAll(ctx context.Context) (listing, error) {
 	if err != nil && !discovery.IsGroupDiscoveryFailedError(err) {
 		return nil, fmt.Errorf("discovery: %w", err)
 	}
-	out := listing{}
+	var gvrs []schema.GroupVersionResource
 	for _, l := range lists {
 		gv, err := schema.ParseGroupVersion(l.GroupVersion)
 		if err != nil {
 			return nil, err
 		}
 		for _, r := range l.APIResources {
-			if strings.Contains(r.Name, "/") || !slices.Contains(r.Verbs, "list") || !slices.Contains(r.Verbs, "delete") {
-				continue
-			}
-			objs, err := shared.md.Resource(gv.WithResource(r.Name)).List(ctx, metav1.ListOptions{})
-			if apierrors.IsNotFound(err) || apierrors.IsMethodNotSupported(err) {
-				continue // a CRD deleted since discovery
-			}
-			if err != nil {
-				return nil, fmt.Errorf("listing %s: %w", gv.WithResource(r.Name), err)
-			}
-			for _, o := range objs.Items {
-				ref := objectRef{resource: schema.GroupResource{Group: gv.Group, Resource: r.Name}, namespace: o.Namespace, name: o.Name}
-				out[ref] = listedObject{version: gv.Version, uid: o.UID, finalizers: o.Finalizers, deleting: o.DeletionTimestamp != nil}
+			if !strings.Contains(r.Name, "/") && slices.Contains(r.Verbs, "list") && slices.Contains(r.Verbs, "delete") {
+				gvrs = append(gvrs, gv.WithResource(r.Name))
 			}
 		}
+	}
+	// The lists run at once: the first list of a custom resource after its CRD was created takes
+	// the API server about a second here.
+	var mu sync.Mutex
+	out := listing{}
+	g, gctx := errgroup.WithContext(ctx)
+	for _, gvr := range gvrs {
+		g.Go(func() error {
+			// From the API server's watch cache (resourceVersion 0): resetShared confirms a clean
+			// listing with a second one.
+			objs, err := shared.md.Resource(gvr).List(gctx, metav1.ListOptions{ResourceVersion: "0"})
+			if apierrors.IsNotFound(err) || apierrors.IsMethodNotSupported(err) {
+				return nil // a CRD deleted since discovery
+			}
+			if err != nil {
+				return fmt.Errorf("listing %s: %w", gvr, err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for _, o := range objs.Items {
+				ref := objectRef{resource: gvr.GroupResource(), namespace: o.Namespace, name: o.Name}
+				out[ref] = listedObject{version: gvr.Version, uid: o.UID, finalizers: o.Finalizers, deleting: o.DeletionTimestamp != nil,
+					automanaged: o.Labels["kube-aggregator.kubernetes.io/automanaged"] != ""}
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -281,14 +306,17 @@ var serverFinalizers = []string{apiextensionsv1.CustomResourceCleanupFinalizer}
 // baseline that is gone or created again cannot be restored: that is an error naming it.
 func resetShared(ctx context.Context) error {
 	var diff []string
+	clean := 0
 	err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
 		cur, err := listAll(ctx)
 		if err != nil {
 			return false, err
 		}
 		if diff = diffListings(shared.baseline, cur); len(diff) == 0 {
-			return true, nil
+			clean++
+			return clean == 2, nil
 		}
+		clean = 0
 		var missing []string
 		for ref, b := range shared.baseline {
 			if c, ok := cur[ref]; !ok || c.uid != b.uid {
@@ -301,6 +329,8 @@ func resetShared(ctx context.Context) error {
 		}
 		var namespaces []string
 		occupied := map[string]bool{}
+		g, gctx := errgroup.WithContext(ctx)
+		g.SetLimit(16)
 		for ref, o := range cur {
 			if _, ok := shared.baseline[ref]; ok {
 				continue
@@ -311,9 +341,10 @@ func resetShared(ctx context.Context) error {
 			if ref.namespace != "" {
 				occupied[ref.namespace] = true
 			}
-			if err := deleteObject(ctx, ref, o); err != nil {
-				return false, err
-			}
+			g.Go(func() error { return deleteObject(gctx, ref, o) })
+		}
+		if err := g.Wait(); err != nil {
+			return false, err
 		}
 		// A namespace is finalized once a listing finds nothing left in it (the next round, after
 		// its objects' deletion).
@@ -358,7 +389,7 @@ func deleteObject(ctx context.Context, ref objectRef, o listedObject) error {
 			return fmt.Errorf("removing the finalizers of %s: %w", ref, err)
 		}
 	}
-	if o.deleting {
+	if o.deleting || o.automanaged {
 		return nil
 	}
 	if err := r.Delete(ctx, ref.name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
