@@ -39,6 +39,9 @@ func TestSharedControlPlaneResetLeavesNothing(t *testing.T) {
 				&rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "held", Finalizers: []string{finalizer}}},
 				&calicov1.IPPool{ObjectMeta: metav1.ObjectMeta{Name: "held", Finalizers: []string{finalizer}}, Spec: calicov1.IPPoolSpec{CIDR: "10.250.0.0/16", BlockSize: 26}},
 				&coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Namespace: "kube-node-lease", Name: "worker-1"}},
+				// A pod on a node: without a kubelet its graceful deletion never ends.
+				&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "held"}, Spec: corev1.PodSpec{NodeName: "worker-1",
+					Containers: []corev1.Container{{Name: "c", Image: "registry.k8s.io/pause:3.10"}}}},
 				&corev1.Event{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "held.1"}, InvolvedObject: corev1.ObjectReference{Kind: "Node", Name: "worker-1"}},
 			)
 		}},
@@ -94,7 +97,7 @@ func TestSharedControlPlaneResetLeavesNothing(t *testing.T) {
 		"apiservices.apiregistration.k8s.io", "clusterrolebindings.rbac.authorization.k8s.io", "clusterroles.rbac.authorization.k8s.io",
 		"configmaps", "csidrivers.storage.k8s.io", "customresourcedefinitions.apiextensions.k8s.io", "daemonsets.apps", "deployments.apps",
 		"events", "felixconfigurations.crd.projectcalico.org", "installations.operator.tigera.io", "ipamblocks.crd.projectcalico.org",
-		"ippools.crd.projectcalico.org", "leases.coordination.k8s.io", "namespaces", "networkpolicies.networking.k8s.io", "nodes",
+		"ippools.crd.projectcalico.org", "leases.coordination.k8s.io", "namespaces", "networkpolicies.networking.k8s.io", "nodes", "pods",
 		"poddisruptionbudgets.policy", "rolebindings.rbac.authorization.k8s.io", "roles.rbac.authorization.k8s.io", "secrets",
 		"serviceaccounts", "services", "tigerastatuses.operator.tigera.io",
 	}

@@ -48,6 +48,7 @@ var shared struct {
 	dir        string       // holds the kubeconfig
 	baseline   listing
 	lock       chan struct{} // held by the test that has the control plane
+	mu         sync.Mutex    // guards holderName
 	holderName string
 }
 
@@ -74,12 +75,16 @@ func newCluster(t *testing.T) *cluster {
 	if shared.err != nil {
 		t.Fatalf("starting the shared control plane: %v", shared.err)
 	}
-	if h := shared.holderName; h != "" && (h == t.Name() || strings.HasPrefix(t.Name(), h+"/")) {
+	shared.mu.Lock()
+	h := shared.holderName
+	shared.mu.Unlock()
+	if h != "" && (h == t.Name() || strings.HasPrefix(t.Name(), h+"/")) {
 		t.Fatalf("newCluster: %s holds the shared control plane already (one newCluster per test; newOwnCluster for a second cluster)", h)
 	}
 	shared.lock <- struct{}{}
-	shared.holderName = t.Name()
-	t.Cleanup(func() { shared.holderName = ""; <-shared.lock })
+	setHolder := func(name string) { shared.mu.Lock(); shared.holderName = name; shared.mu.Unlock() }
+	setHolder(t.Name())
+	t.Cleanup(func() { setHolder(""); <-shared.lock })
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -389,10 +394,11 @@ func deleteObject(ctx context.Context, ref objectRef, o listedObject) error {
 			return fmt.Errorf("removing the finalizers of %s: %w", ref, err)
 		}
 	}
-	if o.deleting || o.automanaged {
+	if o.automanaged || o.deleting && ref.resource != (schema.GroupResource{Resource: "pods"}) {
 		return nil
 	}
-	if err := r.Delete(ctx, ref.name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
+	// At once: no kubelet confirms a pod's end (a pod being deleted gracefully is deleted again so).
+	if err := r.Delete(ctx, ref.name, metav1.DeleteOptions{GracePeriodSeconds: new(int64(0))}); err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
 		return fmt.Errorf("deleting %s: %w", ref, err)
 	}
 	return nil
