@@ -24,7 +24,9 @@ import (
 // the credentials lack permission (403) are told apart, each naming the kubeconfig and the server;
 // exit 2, nothing changed.
 func TestApplySaysWhyTheClusterRefusesIt(t *testing.T) {
-	cl := newCluster(t)
+	// Its own control plane: it deletes the bootstrap ClusterRoleBindings of discovery, which the
+	// API server creates only when it starts.
+	cl := newOwnCluster(t)
 	ctx := context.Background()
 	admin, err := clientcmd.LoadFromFile(cl.kubeconfig)
 	if err != nil {

@@ -3,7 +3,6 @@ package apply
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,10 +13,10 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -35,43 +34,70 @@ type cluster struct {
 	kubeconfig string
 
 	mu   sync.Mutex
-	held bool // the workload controllers stop reporting progress
+	held bool          // the workload controllers stop reporting progress
+	wake chan struct{} // a workload changed, or hold was released: playControllers looks again
 }
 
-func newCluster(t *testing.T) *cluster {
-	t.Helper()
-	cp, err := testenv.Start(testenv.Options{})
-	if errors.Is(err, testenv.ErrNoBinaries) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cp.Stop() })
-	c, err := cp.NewClient(clientgoscheme.AddToScheme, calicov1.AddToScheme, apiextensionsv1.AddToScheme)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kc, err := cp.AdminKubeconfig("admin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "kubeconfig")
-	if err := os.WriteFile(path, kc, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cl := &cluster{t: t, cp: cp, c: c, kubeconfig: path}
+// startControllers runs the workload controllers' stand-in (playControllers) until the test ends.
+func (cl *cluster) startControllers() {
+	cl.wake = make(chan struct{}, 1)
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); cl.playControllers(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return cl
+	var wg sync.WaitGroup
+	wg.Go(func() { cl.playControllers(ctx) })
+	wg.Go(func() { cl.watchWorkloads(ctx) })
+	cl.t.Cleanup(func() { cancel(); wg.Wait() })
+}
+
+// poke makes playControllers look at the workloads now.
+func (cl *cluster) poke() {
+	select {
+	case cl.wake <- struct{}{}:
+	default:
+	}
+}
+
+// watchWorkloads pokes playControllers on every change of a DaemonSet or Deployment, as the
+// controllers' informers would wake them.
+func (cl *cluster) watchWorkloads(ctx context.Context) {
+	cs, err := kubernetes.NewForConfig(cl.cp.Config)
+	if err != nil {
+		cl.t.Errorf("workload controllers' stand-in: %v", err)
+		return
+	}
+	follow := func(w watch.Interface, err error) {
+		if err != nil {
+			return
+		}
+		defer w.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case _, ok := <-w.ResultChan():
+				if !ok {
+					return
+				}
+				cl.poke()
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for ctx.Err() == nil {
+		wg.Go(func() { follow(cs.AppsV1().DaemonSets("").Watch(ctx, metav1.ListOptions{})) })
+		wg.Go(func() { follow(cs.AppsV1().Deployments("").Watch(ctx, metav1.ListOptions{})) })
+		wg.Wait() // a watch ended (the API server closes them now and then): watch again
+		select {
+		case <-ctx.Done():
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 func (cl *cluster) hold(h bool) {
 	cl.mu.Lock()
-	defer cl.mu.Unlock()
 	cl.held = h
+	cl.mu.Unlock()
+	cl.poke()
 }
 
 func (cl *cluster) isHeld() bool {
@@ -82,6 +108,8 @@ func (cl *cluster) isHeld() bool {
 
 // playControllers reports every DaemonSet and Deployment (kube-system's, calico-system's, the
 // tigera operator's) as rolled out on 3 nodes / its replicas, as the controllers would, unless held.
+// It looks when watchWorkloads or hold pokes it, and every 100 ms besides (a write that lost a
+// conflict is tried again).
 func (cl *cluster) playControllers(ctx context.Context) {
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
@@ -90,6 +118,7 @@ func (cl *cluster) playControllers(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
+		case <-cl.wake:
 		}
 		if cl.isHeld() {
 			continue

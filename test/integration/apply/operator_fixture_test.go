@@ -1,17 +1,20 @@
 package apply
 
 import (
+	"bytes"
 	"context"
-	"crypto/sha256"
 	"crypto/x509"
 	"crypto/x509/pkix"
-	"encoding/hex"
+	"encoding/base64"
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"net"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -25,6 +28,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/calico-pilot/calico-pilot/internal/calicoversion"
@@ -34,8 +38,14 @@ import (
 
 // An operator-run cluster, as the tigera operator v1.40.15 leaves one running Calico v3.31.7 after
 // `kubectl create` of its CRDs, its manifest and its custom resources (docs/layouts.md describes the
-// layout; the objects here are what such a cluster was measured to hold). Nothing runs: no operator
-// process, no garbage collector, no pods (playControllers reports the workloads rolled out).
+// layout). The objects are recorded in operatorFixtureDir as `kubectl get -o yaml` shows them, less
+// what the API server sets; testdata/tigera-operator-v1.40/README.md says what the loader fills in.
+// Nothing runs: no operator process, no garbage collector, no pods (playControllers reports the
+// workloads rolled out).
+
+// operatorFixtureDir holds the recorded objects, one file per group of kinds, created in the
+// files' order and each file's order.
+const operatorFixtureDir = "testdata/tigera-operator-v1.40"
 
 // operatorOptions are the variations of an operator-run cluster a takeover test needs.
 type operatorOptions struct {
@@ -52,11 +62,8 @@ type operatorOptions struct {
 	WindowsDataplane string
 }
 
-// The releases an operator-run cluster runs.
-const (
-	operatorImage  = "quay.io/tigera/operator:v1.40.15"
-	operatorCalico = "v3.31.7"
-)
+// The Calico release an operator-run cluster runs (its CRDs are installed after the operator's).
+const operatorCalico = "v3.31.7"
 
 // operatorInstall is an operator-run cluster created by cluster.operatorInstall, with what a
 // takeover test checks it against.
@@ -99,8 +106,8 @@ func objectKey(kind, namespace, name string) string {
 	return kind + " " + namespace + "/" + name
 }
 
-// operatorInstall creates an operator-run cluster on the control plane (see operatorOptions). Call
-// kubeadm first when the test runs apply.
+// operatorInstall creates an operator-run cluster on the control plane from the recorded objects
+// (see operatorOptions for the variations). Call kubeadm first when the test runs apply.
 func (cl *cluster) operatorInstall(opts operatorOptions) *operatorInstall {
 	cl.t.Helper()
 	if opts.PoolDeleted && opts.PoolDisabled {
@@ -109,106 +116,299 @@ func (cl *cluster) operatorInstall(opts operatorOptions) *operatorInstall {
 	ctx := context.Background()
 	in := &operatorInstall{Options: opts, OwnerUIDs: map[string]types.UID{}, UIDs: map[string]types.UID{},
 		Workloads: map[string]types.UID{}, Now: time.Now()}
-
-	// The CRDs: the operator's (only those the takeover reads) and Calico's of v3.31.7.
-	for _, crd := range operatorCRDs() {
-		in.createAs(cl, crd, "")
+	files, err := filepath.Glob(filepath.Join(operatorFixtureDir, "*.yaml"))
+	if err != nil || len(files) == 0 {
+		cl.t.Fatalf("no recorded objects in %s: %v", operatorFixtureDir, err)
 	}
-	cl.waitEstablished(ctx, operatorCRDs())
-	rel, ok := calicoversion.Default().Release(operatorCalico)
-	if !ok {
-		cl.t.Fatalf("the catalogue has no release %s", operatorCalico)
-	}
-	if err := cl.cp.InstallCalicoCRDs(ctx, rel); err != nil {
-		cl.t.Fatal(err)
-	}
-
-	// What tigera-operator.yaml creates.
-	for _, o := range operatorManifest() {
-		in.createAs(cl, o, "")
-	}
-
-	// The custom resources the user creates (custom-resources.yaml), with the operator's defaults
-	// written back into the Installation's spec and its status.
-	inst := installation(opts)
-	in.createAs(cl, inst, "")
-	in.InstallationUID = inst.GetUID()
-	in.OwnerUIDs["Installation"] = inst.GetUID()
-	inst.Object["status"] = map[string]any{"variant": variantOf(opts), "calicoVersion": operatorCalico, "computed": inst.Object["spec"]}
-	if err := cl.c.Status().Update(ctx, inst); err != nil {
-		cl.t.Fatalf("writing Installation default's status: %v", err)
-	}
-	crs := []string{"APIServer"}
-	if !opts.WithoutGoldmaneWhisker {
-		crs = append(crs, "Goldmane", "Whisker")
-	}
-	for _, kind := range crs {
-		cr := operatorCR(kind)
-		in.createAs(cl, cr, "")
-		in.OwnerUIDs[kind] = cr.GetUID()
-	}
-	// The APIServer controller records Ready once the API server first ran; it never clears it.
-	apiServer := operatorCR("APIServer")
-	if err := cl.c.Get(ctx, client.ObjectKey{Name: "default"}, apiServer); err != nil {
-		cl.t.Fatal(err)
-	}
-	apiServer.Object["status"] = map[string]any{"state": "Ready"}
-	if err := cl.c.Status().Update(ctx, apiServer); err != nil {
-		cl.t.Fatalf("writing APIServer default's status: %v", err)
-	}
-
-	ca, err := typhatls.NewCA("tigera-operator-signer", in.Now, 100*365*24*time.Hour)
-	if err != nil {
-		cl.t.Fatal(err)
-	}
-	in.CA = ca
-	f := &operatorFacts{opts: opts, owners: in.OwnerUIDs, ca: ca, now: in.Now}
-	for _, o := range f.beforeWorkloads(cl.t) {
-		in.createAs(cl, o.obj, o.owner)
-		if o.status != nil {
-			u := o.obj.(*unstructured.Unstructured)
-			u.Object["status"] = o.status
-			if err := cl.c.Status().Update(ctx, u); err != nil {
-				cl.t.Fatalf("writing the status of %s %s: %v", u.GetKind(), u.GetName(), err)
-			}
-		}
-	}
-	// calico-node's hostAliases name the goldmane Service's ClusterIP, which the API server picks.
-	if !opts.WithoutGoldmaneWhisker {
-		var svc corev1.Service
-		if err := cl.c.Get(ctx, client.ObjectKey{Namespace: "calico-system", Name: "goldmane"}, &svc); err != nil {
+	tls := newOperatorTLS(cl.t, in.Now)
+	in.CA = tls.ca
+	for _, file := range files {
+		objs, err := readObjects(file)
+		if err != nil {
 			cl.t.Fatal(err)
 		}
-		f.goldmaneIP = svc.Spec.ClusterIP
-	}
-	for _, o := range f.workloads() {
-		in.createAs(cl, o.obj, o.owner)
+		var crds []string
+		for _, u := range objs {
+			if !opts.keeps(u) {
+				continue
+			}
+			opts.edit(u)
+			if err := fill(ctx, cl, u, tls); err != nil {
+				cl.t.Fatalf("%s: %s %s: %v", file, u.GetKind(), u.GetName(), err)
+			}
+			in.create(cl, u)
+			if u.GetKind() == "CustomResourceDefinition" {
+				crds = append(crds, u.GetName())
+			}
+		}
+		if len(crds) > 0 {
+			cl.waitEstablished(ctx, crds)
+			// Calico's CRDs, which the operator installs (-manage-crds=true), as calico-pilot renders them.
+			rel, ok := calicoversion.Default().Release(operatorCalico)
+			if !ok {
+				cl.t.Fatalf("the catalogue has no release %s", operatorCalico)
+			}
+			if err := cl.cp.InstallCalicoCRDs(ctx, rel); err != nil {
+				cl.t.Fatal(err)
+			}
+		}
 	}
 	return in
 }
 
-// createAs creates o, owned (controller, blockOwnerDeletion) by the custom resource of kind owner
-// when owner is set, and records its UID.
-func (in *operatorInstall) createAs(cl *cluster, o client.Object, owner string) {
-	cl.t.Helper()
-	if owner != "" {
-		uid, ok := in.OwnerUIDs[owner]
-		if !ok {
-			cl.t.Fatalf("%s %s: no %s was created", fmt.Sprintf("%T", o), o.GetName(), owner)
-		}
-		o.SetOwnerReferences([]metav1.OwnerReference{ownerRef(owner, uid)})
-	}
-	gvk, err := cl.c.GroupVersionKindFor(o)
+// readObjects decodes the YAML documents of file, in order.
+func readObjects(file string) ([]*unstructured.Unstructured, error) {
+	data, err := os.ReadFile(file)
 	if err != nil {
-		cl.t.Fatal(err)
+		return nil, err
 	}
-	if err := cl.c.Create(context.Background(), o); err != nil {
-		cl.t.Fatalf("creating %s %s/%s: %v", gvk.Kind, o.GetNamespace(), o.GetName(), err)
+	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+	var out []*unstructured.Unstructured
+	for {
+		u := &unstructured.Unstructured{}
+		if err := dec.Decode(&u.Object); errors.Is(err, io.EOF) {
+			return out, nil
+		} else if err != nil {
+			return nil, fmt.Errorf("decoding %s: %w", file, err)
+		}
+		if len(u.Object) > 0 {
+			out = append(out, u)
+		}
 	}
-	key := objectKey(gvk.Kind, o.GetNamespace(), o.GetName())
-	in.UIDs[key] = o.GetUID()
+}
+
+// The custom resources owning the operator's objects.
+var operatorOwners = []string{"Installation", "APIServer", "Goldmane", "Whisker"}
+
+// keeps says whether the variation has the recorded object u: without Goldmane and Whisker none of
+// their custom resources, objects and TigeraStatus objects; with the pool deleted no pool.
+func (o operatorOptions) keeps(u *unstructured.Unstructured) bool {
+	gw := func(kind string) bool { return kind == "Goldmane" || kind == "Whisker" }
+	if o.WithoutGoldmaneWhisker {
+		if u.GetAPIVersion() == "operator.tigera.io/v1" && (gw(u.GetKind()) || u.GetKind() == "TigeraStatus" && (u.GetName() == "goldmane" || u.GetName() == "whisker")) {
+			return false
+		}
+		if slices.ContainsFunc(u.GetOwnerReferences(), func(r metav1.OwnerReference) bool { return gw(r.Kind) }) {
+			return false
+		}
+	}
+	return !(o.PoolDeleted && u.GetKind() == "IPPool" && u.GetName() == "default-ipv4-ippool")
+}
+
+// edit changes the recorded object u as the variation has it.
+func (o operatorOptions) edit(u *unstructured.Unstructured) {
+	switch {
+	case u.GetKind() == "Installation":
+		// The operator writes its defaulted spec back and copies it into status.computed.
+		for _, base := range [][]string{{"spec"}, {"status", "computed"}} {
+			if o.Variant != "" {
+				_ = unstructured.SetNestedField(u.Object, o.Variant, append(slices.Clone(base), "variant")...)
+			}
+			if o.WindowsDataplane != "" {
+				_ = unstructured.SetNestedField(u.Object, o.WindowsDataplane, append(slices.Clone(base), "calicoNetwork", "windowsDataplane")...)
+			}
+		}
+		if o.Variant != "" {
+			_ = unstructured.SetNestedField(u.Object, o.Variant, "status", "variant")
+		}
+		if o.WithoutGoldmaneWhisker {
+			u.SetFinalizers(slices.DeleteFunc(u.GetFinalizers(), func(f string) bool {
+				return f == "operator.tigera.io/goldmane-controller" || f == "operator.tigera.io/whisker-controller"
+			}))
+		}
+	case u.GetKind() == "IPPool" && o.PoolDisabled:
+		_ = unstructured.SetNestedField(u.Object, true, "spec", "disabled")
+	case u.GetKind() == "DaemonSet" && u.GetName() == "calico-node" && o.WithoutGoldmaneWhisker:
+		// Without Goldmane calico-node sends no flow logs and needs no address for goldmane.
+		unstructured.RemoveNestedField(u.Object, "spec", "template", "spec", "hostAliases")
+		containers, _, _ := unstructured.NestedSlice(u.Object, "spec", "template", "spec", "containers")
+		for _, c := range containers {
+			c := c.(map[string]any)
+			env, _ := c["env"].([]any)
+			c["env"] = slices.DeleteFunc(env, func(e any) bool {
+				name, _ := e.(map[string]any)["name"].(string)
+				return strings.HasPrefix(name, "FELIX_FLOWLOGS")
+			})
+		}
+		_ = unstructured.SetNestedSlice(u.Object, containers, "spec", "template", "spec", "containers")
+	}
+}
+
+// The values the recording leaves for the loader to fill in (testdata/tigera-operator-v1.40/README.md).
+const (
+	tokenCACert      = "CA-CERT-PEM"
+	tokenCAKey       = "CA-KEY-PEM"
+	tokenLeafCert    = "LEAF-CERT-PEM"
+	tokenLeafKey     = "LEAF-KEY-PEM"
+	tokenExpiry      = "EXPIRY"
+	tokenAPICABundle = "APISERVICE-CA-BUNDLE"
+	tokenGoldmaneIP  = "GOLDMANE-CLUSTER-IP"
+)
+
+// operatorTLS is the operator's CA and key pairs, issued when the fixture is loaded: recorded
+// certificates would expire, and the checks compare lifetimes with the time they were issued.
+type operatorTLS struct {
+	t      *testing.T
+	now    time.Time
+	ca     typhatls.KeyPair
+	leaves map[string]typhatls.KeyPair // by Secret name: the copies in both namespaces are identical
+}
+
+// operatorLeafSubjects are the subjects of the operator's key pairs by Secret name (their DNS names
+// are in the Secret's annotation certificates.operator.tigera.io/dns-names).
+var operatorLeafSubjects = map[string]struct {
+	cn  string
+	ips []net.IP
+}{
+	"calico-apiserver-certs":      {cn: "calico-api"},
+	"goldmane-key-pair":           {cn: "goldmane"},
+	"node-certs":                  {cn: "typha-client"},
+	"typha-certs":                 {cn: "typha-server"},
+	"typha-certs-noncluster-host": {cn: "typha-server-noncluster-host"},
+	"whisker-backend-key-pair":    {cn: "127.0.0.1", ips: []net.IP{net.ParseIP("127.0.0.1")}},
+}
+
+// The lifetimes of the operator's CA and key pairs.
+const operatorCALifetime = 100 * 365 * 24 * time.Hour
+
+func newOperatorTLS(t *testing.T, now time.Time) *operatorTLS {
+	t.Helper()
+	ca, err := typhatls.NewCA("tigera-operator-signer", now, operatorCALifetime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &operatorTLS{t: t, now: now, ca: ca, leaves: map[string]typhatls.KeyPair{}}
+}
+
+// leaf is the key pair of Secret name, issued on first use with dnsNames.
+func (x *operatorTLS) leaf(name string, dnsNames []string) (typhatls.KeyPair, error) {
+	if p, ok := x.leaves[name]; ok {
+		return p, nil
+	}
+	s, ok := operatorLeafSubjects[name]
+	if !ok {
+		return typhatls.KeyPair{}, fmt.Errorf("no subject for the key pair of Secret %s in operatorLeafSubjects", name)
+	}
+	p := operatorLeaf(x.t, x.ca, s.cn, dnsNames, s.ips, x.now)
+	x.leaves[name] = p
+	return p, nil
+}
+
+// fill replaces the tokens of u by what they stand for: the CA and key pairs (Secrets, CA bundles,
+// the APIService's caBundle, the Secrets' expiry annotation) and the goldmane Service's ClusterIP
+// (calico-node's hostAliases), which the API server picked.
+func fill(ctx context.Context, cl *cluster, u *unstructured.Unstructured, x *operatorTLS) error {
+	annotations := u.GetAnnotations()
+	dnsNames := strings.Split(annotations["certificates.operator.tigera.io/dns-names"], ",")
+	leaf := func() (typhatls.KeyPair, error) { return x.leaf(u.GetName(), dnsNames) }
+	b64 := func(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
+	if annotations["certificates.operator.tigera.io/expiry"] == tokenExpiry {
+		notAfter := x.now.Add(operatorCALifetime)
+		if u.GetName() != "tigera-ca-private" {
+			notAfter = x.now.AddDate(0, 27, 0)
+		}
+		annotations["certificates.operator.tigera.io/expiry"] = notAfter.UTC().Format(time.RFC3339)
+		u.SetAnnotations(annotations)
+	}
+	var walk func(v any) (any, error)
+	walk = func(v any) (any, error) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, e := range v {
+				r, err := walk(e)
+				if err != nil {
+					return nil, err
+				}
+				v[k] = r
+			}
+		case []any:
+			for i, e := range v {
+				r, err := walk(e)
+				if err != nil {
+					return nil, err
+				}
+				v[i] = r
+			}
+		case string:
+			secret := u.GetKind() == "Secret"
+			enc := func(b []byte) string {
+				if secret {
+					return b64(b) // Secret data is base64
+				}
+				return string(b)
+			}
+			switch v {
+			case tokenCACert:
+				return enc(x.ca.CertPEM), nil
+			case tokenCAKey:
+				return enc(x.ca.KeyPEM), nil
+			case tokenLeafCert, tokenLeafKey:
+				p, err := leaf()
+				if err != nil {
+					return nil, err
+				}
+				if v == tokenLeafCert {
+					return enc(p.CertPEM), nil
+				}
+				return enc(p.KeyPEM), nil
+			case tokenAPICABundle:
+				p, err := x.leaf("calico-apiserver-certs", []string{"calico-api", "calico-api.calico-system", "calico-api.calico-system.svc", "calico-api.calico-system.svc.cluster.local"})
+				if err != nil {
+					return nil, err
+				}
+				return b64(append(slices.Clone(p.CertPEM), x.ca.CertPEM...)), nil
+			case tokenGoldmaneIP:
+				var svc corev1.Service
+				if err := cl.c.Get(ctx, client.ObjectKey{Namespace: "calico-system", Name: "goldmane"}, &svc); err != nil {
+					return nil, fmt.Errorf("the goldmane Service's ClusterIP: %w", err)
+				}
+				return svc.Spec.ClusterIP, nil
+			}
+		}
+		return v, nil
+	}
+	_, err := walk(u.Object)
+	return err
+}
+
+// create creates u with the live UIDs of its owners (the recording has none: UIDs are the API
+// server's), writes its recorded status through the status subresource and records its UID.
+func (in *operatorInstall) create(cl *cluster, u *unstructured.Unstructured) {
+	cl.t.Helper()
+	ctx := context.Background()
+	refs := u.GetOwnerReferences()
+	for i, r := range refs {
+		uid, ok := in.OwnerUIDs[r.Kind]
+		if r.APIVersion != "operator.tigera.io/v1" || !ok {
+			cl.t.Fatalf("%s %s: owner %s %s was not created before it", u.GetKind(), u.GetName(), r.Kind, r.Name)
+		}
+		refs[i].UID = uid
+	}
+	if len(refs) > 0 {
+		u.SetOwnerReferences(refs)
+	}
+	status, hasStatus := u.Object["status"]
+	delete(u.Object, "status")
+	gvk := u.GroupVersionKind()
+	if err := cl.c.Create(ctx, u); err != nil {
+		cl.t.Fatalf("creating %s %s/%s: %v", gvk.Kind, u.GetNamespace(), u.GetName(), err)
+	}
+	if hasStatus {
+		u.Object["status"] = status
+		if err := cl.c.Status().Update(ctx, u); err != nil {
+			cl.t.Fatalf("writing the status of %s %s: %v", gvk.Kind, u.GetName(), err)
+		}
+	}
+	key := objectKey(gvk.Kind, u.GetNamespace(), u.GetName())
+	in.UIDs[key] = u.GetUID()
 	if gvk.Group == "apps" && (gvk.Kind == "DaemonSet" || gvk.Kind == "Deployment") {
-		in.Workloads[key] = o.GetUID()
+		in.Workloads[key] = u.GetUID()
+	}
+	if gvk.Group == "operator.tigera.io" && slices.Contains(operatorOwners, gvk.Kind) {
+		in.OwnerUIDs[gvk.Kind] = u.GetUID()
+		if gvk.Kind == "Installation" {
+			in.InstallationUID = u.GetUID()
+		}
 	}
 	lk := listKind{apiVersion: gvk.GroupVersion().String(), kind: gvk.Kind + "List"}
 	if !slices.Contains(in.kinds, lk) {
@@ -216,18 +416,13 @@ func (in *operatorInstall) createAs(cl *cluster, o client.Object, owner string) 
 	}
 }
 
-func ownerRef(kind string, uid types.UID) metav1.OwnerReference {
-	return metav1.OwnerReference{APIVersion: "operator.tigera.io/v1", Kind: kind, Name: "default", UID: uid,
-		Controller: new(true), BlockOwnerDeletion: new(true)}
-}
-
-// waitEstablished waits until every CRD of crds is Established.
-func (cl *cluster) waitEstablished(ctx context.Context, crds []*apiextensionsv1.CustomResourceDefinition) {
+// waitEstablished waits until every CRD of names is Established.
+func (cl *cluster) waitEstablished(ctx context.Context, names []string) {
 	cl.t.Helper()
-	err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
-		for _, want := range crds {
+	err := wait.PollUntilContextTimeout(ctx, 20*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
+		for _, name := range names {
 			var crd apiextensionsv1.CustomResourceDefinition
-			if err := cl.c.Get(ctx, client.ObjectKey{Name: want.Name}, &crd); err != nil {
+			if err := cl.c.Get(ctx, client.ObjectKey{Name: name}, &crd); err != nil {
 				return false, err
 			}
 			if !slices.ContainsFunc(crd.Status.Conditions, func(c apiextensionsv1.CustomResourceDefinitionCondition) bool {
@@ -243,41 +438,6 @@ func (cl *cluster) waitEstablished(ctx context.Context, crds []*apiextensionsv1.
 	}
 }
 
-// operatorCRDs are minimal stand-ins of the operator's CRDs a takeover reads: cluster-scoped, any
-// spec and status, a status subresource (the operator writes status through it). The operator's own
-// CRDs have full schemas; a takeover only reads and deletes these objects.
-func operatorCRDs() []*apiextensionsv1.CustomResourceDefinition {
-	var out []*apiextensionsv1.CustomResourceDefinition
-	for _, k := range []struct{ kind, plural string }{
-		{"APIServer", "apiservers"}, {"Goldmane", "goldmanes"}, {"Installation", "installations"},
-		{"TigeraStatus", "tigerastatuses"}, {"Whisker", "whiskers"},
-	} {
-		preserve := apiextensionsv1.JSONSchemaProps{Type: "object", XPreserveUnknownFields: new(true)}
-		out = append(out, &apiextensionsv1.CustomResourceDefinition{
-			ObjectMeta: metav1.ObjectMeta{Name: k.plural + ".operator.tigera.io"},
-			Spec: apiextensionsv1.CustomResourceDefinitionSpec{
-				Group: "operator.tigera.io", Scope: apiextensionsv1.ClusterScoped,
-				Names: apiextensionsv1.CustomResourceDefinitionNames{Kind: k.kind, ListKind: k.kind + "List", Plural: k.plural, Singular: strings.ToLower(k.kind)},
-				Versions: []apiextensionsv1.CustomResourceDefinitionVersion{{
-					Name: "v1", Served: true, Storage: true,
-					Subresources: &apiextensionsv1.CustomResourceSubresources{Status: &apiextensionsv1.CustomResourceSubresourceStatus{}},
-					Schema: &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: &apiextensionsv1.JSONSchemaProps{
-						Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{"spec": preserve, "status": preserve},
-					}},
-				}},
-			},
-		})
-	}
-	return out
-}
-
-func variantOf(opts operatorOptions) string {
-	if opts.Variant == "" {
-		return "Calico"
-	}
-	return opts.Variant
-}
-
 // operatorCR is an empty custom resource default of kind (APIServer, Goldmane, Whisker, TigeraStatus).
 func operatorCR(kind string) *unstructured.Unstructured {
 	u := &unstructured.Unstructured{Object: map[string]any{"spec": map[string]any{}}}
@@ -287,41 +447,19 @@ func operatorCR(kind string) *unstructured.Unstructured {
 	return u
 }
 
-// installation is Installation default as the operator leaves it: its defaults written back into
-// the spec, and its finalizers (one per controller that cleans up).
-func installation(opts operatorOptions) *unstructured.Unstructured {
-	windows := opts.WindowsDataplane
-	if windows == "" {
-		windows = "Disabled"
-	}
-	pool := map[string]any{
-		"name": "default-ipv4-ippool", "cidr": "10.244.0.0/16", "blockSize": int64(26), "encapsulation": "VXLANCrossSubnet",
-		"natOutgoing": "Enabled", "nodeSelector": "all()", "allowedUses": []any{"Workload", "Tunnel"},
-		"assignmentMode": "Automatic", "disableBGPExport": false, "disableNewAllocations": false,
-	}
-	u := operatorCR("Installation")
-	u.Object["spec"] = map[string]any{
-		"variant": variantOf(opts),
-		"cni": map[string]any{"type": "Calico", "ipam": map[string]any{"type": "Calico"}, "binDir": "/opt/cni/bin",
-			"confDir": "/etc/cni/net.d", "specVersion": "Auto"},
-		"calicoNetwork": map[string]any{
-			"bgp": "Enabled", "hostPorts": "Enabled", "linuxDataplane": "Iptables", "windowsDataplane": windows,
-			"multiInterfaceMode": "None", "nodeAddressAutodetectionV4": map[string]any{"firstFound": true},
-			"linuxPolicySetupTimeoutSeconds": int64(0), "ipPools": []any{pool},
-		},
-		"controlPlaneReplicas":    int64(2),
-		"flexVolumePath":          "/usr/libexec/kubernetes/kubelet-plugins/volume/exec/",
-		"kubeletVolumePluginPath": "/var/lib/kubelet",
-		"nodeUpdateStrategy":      map[string]any{"type": "RollingUpdate", "rollingUpdate": map[string]any{"maxUnavailable": int64(1)}},
-		"logging": map[string]any{"cni": map[string]any{"logSeverity": "Info", "logFileMaxSize": "100Mi",
-			"logFileMaxCount": int64(10), "logFileMaxAgeDays": int64(30)}},
-	}
-	finalizers := []string{"operator.tigera.io/installation-controller", "tigera.io/operator-cleanup", "operator.tigera.io/apiserver-controller"}
-	if !opts.WithoutGoldmaneWhisker {
-		finalizers = append(finalizers, "operator.tigera.io/goldmane-controller", "operator.tigera.io/whisker-controller")
-	}
-	u.SetFinalizers(finalizers)
+// calicoObject is a crd.projectcalico.org/v1 object of kind.
+func calicoObject(kind, name string, labels, annotations map[string]string, spec map[string]any) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{Object: map[string]any{"spec": spec}}
+	u.SetAPIVersion("crd.projectcalico.org/v1")
+	u.SetKind(kind)
+	u.SetName(name)
+	u.SetLabels(labels)
+	u.SetAnnotations(annotations)
 	return u
+}
+
+func meta(ns, name string, labels map[string]string, finalizers ...string) metav1.ObjectMeta {
+	return metav1.ObjectMeta{Namespace: ns, Name: name, Labels: labels, Finalizers: finalizers}
 }
 
 // ownerRefsToInstallation lists, as objectKey, every object of the kinds the fixture created that
@@ -593,10 +731,4 @@ func operatorLeaf(t *testing.T, ca typhatls.KeyPair, cn string, dnsNames []strin
 		t.Fatal(err)
 	}
 	return typhatls.KeyPair{CertPEM: certPEM, KeyPEM: keyPEM}
-}
-
-// hashOf stands in for the operator's hash annotations: a digest of what it hashes.
-func hashOf(parts ...string) string {
-	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
-	return hex.EncodeToString(h[:20])
 }
