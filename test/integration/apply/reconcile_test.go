@@ -184,7 +184,9 @@ func TestReconcileRenewsTyphaCertificate(t *testing.T) {
 	due := calicotlstest.OperatorLeaf(t, &ca, []string{"typha-client"}, time.Now().Add(-815*24*time.Hour), 825*24*time.Hour)
 	sec := &corev1.Secret{}
 	sec.Namespace, sec.Name = "calico-system", "node-certs"
-	cl.edit(sec, "test", func() { sec.Data = map[string][]byte{corev1.TLSCertKey: due.CertPEM, corev1.TLSPrivateKeyKey: due.KeyPEM} })
+	cl.edit(sec, "test", func() {
+		sec.Data = map[string][]byte{corev1.TLSCertKey: due.CertPEM, corev1.TLSPrivateKeyKey: due.KeyPEM}
+	})
 	if err := op.typhaTLSConsistent(t, cl); err != nil {
 		t.Fatalf("before the renewal: %v", err)
 	}

@@ -106,33 +106,7 @@ func (cl *cluster) playControllers(ctx context.Context) {
 		if cl.isHeld() {
 			continue
 		}
-		var dss appsv1.DaemonSetList
-		if err := cl.c.List(ctx, &dss); err == nil {
-			for i := range dss.Items {
-				ds := &dss.Items[i]
-				if ds.Status.ObservedGeneration == ds.Generation {
-					continue
-				}
-				ds.Status = appsv1.DaemonSetStatus{ObservedGeneration: ds.Generation, DesiredNumberScheduled: 3, CurrentNumberScheduled: 3,
-					UpdatedNumberScheduled: 3, NumberReady: 3, NumberAvailable: 3}
-				_ = cl.c.Status().Update(ctx, ds)
-			}
-		}
-		var ds appsv1.DeploymentList
-		if err := cl.c.List(ctx, &ds); err == nil {
-			for i := range ds.Items {
-				d := &ds.Items[i]
-				if d.Status.ObservedGeneration == d.Generation {
-					continue
-				}
-				r := int32(1)
-				if d.Spec.Replicas != nil {
-					r = *d.Spec.Replicas
-				}
-				d.Status = appsv1.DeploymentStatus{ObservedGeneration: d.Generation, Replicas: r, UpdatedReplicas: r, ReadyReplicas: r, AvailableReplicas: r}
-				_ = cl.c.Status().Update(ctx, d)
-			}
-		}
+		testenv.ReportRolledOut(ctx, cl.c, 3)
 	}
 }
 
