@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -29,11 +30,14 @@ func WriteStep(ctx context.Context, c client.Client, s Step, fieldManager string
 		u := &unstructured.Unstructured{Object: m}
 		// Only what calico-pilot sets: no creationTimestamp or status of an empty typed object.
 		unstructured.RemoveNestedField(u.Object, "metadata", "creationTimestamp")
-		// A Secret's type cannot change: an existing one keeps the type it has (the operator's
-		// kubernetes.io/tls, or none where calico-pilot's Typha path created it), a new one is Opaque
-		// with the same keys.
-		unstructured.RemoveNestedField(u.Object, "type")
-		if err := c.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner(fieldManager), client.ForceOwnership); err != nil {
+		err = c.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner(fieldManager), client.ForceOwnership)
+		if apierrors.IsInvalid(err) && u.GetKind() == "Secret" {
+			// A Secret's type cannot change: one that exists with another type (made Opaque by an older
+			// calico-pilot, say) keeps its type, with the same keys.
+			unstructured.RemoveNestedField(u.Object, "type")
+			err = c.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner(fieldManager), client.ForceOwnership)
+		}
+		if err != nil {
 			return fmt.Errorf("writing %s %s/%s: %w", u.GetKind(), u.GetNamespace(), u.GetName(), err)
 		}
 	}
