@@ -613,22 +613,21 @@ func mustRecorded(cat *calicoversion.Catalogue, name string) calicoversion.Relea
 
 // planPasses lists the steps an apply takes: one for a steady cluster; for a move, each remaining
 // phase in Calico's order, each waiting for the components it changed.
-func planPasses(d calicoversion.Decision) []pass {
+func planPasses(cat *calicoversion.Catalogue, d calicoversion.Decision) []pass {
 	if !d.Moving() {
 		return []pass{{deployment: d.Deployment(), wait: calicoversion.AllComponents()}}
 	}
 	var out []pass
 	if d.Phase == calicoversion.PhaseFirst {
-		out = append(out, pass{deployment: d.Move.Deployment(calicoversion.PhaseFirst, d.CRDs), phase: calicoversion.PhaseFirst, wait: withOptional(d.Move.Changed(calicoversion.PhaseFirst))})
+		out = append(out, pass{deployment: d.Move.Deployment(calicoversion.PhaseFirst, d.CRDs), phase: calicoversion.PhaseFirst, wait: withOptional(cat, d.Move.Changed(calicoversion.PhaseFirst))})
 	}
-	return append(out, pass{deployment: d.Move.Deployment(calicoversion.PhaseComplete, d.CRDs), phase: calicoversion.PhaseComplete, wait: withOptional(d.Move.Changed(calicoversion.PhaseComplete))})
+	return append(out, pass{deployment: d.Move.Deployment(calicoversion.PhaseComplete, d.CRDs), phase: calicoversion.PhaseComplete, wait: withOptional(cat, d.Move.Changed(calicoversion.PhaseComplete))})
 }
 
 // withOptional adds to a step's core components the optional ones that move with them (the
 // catalogue's moves.with), so that the step waits for their rollout too.
-func withOptional(core []calicoversion.Component) []calicoversion.Component {
+func withOptional(cat *calicoversion.Catalogue, core []calicoversion.Component) []calicoversion.Component {
 	out := slices.Clone(core)
-	cat := calicoversion.Default()
 	for _, o := range calicoversion.Optional() {
 		if slices.Contains(core, cat.MovesWith(o)) {
 			out = append(out, o)

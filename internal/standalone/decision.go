@@ -174,7 +174,7 @@ func (a *Applier) Decide(ctx context.Context, req Request) (*Decision, error) {
 	if err := a.ownTurnedOff(d, &req); err != nil {
 		return nil, err
 	}
-	d.Passes = planPasses(rd)
+	d.Passes = planPasses(a.Catalogue, rd)
 	last := d.Passes[len(d.Passes)-1]
 	d.Request = req
 	if err := a.review(ctx, d, facts.Deployed, last); err != nil {
