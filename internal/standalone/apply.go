@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -31,6 +32,7 @@ import (
 	"github.com/calico-pilot/calico-pilot/internal/plan"
 	"github.com/calico-pilot/calico-pilot/internal/pools"
 	"github.com/calico-pilot/calico-pilot/internal/rollout"
+	"github.com/calico-pilot/calico-pilot/internal/ssa"
 	"github.com/calico-pilot/calico-pilot/internal/values"
 )
 
@@ -123,6 +125,10 @@ type Applier struct {
 	Poll time.Duration
 	// PrintPlan writes plan's report of a decision for a person (nil: none).
 	PrintPlan func(w io.Writer, r PlanReport) error
+
+	// cmps are the no-op judges by the content of the rendered CRDs (comparer).
+	cmpMu sync.Mutex
+	cmps  map[string]*ssa.Comparer
 }
 
 // BlockedError is an apply refused by plan blockers that were not accepted.

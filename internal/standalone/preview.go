@@ -2,6 +2,9 @@ package standalone
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -32,7 +35,7 @@ func (a *Applier) preview(ctx context.Context, req Request, st State, res pipeli
 		return Preview{}, nil, err
 	}
 	var sides previewSides
-	if sides.cmp, err = ssa.NewComparer(typedCRDs(o.crds)...); err != nil {
+	if sides.cmp, err = a.comparer(o.crds); err != nil {
 		return Preview{}, nil, err
 	}
 	var foreign []string
@@ -171,6 +174,34 @@ func (a *Applier) previewObject(ctx context.Context, req Request, st State, u *u
 		sides.changes[len(sides.changes)-1].unchanged = false
 	}
 	return isForeign, nil
+}
+
+// comparer is the no-op judge for the rendered CRDs crds, built once per set of CRDs (by their
+// content) and kept by the applier: a controller's every reconcile asks it.
+func (a *Applier) comparer(crds []*unstructured.Unstructured) (*ssa.Comparer, error) {
+	h := sha256.New()
+	for _, u := range crds {
+		b, err := json.Marshal(u.Object)
+		if err != nil {
+			return nil, err
+		}
+		h.Write(b)
+	}
+	key := hex.EncodeToString(h.Sum(nil))
+	a.cmpMu.Lock()
+	defer a.cmpMu.Unlock()
+	if c, ok := a.cmps[key]; ok {
+		return c, nil
+	}
+	c, err := ssa.NewComparer(typedCRDs(crds)...)
+	if err != nil {
+		return nil, err
+	}
+	if a.cmps == nil {
+		a.cmps = map[string]*ssa.Comparer{}
+	}
+	a.cmps[key] = c
+	return c, nil
 }
 
 // typedCRDs are the rendered CRDs as typed objects (the ones that do not decode are left out: their
