@@ -3,6 +3,7 @@ package install
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -54,8 +55,11 @@ type Operator struct {
 	Found    bool
 	// TLS is Typha's mutual TLS material as the operator keeps it (nil without a CA bundle).
 	TLS *OperatorTLS
-	// Components are the other components the operator runs, which calico-pilot does not render.
+	// Components are the other components the operator runs.
 	Components []Component
+	// Settings are, by kind (APIServer, Goldmane, Whisker), the fields set in the spec of the
+	// operator's resource named default: options calico-pilot does not render.
+	Settings map[string][]string
 }
 
 // InstallationPool is one pool of the Installation's list.
@@ -102,6 +106,18 @@ func (in *Install) readOperatorInstall(ctx context.Context, c client.Reader, lay
 			o := &list.Items[i]
 			if kind == "Installation" && o.GetName() == "default" {
 				op.Installation = o
+			}
+			if kind != "Installation" && o.GetName() == "default" {
+				spec, _, _ := unstructured.NestedMap(o.Object, "spec")
+				for k, v := range spec {
+					if v != nil && fmt.Sprint(v) != "map[]" && fmt.Sprint(v) != "[]" && fmt.Sprint(v) != "" {
+						if op.Settings == nil {
+							op.Settings = map[string][]string{}
+						}
+						op.Settings[kind] = append(op.Settings[kind], "spec."+k)
+					}
+				}
+				slices.Sort(op.Settings[kind])
 			}
 		}
 	}

@@ -99,6 +99,9 @@ func (a *Applier) planComponents(ctx context.Context, req Request, in *install.I
 			p.source[c.comp] = "true (kept: it " + how + ")"
 		}
 	}
+	if err := refuseOptions(in, p.on); err != nil {
+		return nil, err
+	}
 	comps := values.Components{APIServer: p.on[calicoversion.APIServer], Goldmane: p.on[calicoversion.Goldmane],
 		Whisker: p.on[calicoversion.Whisker], CSIDriver: p.on[calicoversion.CSIDriver]}
 	errs := comps.Validate(pathComponentsOf())
@@ -124,6 +127,26 @@ func (a *Applier) planComponents(ctx context.Context, req Request, in *install.I
 	}
 	p.tls, p.input = res, input
 	return p, nil
+}
+
+// refuseOptions refuses, before anything is written, to take over a component whose operator
+// resource sets options calico-pilot does not render (an APIServer's apiServerDeployment overrides,
+// say): running it without them would drop them unasked. The file can turn the component off instead.
+func refuseOptions(in *install.Install, on map[calicoversion.Component]bool) error {
+	if !in.IsOperator() {
+		return nil
+	}
+	for _, c := range []struct {
+		comp calicoversion.Component
+		kind string
+	}{{calicoversion.APIServer, "APIServer"}, {calicoversion.Goldmane, "Goldmane"}, {calicoversion.Whisker, "Whisker"}} {
+		if set := in.Operator.Settings[c.kind]; on[c.comp] && len(set) > 0 {
+			return fmt.Errorf("%s default sets %s, which calico-pilot does not render: running %s without them would drop them unasked. "+
+				"Remove them from %s default first, or turn %s off in the cluster file (components.%s.enabled: false, which deletes it); nothing was changed",
+				c.kind, strings.Join(set, ", "), c.comp, c.kind, c.comp, fileKey(c.comp))
+		}
+	}
+	return nil
 }
 
 func pathComponentsOf() *field.Path { return field.NewPath("components") }

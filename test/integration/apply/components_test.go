@@ -288,3 +288,31 @@ func TestComponentTurnedOff(t *testing.T) {
 		t.Fatalf("the apply after: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 }
+
+// TestTakeOverRefusesComponentOptions: an APIServer resource whose spec sets an option calico-pilot
+// does not render (apiServerDeployment overrides) refuses the takeover before anything is written,
+// naming the field and what to do; nothing of the operator's install changes.
+func TestTakeOverRefusesComponentOptions(t *testing.T) {
+	cl := newCluster(t)
+	cl.kubeadm()
+	op := cl.operatorInstall(operatorOptions{})
+	ctx := context.Background()
+	apiServer := &unstructured.Unstructured{}
+	apiServer.SetAPIVersion("operator.tigera.io/v1")
+	apiServer.SetKind("APIServer")
+	apiServer.SetName("default")
+	cl.edit(apiServer, "kubectl-edit", func() {
+		_ = unstructured.SetNestedStringMap(apiServer.Object, map[string]string{"example.com/zone": "a"},
+			"spec", "apiServerDeployment", "spec", "template", "spec", "nodeSelector")
+	})
+	for _, args := range [][]string{{"--adopt", "--dry-run"}, {"--adopt"}} {
+		code, out, errOut := cl.apply(ctx, exampleFile(t), args...)
+		if code != 1 || !strings.Contains(errOut, "APIServer default sets spec.apiServerDeployment, which calico-pilot does not render") ||
+			!strings.Contains(errOut, "components.apiServer.enabled: false") {
+			t.Fatalf("apply %v: exit %d\nstdout:\n%s\nstderr:\n%s", args, code, out, errOut)
+		}
+	}
+	if operatorReplicas(t, cl) != 1 || len(op.ownerRefsToInstallation(t, cl)) == 0 {
+		t.Error("the refused takeover changed the operator's install")
+	}
+}
