@@ -198,3 +198,52 @@ func (c cut) apply(objs []*unstructured.Unstructured) []*unstructured.Unstructur
 	}
 	return out
 }
+
+// TestEveryMoveStepGrantsBothReleasesToComponents replays, for every step of every move the catalogue
+// allows, both releases' oracle tables as every ServiceAccount of the step's render with every optional
+// component on (the tigera operator's layout): calico-apiserver's roles, like the core roles, serve both
+// releases of the step, so no request of either release is refused while their pods run side by side.
+func TestEveryMoveStepGrantsBothReleasesToComponents(t *testing.T) {
+	cat := calicoversion.Default()
+	t.Cleanup(func() {
+		if err := controlPlane.InstallCalicoCRDs(context.Background(), rendertest.Base()); err != nil {
+			t.Errorf("putting the base release's CRDs back: %v", err)
+		}
+	})
+	cl := newCluster(t)
+	ensureNamespace(t, cl, "calico-system")
+	t.Cleanup(func() { cl.apply(t, nil) })
+	for _, s := range allowedMoveSteps(t, cat) {
+		d := s.move.Deployment(s.phase, calicoversion.Release{})
+		t.Run(s.name, func(t *testing.T) {
+			useCRDs(t, d.CRDs)
+			sc := rendertest.Scenarios()[0]
+			sc.Calico = d
+			o, err := sc.Options()
+			if err != nil {
+				t.Fatal(err)
+			}
+			o = rendertest.WithComponents(o, layout.TigeraOperator())
+			objs := toUnstructured(t, &o)
+			for _, rel := range []calicoversion.Release{s.move.From, s.move.To} {
+				table, p := replayerFor(t, rel)
+				results, dep := replayOperator(t, cl, p, table, objs)
+				if _, ok := dep.Components["calico-apiserver"]; !ok {
+					t.Fatalf("the step's render runs no calico-apiserver: %v", dep.Components)
+				}
+				apiserver := 0
+				for _, res := range results {
+					if res.Component == "calico-apiserver" {
+						apiserver++
+					}
+					if res.Answer == "forbidden" {
+						t.Errorf("%s (%s): Calico %s's request %s as %s refused", s.name, d, rel, res.Row, res.Component)
+					}
+				}
+				if apiserver == 0 {
+					t.Errorf("Calico %s's table made no request as calico-apiserver", rel)
+				}
+			}
+		})
+	}
+}
