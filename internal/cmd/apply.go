@@ -51,6 +51,8 @@ type ApplyOptions struct {
 	RemoveForeign []string
 	// AllowDisruption makes --dry-run exit 0 on disruptive (but not blocked) changes, as plan's flag.
 	AllowDisruption bool
+	// ShowCRDFields prints every field a CRD's schema change adds, removes or changes (folded by default).
+	ShowCRDFields bool
 	// disruptive is set by report when the plan's highest impact is disruptive or blocked.
 	disruptive bool
 
@@ -114,6 +116,7 @@ func (o *ApplyOptions) AddFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.CalicoVersion, "calico-version", "", "Calico release or line to move to ("+calicoversion.Default().Accepted()+"); without it the deployed release stays")
 	f.DurationVar(&o.Timeout, "timeout", 5*time.Minute, "how long to wait for CRDs to be Established and for each step's rollout")
 	f.StringArrayVar(&o.AcceptBlockers, "accept-blocker", nil, "a plan blocker to accept, by its object as plan prints it (repeatable)")
+	f.BoolVar(&o.ShowCRDFields, "show-crd-fields", false, "print every field of a CRD's schema change in the plan (by default each CRD's changes are folded into one line)")
 	f.BoolVar(&o.Adopt, "adopt", false, "use a running Calico calico-pilot did not apply: adopt an install from upstream's calico.yaml, or take over a tigera-operator install in place")
 }
 
@@ -287,13 +290,18 @@ func (o *ApplyOptions) exit(ctx context.Context, err error, file *standalone.Fil
 // for apply's exit code.
 func (o *ApplyOptions) printPlan(w io.Writer, r standalone.PlanReport) error {
 	o.disruptive = r.Summary.Highest == manifestdiff.ClassDisruptive || r.Summary.Highest == manifestdiff.ClassBlocked
+	if o.ShowCRDFields {
+		po := &PlanOptions{PlanOutput: outputText}
+		return po.report(w, r.Diff, r.Blockers, r.Summary, true, r.Move)
+	}
 	return PrintPlan(w, r)
 }
 
 // PrintPlan prints plan's report of an apply's decision (plan's diff, classification, live blockers
-// and move), as `plan` does: `apply` and the manage controller print alike.
+// and move), as `plan` does, with each CustomResourceDefinition's schema changes folded into a line
+// (their impacts stay): `apply` and the manage controller print alike.
 func PrintPlan(w io.Writer, r standalone.PlanReport) error {
-	po := &PlanOptions{PlanOutput: outputText}
+	po := &PlanOptions{PlanOutput: outputText, foldKinds: []string{"CustomResourceDefinition"}}
 	return po.report(w, r.Diff, r.Blockers, r.Summary, true, r.Move)
 }
 

@@ -25,6 +25,9 @@ import (
 
 // PlanOptions are the flags of `calico-pilot plan`.
 type PlanOptions struct {
+	// foldKinds are the kinds whose field changes the text report folds into a line each (apply's
+	// CustomResourceDefinitions unless --show-crd-fields).
+	foldKinds []string
 	// RenderOptions render the target (this calico-pilot, the given Shoot or Network + Cluster).
 	RenderOptions
 	// Current is the deployed ManagedResource secret (a Secret manifest) or a manifest stream.
@@ -324,7 +327,7 @@ func (o *PlanOptions) report(w io.Writer, d *manifestdiff.Diff, blockers []plan.
 		}
 		return err
 	}
-	if err := d.WriteText(w); err != nil {
+	if err := d.WriteTextFolding(w, o.foldKinds...); err != nil {
 		return err
 	}
 	writeMove(w, move, live)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -136,7 +137,12 @@ const maxValue = 160
 
 // WriteText writes the diff for people: a summary, then one block per object (`+` added, `-`
 // removed, `~` changed) with its changed fields and, once per distinct reason, why it matters.
-func (d *Diff) WriteText(w io.Writer) error {
+func (d *Diff) WriteText(w io.Writer) error { return d.WriteTextFolding(w) }
+
+// WriteTextFolding is WriteText with the field changes of the objects of the given kinds folded into
+// one line each (how many fields are added, removed and changed): their impacts are still listed.
+// apply folds CustomResourceDefinitions, whose schema text would fill every screen of a takeover.
+func (d *Diff) WriteTextFolding(w io.Writer, foldKinds ...string) error {
 	var b bytes.Buffer
 	s := d.Summarize()
 	fmt.Fprintf(&b, "%d added, %d removed, %d changed, %d unchanged\n", s.Added, s.Removed, s.Changed, s.Unchanged)
@@ -172,8 +178,16 @@ func (d *Diff) WriteText(w io.Writer) error {
 		if o.OldAPIVersion != "" && o.NewAPIVersion != "" && o.OldAPIVersion != o.NewAPIVersion {
 			fmt.Fprintf(&b, "    apiVersion %s -> %s\n", o.OldAPIVersion, o.NewAPIVersion)
 		}
-		for _, c := range o.Changes {
-			writeChange(&b, c)
+		if slices.Contains(foldKinds, o.ID.Kind) && len(o.Changes) > 0 {
+			n := map[Op]int{}
+			for _, c := range o.Changes {
+				n[c.Op]++
+			}
+			fmt.Fprintf(&b, "    %d field(s) changed (%d added, %d removed, %d changed; folded)\n", len(o.Changes), n[OpAdded], n[OpRemoved], len(o.Changes)-n[OpAdded]-n[OpRemoved])
+		} else {
+			for _, c := range o.Changes {
+				writeChange(&b, c)
+			}
 		}
 		seen := map[string]bool{}
 		for _, im := range o.AllImpacts() {
