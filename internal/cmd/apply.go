@@ -116,6 +116,8 @@ func (o *ApplyOptions) AddFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.CalicoVersion, "calico-version", "", "Calico release or line to move to ("+calicoversion.Default().Accepted()+"); without it the deployed release stays")
 	f.DurationVar(&o.Timeout, "timeout", 5*time.Minute, "how long to wait for CRDs to be Established and for each step's rollout")
 	f.StringArrayVar(&o.AcceptBlockers, "accept-blocker", nil, "a plan blocker to accept, by its object as plan prints it (repeatable)")
+	f.DurationVar(&o.poll, "poll-interval", time.Second, "how often waits look at the cluster (rollouts, CRDs, the operator stopping)")
+	_ = f.MarkHidden("poll-interval") // for tests against a stand-in cluster whose rollouts finish at once
 	f.BoolVar(&o.ShowCRDFields, "show-crd-fields", false, "print every field of a CRD's schema change in the plan (by default each CRD's changes are folded into one line)")
 	f.BoolVar(&o.Adopt, "adopt", false, "use a running Calico calico-pilot did not apply: adopt an install from upstream's calico.yaml, or take over a tigera-operator install in place")
 }
@@ -148,6 +150,9 @@ func (o *ApplyOptions) Validate() error {
 	}
 	if o.Timeout <= 0 {
 		return fmt.Errorf("--timeout %s: must be positive", o.Timeout)
+	}
+	if o.poll < 0 {
+		return fmt.Errorf("--poll-interval %s: must not be negative", o.poll)
 	}
 	if o.CalicoVersion != "" {
 		if _, err := calicoversion.Default().Resolve(o.CalicoVersion); err != nil {
