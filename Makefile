@@ -60,7 +60,9 @@ lint: $(STATICCHECK) ## gofmt, go vet and staticcheck.
 
 .PHONY: test
 test: $(KUBE_APISERVER) $(ETCD) ## Run all tests: unit tests and the integration suites against a real kube-apiserver + etcd.
-	$(GO) test -count=1 ./...
+	# Three packages at once: the integration suites mostly wait (rollouts, Leases, controllers), so a
+	# third one on 2 cores shortens the run that the apply suite bounds.
+	$(GO) test -count=1 -p 3 ./...
 
 .PHONY: test-unit
 test-unit: ## Run the unit tests only (no control plane).
